@@ -1,0 +1,184 @@
+"""Reading and validating prediction ntuples (the contract documented in README.md).
+
+A prediction ntuple is a ROOT file with a TTree (default ``Events``) holding per event:
+``true_label`` (integer: index into the class list, 0 = signal), ``score_<class>`` (float or
+double), ``weight`` (float or double, may be negative), ``train_mask`` and ``test_mask``
+(bool or integer), optionally ``valid_mask`` and boolean subset branches such as ``has_bjet``.
+Everything is read through RDataFrame in one event loop; every problem becomes an InputError
+naming the file and branch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError, PnetvizWarning
+from .rootenv import root
+
+INT_TYPES = {
+    "Int_t", "int", "UInt_t", "unsigned int", "Long64_t", "Long_t", "long", "long long",
+    "ULong64_t", "ULong_t", "unsigned long", "unsigned long long", "Short_t", "short",
+    "UShort_t", "unsigned short", "Char_t", "char", "UChar_t", "unsigned char",
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+}  # fmt: skip
+FLOAT_TYPES = {"Float_t", "float", "Double_t", "double"}
+BOOL_TYPES = {"Bool_t", "bool"} | INT_TYPES
+DEFAULT_CLASSES = ("signal", "nonprompt", "diboson", "ttZ")
+SPLITS = ("train", "test", "valid")
+
+
+@dataclass
+class Predictions:
+    """Columns of one prediction ntuple as numpy arrays (one entry per event)."""
+
+    path: Path
+    classes: tuple[str, ...]
+    label: np.ndarray  # int64 class index
+    scores: dict[str, np.ndarray]  # class name -> score array (float32 or float64)
+    weight: np.ndarray  # float64, as stored (signed)
+    masks: dict[str, np.ndarray]  # split name -> bool; "valid" only when present
+    subsets: dict[str, np.ndarray] = field(default_factory=dict)  # subset branch -> bool
+
+    @property
+    def n_events(self) -> int:
+        return int(self.label.size)
+
+
+@contextlib.contextmanager
+def quiet_root() -> Iterator[None]:
+    """Silence ROOT's own error printout: we report problems ourselves, once."""
+    ROOT = root()
+    old = ROOT.gErrorIgnoreLevel
+    ROOT.gErrorIgnoreLevel = ROOT.kFatal
+    try:
+        yield
+    finally:
+        ROOT.gErrorIgnoreLevel = old
+
+
+def branch_types(path: Path, tree: str) -> dict[str, str]:
+    """Branch name -> C++ type of the TTree `tree` in `path`; InputError if either is unusable."""
+    ROOT = root()
+    if not path.is_file():
+        raise InputError(f"{path}: no such file. Fix: check the path (or --results-dir / --predictions).")
+    with quiet_root():
+        tfile = ROOT.TFile.Open(str(path), "READ")
+    if not tfile or tfile.IsZombie() or tfile.TestBit(ROOT.TFile.kRecovered):
+        raise InputError(f"{path}: not a readable ROOT file (corrupt or truncated). Fix: re-create it.")
+    try:
+        obj = tfile.Get(tree)
+        if not obj or not obj.InheritsFrom("TTree"):
+            keys = sorted(f"{k.GetName()} ({k.GetClassName()})" for k in tfile.GetListOfKeys())
+            raise InputError(
+                f"{path}: no TTree named '{tree}'; the file holds: {', '.join(keys) or 'nothing'}. "
+                "Fix: pass the right name with --tree."
+            )
+        return {b.GetName(): b.GetLeaf(b.GetName()).GetTypeName() if b.GetLeaf(b.GetName()) else ""
+                for b in obj.GetListOfBranches()}  # fmt: skip
+    finally:
+        tfile.Close()
+
+
+def _require(path: Path, types: dict[str, str], branch: str, allowed: set[str], what: str) -> None:
+    if branch not in types:
+        raise InputError(
+            f"{path}: branch '{branch}' is missing; branches found: {', '.join(sorted(types))}. "
+            f"Fix: {what}"
+        )
+    if types[branch] not in allowed:
+        raise InputError(
+            f"{path}: branch '{branch}' has type {types[branch]}, expected one of "
+            f"{', '.join(sorted(allowed & {'int', 'bool', 'float', 'double', 'Int_t', 'Float_t', 'Double_t', 'Bool_t'}))}. "
+            "Fix: write it with a supported type."
+        )
+
+
+def read_predictions(
+    path: Path | str,
+    classes: Sequence[str] = DEFAULT_CLASSES,
+    score_classes: Sequence[str] | None = None,
+    tree: str = "Events",
+    subsets: Sequence[str] = (),
+) -> Predictions:
+    """Read and validate one prediction ntuple.
+
+    classes: class names in label order (label i <-> classes[i]; classes[0] is the signal).
+    score_classes: which ``score_<class>`` branches to read (default: all classes; a binary
+    model has only ``score_signal``). subsets: extra boolean branches to read.
+    """
+    path = Path(path)
+    classes = tuple(classes)
+    score_classes = tuple(classes if score_classes is None else score_classes)
+    types = branch_types(path, tree)
+    hint = "the ntuple contract is in README.md; class names are set with --classes."
+    _require(path, types, "true_label", INT_TYPES | {"Bool_t", "bool"}, hint)
+    _require(path, types, "weight", FLOAT_TYPES, hint)
+    for name in score_classes:
+        _require(path, types, f"score_{name}", FLOAT_TYPES, hint)
+    for split in ("train", "test"):
+        _require(path, types, f"{split}_mask", BOOL_TYPES, hint)
+    has_valid = "valid_mask" in types
+    if has_valid:
+        _require(path, types, "valid_mask", BOOL_TYPES, hint)
+    for name in subsets:
+        _require(path, types, name, BOOL_TYPES, "choose an existing boolean branch for --subset.")
+
+    columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
+    columns += ["valid_mask"] * has_valid + list(subsets)
+    with quiet_root():
+        data = root().RDataFrame(tree, str(path)).AsNumpy(list(dict.fromkeys(columns)))
+    preds = Predictions(
+        path=path,
+        classes=classes,
+        label=data["true_label"].astype(np.int64),
+        scores={c: data[f"score_{c}"] for c in score_classes},
+        weight=data["weight"].astype(np.float64),
+        masks={s: data[f"{s}_mask"].astype(bool) for s in SPLITS if f"{s}_mask" in data},
+        subsets={name: data[name].astype(bool) for name in subsets},
+    )
+    validate(preds)
+    return preds
+
+
+def validate(preds: Predictions) -> None:
+    """Content checks: finite values, labels in the class list, every class populated."""
+    path = preds.path
+    for name, values in [("weight", preds.weight), *((f"score_{c}", s) for c, s in preds.scores.items())]:
+        bad = ~np.isfinite(values)
+        if np.any(bad):
+            raise InputError(
+                f"{path}: branch '{name}' has {int(bad.sum())} NaN/inf values "
+                f"(first at entry {int(np.argmax(bad))}). Fix: repair the inference output."
+            )
+    for c, s in preds.scores.items():
+        outside = int(np.count_nonzero((s < 0) | (s > 1)))
+        if outside:
+            warnings.warn(
+                f"{path}: {outside} values of 'score_{c}' lie outside [0, 1]; "
+                "treated as a non-probability score (histograms cover [0, 1] only).",
+                PnetvizWarning,
+                stacklevel=2,
+            )
+    n_classes = len(preds.classes)
+    outside = (preds.label < 0) | (preds.label >= n_classes)
+    if np.any(outside):
+        found = ", ".join(str(v) for v in np.unique(preds.label[outside])[:10])
+        raise InputError(
+            f"{path}: branch 'true_label' has values {found} outside the class list "
+            f"{list(preds.classes)} (labels 0..{n_classes - 1}). Fix: pass the full list with --classes."
+        )
+    for index, name in enumerate(preds.classes):
+        in_class = preds.label == index
+        if not np.any(in_class):
+            raise InputError(
+                f"{path}: class '{name}' (true_label == {index}) has no events. "
+                "Fix: check --classes and the ntuple."
+            )
+        if np.sum(np.abs(preds.weight[in_class])) == 0:
+            raise InputError(f"{path}: class '{name}' has zero total weight. Fix: check the 'weight' branch.")

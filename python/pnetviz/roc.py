@@ -1,0 +1,154 @@
+"""Exact weighted ROC and precision-recall curves over the C++ core in `macros/weighted_roc.h`.
+
+Conventions (throughout pnetviz):
+  * signal is the positive class; an event is selected when ``score >= threshold``;
+  * events with equal scores form a single curve point; zero-weight events are ignored;
+  * cumulative weights are float64; the AUC is the trapezoidal area of the exact curve, which
+    equals the weighted Mann-Whitney statistic with ties counted 1/2.
+
+`binary_clf_curve` is the one private-ish core; every public curve is derived from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .rootenv import root
+
+
+class SingleClassError(InputError):
+    """The ROC is undefined: one of the two classes has no events or zero total weight."""
+
+
+@dataclass(frozen=True)
+class BinaryCurve:
+    """Cumulative selected weights at each distinct threshold, thresholds decreasing.
+
+    Point 0 is (0, 0) at threshold +inf; the last point selects every event.
+    """
+
+    thresholds: np.ndarray
+    tps: np.ndarray  # selected signal weight
+    fps: np.ndarray  # selected background weight
+
+    @property
+    def total_signal(self) -> float:
+        return float(self.tps[-1])
+
+    @property
+    def total_background(self) -> float:
+        return float(self.fps[-1])
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """Signal efficiency eps_s."""
+        return _rate(self.tps, self.total_signal)
+
+    @property
+    def fpr(self) -> np.ndarray:
+        """Background efficiency eps_b."""
+        return _rate(self.fps, self.total_background)
+
+    @property
+    def auc(self) -> float:
+        return float(np.trapezoid(self.tpr, self.fpr))
+
+
+def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
+    rate = cumulative / total
+    if np.all(np.diff(cumulative) >= 0):  # non-negative weights: only rounding can leave [0, 1]
+        np.clip(rate, 0.0, 1.0, out=rate)
+    return rate
+
+
+def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None) -> BinaryCurve:
+    """Exact weighted ROC ingredients of a binary problem.
+
+    scores: float32 or float64 (float32 keeps its own precision, others are cast to float64);
+    is_signal: boolean-like (nonzero = signal); weights: event weights (default 1), as given.
+    Raises SingleClassError, naming the missing class, when signal or background weight is 0.
+    """
+    scores = np.asarray(scores)
+    if scores.dtype != np.float32:
+        scores = scores.astype(np.float64, copy=False)
+    scores = np.ascontiguousarray(scores)
+    labels = np.ascontiguousarray(np.asarray(is_signal) != 0, dtype=np.uint8)
+    n = scores.size
+    w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    if labels.size != n or w.size != n:
+        raise ValueError(f"scores ({n}), labels ({labels.size}) and weights ({w.size}) differ in length")
+    _check_both_classes(labels, w)
+    tps, fps, thr = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1)
+    core = root().pnetviz
+    kernel = core.roc_curve_f32 if scores.dtype == np.float32 else core.roc_curve_f64
+    m = int(kernel(scores, w, labels, n, tps, fps, thr))
+    return BinaryCurve(thresholds=thr[:m].copy(), tps=tps[:m].copy(), fps=fps[:m].copy())
+
+
+def _check_both_classes(labels: np.ndarray, weights: np.ndarray) -> None:
+    signal = labels.astype(bool)
+    for name, mask in (("signal", signal), ("background", ~signal)):
+        if not np.any(mask):
+            raise SingleClassError(f"ROC undefined: there are no {name} events")
+        if np.sum(weights[mask]) == 0:
+            raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
+
+
+def roc_auc(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Weighted AUC (signal positive) from the exact curve."""
+    return binary_clf_curve(scores, is_signal, weights).auc
+
+
+@dataclass(frozen=True)
+class PrecisionRecall:
+    """Weighted precision-recall curve, recall increasing, ending at (recall 0, precision 1)
+
+    exactly like scikit-learn's `precision_recall_curve` output (thresholds increasing).
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    thresholds: np.ndarray
+
+    @property
+    def average_precision(self) -> float:
+        """AP = sum_n (R_n - R_{n-1}) P_n (step-wise, no interpolation), as scikit-learn."""
+        return float(-np.sum(np.diff(self.recall) * self.precision[:-1]))
+
+
+def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
+    """Precision-recall curve derived from the ROC ingredients (signal positive)."""
+    tps, fps, thr = curve.tps[1:], curve.fps[1:], curve.thresholds[1:]
+    selected = tps + fps
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(selected > 0, tps / selected, 1.0)
+    recall = tps / curve.total_signal
+    last = int(np.searchsorted(tps, tps[-1]))  # stop once full recall is reached
+    keep = slice(last, None, -1)
+    return PrecisionRecall(
+        precision=np.r_[precision[keep], 1.0],
+        recall=np.r_[recall[keep], 0.0],
+        thresholds=thr[keep].copy(),
+    )
+
+
+def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
+    """Indices of a monotone curve's points to keep for plotting.
+
+    A point is kept each time the L1 arc length crosses a multiple of `step`, together with the
+    point before any single jump longer than step/2, and both end points. Every dropped point
+    lies inside the bounding box of its neighbouring kept segment, so the distance of the exact
+    curve to the drawn one is below `step`; the count is about 2/step for a ROC.
+    """
+    n = len(x)
+    if n <= 2:
+        return np.arange(n)
+    seg = np.abs(np.diff(x)) + np.abs(np.diff(y))
+    bucket = np.floor(np.r_[0.0, np.cumsum(seg)] / step)
+    crossing = np.flatnonzero(np.diff(bucket) != 0) + 1
+    before_jump = crossing[seg[crossing - 1] > step / 2] - 1
+    keep = np.unique(np.r_[0, crossing, before_jump, n - 1])
+    return keep
