@@ -29,7 +29,7 @@ HISTORY_FILE = "ParticleNet_performance.json"
 CLASS_FRACTIONS = (0.3, 0.3, 0.2, 0.2)
 # Mean position of each class in the 4-d latent space the toy "network" sees.
 SEPARATION = 1.6
-TRAIN_BOOST = 1.08  # train events look 8% better separated: a little overtraining
+TRAIN_BOOST = 1.12  # train events sit 12% further from the other classes: a little overtraining
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,7 @@ def make_pool(cfg: DemoConfig, fold: int) -> dict[str, np.ndarray]:
     train, valid = split < 0.6, (split >= 0.6) & (split < 0.8)
     test = split >= 0.8
     latent = rng.normal(size=(cfg.events, n_classes))
-    latent[np.arange(cfg.events), label] += SEPARATION
-    latent *= np.where(train, TRAIN_BOOST, 1.0)[:, None]
+    latent[np.arange(cfg.events), label] += SEPARATION * np.where(train, TRAIN_BOOST, 1.0)
     bjet_prob = np.where(np.isin(label, [0, n_classes - 1]), 0.7, 0.35)
     return {
         "event_id": np.arange(fold * cfg.events, (fold + 1) * cfg.events, dtype=np.uint64),

@@ -67,8 +67,11 @@ def branch_types(path: Path, tree: str) -> dict[str, str]:
     ROOT = root()
     if not path.is_file():
         raise InputError(f"{path}: no such file. Fix: check the path (or --results-dir / --predictions).")
-    with quiet_root():
-        tfile = ROOT.TFile.Open(str(path), "READ")
+    try:
+        with quiet_root():
+            tfile = ROOT.TFile.Open(str(path), "READ")
+    except OSError:  # PyROOT raises where C++ returns nullptr
+        tfile = None
     if not tfile or tfile.IsZombie() or tfile.TestBit(ROOT.TFile.kRecovered):
         raise InputError(f"{path}: not a readable ROOT file (corrupt or truncated). Fix: re-create it.")
     try:

@@ -104,9 +104,9 @@ def roc_auc(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | Non
 
 @dataclass(frozen=True)
 class PrecisionRecall:
-    """Weighted precision-recall curve, recall increasing, ending at (recall 0, precision 1)
+    """Weighted precision-recall curve in scikit-learn's layout (>= 1.9, no truncation).
 
-    exactly like scikit-learn's `precision_recall_curve` output (thresholds increasing).
+    Thresholds increase, recall decreases; a final point (recall 0, precision 1) is appended.
     """
 
     precision: np.ndarray
@@ -121,17 +121,14 @@ class PrecisionRecall:
 
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
     """Precision-recall curve derived from the ROC ingredients (signal positive)."""
-    tps, fps, thr = curve.tps[1:], curve.fps[1:], curve.thresholds[1:]
+    tps, fps = curve.tps[1:], curve.fps[1:]
     selected = tps + fps
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(selected > 0, tps / selected, 1.0)
+    precision = np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
     recall = tps / curve.total_signal
-    last = int(np.searchsorted(tps, tps[-1]))  # stop once full recall is reached
-    keep = slice(last, None, -1)
     return PrecisionRecall(
-        precision=np.r_[precision[keep], 1.0],
-        recall=np.r_[recall[keep], 0.0],
-        thresholds=thr[keep].copy(),
+        precision=np.r_[precision[::-1], 1.0],
+        recall=np.r_[recall[::-1], 0.0],
+        thresholds=curve.thresholds[:0:-1].copy(),
     )
 
 

@@ -1,0 +1,53 @@
+"""Shared fixtures: small prediction ntuples written to tmp_path through RDataFrame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pnetviz.rootenv import root
+
+
+def write_ntuple(path: Path, columns: dict[str, np.ndarray], tree: str = "Events") -> Path:
+    """Write `columns` as a TTree named `tree` in a new ROOT file at `path`."""
+    data = {k: np.ascontiguousarray(v) for k, v in columns.items()}
+    root().RDF.FromNumpy(data).Snapshot(tree, str(path))
+    return path
+
+
+def contract_columns(n: int = 400, seed: int = 1, n_classes: int = 4) -> dict[str, np.ndarray]:
+    """A valid multi-class ntuple's columns (softmax-like scores, signed weights, masks)."""
+    rng = np.random.default_rng(seed)
+    label = np.resize(np.arange(n_classes), n).astype(np.int32)
+    raw = rng.random((n, n_classes)) + 2.0 * np.eye(n_classes)[label]
+    probs = (raw / raw.sum(axis=1, keepdims=True)).astype(np.float32)
+    names = ("signal", "nonprompt", "diboson", "ttZ")[:n_classes]
+    cols = {f"score_{c}": probs[:, i] for i, c in enumerate(names)}
+    split = rng.random(n)
+    cols |= {
+        "true_label": label,
+        "weight": rng.uniform(-0.1, 1.0, n),
+        "train_mask": split < 0.6,
+        "test_mask": split >= 0.6,
+        "has_bjet": rng.random(n) < 0.5,
+    }
+    return cols
+
+
+@pytest.fixture
+def ntuple_factory(tmp_path):
+    """Call with column overrides (None drops a column); returns the written file's path."""
+    counter = iter(range(10**6))
+
+    def make(overrides: dict | None = None, tree: str = "Events", **kwargs) -> Path:
+        cols = contract_columns(**kwargs)
+        for key, value in (overrides or {}).items():
+            if value is None:
+                cols.pop(key, None)
+            else:
+                cols[key] = value
+        return write_ntuple(tmp_path / f"pred{next(counter)}.root", cols, tree)
+
+    return make

@@ -1,0 +1,68 @@
+"""Exit codes, one-line errors and staged output shared by every script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnetviz.cli import EXIT_USER_ERROR, run, staged_output
+from pnetviz.errors import InputError
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_input_error_becomes_exit_2_with_one_line(capsys):
+    def main(argv):
+        raise InputError("x.root: branch 'weight' is missing. Fix: add it.")
+
+    assert run(main, []) == EXIT_USER_ERROR
+    err = capsys.readouterr().err
+    assert err == "pnetviz: error: x.root: branch 'weight' is missing. Fix: add it.\n"
+
+
+def test_staged_output_moves_files_only_on_success(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.png").write_text("keep me")
+    (out / "roc.png").write_text("old roc")
+    with pytest.raises(RuntimeError):
+        with staged_output(out) as stage:
+            (stage / "roc.png").write_text("half-written")
+            raise RuntimeError("boom")
+    assert (out / "roc.png").read_text() == "old roc"
+    assert sorted(p.name for p in out.iterdir()) == ["old.png", "roc.png"]
+    with staged_output(out) as stage:
+        (stage / "roc.png").write_text("new roc")
+    assert (out / "roc.png").read_text() == "new roc"
+    assert (out / "old.png").read_text() == "keep me"
+    assert sorted(p.name for p in out.iterdir()) == ["old.png", "roc.png"]
+
+
+def test_unwritable_output_directory(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("a file, not a directory")
+    with pytest.raises(InputError, match="cannot write the output directory.*--output"):
+        with staged_output(blocker / "plots"):
+            pass
+    assert blocker.read_text() == "a file, not a directory"
+
+
+def test_script_reports_bad_output_with_exit_2_and_no_traceback(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "python" / "makeDemo.py"), "--output", str(blocker / "res"), "--events", "200", "--folds", "1"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("pnetviz: error: ") and "--output" in proc.stderr
+
+
+def test_help_explains_options():
+    proc = subprocess.run([sys.executable, str(REPO / "python" / "makeDemo.py"), "--help"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert "--events" in proc.stdout and "contract" in proc.stdout
