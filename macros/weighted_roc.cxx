@@ -7,15 +7,15 @@
 extern "C" {
 
 std::size_t pnetviz_roc_curve_f32(const float *score, const double *weight, const std::uint8_t *is_signal,
-                                  std::size_t n, double *tps, double *fps, double *thresholds)
+                                  std::size_t n, double *tps, double *fps, double *thresholds, double *auc)
 {
-   return pnetviz::roc_curve_f32(score, weight, is_signal, n, tps, fps, thresholds);
+   return pnetviz::roc_curve_f32(score, weight, is_signal, n, tps, fps, thresholds, auc);
 }
 
 std::size_t pnetviz_roc_curve_f64(const double *score, const double *weight, const std::uint8_t *is_signal,
-                                  std::size_t n, double *tps, double *fps, double *thresholds)
+                                  std::size_t n, double *tps, double *fps, double *thresholds, double *auc)
 {
-   return pnetviz::roc_curve_f64(score, weight, is_signal, n, tps, fps, thresholds);
+   return pnetviz::roc_curve_f64(score, weight, is_signal, n, tps, fps, thresholds, auc);
 }
 
 /// ROOT version the library was built against (ROOT_VERSION_CODE).

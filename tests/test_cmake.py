@@ -42,10 +42,12 @@ def test_compiled_library_links_root_and_matches_cling(library):
     y = (rng.random(n) < 0.4).astype(np.uint8)
     w = rng.exponential(size=n)
     tps, fps, thr = (np.empty(n + 1) for _ in range(3))
+    auc = np.empty(1)
     ptr = np.ctypeslib.as_ctypes
     fn = library.pnetviz_roc_curve_f32
     fn.restype = ctypes.c_size_t
-    m = fn(ptr(s), ptr(w), ptr(y), ctypes.c_size_t(n), ptr(tps), ptr(fps), ptr(thr))
+    m = fn(ptr(s), ptr(w), ptr(y), ctypes.c_size_t(n), ptr(tps), ptr(fps), ptr(thr), ptr(auc))
     jit = binary_clf_curve(s, y, w)
     np.testing.assert_array_equal(tps[:m], jit.tps)
     np.testing.assert_array_equal(thr[:m], jit.thresholds)
+    assert auc[0] == jit.auc

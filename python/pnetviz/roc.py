@@ -11,6 +11,7 @@ Conventions (throughout pnetviz):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,12 +28,14 @@ class SingleClassError(InputError):
 class BinaryCurve:
     """Cumulative selected weights at each distinct threshold, thresholds decreasing.
 
-    Point 0 is (0, 0) at threshold +inf; the last point selects every event.
+    Point 0 is (0, 0) at threshold +inf; the last point selects every event. `auc` is the
+    trapezoidal area of the exact curve (computed in the same pass as the curve).
     """
 
     thresholds: np.ndarray
     tps: np.ndarray  # selected signal weight
     fps: np.ndarray  # selected background weight
+    auc: float
 
     @property
     def total_signal(self) -> float:
@@ -42,19 +45,15 @@ class BinaryCurve:
     def total_background(self) -> float:
         return float(self.fps[-1])
 
-    @property
+    @functools.cached_property
     def tpr(self) -> np.ndarray:
         """Signal efficiency eps_s."""
         return _rate(self.tps, self.total_signal)
 
-    @property
+    @functools.cached_property
     def fpr(self) -> np.ndarray:
         """Background efficiency eps_b."""
         return _rate(self.fps, self.total_background)
-
-    @property
-    def auc(self) -> float:
-        return float(np.trapezoid(self.tpr, self.fpr))
 
 
 def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
@@ -75,26 +74,35 @@ def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
     if scores.dtype != np.float32:
         scores = scores.astype(np.float64, copy=False)
     scores = np.ascontiguousarray(scores)
-    labels = np.ascontiguousarray(np.asarray(is_signal) != 0, dtype=np.uint8)
+    labels = _as_uint8_labels(is_signal)
     n = scores.size
     w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
     if labels.size != n or w.size != n:
         raise ValueError(f"scores ({n}), labels ({labels.size}) and weights ({w.size}) differ in length")
-    _check_both_classes(labels, w)
-    tps, fps, thr = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1)
+    n_signal = int(np.count_nonzero(labels))
+    for name, count in (("signal", n_signal), ("background", n - n_signal)):
+        if count == 0:
+            raise SingleClassError(f"ROC undefined: there are no {name} events")
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
     core = root().pnetviz
     kernel = core.roc_curve_f32 if scores.dtype == np.float32 else core.roc_curve_f64
-    m = int(kernel(scores, w, labels, n, tps, fps, thr))
-    return BinaryCurve(thresholds=thr[:m].copy(), tps=tps[:m].copy(), fps=fps[:m].copy())
-
-
-def _check_both_classes(labels: np.ndarray, weights: np.ndarray) -> None:
-    signal = labels.astype(bool)
-    for name, mask in (("signal", signal), ("background", ~signal)):
-        if not np.any(mask):
-            raise SingleClassError(f"ROC undefined: there are no {name} events")
-        if np.sum(weights[mask]) == 0:
+    m = int(kernel(scores, w, labels, n, tps, fps, thr, auc))
+    for name, total in (("signal", tps[m - 1]), ("background", fps[m - 1])):
+        if total == 0:
             raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
+    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]))
+
+
+def _as_uint8_labels(is_signal: np.ndarray) -> np.ndarray:
+    labels = np.asarray(is_signal)
+    if labels.dtype == np.bool_:
+        return np.ascontiguousarray(labels).view(np.uint8)
+    return (labels != 0).view(np.uint8)
+
+
+def _shrink(buffer: np.ndarray, m: int) -> np.ndarray:
+    """The first m entries; copied only when that frees most of the buffer."""
+    return buffer[:m].copy() if 4 * m < buffer.size else buffer[:m]
 
 
 def roc_auc(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None) -> float:
