@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from pnetviz.demo import HISTORY_FILE, PREDICTIONS_FILE, DemoConfig, binary_dir, multiclass_dir, write_fold
+from pnetviz.demo import HISTORY_FILE, DemoConfig, write_fold
+from pnetviz.paths import PREDICTIONS_FILE, binary_dir, multiclass_dir
 from pnetviz.ntuple import read_predictions
 from pnetviz.roc import roc_auc
 

@@ -54,3 +54,53 @@ def staged_output(directory: Path | str) -> Iterator[Path]:
             os.replace(item, target)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+CONTRACT_HELP = (
+    "ntuple contract: TTree 'Events' with true_label (int, 0 = signal), score_<class> (float), weight "
+    "(float, may be negative), train_mask/test_mask (bool)[, valid_mask, subset bools].\n"
+    "history: <model>_performance.json beside the ntuple (training_results.training_history); "
+    "details in README.md."
+)
+
+
+def add_common_options(parser, kind: str) -> None:
+    """Options shared by visualizeBinary.py and visualizeMultiClass.py."""
+    import argparse  # noqa: PLC0415
+
+    from .paths import DEFAULT_PLOTS, DEFAULT_RESULTS  # noqa: PLC0415
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = CONTRACT_HELP
+    parser.add_argument("--signal", default="MHc160_MA85", help="signal point (default: %(default)s)")
+    parser.add_argument("--channel", default="Run1E2Mu", help="analysis channel (default: %(default)s)")
+    parser.add_argument("--fold", default="0",
+                        help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir (default: %(default)s)")
+    parser.add_argument("--results-dir", type=Path, default=DEFAULT_RESULTS,
+                        help=f"training results with the layout of README.md (default: {DEFAULT_RESULTS.name}/ in the repo, as the demo writes it)")
+    parser.add_argument("--predictions", type=Path, help="use this prediction ntuple instead of --results-dir (single fold)")
+    parser.add_argument("--history", type=Path,
+                        help="training history JSON (default: the *_performance.json beside the ntuple; plots skipped if none)")
+    parser.add_argument("--tree", default="Events", help="TTree name in the ntuple (default: %(default)s)")
+    parser.add_argument("--output", type=Path,
+                        help=f"output directory (default: {DEFAULT_PLOTS.name}/<channel>/{kind}/.../fold-<k>/); existing files are replaced only when the run succeeds")
+    parser.add_argument("--formats", default="png,pdf", help="image formats, comma-separated (default: %(default)s)")
+    parser.add_argument("--subset", help="evaluate only events where this boolean branch is true (e.g. has_bjet)")
+    parser.add_argument("--energy", type=float, default=13.0, help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)")
+    parser.add_argument("--run", default="Run 2", help="run period for the CMS label (default: %(default)s)")
+    parser.add_argument("--extra-text", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+
+
+def parse_formats(text: str) -> list[str]:
+    formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
+    allowed = {"png", "pdf", "svg", "eps", "root", "c"}
+    bad = [f for f in formats if f not in allowed]
+    if not formats or bad:
+        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}.")
+    return formats
+
+
+def check_energy(energy: float) -> None:
+    if not any(abs(energy - e) < 1e-3 for e in (13.0, 13.6)):
+        raise InputError(f"--energy {energy}: cmsstyle labels 13 or 13.6 TeV only.")

@@ -6,11 +6,7 @@ the same pool (same `event_id`, weights and masks), so binary and multi-class re
 directly comparable. Train events are separated slightly better than test events
 (overtraining), diboson (NLO) has ~10% negative weights, scores are float32 as in real output.
 
-Results directory layout (what the visualize scripts resolve by default):
-    <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/predictions.root
-    <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/ParticleNet_performance.json
-    <results>/<channel>/multiclass/<signal>/fold-<k>/predictions.root
-    <results>/<channel>/multiclass/<signal>/fold-<k>/ParticleNet_performance.json
+The files follow the results-directory layout of `paths.py`.
 """
 
 from __future__ import annotations
@@ -22,9 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from .ntuple import DEFAULT_CLASSES
+from .paths import PREDICTIONS_FILE, binary_dir, multiclass_dir
 from .rootenv import root
 
-PREDICTIONS_FILE = "predictions.root"
 HISTORY_FILE = "ParticleNet_performance.json"
 CLASS_FRACTIONS = (0.3, 0.3, 0.2, 0.2)
 # Mean position of each class in the 4-d latent space the toy "network" sees.
@@ -40,14 +36,6 @@ class DemoConfig:
     folds: int = 5
     events: int = 20000  # events per fold in the multi-class ntuple
     seed: int = 20251001
-
-
-def multiclass_dir(results: Path, channel: str, signal: str) -> Path:
-    return Path(results) / channel / "multiclass" / signal
-
-
-def binary_dir(results: Path, channel: str, signal: str, background: str) -> Path:
-    return Path(results) / channel / "binary" / f"{signal}_vs_{background}"
 
 
 def _weights(rng: np.random.Generator, label: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:

@@ -10,16 +10,15 @@ naming the file and branch.
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InputError, PnetvizWarning
-from .rootenv import root
+from .rootenv import quiet_root, root
 
 INT_TYPES = {
     "Int_t", "int", "UInt_t", "unsigned int", "Long64_t", "Long_t", "long", "long long",
@@ -48,18 +47,6 @@ class Predictions:
     @property
     def n_events(self) -> int:
         return int(self.label.size)
-
-
-@contextlib.contextmanager
-def quiet_root() -> Iterator[None]:
-    """Silence ROOT's own error printout: we report problems ourselves, once."""
-    ROOT = root()
-    old = ROOT.gErrorIgnoreLevel
-    ROOT.gErrorIgnoreLevel = ROOT.kFatal
-    try:
-        yield
-    finally:
-        ROOT.gErrorIgnoreLevel = old
 
 
 def branch_types(path: Path, tree: str) -> dict[str, str]:

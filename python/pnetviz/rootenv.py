@@ -6,9 +6,11 @@ by files, the alpha-stage wheel warning silenced, and `macros/weighted_roc.h` de
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import warnings
 from pathlib import Path
+from collections.abc import Iterator
 from types import ModuleType
 
 MACRO_DIR = Path(__file__).resolve().parents[2] / "macros"
@@ -49,3 +51,15 @@ def _warm_up(ROOT: ModuleType) -> None:
     ROOT.pnetviz.roc_curve_f64(np.zeros(2), weight, label, 2, *out)
     run = ROOT.pnetviz.sort_run_f64(np.zeros(2), weight, label, 2)
     ROOT.pnetviz.sweep_run_f64(ROOT.pnetviz.merge_runs_f64(run, run), *out[:3], out[3])
+
+
+@contextlib.contextmanager
+def quiet_root(level: int | None = None) -> Iterator[None]:
+    """Raise ROOT's message threshold (default kFatal) inside the block: we report problems ourselves."""
+    ROOT = root()
+    old = ROOT.gErrorIgnoreLevel
+    ROOT.gErrorIgnoreLevel = ROOT.kFatal if level is None else level
+    try:
+        yield
+    finally:
+        ROOT.gErrorIgnoreLevel = old

@@ -1,0 +1,143 @@
+"""Compute side of a signal-vs-background evaluation (binary model or one multi-class LR pair).
+
+Everything here returns plain data (numpy arrays, dataclasses) or filled ROOT histograms;
+nothing draws. Conventions: signal is the positive class; weights enter as |w| (the spec's
+choice) for curves, histograms and confusion matrices; yields are reported signed and |w|.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .roc import BinaryCurve, PrecisionRecall, binary_clf_curve, precision_recall
+from .rootenv import root
+
+N_BINS = 50
+SCORE_RANGE = (0.0, 1.0)
+THRESHOLD = 0.5
+SPLITS = ("train", "test")
+WEIGHT_MODE = "abs"
+
+
+@dataclass(frozen=True)
+class BinarySample:
+    """The events of one split of a binary problem."""
+
+    scores: np.ndarray
+    is_signal: np.ndarray  # bool
+    weights: np.ndarray  # signed, as stored
+
+    @property
+    def abs_weights(self) -> np.ndarray:
+        return np.abs(self.weights)
+
+
+def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+                   masks: dict[str, np.ndarray], keep: np.ndarray | None = None) -> dict[str, BinarySample]:  # fmt: skip
+    """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
+    out = {}
+    for split in SPLITS:
+        sel = masks[split] if keep is None else masks[split] & keep
+        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=weights[sel])
+    return out
+
+
+def score_histogram(name: str, scores: np.ndarray, weights: np.ndarray, title: str = "") -> object:
+    """50-bin TH1D of `scores` in [0, 1] filled with FillN, normalised to unit integral.
+
+    Scores exactly 0 or 1 (and outside [0, 1]) are placed in the first/last bin, never in
+    under/overflow: no event drops out of the normalisation. Errors are sqrt(sum w^2), scaled
+    with the normalisation.
+    """
+    ROOT = root()
+    hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
+    hist.Sumw2()
+    x = np.clip(np.asarray(scores, dtype=np.float64), SCORE_RANGE[0], np.nextafter(SCORE_RANGE[1], 0.0))
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    if x.size:
+        hist.FillN(x.size, np.ascontiguousarray(x), w)
+    integral = hist.Integral()
+    if integral > 0:
+        hist.Scale(1.0 / integral)
+    return hist
+
+
+def hist_contents(hist) -> tuple[np.ndarray, np.ndarray]:
+    """Bin contents and errors of a TH1 (in-range bins) as numpy arrays."""
+    n = hist.GetNbinsX()
+    values = np.frombuffer(hist.GetArray(), dtype=np.float64, count=n + 2)[1:-1].copy()
+    errors = np.sqrt(np.frombuffer(hist.GetSumw2().GetArray(), dtype=np.float64, count=n + 2)[1:-1])
+    return values, errors
+
+
+def weighted_confusion(true: np.ndarray, pred: np.ndarray, weights: np.ndarray | None, n: int) -> np.ndarray:
+    """n x n matrix, rows = true class, columns = predicted class, summing `weights` (1 if None)."""
+    flat = np.asarray(true, dtype=np.int64) * n + np.asarray(pred, dtype=np.int64)
+    return np.bincount(flat, weights=weights, minlength=n * n).reshape(n, n).astype(np.float64)
+
+
+def row_normalise(matrix: np.ndarray) -> np.ndarray:
+    totals = matrix.sum(axis=1, keepdims=True)
+    return np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals != 0)
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """Class order (signal, background) for binary; counts and |w|-weighted row-normalised."""
+
+    labels: tuple[str, ...]
+    counts: np.ndarray
+    weighted: np.ndarray  # sum |w|
+    normalised: np.ndarray  # weighted, each true-class row sums to 1
+
+
+def binary_confusion(sample: BinarySample, labels: tuple[str, str], threshold: float = THRESHOLD) -> Confusion:
+    """Signal predicted when score >= threshold; index 0 = signal, 1 = background."""
+    true = np.where(sample.is_signal, 0, 1)
+    pred = np.where(sample.scores >= threshold, 0, 1)
+    weighted = weighted_confusion(true, pred, sample.abs_weights, 2)
+    return Confusion(labels, weighted_confusion(true, pred, None, 2), weighted, row_normalise(weighted))
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    """Everything computed for one split of one signal-vs-background pair."""
+
+    sample: BinarySample
+    curve: BinaryCurve
+    pr: PrecisionRecall
+    hist_signal: object  # TH1D
+    hist_background: object  # TH1D
+    confusion: Confusion
+
+
+def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
+    """Curve, PR curve, histograms and confusion matrix of one split (|w| weights)."""
+    w = sample.abs_weights
+    curve = binary_clf_curve(sample.scores, sample.is_signal, w)
+    sig, bkg = sample.is_signal, ~sample.is_signal
+    return SplitResult(
+        sample=sample,
+        curve=curve,
+        pr=precision_recall(curve),
+        hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} ({tag})"),
+        hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} ({tag})"),
+        confusion=binary_confusion(sample, labels),
+    )
+
+
+def yields(weights: np.ndarray) -> dict:
+    """Event count, signed and |w| weight sums, and the negative-weight fractions."""
+    negative = weights < 0
+    abs_sum = float(np.sum(np.abs(weights)))
+    return {
+        "events": int(weights.size),
+        "sum_weights": float(np.sum(weights)),
+        "sum_abs_weights": abs_sum,
+        "negative_weight_fraction": {
+            "events": float(np.mean(negative)) if weights.size else 0.0,
+            "abs_weight": float(np.sum(np.abs(weights[negative])) / abs_sum) if abs_sum > 0 else 0.0,
+        },
+    }

@@ -1,0 +1,68 @@
+"""The results-directory layout shared by the demo writer and the visualize scripts.
+
+    <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/predictions.root
+    <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/<model>_performance.json
+    <results>/<channel>/multiclass/<signal>/fold-<k>/predictions.root
+    <results>/<channel>/multiclass/<signal>/fold-<k>/<model>_performance.json
+
+Plots go by default to plots/<channel>/{binary/<signal>_vs_<background>,multiclass/<signal>}/fold-<k>/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import InputError
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_RESULTS = REPO / "results"
+DEFAULT_PLOTS = REPO / "plots"
+PREDICTIONS_FILE = "predictions.root"
+HISTORY_SUFFIX = "_performance.json"
+
+
+def binary_dir(results: Path, channel: str, signal: str, background: str) -> Path:
+    return Path(results) / channel / "binary" / f"{signal}_vs_{background}"
+
+
+def multiclass_dir(results: Path, channel: str, signal: str) -> Path:
+    return Path(results) / channel / "multiclass" / signal
+
+
+def fold_dir(model_dir: Path, fold: int) -> Path:
+    return Path(model_dir) / f"fold-{fold}"
+
+
+def find_history(directory: Path) -> Path | None:
+    """The training's `<model>_performance.json` in `directory` (first by name), if any."""
+    found = sorted(Path(directory).glob(f"*{HISTORY_SUFFIX}"))
+    return found[0] if found else None
+
+
+def available_folds(model_dir: Path) -> list[int]:
+    """Fold numbers with a predictions file under `model_dir`, ascending."""
+    folds = []
+    for d in Path(model_dir).glob("fold-*"):
+        m = re.fullmatch(r"fold-(\d+)", d.name)
+        if m and (d / PREDICTIONS_FILE).is_file():
+            folds.append(int(m.group(1)))
+    return sorted(folds)
+
+
+def parse_folds(text: str, model_dir: Path | None) -> list[int]:
+    """`--fold` value: one number, a comma list, or `all` (every fold found under model_dir)."""
+    if text.strip().lower() == "all":
+        if model_dir is None:
+            raise InputError("--fold all needs --results-dir (it lists the folds found there).")
+        folds = available_folds(model_dir)
+        if not folds:
+            raise InputError(f"{model_dir}: no fold-<k>/{PREDICTIONS_FILE} found. Fix: check --results-dir, --signal, --channel.")
+        return folds
+    try:
+        folds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(f"--fold {text!r}: expected a number, a comma-separated list or 'all'.") from None
+    if not folds or min(folds) < 0:
+        raise InputError(f"--fold {text!r}: fold numbers are non-negative integers.")
+    return folds

@@ -1,0 +1,150 @@
+"""The plots of the spec, composed from the generic helpers in `draw.py`.
+
+Each function takes plain data (curves, histograms, matrices, histories) and returns a
+`draw.Figure`; saving and writing to the ROOT file are done by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import draw
+from .evaluate import Confusion
+from .history import TrainingHistory
+from .roc import decimate
+from .style import STYLE, color, cycle_color
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """One line on a curve plot: exact points (decimated here for drawing) and its style."""
+
+    key: str  # object name in the ROOT file, e.g. "roc/test"
+    x: np.ndarray
+    y: np.ndarray
+    label: str
+    color: int
+    line_style: int = 1
+
+
+@dataclass(frozen=True)
+class HistSpec:
+    key: str
+    hist: object  # TH1D
+    label: str
+    color: int
+    points: bool  # test style (points with errors) vs train style (line)
+
+
+def split_style(split: str) -> int:
+    return STYLE["train_line"] if split == "train" else STYLE["test_line"]
+
+
+def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
+                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40)) -> draw.Figure:  # fmt: skip
+    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context."""
+    fig = draw.figure(name, frame)
+    if diagonal:
+        draw.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Random")
+    for c in curves:
+        keep = decimate(c.x, c.y)
+        draw.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+    draw.add_legend(fig, *legend_box)
+    draw.add_text(fig, context, 0.93, 0.88, align=31)
+    return fig
+
+
+def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:
+    frame = draw.Frame((0.0, 1.0), (0.0, 1.32), "Background efficiency (FPR)", "Signal efficiency (TPR)")
+    return curve_figure(name, frame, curves, context, diagonal=True)
+
+
+def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:
+    frame = draw.Frame((0.0, 1.0), (0.0, 1.32), "Recall (signal efficiency)", "Precision (weighted purity)")
+    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.62, 0.40))
+
+
+def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
+                 extra_lines: Sequence[str] = ()) -> draw.Figure:  # fmt: skip
+    """Normalised score distributions, log y, train as lines and test as points."""
+    frame = draw.Frame((0.0, 1.0), log_range(np.concatenate([draw_contents(h.hist) for h in hists])), xtitle,
+                       "Normalised to unit area", logy=True)  # fmt: skip
+    fig = draw.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
+    for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
+        draw.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
+    for h in hists:
+        fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+    draw.add_legend(fig, 0.56, 0.70, 0.93, 0.89)
+    draw.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
+    return fig
+
+
+def log_range(contents: np.ndarray, data_fraction: float = 0.62) -> tuple[float, float]:
+    """Log-axis range whose lower `data_fraction` holds the positive contents (room for labels)."""
+    positive = contents[contents > 0]
+    if not positive.size:
+        return 1e-4, 1.0
+    lo = max(float(positive.min()) * 0.5, 1e-7)
+    hi = float(positive.max()) * 1.5
+    decades = np.log10(hi / lo) / data_fraction
+    return lo, lo * 10**decades
+
+
+def draw_contents(hist) -> np.ndarray:
+    n = hist.GetNbinsX()
+    return np.array([hist.GetBinContent(i) for i in range(1, n + 1)])
+
+
+def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test") -> draw.Figure:
+    """Two panels: event counts and |w|-weighted row-normalised fractions."""
+    fig = draw.matrix_figure(name, 2)
+    draw.add_matrix(fig, f"confusion/{split}_counts", confusion.counts, confusion.labels, ".0f", 0, "Events")
+    draw.add_matrix(fig, f"confusion/{split}_normalised", confusion.normalised, confusion.labels, ".3f", 1,
+                    "|w|-weighted fraction of true class")  # fmt: skip
+    draw.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
+    draw.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)
+    return fig
+
+
+def _history_panels(name: str, history: TrainingHistory, panels, context: Sequence[str]) -> draw.Figure:
+    """Generic per-epoch panels: panels = [(ytitle, [(column, label, colour, style)])]."""
+    epochs = history.epochs
+    frames = []
+    for ytitle, series in panels:
+        values = np.concatenate([history.columns[col] for col, *_ in series])
+        lo, hi = float(values.min()), float(values.max())
+        pad = 0.1 * (hi - lo or abs(hi) or 1.0)
+        frames.append(draw.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (lo - pad, hi + 3 * pad), "Epoch", ytitle))
+    fig = draw.panel_figure(name, frames)
+    for i, (_, series) in enumerate(panels):
+        for col, label, col_color, style in series:
+            draw.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color,
+                           line_style=style, pad=i)  # fmt: skip
+        draw.add_legend(fig, 0.55, 0.74, 0.93, 0.88, pad=i)
+    draw.add_text(fig, context, 0.93, 0.72, pad=0, align=33, size=0.03)
+    return fig
+
+
+def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[draw.Figure]:
+    """`training_curves` (loss, accuracy) and, when recorded, `training_metrics` (time, memory)."""
+    train, valid = cycle_color(0), cycle_color(1)
+    figs = [_history_panels("training_curves", history, [
+        ("Loss", [("train_loss", "Training", train, 1), ("valid_loss", "Validation", valid, 2)]),
+        ("Accuracy", [("train_acc", "Training", train, 1), ("valid_acc", "Validation", valid, 2)]),
+    ], context)]  # fmt: skip
+    metrics = [(col, title) for col, title in (("epoch_time", "Epoch time [s]"), ("memory_mb", "Memory [MB]"))
+               if col in history.columns]  # fmt: skip
+    if metrics:
+        panels = [(title, [(col, title.split(" [")[0], cycle_color(2 + i), 1)]) for i, (col, title) in enumerate(metrics)]
+        figs.append(_history_panels("training_metrics", history, panels, context))
+    return figs
+
+
+SIGNAL, BACKGROUND = "signal", "background"
+
+
+def class_color(kind: str) -> int:
+    return color(kind)

@@ -1,0 +1,62 @@
+"""summary_report.json and its human-readable twin summary_report.txt (same numbers)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+
+def _plain(value):
+    """JSON-ready copy: numpy scalars/arrays to Python, NaN/inf to None."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def _lines(value, indent: int = 0) -> list[str]:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        out = []
+        for key, item in value.items():
+            if isinstance(item, (dict, list)) and not _is_flat_list(item):
+                out.append(f"{pad}{key}:")
+                out.extend(_lines(item, indent + 1))
+            else:
+                out.append(f"{pad}{key}: {_scalar(item)}")
+        return out
+    if isinstance(value, list):
+        return [line for item in value for line in _lines(item, indent)]
+    return [f"{pad}{_scalar(value)}"]
+
+
+def _is_flat_list(item) -> bool:
+    return isinstance(item, list) and all(not isinstance(v, (dict, list)) or _is_flat_list(v) for v in item)
+
+
+def _scalar(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    return "n/a" if value is None else str(value)
+
+
+def write_reports(directory: Path, report: dict, title: str) -> None:
+    """Write summary_report.json and summary_report.txt into `directory`."""
+    plain = _plain(report)
+    (Path(directory) / "summary_report.json").write_text(json.dumps(plain, indent=2) + "\n")
+    text = [title, "=" * len(title), *_lines(plain), ""]
+    (Path(directory) / "summary_report.txt").write_text("\n".join(text))

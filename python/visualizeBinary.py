@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Evaluate a binary classifier (signal vs one background) per fold: ROC, PR, score
+distributions, confusion matrix, training curves, summary report and one ROOT file.
+
+Example:
+  python python/visualizeBinary.py --signal MHc160_MA85 --background nonprompt --channel Run1E2Mu --fold 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pnetviz import cli, paths  # noqa: E402
+from pnetviz.errors import InputError  # noqa: E402
+from pnetviz.style import StyleOptions  # noqa: E402
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    cli.add_common_options(parser, "binary")
+    parser.add_argument("--background", default="nonprompt", help="background the model was trained against (default: %(default)s)")
+    parser.add_argument("--compare-subset", metavar="BRANCH",
+                        help="also overlay all test events and those with BRANCH true (ROC and scores)")
+    return parser.parse_args(argv)
+
+
+def jobs(args: argparse.Namespace) -> list:
+    from pnetviz.binary import BinaryJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
+
+    cli.check_energy(args.energy)
+    formats = tuple(cli.parse_formats(args.formats))
+    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    model = paths.binary_dir(args.results_dir, args.channel, args.signal, args.background)
+    plots = paths.binary_dir(paths.DEFAULT_PLOTS, args.channel, args.signal, args.background)
+    if args.predictions:
+        folds = paths.parse_folds(args.fold, None)
+        if len(folds) != 1:
+            raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
+        inputs = [(folds[0], args.predictions, args.history or paths.find_history(args.predictions.parent))]
+    else:
+        folds = paths.parse_folds(args.fold, model)
+        inputs = []
+        for fold in folds:
+            where = paths.fold_dir(model, fold)
+            inputs.append((fold, where / paths.PREDICTIONS_FILE, args.history or paths.find_history(where)))
+    multi = len(inputs) > 1
+    return [
+        BinaryJob(
+            signal=args.signal, background=args.background, channel=args.channel, fold=fold,
+            predictions=pred, history=hist, formats=formats, tree=args.tree, subset=args.subset,
+            compare_subset=args.compare_subset, style=style,
+            output=(args.output / f"fold-{fold}" if multi else args.output) if args.output else paths.fold_dir(plots, fold),
+        )
+        for fold, pred, hist in inputs
+    ]  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    from pnetviz import binary  # noqa: PLC0415
+
+    todo = jobs(args)
+    for i, job in enumerate(todo, start=1):
+        written = binary.run(job)
+        if not args.quiet:
+            print(f"[visualizeBinary] {job.signal} vs {job.background}, fold {job.fold} ({i}/{len(todo)}): "
+                  f"{len(written)} files in {job.output}", flush=True)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))
