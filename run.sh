@@ -25,11 +25,12 @@ demo() {
   local events=20000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/python" python/makeDemo.py --output results --events "$events"
-  for script in visualizeBinary visualizeMultiClass; do
-    if [ -f "python/$script.py" ]; then
-      "$VENV/bin/python" "python/$script.py" --results-dir results --fold all
-    fi
+  local bkg
+  for bkg in nonprompt diboson ttZ; do
+    "$VENV/bin/python" python/visualizeBinary.py --results-dir results --background "$bkg" --fold all
   done
+  "$VENV/bin/python" python/visualizeMultiClass.py --results-dir results --fold all
+  echo "[run.sh] demo done: plots in plots/Run1E2Mu/ (PNG, PDF, plots.root, summary_report.json/.txt per fold)"
 }
 
 case "${1:-}" in

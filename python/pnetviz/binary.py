@@ -8,18 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from . import draw, plots
-from .cli import staged_output
-from .errors import InputError
-from .evaluate import SPLITS, THRESHOLD, WEIGHT_MODE, SplitResult, binary_samples, evaluate_split, yields
+from .evaluate import THRESHOLD, WEIGHT_MODE, SplitResult, evaluate_pair, yields
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
-from .report import write_reports
-from .roc import SingleClassError
-from .rootfile import write_root_file
-from .style import StyleOptions, cms_style, color
-
-ROOT_FILE = "plots.root"
+from .publish import publish
+from .style import StyleOptions, color
 
 
 @dataclass(frozen=True)
@@ -45,15 +39,8 @@ class BinaryJob:
 
 
 def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str) -> dict[str, SplitResult]:
-    """Per-split evaluation; a split missing a class is an InputError naming file and selection."""
-    samples = binary_samples(preds.scores["signal"], preds.label == 0, preds.weight, preds.masks, keep)
-    results = {}
-    for split, sample in samples.items():
-        try:
-            results[split] = evaluate_split(sample, f"{split}_{what}", job.labels)
-        except SingleClassError as err:
-            raise InputError(f"{preds.path}: {split} split ({what}): {err}. Fix: check the masks and --subset.") from None
-    return results
+    return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, preds.masks, keep,
+                         what, job.labels)  # fmt: skip
 
 
 def context_lines(job: BinaryJob) -> list[str]:
@@ -179,15 +166,5 @@ def run(job: BinaryJob) -> list[Path]:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
     report = build_report(job, preds, results, history, comparison, notes)
-    with staged_output(job.output) as stage, cms_style(job.style):
-        figs = build_figures(job, results, history, comparison)
-        try:
-            for fig in figs:
-                draw.save(fig, stage, job.formats)
-            write_root_file(stage / ROOT_FILE, figs)
-            write_reports(stage, report, f"pnetviz binary evaluation: {job.signal} vs {job.background}")
-            written = sorted(p.name for p in stage.iterdir())
-        finally:
-            for fig in figs:
-                fig.close()
-    return [job.output / name for name in written]
+    return publish(job.output, job.formats, job.style, lambda: build_figures(job, results, history, comparison),
+                   report, f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip

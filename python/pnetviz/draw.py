@@ -149,6 +149,38 @@ def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int,
     return fig.keep(key, hist)
 
 
+def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0) -> None:
+    """Give the frame of a [0, n] x-axis one labelled bin per category."""
+    cms = cmsstyle()
+    frame = cms.GetCmsCanvasHist(fig.pads[pad])
+    axis = frame.GetXaxis()
+    axis.Set(len(labels), 0.0, float(len(labels)))
+    for k, label in enumerate(labels, start=1):
+        axis.SetBinLabel(k, label)
+    axis.SetLabelSize(0.045)
+    axis.LabelsOption("h")
+
+
+def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], label: str | None, *,
+             bar_color: int, offset: float, width: float, pad: int = 0) -> object:  # fmt: skip
+    """A bar per category (bin k <-> labels[k]) at the given offset/width within each bin."""
+    ROOT = root()
+    n = len(labels)
+    hist = ROOT.TH1D(unique(key.replace("/", "_")), label or key, n, 0.0, float(n))
+    for k in range(n):  # one bar per class, not per event
+        hist.SetBinContent(k + 1, float(values[k]))
+        hist.GetXaxis().SetBinLabel(k + 1, labels[k])
+    hist.SetFillColor(bar_color)
+    hist.SetLineColor(bar_color)
+    hist.SetBarOffset(offset)
+    hist.SetBarWidth(width)
+    fig.pads[pad].cd()
+    hist.Draw("BAR SAME")
+    if label:
+        fig.legend.append((hist, label, "f"))
+    return fig.keep(key, hist)
+
+
 def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0) -> None:
     ROOT = root()
     line = ROOT.TLine(x1, y1, x2, y2)
@@ -190,21 +222,22 @@ def add_text(fig: Figure, lines: Sequence[str], x: float, y: float, pad: int = 0
 
 def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
                ztitle: str) -> object:  # fmt: skip
-    """TH2D of an n x n matrix (rows = true class on y, columns = predicted on x), numbers on cells."""
+    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on cells."""
     ROOT, cms = root(), cmsstyle()
     n = len(labels)
     hist = ROOT.TH2D(unique(key.replace("/", "_")), "", n, 0, n, n, 0, n)
     for i in range(n):  # n <= a handful of classes: cells, not events
         for j in range(n):
-            hist.SetBinContent(j + 1, i + 1, float(matrix[i, j]))
+            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]))
+    for k, label in enumerate(labels):
+        hist.GetXaxis().SetBinLabel(k + 1, label)
+        hist.GetYaxis().SetBinLabel(n - k, label)
     for axis in (hist.GetXaxis(), hist.GetYaxis()):
-        for k, label in enumerate(labels, start=1):
-            axis.SetBinLabel(k, label)
         axis.SetLabelSize(0.045 if n <= 3 else 0.04)
     hist.GetXaxis().SetTitle("Predicted class")
     hist.GetYaxis().SetTitle("True class")
     hist.GetZaxis().SetTitle(ztitle)
-    hist.GetZaxis().SetTitleOffset(1.45)
+    hist.GetZaxis().SetTitleOffset(1.6)
     hist.GetZaxis().SetTitleSize(0.04)
     hist.SetMinimum(0.0)
     hist.GetXaxis().SetTitleOffset(1.25)
@@ -218,7 +251,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     top = float(np.max(matrix)) if matrix.size else 0.0
     for i in range(n):
         for j in range(n):
-            text = ROOT.TLatex(j + 0.5, i + 0.5, format(float(matrix[i, j]), fmt))
+            text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
             text.SetTextAlign(22)
             text.SetTextFont(42)
             text.SetTextSize(0.05 if n <= 3 else 0.035)

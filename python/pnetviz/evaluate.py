@@ -8,10 +8,12 @@ choice) for curves, histograms and confusion matrices; yields are reported signe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from .roc import BinaryCurve, PrecisionRecall, binary_clf_curve, precision_recall
+from .errors import InputError
+from .roc import BinaryCurve, PrecisionRecall, SingleClassError, binary_clf_curve, precision_recall
 from .rootenv import root
 
 N_BINS = 50
@@ -19,6 +21,13 @@ SCORE_RANGE = (0.0, 1.0)
 THRESHOLD = 0.5
 SPLITS = ("train", "test")
 WEIGHT_MODE = "abs"
+LR_EPSILON = 1e-10  # the spec's guard against 0/0
+
+
+def lr_score(p_signal: np.ndarray, p_background: np.ndarray) -> np.ndarray:
+    """Likelihood-ratio score P(s) / (P(s) + P(b_i) + 1e-10) in float64 (spec section 3)."""
+    p_signal = np.asarray(p_signal, dtype=np.float64)
+    return p_signal / (p_signal + np.asarray(p_background, dtype=np.float64) + LR_EPSILON)
 
 
 @dataclass(frozen=True)
@@ -141,3 +150,16 @@ def yields(weights: np.ndarray) -> dict:
             "abs_weight": float(np.sum(np.abs(weights[negative])) / abs_sum) if abs_sum > 0 else 0.0,
         },
     }
+
+
+def evaluate_pair(path: Path, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+                  masks: dict[str, np.ndarray], keep: np.ndarray | None, what: str,
+                  labels: tuple[str, str]) -> dict[str, SplitResult]:  # fmt: skip
+    """SplitResult per split; a split missing a class is an InputError naming file and selection."""
+    results = {}
+    for split, sample in binary_samples(scores, is_signal, weights, masks, keep).items():
+        try:
+            results[split] = evaluate_split(sample, f"{split}_{what}", labels)
+        except SingleClassError as err:
+            raise InputError(f"{path}: {split} split ({what}): {err}. Fix: check the masks and --subset.") from None
+    return results

@@ -15,7 +15,7 @@ from . import draw
 from .evaluate import Confusion
 from .history import TrainingHistory
 from .roc import decimate
-from .style import STYLE, color, cycle_color
+from .style import STYLE, cycle_color
 
 
 @dataclass(frozen=True)
@@ -70,15 +70,27 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = ()) -> draw.Figure:  # fmt: skip
     """Normalised score distributions, log y, train as lines and test as points."""
-    frame = draw.Frame((0.0, 1.0), log_range(np.concatenate([draw_contents(h.hist) for h in hists])), xtitle,
-                       "Normalised to unit area", logy=True)  # fmt: skip
+    compact = len(hists) > 4  # many classes: two legend columns, class + train | test
+    contents = np.concatenate([draw_contents(h.hist) for h in hists])
+    frame = draw.Frame((0.0, 1.0), log_range(contents, 0.52 if compact else 0.62), xtitle, "Normalised to unit area",
+                       logy=True)  # fmt: skip
     fig = draw.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
         draw.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
-    for h in hists:
-        fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-    draw.add_legend(fig, 0.56, 0.70, 0.93, 0.89)
-    draw.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
+    if compact:
+        lines, points = [h for h in hists if not h.points], [h for h in hists if h.points]
+        for line, point in zip(lines, points, strict=True):
+            fig.legend.append((line.hist, line.label.replace(" (train)", ", train"), "l"))
+            fig.legend.append((point.hist, "test", "pe"))
+        draw.add_legend(fig, 0.50, 0.57, 0.94, 0.79, columns=2)
+    else:
+        for h in hists:
+            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+        draw.add_legend(fig, 0.56, 0.70, 0.93, 0.89)
+    if compact:  # top right, above the legend
+        draw.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=0.028)
+    else:
+        draw.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
     return fig
 
 
@@ -98,11 +110,12 @@ def draw_contents(hist) -> np.ndarray:
     return np.array([hist.GetBinContent(i) for i in range(1, n + 1)])
 
 
-def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test") -> draw.Figure:
+def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
+                     key_prefix: str = "confusion") -> draw.Figure:  # fmt: skip
     """Two panels: event counts and |w|-weighted row-normalised fractions."""
     fig = draw.matrix_figure(name, 2)
-    draw.add_matrix(fig, f"confusion/{split}_counts", confusion.counts, confusion.labels, ".0f", 0, "Events")
-    draw.add_matrix(fig, f"confusion/{split}_normalised", confusion.normalised, confusion.labels, ".3f", 1,
+    draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, confusion.labels, ".0f", 0, "Events")
+    draw.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, confusion.labels, ".3f", 1,
                     "|w|-weighted fraction of true class")  # fmt: skip
     draw.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
     draw.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)
@@ -143,8 +156,16 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[d
     return figs
 
 
-SIGNAL, BACKGROUND = "signal", "background"
-
-
-def class_color(kind: str) -> int:
-    return color(kind)
+def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,
+               context: Sequence[str]) -> draw.Figure:  # fmt: skip
+    """Per-class bars, one colour per split (train, test), side by side."""
+    n = len(labels)
+    fig = draw.figure(name, draw.Frame((0.0, float(n)), (0.0, 1.45), "", ytitle))
+    draw.label_frame_bins(fig, labels)
+    width = 0.8 / len(values)
+    for k, (split, vals) in enumerate(values.items()):
+        draw.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
+                      bar_color=cycle_color(k), offset=0.1 + k * width, width=width)  # fmt: skip
+    draw.add_legend(fig, 0.62, 0.70, 0.93, 0.80)
+    draw.add_text(fig, context, 0.93, 0.88, align=31)
+    return fig
