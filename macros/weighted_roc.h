@@ -17,6 +17,7 @@
 #define PNETVIZ_WEIGHTED_ROC_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -189,6 +190,82 @@ std::size_t sweep(const RocRecord<Key> *recs, std::size_t n, double *tps, double
    return m;
 }
 
+// Poisson(1) draws from one 64-bit uniform by table look-up (exact CDF up to k = 12).
+class Poisson1 {
+public:
+   explicit Poisson1(std::uint64_t seed) : state_(seed ? seed : 0x9E3779B97F4A7C15ull)
+   {
+      double cdf = 0., p = std::exp(-1.);
+      for (int k = 0; k < kMax; ++k) {
+         cdf += p;
+         p /= (k + 1);
+         thresholds_[k] = cdf >= 1. ? ~std::uint64_t(0) : std::uint64_t(cdf * 18446744073709551616.0);
+      }
+   }
+   std::uint8_t operator()()
+   {
+      const std::uint64_t u = next();
+      std::uint8_t k = 0;
+      while (k < kMax && u >= thresholds_[k]) ++k;
+      return k;
+   }
+
+private:
+   static constexpr int kMax = 12;
+   std::uint64_t next() // splitmix64: fast, seedable, good enough for resampling
+   {
+      std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+   }
+   std::uint64_t state_;
+   std::uint64_t thresholds_[kMax];
+};
+
+// Poisson bootstrap on one sorted run: per replica, every event's weight is multiplied by a
+// Poisson(1) count; writes the replica's AUC and its background efficiency at signal
+// efficiency `eps_s` (linear interpolation between the curve points around it).
+template <typename Key>
+void bootstrap(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, std::uint64_t seed, double eps_s,
+               double *auc, double *eps_b)
+{
+   Poisson1 poisson(seed);
+   std::vector<std::uint8_t> counts(n);
+   for (std::size_t r = 0; r < replicas; ++r) {
+      double total_tp = 0., total_fp = 0.;
+      for (std::size_t i = 0; i < n; ++i) {
+         counts[i] = poisson();
+         (recs[i].is_signal ? total_tp : total_fp) += counts[i] * recs[i].weight;
+      }
+      const double target = eps_s * total_tp;
+      double tp = 0., fp = 0., tp_prev = 0., fp_prev = 0., area = 0.;
+      double fp_at = std::numeric_limits<double>::quiet_NaN();
+      for (std::size_t i = 0; i < n; ++i) {
+         (recs[i].is_signal ? tp : fp) += counts[i] * recs[i].weight;
+         if (i + 1 == n || recs[i + 1].key != recs[i].key) {
+            area += (fp - fp_prev) * (tp + tp_prev);
+            if (fp_at != fp_at && tp >= target && tp > tp_prev)
+               fp_at = fp_prev + (target - tp_prev) / (tp - tp_prev) * (fp - fp_prev);
+            tp_prev = tp;
+            fp_prev = fp;
+         }
+      }
+      const bool ok = total_tp != 0. && total_fp != 0.;
+      auc[r] = ok ? 0.5 * area / (total_tp * total_fp) : std::numeric_limits<double>::quiet_NaN();
+      eps_b[r] = ok ? fp_at / total_fp : std::numeric_limits<double>::quiet_NaN();
+   }
+}
+
+template <typename Key, typename Score>
+void roc_bootstrap(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                   std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   RecordBuffer<Key> recs;
+   const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
+   bootstrap(recs.get(), m, replicas, seed, eps_s, auc, eps_b);
+}
+
 template <typename Key, typename Score>
 std::size_t roc_curve(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
                       double *tps, double *fps, double *thresholds, double *auc)
@@ -215,6 +292,38 @@ inline std::size_t roc_curve_f64(const double *score, const double *weight, cons
                                  std::size_t n, double *tps, double *fps, double *thresholds, double *auc)
 {
    return detail::roc_curve<std::uint64_t>(score, weight, is_signal, n, tps, fps, thresholds, auc);
+}
+
+/// Poisson bootstrap of the AUC and of eps_b at signal efficiency eps_s: one sort, then one
+/// linear pass per replica (seeded: the same seed gives the same replicas). Outputs: `replicas` entries.
+inline void roc_bootstrap_f32(const float *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                              std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   detail::roc_bootstrap<std::uint32_t>(score, weight, is_signal, n, replicas, seed, eps_s, auc, eps_b);
+}
+
+inline void roc_bootstrap_f64(const double *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                              std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   detail::roc_bootstrap<std::uint64_t>(score, weight, is_signal, n, replicas, seed, eps_s, auc, eps_b);
+}
+
+/// Upper convex hull of curve points sorted by x (a ROC: x = eps_b, y = eps_s), by the
+/// monotone chain; writes the vertex indices into `index` (room for n) and returns their number.
+inline std::size_t upper_hull(const double *x, const double *y, std::size_t n, std::int64_t *index)
+{
+   std::size_t m = 0;
+   for (std::size_t i = 0; i < n; ++i) {
+      while (m >= 2) {
+         const std::int64_t a = index[m - 2], b = index[m - 1];
+         if ((x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) >= 0.)
+            --m; // b lies on or below the chord a-i
+         else
+            break;
+      }
+      index[m++] = static_cast<std::int64_t>(i);
+   }
+   return m;
 }
 
 using SortedRun = std::vector<RocRecord<std::uint64_t>>;
