@@ -35,6 +35,7 @@ def jobs(args: argparse.Namespace) -> list:
     cli.check_energy(args.energy)
     formats = tuple(cli.parse_formats(args.formats))
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    hep = cli.hep_options(args)
     model = paths.binary_dir(args.results_dir, args.channel, args.signal, args.background)
     plots = paths.binary_dir(paths.DEFAULT_PLOTS, args.channel, args.signal, args.background)
     if args.predictions:
@@ -53,7 +54,7 @@ def jobs(args: argparse.Namespace) -> list:
         BinaryJob(
             signal=args.signal, background=args.background, channel=args.channel, fold=fold,
             predictions=pred, history=hist, formats=formats, tree=args.tree, subset=args.subset,
-            compare_subset=args.compare_subset, style=style,
+            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull,
             output=(args.output / f"fold-{fold}" if multi else args.output) if args.output else paths.fold_dir(plots, fold),
         )
         for fold, pred, hist in inputs

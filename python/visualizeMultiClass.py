@@ -45,6 +45,7 @@ def jobs(args: argparse.Namespace) -> list:
     formats = tuple(cli.parse_formats(args.formats))
     classes = parse_classes(args.classes)
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    hep = cli.hep_options(args)
     model = paths.multiclass_dir(args.results_dir, args.channel, args.signal)
     plots = paths.multiclass_dir(paths.DEFAULT_PLOTS, args.channel, args.signal)
     if args.predictions:
@@ -59,7 +60,7 @@ def jobs(args: argparse.Namespace) -> list:
     return [
         MultiClassJob(
             signal=args.signal, classes=classes, channel=args.channel, fold=fold, predictions=pred, history=hist,
-            formats=formats, tree=args.tree, subset=args.subset, style=style,
+            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull,
             output=(args.output / f"fold-{fold}" if multi else args.output) if args.output else paths.fold_dir(plots, fold),
         )
         for fold, pred, hist in inputs

@@ -183,19 +183,20 @@ def test_weight_modes_against_sklearn():
     s, y, rng = gaussian_toy(3000, 5000, 12)
     s = np.round(s, 2)
     w = rng.exponential(size=s.size) * np.where(rng.random(s.size) < 0.1, -1, 1)
-    w_signed, _ = hep.weights_for_mode(w, "signed")
-    curve = binary_clf_curve(s, y, w_signed)
+    curve = binary_clf_curve(s, y, hep.mode_weights(w, "signed"))
     fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
     np.testing.assert_allclose(curve.fpr, fpr, atol=1e-12)
     np.testing.assert_allclose(curve.tpr, tpr, atol=1e-12)
-    w_drop, keep = hep.weights_for_mode(w, "drop")
     assert curve.auc == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
-    got = binary_clf_curve(s[keep], y[keep], w_drop).auc
+    assert hep.curve_flags(curve)["non_monotone"]
+    keep = w > 0
+    got = binary_clf_curve(s, y, hep.mode_weights(w, "drop")).auc
     assert got == pytest.approx(roc_auc_score(y[keep], s[keep], sample_weight=w[keep]), abs=1e-12)
-    w_abs, _ = hep.weights_for_mode(w, "abs")
-    assert binary_clf_curve(s, y, w_abs).auc == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)
+    got = binary_clf_curve(s, y, hep.mode_weights(w, "abs"))
+    assert got.auc == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)
+    assert not any(hep.curve_flags(got).values())
     with pytest.raises(ValueError, match="unknown weight mode"):
-        hep.weights_for_mode(w, "square")
+        hep.mode_weights(w, "square")
 
 
 def test_effective_events():

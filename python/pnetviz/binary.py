@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import draw, plots
-from .evaluate import THRESHOLD, WEIGHT_MODE, SplitResult, evaluate_pair, yields
+from . import draw, hep, hepsummary, plots
+from .evaluate import THRESHOLD, SplitResult, evaluate_pair, yields
+from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
@@ -32,6 +33,8 @@ class BinaryJob:
     subset: str | None = None
     compare_subset: str | None = None
     style: StyleOptions = StyleOptions()
+    hep: HepOptions = HepOptions()
+    hull: bool = False
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -40,7 +43,7 @@ class BinaryJob:
 
 def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str) -> dict[str, SplitResult]:
     return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, preds.masks, keep,
-                         what, job.labels)  # fmt: skip
+                         what, job.labels, job.hep.weight_mode)  # fmt: skip
 
 
 def context_lines(job: BinaryJob) -> list[str]:
@@ -50,9 +53,18 @@ def context_lines(job: BinaryJob) -> list[str]:
     return lines
 
 
+def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
+    """(key, hull fpr, hull tpr, optimum) of the test split for roc_figure(hull=...)."""
+    hull = hep.convex_hull(result.curve)
+    best = metrics["optimal_operating_point"]
+    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"])
+
+
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
-                  comparison: dict[str, SplitResult] | None) -> list[draw.Figure]:  # fmt: skip
+                  comparison: dict[str, SplitResult] | None, metrics: dict) -> list[draw.Figure]:  # fmt: skip
     ctx = context_lines(job)
+    if job.hep.weight_mode != "abs":
+        ctx.append(f"weights: {job.hep.weight_mode}")
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, f"{s.capitalize()} (AUC = {r.curve.auc:.4f})", sig,
                      plots.split_style(s)) for s, r in results.items()]  # fmt: skip
@@ -62,10 +74,12 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     for s, r in results.items():
         hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.signal} ({s})", sig, s == "test"))
         hists.append(HistSpec(f"scores/{s}_background", r.hist_background, f"{job.background} ({s})", bkg, s == "test"))
+    hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
     figs = [
-        plots.roc_figure("roc_curve", roc, ctx),
+        plots.roc_figure("roc_curve", roc, ctx, hull=hull),
+        plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
-        plots.score_figure("score_distributions", hists, "P(signal)", ctx),
+        plots.score_figure("score_distributions", hists, "P(signal)", ctx, hepsummary.ks_lines(metrics)),
         plots.confusion_figure("confusion_matrix", results["test"].confusion, ctx[:2]),
     ]
     if history is not None:
@@ -114,7 +128,7 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
 
 
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
-                 comparison: dict[str, SplitResult] | None, notes: list[str]) -> dict:  # fmt: skip
+                 comparison: dict[str, SplitResult] | None, notes: list[str], metrics: dict) -> dict:  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, bool)
     report = {
         "kind": "binary",
@@ -126,7 +140,8 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "history": str(history.path) if history else None,
         "subset": job.subset,
         "events_used": f"all events of the ntuple{f' with {job.subset} true' if job.subset else ''}, per split mask",
-        "weight_mode": WEIGHT_MODE,
+        "weight_mode": job.hep.weight_mode,
+        "signal_scale": job.hep.signal_scale,
         **split_report(job, results),
         "negative_weight_fraction": {
             name: yields(preds.weight[keep & (preds.label == i)])["negative_weight_fraction"]
@@ -135,6 +150,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "auc": {s: r.curve.auc for s, r in results.items()},
         "average_precision": {s: r.pr.average_precision for s, r in results.items()},
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
+        "hep_metrics": metrics,
     }
     if comparison is not None:
         report["subset_comparison"] = {
@@ -165,6 +181,7 @@ def run(job: BinaryJob) -> list[Path]:
         notes.append("no training history file found: training_curves and training_metrics skipped")
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
-    report = build_report(job, preds, results, history, comparison, notes)
-    return publish(job.output, job.formats, job.style, lambda: build_figures(job, results, history, comparison),
+    metrics = hepsummary.pair_metrics(results, job.hep)
+    report = build_report(job, preds, results, history, comparison, notes, metrics)
+    return publish(job.output, job.formats, job.style, lambda: build_figures(job, results, history, comparison, metrics),
                    report, f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip

@@ -89,6 +89,17 @@ def add_common_options(parser, kind: str) -> None:
     parser.add_argument("--energy", type=float, default=13.0, help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)")
     parser.add_argument("--run", default="Run 2", help="run period for the CMS label (default: %(default)s)")
     parser.add_argument("--extra-text", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)")
+    parser.add_argument("--weights", choices=("abs", "signed", "drop"), default="abs",
+                        help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave "
+                             "[0,1]: flagged in the report), drop = ignore w<0 events; the report gives the AUC "
+                             "under all three")  # fmt: skip
+    parser.add_argument("--signal-scale", type=float, default=1.0,
+                        help="multiply signal weights for prevalence-aware metrics (FIP, Punzi, Asimov), since "
+                             "the signal normalisation is a hypothesis (default: %(default)s)")  # fmt: skip
+    parser.add_argument("--bootstrap", type=int, default=200,
+                        help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=20251001, help="bootstrap seed (default: %(default)s)")
+    parser.add_argument("--hull", action="store_true", help="draw the ROC convex hull and iso-accuracy optimum (test)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
@@ -104,3 +115,14 @@ def parse_formats(text: str) -> list[str]:
 def check_energy(energy: float) -> None:
     if not any(abs(energy - e) < 1e-3 for e in (13.0, 13.6)):
         raise InputError(f"--energy {energy}: cmsstyle labels 13 or 13.6 TeV only.")
+
+
+def hep_options(args) -> object:
+    """HepOptions from the shared command-line options (validated)."""
+    from .hepsummary import HepOptions  # noqa: PLC0415
+
+    if args.bootstrap < 0:
+        raise InputError(f"--bootstrap {args.bootstrap}: give 0 (off) or a positive number of replicas.")
+    if not args.signal_scale > 0:
+        raise InputError(f"--signal-scale {args.signal_scale}: must be positive.")
+    return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
+from .hep import mode_weights
 from .roc import BinaryCurve, PrecisionRecall, SingleClassError, binary_clf_curve, precision_recall
 from .rootenv import root
 
@@ -20,7 +21,7 @@ N_BINS = 50
 SCORE_RANGE = (0.0, 1.0)
 THRESHOLD = 0.5
 SPLITS = ("train", "test")
-WEIGHT_MODE = "abs"
+WEIGHT_MODE = "abs"  # default; --weights abs|signed|drop
 LR_EPSILON = 1e-10  # the spec's guard against 0/0
 
 
@@ -37,19 +38,17 @@ class BinarySample:
     scores: np.ndarray
     is_signal: np.ndarray  # bool
     weights: np.ndarray  # signed, as stored
-
-    @property
-    def abs_weights(self) -> np.ndarray:
-        return np.abs(self.weights)
+    used: np.ndarray  # the weights metrics use, after the weight mode (hep.mode_weights)
 
 
-def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
-                   masks: dict[str, np.ndarray], keep: np.ndarray | None = None) -> dict[str, BinarySample]:  # fmt: skip
+def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, masks: dict[str, np.ndarray],
+                   keep: np.ndarray | None = None, mode: str = WEIGHT_MODE) -> dict[str, BinarySample]:  # fmt: skip
     """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
     out = {}
     for split in SPLITS:
         sel = masks[split] if keep is None else masks[split] & keep
-        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=weights[sel])
+        w = weights[sel]
+        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=mode_weights(w, mode))
     return out
 
 
@@ -103,11 +102,13 @@ class Confusion:
 
 
 def binary_confusion(sample: BinarySample, labels: tuple[str, str], threshold: float = THRESHOLD) -> Confusion:
-    """Signal predicted when score >= threshold; index 0 = signal, 1 = background."""
+    """Signal predicted when score >= threshold; index 0 = signal, 1 = background. Counts are of
+    the events the weight mode uses (non-zero weight)."""
     true = np.where(sample.is_signal, 0, 1)
     pred = np.where(sample.scores >= threshold, 0, 1)
-    weighted = weighted_confusion(true, pred, sample.abs_weights, 2)
-    return Confusion(labels, weighted_confusion(true, pred, None, 2), weighted, row_normalise(weighted))
+    weighted = weighted_confusion(true, pred, sample.used, 2)
+    counts = weighted_confusion(true, pred, (sample.used != 0).astype(float), 2)
+    return Confusion(labels, counts, weighted, row_normalise(weighted))
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,8 @@ class SplitResult:
 
 
 def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
-    """Curve, PR curve, histograms and confusion matrix of one split (|w| weights)."""
-    w = sample.abs_weights
+    """Curve, PR curve, histograms and confusion matrix of one split (weights after the mode)."""
+    w = sample.used
     curve = binary_clf_curve(sample.scores, sample.is_signal, w)
     sig, bkg = sample.is_signal, ~sample.is_signal
     return SplitResult(
@@ -154,10 +155,10 @@ def yields(weights: np.ndarray) -> dict:
 
 def evaluate_pair(path: Path, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
                   masks: dict[str, np.ndarray], keep: np.ndarray | None, what: str,
-                  labels: tuple[str, str]) -> dict[str, SplitResult]:  # fmt: skip
+                  labels: tuple[str, str], mode: str = WEIGHT_MODE) -> dict[str, SplitResult]:  # fmt: skip
     """SplitResult per split; a split missing a class is an InputError naming file and selection."""
     results = {}
-    for split, sample in binary_samples(scores, is_signal, weights, masks, keep).items():
+    for split, sample in binary_samples(scores, is_signal, weights, masks, keep, mode).items():
         try:
             results[split] = evaluate_split(sample, f"{split}_{what}", labels)
         except SingleClassError as err:

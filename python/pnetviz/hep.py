@@ -22,15 +22,16 @@ PUNZI_SIGMA = 3.0  # Punzi's a: eps_s / (a/2 + sqrt(B_sel))
 WEIGHT_MODES = ("abs", "signed", "drop")
 
 
-def weights_for_mode(weights: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
-    """(weights to use, events kept) for a weight mode: abs -> |w|; signed -> w; drop -> w > 0 only."""
+def mode_weights(weights: np.ndarray, mode: str) -> np.ndarray:
+    """Weights a metric uses: abs -> |w| (the spec's choice); signed -> w as stored (rates may
+    leave [0, 1]); drop -> w for w > 0 and 0 otherwise (zero-weight events are ignored by every
+    curve, histogram and matrix, so this equals removing the negative-weight events)."""
     if mode == "abs":
-        return np.abs(weights), np.ones(weights.size, dtype=bool)
+        return np.abs(weights)
     if mode == "signed":
-        return weights, np.ones(weights.size, dtype=bool)
+        return np.asarray(weights, dtype=np.float64)
     if mode == "drop":
-        keep = weights > 0
-        return weights[keep], keep
+        return np.where(weights > 0, weights, 0.0)
     raise ValueError(f"unknown weight mode {mode!r}; choose one of {WEIGHT_MODES}")
 
 
@@ -209,3 +210,10 @@ def weighted_ks(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray) ->
     na, nb = effective_events(wa), effective_events(wb)
     z = d * math.sqrt(na * nb / (na + nb))
     return {"statistic": d, "p_value": float(root().TMath.KolmogorovProb(z)), "n_eff": [na, nb]}
+
+
+def curve_flags(curve: BinaryCurve) -> dict[str, bool]:
+    """What signed weights can do to a ROC: rates outside [0, 1], a non-monotone curve."""
+    outside = bool(np.any((curve.tpr < 0) | (curve.tpr > 1) | (curve.fpr < 0) | (curve.fpr > 1)))
+    non_monotone = bool(np.any(np.diff(curve.tps) < 0) or np.any(np.diff(curve.fps) < 0))
+    return {"rates_outside_unit_interval": outside, "non_monotone": non_monotone}

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import draw, plots
+from . import draw, hep, hepsummary, plots
 from .evaluate import (
     SPLITS,
-    WEIGHT_MODE,
     Confusion,
     SplitResult,
     evaluate_pair,
@@ -25,6 +24,8 @@ from .evaluate import (
     weighted_confusion,
     yields,
 )
+from .hep import mode_weights
+from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
@@ -45,6 +46,8 @@ class MultiClassJob:
     tree: str = "Events"
     subset: str | None = None
     style: StyleOptions = StyleOptions()
+    hep: HepOptions = HepOptions()
+    hull: bool = False
 
     @property
     def display(self) -> tuple[str, ...]:
@@ -68,28 +71,32 @@ class ClassMetrics:
     f1: np.ndarray
 
 
-def class_metrics(preds: Predictions, sel: np.ndarray, labels: tuple[str, ...]) -> ClassMetrics:
-    """Argmax confusion matrix and per-class precision, recall, F1 (weights |w|)."""
+def class_metrics(preds: Predictions, sel: np.ndarray, labels: tuple[str, ...], mode: str = "abs") -> ClassMetrics:
+    """Argmax confusion matrix and per-class precision, recall, F1 (weights after the weight mode)."""
     n = len(preds.classes)
     stacked = np.stack([preds.scores[c][sel] for c in preds.classes], axis=1)
     predicted = np.argmax(stacked, axis=1)
-    true, w = preds.label[sel], np.abs(preds.weight[sel])
+    true, w = preds.label[sel], mode_weights(preds.weight[sel], mode)
     weighted = weighted_confusion(true, predicted, w, n)
     tp = np.diag(weighted)
     precision = np.divide(tp, weighted.sum(axis=0), out=np.zeros(n), where=weighted.sum(axis=0) != 0)
     recall = np.divide(tp, weighted.sum(axis=1), out=np.zeros(n), where=weighted.sum(axis=1) != 0)
     denom = precision + recall
     f1 = np.divide(2 * precision * recall, denom, out=np.zeros(n), where=denom != 0)
-    confusion = Confusion(labels, weighted_confusion(true, predicted, None, n), weighted, row_normalise(weighted))
+    counts = weighted_confusion(true, predicted, (w != 0).astype(float), n)
+    confusion = Confusion(labels, counts, weighted, row_normalise(weighted))
     return ClassMetrics(predicted, confusion, precision, recall, f1)
 
 
-def one_vs_rest(metrics: ClassMetrics, preds: Predictions, sel: np.ndarray, index: int, name: str) -> Confusion:
+def one_vs_rest(metrics: ClassMetrics, preds: Predictions, sel: np.ndarray, index: int, name: str,
+                mode: str = "abs") -> Confusion:  # fmt: skip
     """2x2 confusion of class `index` against all others (argmax prediction); index 0 = the class."""
     true = np.where(preds.label[sel] == index, 0, 1)
     pred = np.where(metrics.predicted == index, 0, 1)
-    weighted = weighted_confusion(true, pred, np.abs(preds.weight[sel]), 2)
-    return Confusion((name, "rest"), weighted_confusion(true, pred, None, 2), weighted, row_normalise(weighted))
+    w = mode_weights(preds.weight[sel], mode)
+    weighted = weighted_confusion(true, pred, w, 2)
+    counts = weighted_confusion(true, pred, (w != 0).astype(float), 2)
+    return Confusion((name, "rest"), counts, weighted, row_normalise(weighted))
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,7 @@ class Evaluation:
     pairs: dict[str, dict[str, SplitResult]]  # background -> split -> result
     metrics: dict[str, ClassMetrics]  # split -> argmax metrics
     selections: dict[str, np.ndarray]  # split -> event mask (split & subset)
+    hep: dict[str, dict]  # background -> hepsummary.pair_metrics
 
 
 def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
@@ -107,10 +115,11 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
         score = lr_score(preds.scores[job.classes[0]], preds.scores[background])
         what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
         pairs[background] = evaluate_pair(preds.path, score, preds.label == 0, preds.weight, preds.masks, in_pair,
-                                          what, (job.signal, background))  # fmt: skip
+                                          what, (job.signal, background), job.hep.weight_mode)  # fmt: skip
     selections = {s: preds.masks[s] & keep for s in SPLITS}
-    metrics = {s: class_metrics(preds, sel, job.display) for s, sel in selections.items()}
-    return Evaluation(pairs=pairs, metrics=metrics, selections=selections)
+    metrics = {s: class_metrics(preds, sel, job.display, job.hep.weight_mode) for s, sel in selections.items()}
+    hep_metrics = {b: hepsummary.pair_metrics(results, job.hep) for b, results in pairs.items()}
+    return Evaluation(pairs=pairs, metrics=metrics, selections=selections, hep=hep_metrics)
 
 
 def context_lines(job: MultiClassJob) -> list[str]:
@@ -120,7 +129,8 @@ def context_lines(job: MultiClassJob) -> list[str]:
     return lines
 
 
-def pair_figures(job: MultiClassJob, background: str, results: dict[str, SplitResult], ctx: list[str]) -> list[draw.Figure]:
+def pair_figures(job: MultiClassJob, background: str, results: dict[str, SplitResult], ctx: list[str],
+                 metrics: dict) -> list[draw.Figure]:  # fmt: skip
     tag = f"signal_vs_{file_tag(background)}"
     ctx = [f"{job.signal} vs {background} (LR)", *ctx[1:]]
     sig, bkg = color("signal"), color("background")
@@ -131,9 +141,14 @@ def pair_figures(job: MultiClassJob, background: str, results: dict[str, SplitRe
         hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.signal} ({s})", sig, s == "test"))
         hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{background} ({s})", bkg, s == "test"))
     xtitle = f"P(sig) / (P(sig) + P({background}))"
+    hull = None
+    if job.hull:
+        h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
+        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
     return [
-        plots.roc_figure(f"{tag}_roc_curve", roc, ctx),
-        plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx),
+        plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
+        plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
+        plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, hepsummary.ks_lines(metrics)),
     ]
 
 
@@ -145,7 +160,8 @@ def class_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, i
         sel = ev.selections[split]
         for k, true_name in enumerate(job.display):
             in_class = sel & (preds.label == k)
-            h = score_histogram(f"p_{name}_{split}_{k}", preds.scores[name][in_class], np.abs(preds.weight[in_class]))
+            w = mode_weights(preds.weight[in_class], job.hep.weight_mode)
+            h = score_histogram(f"p_{name}_{split}_{k}", preds.scores[name][in_class], w)
             label = f"{true_name} ({split})"
             hists.append(HistSpec(f"class_scores/{file_tag(name)}_{split}_true_{file_tag(job.classes[k])}", h, label,
                                   cycle_color(k), split == "test"))  # fmt: skip
@@ -154,13 +170,15 @@ def class_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, i
 
 def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None) -> list[draw.Figure]:
     ctx = context_lines(job)
+    if job.hep.weight_mode != "abs":
+        ctx.append(f"weights: {job.hep.weight_mode}")
     figs = []
     for background, results in ev.pairs.items():
-        figs += pair_figures(job, background, results, ctx)
+        figs += pair_figures(job, background, results, ctx, ev.hep[background])
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, preds, ev, index, ctx))
-        ovr = one_vs_rest(test, preds, ev.selections["test"], index, job.display[index])
+        ovr = one_vs_rest(test, preds, ev.selections["test"], index, job.display[index], job.hep.weight_mode)
         figs.append(plots.confusion_figure(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                            key_prefix=f"confusion/{file_tag(name)}_vs_rest"))  # fmt: skip
     figs.append(plots.confusion_figure("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall"))
@@ -204,7 +222,8 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         "input": str(preds.path),
         "history": str(history.path) if history else None,
         "subset": job.subset,
-        "weight_mode": WEIGHT_MODE,
+        "weight_mode": job.hep.weight_mode,
+        "signal_scale": job.hep.signal_scale,
         "events": {s: {c: v["events"] for c, v in d.items()} for s, d in per_split.items()},
         "sum_weights": {s: {c: v["sum_weights"] for c, v in d.items()} for s, d in per_split.items()},
         "yields": per_split,
@@ -220,15 +239,17 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
             for s, m in ev.metrics.items()
         },  # fmt: skip
         "confusion_matrix": {
-            "prediction": "argmax of the class scores; weights |w|",
+            "prediction": "argmax of the class scores; weights after the weight mode",
             "overall": {s: confusion_report(m.confusion) for s, m in ev.metrics.items()},
             "one_vs_rest": {
-                job.display[k]: {s: confusion_report(one_vs_rest(m, preds, ev.selections[s], k, job.display[k]))
+                job.display[k]: {s: confusion_report(one_vs_rest(m, preds, ev.selections[s], k, job.display[k],
+                                                                 job.hep.weight_mode))
                                  for s, m in ev.metrics.items()}
                 for k in range(len(job.classes))
             },  # fmt: skip
         },
     }
+    report["hep_metrics"] = ev.hep
     if history is not None:
         report["training"] = history.summary
     report["notes"] = notes

@@ -44,22 +44,53 @@ def split_style(split: str) -> int:
 
 
 def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
-                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40)) -> draw.Figure:  # fmt: skip
-    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context."""
+                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40), extra=None) -> draw.Figure:  # fmt: skip
+    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context.
+    Curves are decimated for drawing in the plot's own space (log10 y on a log axis).
+    `extra(fig)` draws more (e.g. a hull) before the legend is made."""
     fig = draw.figure(name, frame)
     if diagonal:
         draw.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Random")
     for c in curves:
-        keep = decimate(c.x, c.y)
+        y = np.log10(c.y) / max(np.log10(frame.y[1] / frame.y[0]), 1.0) if frame.logy else c.y
+        keep = decimate(c.x, y)
         draw.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+    if extra is not None:
+        extra(fig)
     draw.add_legend(fig, *legend_box)
     draw.add_text(fig, context, 0.93, 0.88, align=31)
     return fig
 
 
-def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:
+def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None) -> draw.Figure:
+    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum) draws the convex hull."""
     frame = draw.Frame((0.0, 1.0), (0.0, 1.32), "Background efficiency (FPR)", "Signal efficiency (TPR)")
-    return curve_figure(name, frame, curves, context, diagonal=True)
+
+    def draw_hull(fig: draw.Figure) -> None:
+        key, fpr, tpr, best = hull
+        draw.add_graph(fig, f"{key}_hull", fpr, tpr, "Convex hull (test)", line_color=cycle_color(5), line_style=1, width=1)
+        draw.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
+
+    legend_box = (0.50, 0.16, 0.93, 0.46) if hull else (0.50, 0.16, 0.93, 0.40)
+    return curve_figure(name, frame, curves, context, diagonal=True, legend_box=legend_box,
+                        extra=draw_hull if hull else None)  # fmt: skip
+
+
+def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
+    """Background rejection 1/eps_b vs eps_s per split (points with eps_b > 0)."""
+    specs = []
+    for split, r in results.items():
+        ok = r.curve.fpr > 0
+        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / r.curve.fpr[ok], split.capitalize(),
+                               cycle_color(color_index), split_style(split)))  # fmt: skip
+    return specs
+
+
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:
+    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis."""
+    top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
+    frame = draw.Frame((0.0, 1.0), (1.0, 20 * max(top, 10.0)), "Signal efficiency", "Background rejection (1/#varepsilon_{b})", logy=True)
+    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.55, 0.32))
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:

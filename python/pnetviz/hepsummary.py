@@ -1,0 +1,93 @@
+"""One signal-vs-background pair's HEP metrics for the report: per split, and train vs test.
+
+Used by both visualize scripts (binary model, and each multi-class likelihood-ratio pair).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import hep
+from .evaluate import SplitResult, hist_contents
+from .roc import SingleClassError, binary_clf_curve
+
+
+@dataclass(frozen=True)
+class HepOptions:
+    weight_mode: str = "abs"
+    signal_scale: float = 1.0
+    bootstrap: int = 200
+    seed: int = 20251001
+
+
+def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
+    """AUC of the same events under abs, signed and drop weights (None where undefined)."""
+    sample, out = result.sample, {}
+    for mode in hep.WEIGHT_MODES:
+        try:
+            out[mode] = binary_clf_curve(sample.scores, sample.is_signal, hep.mode_weights(sample.weights, mode)).auc
+        except SingleClassError:
+            out[mode] = None
+    return out
+
+
+def binned_fip(result: SplitResult, signal_scale: float) -> float:
+    """Valassi eq. 4 on the 50-bin score histograms actually drawn, as weighted yields."""
+    s = hist_contents(result.hist_signal)[0] * signal_scale * result.curve.total_signal
+    b = hist_contents(result.hist_background)[0] * result.curve.total_background
+    return hep.binned_fip(s, b)
+
+
+def split_metrics(result: SplitResult, opts: HepOptions, seed: int) -> tuple[dict, hep.Bootstrap]:
+    curve, sample = result.curve, result.sample
+    boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed)
+    sig = sample.is_signal
+    metrics = {
+        "auc": curve.auc,
+        "auc_error": boot.auc_error,
+        "auc_all_weight_modes": auc_all_modes(result),
+        "rejection": {f"{e:g}": hep.rejection_at(curve, e) for e in hep.REJECTION_EFFICIENCIES},
+        "rejection_0.5_error": boot.rejection_50_error,
+        "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
+        "average_precision": result.pr.average_precision,
+        **hep.prevalence_metrics(curve, opts.signal_scale),
+        "binned_fip_50": binned_fip(result, opts.signal_scale),
+        "effective_events": {"signal": hep.effective_events(sample.used[sig]),
+                             "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
+        "bootstrap_replicas": opts.bootstrap,
+        "curve_flags": hep.curve_flags(curve),
+    }
+    return metrics, boot
+
+
+def overtraining(results: dict[str, SplitResult], errors: dict[str, float]) -> dict:
+    """Weighted KS train vs test for signal and for background (|weights used|), AUC gap +- error."""
+    train, test = results["train"].sample, results["test"].sample
+    out = {}
+    for name, sel_train, sel_test in (("signal", train.is_signal, test.is_signal),
+                                      ("background", ~train.is_signal, ~test.is_signal)):  # fmt: skip
+        out[f"ks_{name}"] = hep.weighted_ks(train.scores[sel_train], np.abs(train.used[sel_train]),
+                                            test.scores[sel_test], np.abs(test.used[sel_test]))  # fmt: skip
+    gap = results["train"].curve.auc - results["test"].curve.auc
+    error = math.hypot(errors["train"], errors["test"])
+    out["auc_gap"] = {"value": gap, "error": error, "significance": gap / error if error > 0 else math.nan}
+    return out
+
+
+def pair_metrics(results: dict[str, SplitResult], opts: HepOptions) -> dict:
+    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}."""
+    out, errors = {}, {}
+    for k, (split, result) in enumerate(results.items()):
+        out[split], boot = split_metrics(result, opts, opts.seed + k)
+        errors[split] = boot.auc_error
+    out["overtraining"] = overtraining(results, errors)
+    return out
+
+
+def ks_lines(metrics: dict) -> list[str]:
+    """The KS p-values as shown on score-distribution plots (TMVA style)."""
+    ot = metrics["overtraining"]
+    return [f"KS p (train vs test): sig {ot['ks_signal']['p_value']:.3f}, bkg {ot['ks_background']['p_value']:.3f}"]
