@@ -16,7 +16,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pnetviz import cli, paths  # noqa: E402
-from pnetviz.errors import InputError  # noqa: E402
 from pnetviz.style import StyleOptions  # noqa: E402
 
 
@@ -29,7 +28,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def jobs(args: argparse.Namespace) -> list:
+def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
+    """One BinaryJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.binary import BinaryJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     cli.check_energy(args.energy)
@@ -38,39 +38,27 @@ def jobs(args: argparse.Namespace) -> list:
     hep = cli.hep_options(args)
     model = paths.binary_dir(args.results_dir, args.channel, args.signal, args.background)
     plots = paths.binary_dir(paths.DEFAULT_PLOTS, args.channel, args.signal, args.background)
-    if args.predictions:
-        folds = paths.parse_folds(args.fold, None)
-        if len(folds) != 1:
-            raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
-        inputs = [(folds[0], args.predictions, args.history or paths.find_history(args.predictions.parent))]
-    else:
-        folds = paths.parse_folds(args.fold, model)
-        inputs = []
-        for fold in folds:
-            where = paths.fold_dir(model, fold)
-            inputs.append((fold, where / paths.PREDICTIONS_FILE, args.history or paths.find_history(where)))
-    multi = len(inputs) > 1
-    return [
+    inputs, missing = cli.resolve_inputs(args, model)
+    outputs, summary = cli.output_dirs(args, plots, [fold for fold, _, _ in inputs])
+    todo = [
         BinaryJob(
             signal=args.signal, background=args.background, channel=args.channel, fold=fold,
             predictions=pred, history=hist, formats=formats, tree=args.tree, subset=args.subset,
-            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull,
-            output=(args.output / f"fold-{fold}" if multi else args.output) if args.output else paths.fold_dir(plots, fold),
+            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull, output=out,
         )
-        for fold, pred, hist in inputs
+        for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
     ]  # fmt: skip
+    return todo, missing, summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    from pnetviz import binary  # noqa: PLC0415
+    from pnetviz import binary, driver  # noqa: PLC0415
 
-    todo = jobs(args)
-    for i, job in enumerate(todo, start=1):
-        written = binary.run(job)
-        if not args.quiet:
-            print(f"[visualizeBinary] {job.signal} vs {job.background}, fold {job.fold} ({i}/{len(todo)}): "
-                  f"{len(written)} files in {job.output}", flush=True)  # fmt: skip
+    todo, missing, summary = jobs(args)
+    context = [f"{args.signal} vs {args.background}", args.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    driver.run_jobs("visualizeBinary", todo, binary.run, summary, missing, args.quiet,
+                    f"pnetviz fold summary: {args.signal} vs {args.background}", context)  # fmt: skip
     return 0
 
 

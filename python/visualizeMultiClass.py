@@ -38,7 +38,8 @@ def parse_classes(text: str) -> tuple[str, ...]:
     return classes
 
 
-def jobs(args: argparse.Namespace) -> list:
+def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
+    """One MultiClassJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.multiclass import MultiClassJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     cli.check_energy(args.energy)
@@ -48,35 +49,26 @@ def jobs(args: argparse.Namespace) -> list:
     hep = cli.hep_options(args)
     model = paths.multiclass_dir(args.results_dir, args.channel, args.signal)
     plots = paths.multiclass_dir(paths.DEFAULT_PLOTS, args.channel, args.signal)
-    if args.predictions:
-        folds = paths.parse_folds(args.fold, None)
-        if len(folds) != 1:
-            raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
-        inputs = [(folds[0], args.predictions, args.history or paths.find_history(args.predictions.parent))]
-    else:
-        inputs = [(f, paths.fold_dir(model, f) / paths.PREDICTIONS_FILE, args.history or paths.find_history(paths.fold_dir(model, f)))
-                  for f in paths.parse_folds(args.fold, model)]  # fmt: skip
-    multi = len(inputs) > 1
-    return [
+    inputs, missing = cli.resolve_inputs(args, model)
+    outputs, summary = cli.output_dirs(args, plots, [fold for fold, _, _ in inputs])
+    todo = [
         MultiClassJob(
             signal=args.signal, classes=classes, channel=args.channel, fold=fold, predictions=pred, history=hist,
-            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull,
-            output=(args.output / f"fold-{fold}" if multi else args.output) if args.output else paths.fold_dir(plots, fold),
+            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull, output=out,
         )
-        for fold, pred, hist in inputs
+        for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
     ]  # fmt: skip
+    return todo, missing, summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    from pnetviz import multiclass  # noqa: PLC0415
+    from pnetviz import driver, multiclass  # noqa: PLC0415
 
-    todo = jobs(args)
-    for i, job in enumerate(todo, start=1):
-        written = multiclass.run(job)
-        if not args.quiet:
-            print(f"[visualizeMultiClass] {job.signal}, fold {job.fold} ({i}/{len(todo)}): "
-                  f"{len(written)} files in {job.output}", flush=True)  # fmt: skip
+    todo, missing, summary = jobs(args)
+    context = [f"{args.signal}, multi-class", args.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    driver.run_jobs("visualizeMultiClass", todo, multiclass.run, summary, missing, args.quiet,
+                    f"pnetviz fold summary: {args.signal} multi-class", context)  # fmt: skip
     return 0
 
 

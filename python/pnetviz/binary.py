@@ -9,6 +9,8 @@ import numpy as np
 
 from . import draw, hep, hepsummary, plots
 from .evaluate import THRESHOLD, SplitResult, evaluate_pair, yields
+from .driver import RunOutput
+from .folds import fold_curves
 from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
@@ -164,8 +166,8 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
     return report
 
 
-def run(job: BinaryJob) -> list[Path]:
-    """Evaluate, draw and write every output of one fold; returns the files written."""
+def run(job: BinaryJob) -> RunOutput:
+    """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
     subsets = [b for b in (job.subset, job.compare_subset) if b]
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
                              subsets=list(dict.fromkeys(subsets)))  # fmt: skip
@@ -183,5 +185,8 @@ def run(job: BinaryJob) -> list[Path]:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
     metrics = hepsummary.pair_metrics(results, job.hep)
     report = build_report(job, preds, results, history, comparison, notes, metrics)
-    return publish(job.output, job.formats, job.style, lambda: build_figures(job, results, history, comparison, metrics),
-                   report, f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
+    written = publish(job.output, job.formats, job.style,
+                      lambda: build_figures(job, results, history, comparison, metrics), report,
+                      f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
+    curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
+    return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

@@ -126,3 +126,32 @@ def hep_options(args) -> object:
     if not args.signal_scale > 0:
         raise InputError(f"--signal-scale {args.signal_scale}: must be positive.")
     return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
+
+
+def resolve_inputs(args, model_dir: Path) -> tuple[list[tuple[int, Path, Path | None]], list[int]]:
+    """[(fold, predictions, history)] and the missing folds, from --predictions or --results-dir."""
+    from . import paths  # noqa: PLC0415
+
+    if args.predictions:
+        folds = paths.parse_folds(args.fold, None)
+        if len(folds) != 1:
+            raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
+        return [(folds[0], args.predictions, args.history or paths.find_history(args.predictions.parent))], []
+    folds = paths.parse_folds(args.fold, model_dir)
+    if args.fold.strip().lower() == "all":
+        present, missing = folds, paths.gaps(folds)
+    else:
+        present, missing = paths.split_present(folds, model_dir)
+    inputs = [(f, paths.fold_dir(model_dir, f) / paths.PREDICTIONS_FILE,
+               args.history or paths.find_history(paths.fold_dir(model_dir, f))) for f in present]  # fmt: skip
+    return inputs, missing
+
+
+def output_dirs(args, plots_dir: Path, folds: list[int]) -> tuple[list[Path], Path]:
+    """Per-fold output directories and the fold-summary directory."""
+    from . import paths  # noqa: PLC0415
+
+    root_dir = args.output if args.output else plots_dir
+    if args.output and len(folds) == 1:
+        return [args.output], args.output / "folds"
+    return [paths.fold_dir(root_dir, f) for f in folds], root_dir / "folds"

@@ -120,6 +120,24 @@ def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | 
     return fig.keep(key, graph)
 
 
+def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
+             band_color: int, alpha: float = 0.3, pad: int = 0) -> object:  # fmt: skip
+    """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent."""
+    ROOT = root()
+    ok = np.isfinite(low) & np.isfinite(high)
+    xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
+    ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
+    graph = ROOT.TGraph(xs.size, xs, ys)
+    graph.SetName(key.replace("/", "_"))
+    graph.SetFillColorAlpha(band_color, alpha)
+    graph.SetLineWidth(0)
+    fig.pads[pad].cd()
+    graph.Draw("F SAME")
+    if label:
+        fig.legend.append((graph, label, "f"))
+    return fig.keep(key, graph)
+
+
 def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, marker_color: int,
                marker: int = 20, pad: int = 0) -> object:  # fmt: skip
     """TGraph of markers (e.g. an operating point)."""

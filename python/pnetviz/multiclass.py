@@ -24,6 +24,8 @@ from .evaluate import (
     weighted_confusion,
     yields,
 )
+from .driver import RunOutput
+from .folds import fold_curves
 from .hep import mode_weights
 from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
@@ -256,13 +258,19 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
     return report
 
 
-def run(job: MultiClassJob) -> list[Path]:
-    """Evaluate, draw and write every output of one fold; returns the files written."""
+def run(job: MultiClassJob) -> RunOutput:
+    """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
     preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree,
                              subsets=[job.subset] if job.subset else [])  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = [] if history else ["no training history file found: training_curves skipped"]
     report = build_report(job, preds, ev, history, notes)
-    return publish(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
-                   f"pnetviz multi-class evaluation: {job.signal}")  # fmt: skip
+    written = publish(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
+                      f"pnetviz multi-class evaluation: {job.signal}")  # fmt: skip
+    curves = {
+        f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
+                                        {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})
+        for bkg, results in ev.pairs.items()
+    }  # fmt: skip
+    return RunOutput(written, curves)

@@ -66,3 +66,18 @@ def parse_folds(text: str, model_dir: Path | None) -> list[int]:
     if not folds or min(folds) < 0:
         raise InputError(f"--fold {text!r}: fold numbers are non-negative integers.")
     return folds
+
+
+def split_present(folds: list[int], model_dir: Path) -> tuple[list[int], list[int]]:
+    """(folds with a predictions file, folds without); InputError if none is there."""
+    present = [f for f in folds if (fold_dir(model_dir, f) / PREDICTIONS_FILE).is_file()]
+    missing = [f for f in folds if f not in present]
+    if not present:
+        names = ", ".join(f"fold-{f}" for f in missing)
+        raise InputError(f"{model_dir}: no {PREDICTIONS_FILE} for {names}. Fix: check --fold, --results-dir, --signal, --channel.")
+    return present, missing
+
+
+def gaps(folds: list[int]) -> list[int]:
+    """Fold numbers missing between 0 and the largest fold found (for --fold all)."""
+    return sorted(set(range(max(folds) + 1)) - set(folds)) if folds else []

@@ -44,11 +44,14 @@ def split_style(split: str) -> int:
 
 
 def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
-                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40), extra=None) -> draw.Figure:  # fmt: skip
+                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40), extra=None,
+                 underlay=None) -> draw.Figure:  # fmt: skip
     """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context.
     Curves are decimated for drawing in the plot's own space (log10 y on a log axis).
-    `extra(fig)` draws more (e.g. a hull) before the legend is made."""
+    `underlay(fig)` draws under the curves (bands), `extra(fig)` over them (a hull)."""
     fig = draw.figure(name, frame)
+    if underlay is not None:
+        underlay(fig)
     if diagonal:
         draw.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Random")
     for c in curves:
@@ -62,8 +65,10 @@ def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], cont
     return fig
 
 
-def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None) -> draw.Figure:
-    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum) draws the convex hull."""
+def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
+               underlay=None) -> draw.Figure:  # fmt: skip
+    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum) draws the convex hull;
+    `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
     frame = draw.Frame((0.0, 1.0), (0.0, 1.32), "Background efficiency (FPR)", "Signal efficiency (TPR)")
 
     def draw_hull(fig: draw.Figure) -> None:
@@ -71,9 +76,9 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
         draw.add_graph(fig, f"{key}_hull", fpr, tpr, "Convex hull (test)", line_color=cycle_color(5), line_style=1, width=1)
         draw.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
 
-    legend_box = (0.50, 0.16, 0.93, 0.46) if hull else (0.50, 0.16, 0.93, 0.40)
+    legend_box = (0.50, 0.16, 0.93, 0.46) if hull else (0.45, 0.16, 0.93, 0.40)
     return curve_figure(name, frame, curves, context, diagonal=True, legend_box=legend_box,
-                        extra=draw_hull if hull else None)  # fmt: skip
+                        extra=draw_hull if hull else None, underlay=underlay)  # fmt: skip
 
 
 def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
@@ -86,11 +91,11 @@ def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[Cu
     return specs
 
 
-def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None) -> draw.Figure:
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
     frame = draw.Frame((0.0, 1.0), (1.0, 20 * max(top, 10.0)), "Signal efficiency", "Background rejection (1/#varepsilon_{b})", logy=True)
-    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.55, 0.32))
+    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.62, 0.32), underlay=underlay)
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:

@@ -1,0 +1,43 @@
+"""The per-fold loop shared by the visualize scripts, and the cross-fold summary after it."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PnetvizWarning
+from .folds import FoldCurves
+from .foldreport import write_fold_summary
+
+
+@dataclass
+class RunOutput:
+    """What one fold's run wrote, and its curves for the fold summary:
+    pair name -> (file prefix, split -> FoldCurves)."""
+
+    written: list[Path]
+    curves: dict[str, tuple[str, dict[str, FoldCurves]]] = field(default_factory=dict)
+
+
+def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput], summary_dir: Path,
+             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str]) -> None:  # fmt: skip
+    """Run every fold (progress per fold); with several folds, write the summary to summary_dir."""
+    if missing:
+        warnings.warn(f"folds {', '.join(map(str, missing))} have no predictions file and are skipped; "
+                      "the fold summary lists them as missing", PnetvizWarning, stacklevel=2)  # fmt: skip
+    collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
+    for i, job in enumerate(jobs, start=1):
+        out = run_one(job)
+        for name, (prefix, per_split) in out.curves.items():
+            entry = collected.setdefault(name, (prefix, {}))
+            for split, curves in per_split.items():
+                entry[1].setdefault(split, []).append(curves)
+        if not quiet:
+            print(f"[{script}] fold {job.fold} ({i}/{len(jobs)}): {len(out.written)} files in {job.output}", flush=True)
+    if len(jobs) > 1:
+        first = jobs[0]
+        written = write_fold_summary(summary_dir, first.formats, first.style, title, context, collected, missing)
+        if not quiet:
+            print(f"[{script}] summary of {len(jobs)} folds: {len(written)} files in {summary_dir}", flush=True)

@@ -1,0 +1,61 @@
+"""The `folds/` output set written when a visualize script runs several folds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from . import draw, plots
+from .folds import EFF_GRID, FPR_GRID, FoldCurves, aggregate, aggregate_report
+from .publish import publish
+from .style import StyleOptions, cycle_color
+
+FOLDS_DIR = "folds"
+
+
+def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: Sequence[str]) -> list[draw.Figure]:
+    """Mean ROC and mean rejection curve with +-1 sigma bands, train and test."""
+    aggs = {split: aggregate(curves) for split, curves in per_split.items()}
+    n = len(next(iter(aggs.values())).folds)
+
+    def roc_bands(fig: draw.Figure) -> None:
+        for k, (split, agg) in enumerate(aggs.items()):
+            lo, hi = np.clip(agg.tpr_mean - agg.tpr_std, 0, 1), np.clip(agg.tpr_mean + agg.tpr_std, 0, 1)
+            draw.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=cycle_color(k))
+
+    def rejection_bands(fig: draw.Figure) -> None:
+        for k, (split, agg) in enumerate(aggs.items()):
+            lo = np.maximum(agg.rejection_mean - agg.rejection_std, 1.0)
+            draw.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo,
+                          agg.rejection_mean + agg.rejection_std, None, band_color=cycle_color(k))  # fmt: skip
+
+    roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
+                           f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", cycle_color(k),
+                           plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
+    ok = {s: np.isfinite(a.rejection_mean) for s, a in aggs.items()}
+    rej = [plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[ok[s]], a.rejection_mean[ok[s]],
+                           f"{s.capitalize()}, mean #pm 1#sigma", cycle_color(k), plots.split_style(s))
+           for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
+    ctx = [*context, f"mean of {n} folds #pm 1#sigma"]
+    return [
+        plots.roc_figure(f"{prefix}roc_curve_folds", roc, ctx, underlay=roc_bands),
+        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, ctx, underlay=rejection_bands),
+    ]
+
+
+def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
+                       pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int]) -> list[Path]:  # fmt: skip
+    """pairs: name -> (file prefix, split -> per-fold curves). Writes figures, report, plots.root."""
+    report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
+                        for name, (_, per_split) in pairs.items()}}  # fmt: skip
+    report["missing_folds"] = list(missing)
+
+    def figures() -> list[draw.Figure]:
+        figs = []
+        for name, (prefix, per_split) in pairs.items():
+            figs += band_figures(prefix, per_split, [*context, name] if prefix else context)
+        return figs
+
+    return publish(output, formats, style, figures, report, title)
