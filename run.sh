@@ -30,6 +30,7 @@ demo() {
     "$VENV/bin/python" python/visualizeBinary.py --results-dir results --background "$bkg" --fold all
   done
   "$VENV/bin/python" python/visualizeMultiClass.py --results-dir results --fold all
+  "$VENV/bin/python" python/visualizeComparison.py --results-dir results --fold all
   echo "[run.sh] demo done: plots in plots/Run1E2Mu/ (PNG, PDF, plots.root, summary_report.json/.txt per fold)"
 }
 

@@ -120,6 +120,25 @@ def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | 
     return fig.keep(key, graph)
 
 
+def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np.ndarray, label: str | None, *,
+                     marker_color: int, marker: int = 20, pad: int = 0) -> object:  # fmt: skip
+    """TGraphErrors of markers with vertical error bars (NaN errors drawn as 0)."""
+    ROOT = root()
+    n = len(x)
+    as_c = lambda a: np.ascontiguousarray(a, dtype=np.float64)  # noqa: E731
+    graph = ROOT.TGraphErrors(n, as_c(x), as_c(y), as_c(np.zeros(n)), as_c(np.nan_to_num(ey)))
+    graph.SetName(key.replace("/", "_"))
+    graph.SetMarkerStyle(marker)
+    graph.SetMarkerColor(marker_color)
+    graph.SetLineColor(marker_color)
+    graph.SetMarkerSize(1.2)
+    fig.pads[pad].cd()
+    graph.Draw("P SAME")
+    if label:
+        fig.legend.append((graph, label, "pe"))
+    return fig.keep(key, graph)
+
+
 def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
              band_color: int, alpha: float = 0.3, pad: int = 0) -> object:  # fmt: skip
     """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent."""

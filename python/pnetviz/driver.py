@@ -19,6 +19,7 @@ class RunOutput:
 
     written: list[Path]
     curves: dict[str, tuple[str, dict[str, FoldCurves]]] = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # script-specific per-fold results
 
 
 def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput], summary_dir: Path,

@@ -43,6 +43,7 @@ class Predictions:
     weight: np.ndarray  # float64, as stored (signed)
     masks: dict[str, np.ndarray]  # split name -> bool; "valid" only when present
     subsets: dict[str, np.ndarray] = field(default_factory=dict)  # subset branch -> bool
+    event_id: np.ndarray | None = None  # optional integer branch `event_id`, pairs events across ntuples
 
     @property
     def n_events(self) -> int:
@@ -121,6 +122,8 @@ def read_predictions(
 
     columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
     columns += ["valid_mask"] * has_valid + list(subsets)
+    has_id = types.get("event_id") in INT_TYPES
+    columns += ["event_id"] * has_id
     with quiet_root():
         data = root().RDataFrame(tree, str(path)).AsNumpy(list(dict.fromkeys(columns)))
     preds = Predictions(
@@ -131,6 +134,7 @@ def read_predictions(
         weight=data["weight"].astype(np.float64),
         masks={s: data[f"{s}_mask"].astype(bool) for s in SPLITS if f"{s}_mask" in data},
         subsets={name: data[name].astype(bool) for name in subsets},
+        event_id=data["event_id"].astype(np.int64) if has_id else None,
     )
     validate(preds)
     return preds
