@@ -33,6 +33,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     from pnetviz.binary import BinaryJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     cli.check_energy(args.energy)
+    cli.apply_run_options(args)
     formats = tuple(cli.parse_formats(args.formats))
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
     hep = cli.hep_options(args)
@@ -44,7 +45,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
         BinaryJob(
             signal=args.signal, background=args.background, channel=args.channel, fold=fold,
             predictions=pred, history=hist, formats=formats, tree=args.tree, subset=args.subset,
-            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull, output=out,
+            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull, output=out, progress=not args.quiet,
         )
         for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
     ]  # fmt: skip

@@ -44,7 +44,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--energy", type=float, default=13.0, help="CMS label energy: 13 or 13.6 (default: %(default)s)")
     parser.add_argument("--run", default="Run 2", help="run period for the CMS label (default: %(default)s)")
     parser.add_argument("--extra-text", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    cli.add_run_options(parser)
     args = parser.parse_args(argv)
     args.signal_scale, args.predictions, args.history = 1.0, None, None
     return args
@@ -54,6 +54,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     from pnetviz.comparison import ComparisonJob  # noqa: PLC0415
 
     cli.check_energy(args.energy)
+    cli.apply_run_options(args)
     formats = tuple(cli.parse_formats(args.formats))
     classes = tuple(c.strip() for c in args.classes.split(",") if c.strip())
     if len(classes) < 2:
@@ -77,7 +78,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
             print(f"[visualizeComparison] fold {fold}: no binary model for {', '.join(absent)}; compared: {', '.join(present)}")
         todo.append(ComparisonJob(signal=args.signal, classes=classes, backgrounds=present, channel=args.channel,
                                   fold=fold, binary_files=binary, multiclass_file=mc_file, output=out, formats=formats,
-                                  tree=args.tree, style=style, hep=hep))  # fmt: skip
+                                  tree=args.tree, style=style, hep=hep, progress=not args.quiet))  # fmt: skip
     return todo, missing, summary
 
 

@@ -43,6 +43,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     from pnetviz.multiclass import MultiClassJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     cli.check_energy(args.energy)
+    cli.apply_run_options(args)
     formats = tuple(cli.parse_formats(args.formats))
     classes = parse_classes(args.classes)
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
@@ -54,7 +55,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     todo = [
         MultiClassJob(
             signal=args.signal, classes=classes, channel=args.channel, fold=fold, predictions=pred, history=hist,
-            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull, output=out,
+            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull, output=out, progress=not args.quiet,
         )
         for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
     ]  # fmt: skip

@@ -36,6 +36,7 @@ class BinaryJob:
     compare_subset: str | None = None
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()
+    progress: bool = False  # RDataFrame progress bar on large files
     hull: bool = False
 
     @property
@@ -170,7 +171,7 @@ def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
     subsets = [b for b in (job.subset, job.compare_subset) if b]
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
-                             subsets=list(dict.fromkeys(subsets)))  # fmt: skip
+                             subsets=list(dict.fromkeys(subsets)), progress=job.progress)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     comparison = None

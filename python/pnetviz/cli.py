@@ -100,7 +100,22 @@ def add_common_options(parser, kind: str) -> None:
                         help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=20251001, help="bootstrap seed (default: %(default)s)")
     parser.add_argument("--hull", action="store_true", help="draw the ROC convex hull and iso-accuracy optimum (test)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    add_run_options(parser)
+
+
+def add_run_options(parser) -> None:
+    """--threads and --quiet (every visualize script)."""
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for reading (ROOT implicit multi-threading); 1 = off (default: %(default)s)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no progress bar)")
+
+
+def apply_run_options(args) -> None:
+    from .rootenv import enable_threads  # noqa: PLC0415
+
+    if args.threads < 1:
+        raise InputError(f"--threads {args.threads}: give 1 or more.")
+    enable_threads(args.threads)
 
 
 def parse_formats(text: str) -> list[str]:

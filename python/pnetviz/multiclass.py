@@ -49,6 +49,7 @@ class MultiClassJob:
     subset: str | None = None
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()
+    progress: bool = False  # RDataFrame progress bar on large files
     hull: bool = False
 
     @property
@@ -261,7 +262,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
 def run(job: MultiClassJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
     preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree,
-                             subsets=[job.subset] if job.subset else [])  # fmt: skip
+                             subsets=[job.subset] if job.subset else [], progress=job.progress)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = [] if history else ["no training history file found: training_curves skipped"]

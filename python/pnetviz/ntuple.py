@@ -50,8 +50,12 @@ class Predictions:
         return int(self.label.size)
 
 
+PROGRESS_MIN_ENTRIES = 1_000_000  # show RDataFrame's progress bar from this many entries
+
+
 def branch_types(path: Path, tree: str) -> dict[str, str]:
-    """Branch name -> C++ type of the TTree `tree` in `path`; InputError if either is unusable."""
+    """Branch name -> C++ type of the TTree `tree` in `path`; InputError if either is unusable.
+    The entry count is returned under the key "" (not a branch name)."""
     ROOT = root()
     if not path.is_file():
         raise InputError(f"{path}: no such file. Fix: check the path (or --results-dir / --predictions).")
@@ -70,8 +74,10 @@ def branch_types(path: Path, tree: str) -> dict[str, str]:
                 f"{path}: no TTree named '{tree}'; the file holds: {', '.join(keys) or 'nothing'}. "
                 "Fix: pass the right name with --tree."
             )
-        return {b.GetName(): b.GetLeaf(b.GetName()).GetTypeName() if b.GetLeaf(b.GetName()) else ""
-                for b in obj.GetListOfBranches()}  # fmt: skip
+        types = {b.GetName(): b.GetLeaf(b.GetName()).GetTypeName() if b.GetLeaf(b.GetName()) else ""
+                 for b in obj.GetListOfBranches()}  # fmt: skip
+        types[""] = str(obj.GetEntries())
+        return types
     finally:
         tfile.Close()
 
@@ -96,17 +102,20 @@ def read_predictions(
     score_classes: Sequence[str] | None = None,
     tree: str = "Events",
     subsets: Sequence[str] = (),
+    progress: bool = False,
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
     classes: class names in label order (label i <-> classes[i]; classes[0] is the signal).
     score_classes: which ``score_<class>`` branches to read (default: all classes; a binary
-    model has only ``score_signal``). subsets: extra boolean branches to read.
+    model has only ``score_signal``). subsets: extra boolean branches to read. progress: show
+    RDataFrame's progress bar for files of at least PROGRESS_MIN_ENTRIES entries.
     """
     path = Path(path)
     classes = tuple(classes)
     score_classes = tuple(classes if score_classes is None else score_classes)
     types = branch_types(path, tree)
+    entries = int(types.pop(""))
     hint = "the ntuple contract is in README.md; class names are set with --classes."
     _require(path, types, "true_label", INT_TYPES | {"Bool_t", "bool"}, hint)
     _require(path, types, "weight", FLOAT_TYPES, hint)
@@ -124,8 +133,11 @@ def read_predictions(
     columns += ["valid_mask"] * has_valid + list(subsets)
     has_id = types.get("event_id") in INT_TYPES
     columns += ["event_id"] * has_id
-    with quiet_root():
-        data = root().RDataFrame(tree, str(path)).AsNumpy(list(dict.fromkeys(columns)))
+    df = root().RDataFrame(tree, str(path))
+    if progress and entries >= PROGRESS_MIN_ENTRIES:
+        root().RDF.Experimental.AddProgressBar(df)
+    with quiet_root(root().kError):  # one event loop reads every column
+        data = df.AsNumpy(list(dict.fromkeys(columns)))
     preds = Predictions(
         path=path,
         classes=classes,

@@ -66,3 +66,10 @@ def quiet_root(level: int | None = None) -> Iterator[None]:
         yield
     finally:
         ROOT.gErrorIgnoreLevel = old
+
+
+def enable_threads(n: int) -> None:
+    """Implicit multi-threading for RDataFrame event loops (n > 1); 1 keeps one thread.
+    Event order then varies between runs; pnetviz never depends on it (pairing uses event_id)."""
+    if n > 1:
+        root().EnableImplicitMT(n)
