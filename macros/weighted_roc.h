@@ -174,10 +174,9 @@ std::size_t sweep(const RocRecord<Key> *recs, std::size_t n, double *tps, double
    std::size_t m = 1;
    double tp = 0., fp = 0., area = 0.;
    for (std::size_t i = 0; i < n; ++i) {
-      if (recs[i].is_signal)
-         tp += recs[i].weight;
-      else
-         fp += recs[i].weight;
+      const double s = recs[i].is_signal; // branch-free: classes alternate at random
+      tp += s * recs[i].weight;
+      fp += (1. - s) * recs[i].weight;
       if (i + 1 == n || recs[i + 1].key != recs[i].key) {
          area += (fp - fps[m - 1]) * (tp + tps[m - 1]);
          tps[m] = tp;
@@ -205,8 +204,10 @@ public:
    std::uint8_t operator()()
    {
       const std::uint64_t u = next();
-      std::uint8_t k = 0;
-      while (k < kMax && u >= thresholds_[k]) ++k;
+      // Branch-free for k < 4 (98% of draws): the outcome is random, a loop exit mispredicts.
+      std::uint8_t k = (u >= thresholds_[0]) + (u >= thresholds_[1]) + (u >= thresholds_[2]) + (u >= thresholds_[3]);
+      if (k == 4)
+         while (k < kMax && u >= thresholds_[k]) ++k;
       return k;
    }
 
@@ -234,15 +235,19 @@ void bootstrap(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, 
    std::vector<std::uint8_t> counts(n);
    for (std::size_t r = 0; r < replicas; ++r) {
       double total_tp = 0., total_fp = 0.;
-      for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t i = 0; i < n; ++i) { // branch-free: classes alternate at random
          counts[i] = poisson();
-         (recs[i].is_signal ? total_tp : total_fp) += counts[i] * recs[i].weight;
+         const double cw = counts[i] * recs[i].weight, s = recs[i].is_signal;
+         total_tp += s * cw;
+         total_fp += (1. - s) * cw;
       }
       const double target = eps_s * total_tp;
       double tp = 0., fp = 0., tp_prev = 0., fp_prev = 0., area = 0.;
       double fp_at = std::numeric_limits<double>::quiet_NaN();
       for (std::size_t i = 0; i < n; ++i) {
-         (recs[i].is_signal ? tp : fp) += counts[i] * recs[i].weight;
+         const double cw = counts[i] * recs[i].weight, s = recs[i].is_signal;
+         tp += s * cw;
+         fp += (1. - s) * cw;
          if (i + 1 == n || recs[i + 1].key != recs[i].key) {
             area += (fp - fp_prev) * (tp + tp_prev);
             if (fp_at != fp_at && tp >= target && tp > tp_prev)
