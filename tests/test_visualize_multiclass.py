@@ -127,3 +127,21 @@ def test_classes_mismatch_lists_branches(tmp_path, capsys):
     assert code == 2 and "values 3 outside the class list" in err
     assert run(script.main, ["--predictions", str(path), "--classes", "signal"]) == 2
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
+def test_threads_give_the_same_numbers(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    write_fold(DemoConfig(events=4000, folds=1), tmp_path / "r", 0)
+    script = Path(__file__).resolve().parents[1] / "python" / "visualizeMultiClass.py"
+    reports = {}
+    for threads in ("1", "2"):  # implicit MT is process-wide: run each in its own process
+        out = tmp_path / f"t{threads}"
+        subprocess.run([sys.executable, str(script), "--results-dir", str(tmp_path / "r"), "--output", str(out),
+                        "--threads", threads, "--bootstrap", "0", "--formats", "png", "-q"], check=True)  # fmt: skip
+        reports[threads] = json.loads((out / "summary_report.json").read_text())
+    for bkg in ("nonprompt", "diboson", "ttZ"):
+        assert reports["2"]["auc"][bkg]["test"] == pytest.approx(reports["1"]["auc"][bkg]["test"], abs=1e-12)
+    assert run(load_script("visualizeMultiClass").main, ["--threads", "0"]) == 2
+    assert "--threads" in capsys.readouterr().err
