@@ -25,6 +25,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <random>
 #include <vector>
 
 #ifdef __linux__
@@ -262,13 +263,72 @@ void bootstrap(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, 
    }
 }
 
+// Binned Poisson bootstrap for large samples: the sorted run is cut into chunks of at least
+// `min_chunk` events (cuts only between different scores); per chunk and class the replica's
+// weight sum, a sum of Poisson(1) x w, is drawn from a normal with the same mean (sum w) and
+// variance (sum w^2). A replica then costs O(chunks) instead of O(events). Chunks are tie
+// groups for the replica curves, so this estimates the spread, not the AUC itself.
+template <typename Key>
+void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, std::uint64_t seed,
+                      double eps_s, std::size_t min_chunk, double *auc, double *eps_b)
+{
+   std::vector<double> ws, vs, wb, vb; // per chunk: signal sum w, sum w^2; background sum w, sum w^2
+   double a = 0., b = 0., c = 0., d = 0.;
+   std::size_t in_chunk = 0;
+   for (std::size_t i = 0; i < n; ++i) {
+      const double w = recs[i].weight, s = recs[i].is_signal;
+      a += s * w;
+      b += s * w * w;
+      c += (1. - s) * w;
+      d += (1. - s) * w * w;
+      if ((++in_chunk >= min_chunk && (i + 1 == n || recs[i + 1].key != recs[i].key)) || i + 1 == n) {
+         ws.push_back(a), vs.push_back(b), wb.push_back(c), vb.push_back(d);
+         a = b = c = d = 0.;
+         in_chunk = 0;
+      }
+   }
+   const std::size_t m = ws.size();
+   for (std::size_t k = 0; k < m; ++k) { // standard deviations once
+      vs[k] = std::sqrt(vs[k]);
+      vb[k] = std::sqrt(vb[k]);
+   }
+   std::mt19937_64 rng(seed);
+   std::normal_distribution<double> gauss(0., 1.);
+   std::vector<double> tps(m), fps(m);
+   for (std::size_t r = 0; r < replicas; ++r) {
+      double tp = 0., fp = 0.;
+      for (std::size_t k = 0; k < m; ++k) {
+         tp += ws[k] + vs[k] * gauss(rng);
+         fp += wb[k] + vb[k] * gauss(rng);
+         tps[k] = tp;
+         fps[k] = fp;
+      }
+      double area = 0., tp_prev = 0., fp_prev = 0., fp_at = std::numeric_limits<double>::quiet_NaN();
+      const double target = eps_s * tp;
+      for (std::size_t k = 0; k < m; ++k) {
+         area += (fps[k] - fp_prev) * (tps[k] + tp_prev);
+         if (fp_at != fp_at && tps[k] >= target && tps[k] > tp_prev)
+            fp_at = fp_prev + (target - tp_prev) / (tps[k] - tp_prev) * (fps[k] - fp_prev);
+         tp_prev = tps[k];
+         fp_prev = fps[k];
+      }
+      const bool ok = tp != 0. && fp != 0.;
+      auc[r] = ok ? 0.5 * area / (tp * fp) : std::numeric_limits<double>::quiet_NaN();
+      eps_b[r] = ok ? fp_at / fp : std::numeric_limits<double>::quiet_NaN();
+   }
+}
+
 template <typename Key, typename Score>
 void roc_bootstrap(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
-                   std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+                   std::size_t replicas, std::uint64_t seed, double eps_s, std::size_t min_chunk, double *auc,
+                   double *eps_b)
 {
    RecordBuffer<Key> recs;
    const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
-   bootstrap(recs.get(), m, replicas, seed, eps_s, auc, eps_b);
+   if (min_chunk > 1)
+      bootstrap_binned(recs.get(), m, replicas, seed, eps_s, min_chunk, auc, eps_b);
+   else
+      bootstrap(recs.get(), m, replicas, seed, eps_s, auc, eps_b);
 }
 
 template <typename Key, typename Score>
@@ -299,18 +359,22 @@ inline std::size_t roc_curve_f64(const double *score, const double *weight, cons
    return detail::roc_curve<std::uint64_t>(score, weight, is_signal, n, tps, fps, thresholds, auc);
 }
 
-/// Poisson bootstrap of the AUC and of eps_b at signal efficiency eps_s: one sort, then one
-/// linear pass per replica (seeded: the same seed gives the same replicas). Outputs: `replicas` entries.
+/// Poisson bootstrap of the AUC and of eps_b at signal efficiency eps_s: one sort, then per
+/// replica one linear pass over the events (min_chunk <= 1), or over chunks of at least
+/// min_chunk events with normal-approximated chunk sums (large samples). Seeded: the same seed
+/// gives the same replicas. Outputs: `replicas` entries.
 inline void roc_bootstrap_f32(const float *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
-                              std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+                              std::size_t replicas, std::uint64_t seed, double eps_s, std::size_t min_chunk,
+                              double *auc, double *eps_b)
 {
-   detail::roc_bootstrap<std::uint32_t>(score, weight, is_signal, n, replicas, seed, eps_s, auc, eps_b);
+   detail::roc_bootstrap<std::uint32_t>(score, weight, is_signal, n, replicas, seed, eps_s, min_chunk, auc, eps_b);
 }
 
 inline void roc_bootstrap_f64(const double *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
-                              std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+                              std::size_t replicas, std::uint64_t seed, double eps_s, std::size_t min_chunk,
+                              double *auc, double *eps_b)
 {
-   detail::roc_bootstrap<std::uint64_t>(score, weight, is_signal, n, replicas, seed, eps_s, auc, eps_b);
+   detail::roc_bootstrap<std::uint64_t>(score, weight, is_signal, n, replicas, seed, eps_s, min_chunk, auc, eps_b);
 }
 
 /// Upper convex hull of curve points sorted by x (a ROC: x = eps_b, y = eps_s), by the

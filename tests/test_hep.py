@@ -202,3 +202,15 @@ def test_weight_modes_against_sklearn():
 def test_effective_events():
     assert hep.effective_events(np.ones(100)) == pytest.approx(100)
     assert hep.effective_events(np.r_[np.ones(50), 3 * np.ones(50)]) == pytest.approx(200**2 / 500)
+
+
+@pytest.mark.parametrize("n", [300_000, 1_000_000])
+def test_binned_bootstrap_matches_event_level_bootstrap(n):
+    rng = np.random.default_rng(13)
+    y = rng.random(n) < 0.3
+    s = rng.normal(y * 1.0, 1.0).astype(np.float32)
+    w = rng.exponential(size=n)
+    exact = hep.bootstrap(s, y, w, 200, seed=5, binned=False)
+    binned = hep.bootstrap(s, y, w, 200, seed=5, binned=True)
+    assert binned.auc_error == pytest.approx(exact.auc_error, rel=0.10)
+    assert binned.rejection_50_error == pytest.approx(exact.rejection_50_error, rel=0.15)

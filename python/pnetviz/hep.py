@@ -177,19 +177,27 @@ class Bootstrap:
         return float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
 
 
+BINNED_BOOTSTRAP_FROM = 200_000  # events; above, replicas run over ~BOOTSTRAP_CHUNKS chunks
+BOOTSTRAP_CHUNKS = 4096  # of at least 64 events each
+
+
 def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, replicas: int = 200,
-              seed: int = 20251001) -> Bootstrap:  # fmt: skip
-    """Seeded Poisson bootstrap (weights x Poisson(1) per event) of AUC and rejection at eps_s = 0.5;
-    one sort, one linear pass per replica (C++ core)."""
+              seed: int = 20251001, binned: bool | None = None) -> Bootstrap:  # fmt: skip
+    """Seeded Poisson bootstrap (weights x Poisson(1) per event) of AUC and rejection at eps_s = 0.5
+    (C++ core, one sort). Exact per-event replicas up to BINNED_BOOTSTRAP_FROM events; above (or
+    binned=True), per-chunk normal draws with the same mean and variance, O(chunks) per replica."""
     scores = np.asarray(scores)
     scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
     labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
     w = np.ascontiguousarray(weights, dtype=np.float64)
     auc, eps_b = np.empty(replicas), np.empty(replicas)
+    if binned is None:
+        binned = scores.size > BINNED_BOOTSTRAP_FROM
     if replicas > 0:
         core = root().pnetviz
         kernel = core.roc_bootstrap_f32 if scores.dtype == np.float32 else core.roc_bootstrap_f64
-        kernel(scores, w, labels, scores.size, replicas, seed, 0.5, auc, eps_b)
+        chunk = max(64, -(-scores.size // BOOTSTRAP_CHUNKS)) if binned else 1
+        kernel(scores, w, labels, scores.size, replicas, seed, 0.5, chunk, auc, eps_b)
     with np.errstate(divide="ignore"):
         rejection = np.where(eps_b > 0, 1.0 / eps_b, np.inf)
     return Bootstrap(auc=auc, rejection_50=rejection)
