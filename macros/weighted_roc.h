@@ -331,6 +331,34 @@ void roc_bootstrap(const Score *score, const double *weight, const std::uint8_t 
       bootstrap(recs.get(), m, replicas, seed, eps_s, auc, eps_b);
 }
 
+// AUC under the three weight modes in one sort and one sweep: |w|, w as stored, max(w, 0).
+template <typename Key, typename Score>
+void auc_weight_modes(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                      double *auc)
+{
+   RecordBuffer<Key> recs;
+   const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
+   double tp[3] = {0., 0., 0.}, fp[3] = {0., 0., 0.}, tp0[3] = {0., 0., 0.}, fp0[3] = {0., 0., 0.};
+   double area[3] = {0., 0., 0.};
+   for (std::size_t i = 0; i < m; ++i) {
+      const double s = recs[i].is_signal, w = recs[i].weight;
+      const double mode_w[3] = {std::fabs(w), w, w > 0. ? w : 0.};
+      for (int k = 0; k < 3; ++k) {
+         tp[k] += s * mode_w[k];
+         fp[k] += (1. - s) * mode_w[k];
+      }
+      if (i + 1 == m || recs[i + 1].key != recs[i].key) {
+         for (int k = 0; k < 3; ++k) {
+            area[k] += (fp[k] - fp0[k]) * (tp[k] + tp0[k]);
+            tp0[k] = tp[k];
+            fp0[k] = fp[k];
+         }
+      }
+   }
+   for (int k = 0; k < 3; ++k)
+      auc[k] = (tp[k] != 0. && fp[k] != 0.) ? 0.5 * area[k] / (tp[k] * fp[k]) : std::numeric_limits<double>::quiet_NaN();
+}
+
 template <typename Key, typename Score>
 std::size_t roc_curve(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
                       double *tps, double *fps, double *thresholds, double *auc)
@@ -393,6 +421,19 @@ inline std::size_t upper_hull(const double *x, const double *y, std::size_t n, s
       index[m++] = static_cast<std::int64_t>(i);
    }
    return m;
+}
+
+/// AUC with weights |w|, w and max(w, 0) (abs, signed, drop) from one sort: auc needs 3 entries.
+inline void auc_weight_modes_f32(const float *score, const double *weight, const std::uint8_t *is_signal,
+                                 std::size_t n, double *auc)
+{
+   detail::auc_weight_modes<std::uint32_t>(score, weight, is_signal, n, auc);
+}
+
+inline void auc_weight_modes_f64(const double *score, const double *weight, const std::uint8_t *is_signal,
+                                 std::size_t n, double *auc)
+{
+   detail::auc_weight_modes<std::uint64_t>(score, weight, is_signal, n, auc);
 }
 
 using SortedRun = std::vector<RocRecord<std::uint64_t>>;

@@ -214,3 +214,13 @@ def test_binned_bootstrap_matches_event_level_bootstrap(n):
     binned = hep.bootstrap(s, y, w, 200, seed=5, binned=True)
     assert binned.auc_error == pytest.approx(exact.auc_error, rel=0.10)
     assert binned.rejection_50_error == pytest.approx(exact.rejection_50_error, rel=0.15)
+
+
+def test_auc_weight_modes_in_one_sort_equal_separate_curves():
+    s, y, rng = gaussian_toy(4000, 6000, 14)
+    s = np.round(s, 2).astype(np.float32)
+    w = rng.exponential(size=s.size) * np.where(rng.random(s.size) < 0.15, -1, 1)
+    got = hep.auc_weight_modes(s, y, w)
+    for mode in hep.WEIGHT_MODES:
+        assert got[mode] == pytest.approx(binary_clf_curve(s, y, hep.mode_weights(w, mode)).auc, abs=1e-12)
+    assert got["abs"] == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)

@@ -257,3 +257,15 @@ def paired_bootstrap(scores_a: np.ndarray, scores_b: np.ndarray, is_signal: np.n
         auc_a[r] = _auc_from_sorted((wa * counts)[oa], sa, ea)
         auc_b[r] = _auc_from_sorted((wb * counts)[ob], sb, eb)
     return auc_a, auc_b
+
+
+def auc_weight_modes(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray) -> dict[str, float | None]:
+    """AUC under abs, signed and drop weights from one sort (C++); None where a class has no weight."""
+    scores = np.asarray(scores)
+    scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
+    labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
+    out = np.empty(3)
+    core = root().pnetviz
+    kernel = core.auc_weight_modes_f32 if scores.dtype == np.float32 else core.auc_weight_modes_f64
+    kernel(scores, np.ascontiguousarray(weights, dtype=np.float64), labels, scores.size, out)
+    return {mode: (float(v) if np.isfinite(v) else None) for mode, v in zip(("abs", "signed", "drop"), out, strict=True)}

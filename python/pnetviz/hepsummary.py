@@ -12,7 +12,6 @@ import numpy as np
 
 from . import hep
 from .evaluate import SplitResult, hist_contents
-from .roc import SingleClassError, binary_clf_curve
 
 
 @dataclass(frozen=True)
@@ -24,14 +23,9 @@ class HepOptions:
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
-    """AUC of the same events under abs, signed and drop weights (None where undefined)."""
-    sample, out = result.sample, {}
-    for mode in hep.WEIGHT_MODES:
-        try:
-            out[mode] = binary_clf_curve(sample.scores, sample.is_signal, hep.mode_weights(sample.weights, mode)).auc
-        except SingleClassError:
-            out[mode] = None
-    return out
+    """AUC of the same events under abs, signed and drop weights (None where undefined), one sort."""
+    sample = result.sample
+    return hep.auc_weight_modes(sample.scores, sample.is_signal, sample.weights)
 
 
 def binned_fip(result: SplitResult, signal_scale: float) -> float:

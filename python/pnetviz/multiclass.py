@@ -108,6 +108,8 @@ class Evaluation:
     metrics: dict[str, ClassMetrics]  # split -> argmax metrics
     selections: dict[str, np.ndarray]  # split -> event mask (split & subset)
     hep: dict[str, dict]  # background -> hepsummary.pair_metrics
+    one_vs_rest: dict[str, list[Confusion]]  # split -> per class
+    class_masks: list[np.ndarray]  # true_label == k, computed once
 
 
 def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
@@ -122,7 +124,11 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     selections = {s: preds.masks[s] & keep for s in SPLITS}
     metrics = {s: class_metrics(preds, sel, job.display, job.hep.weight_mode) for s, sel in selections.items()}
     hep_metrics = {b: hepsummary.pair_metrics(results, job.hep) for b, results in pairs.items()}
-    return Evaluation(pairs=pairs, metrics=metrics, selections=selections, hep=hep_metrics)
+    ovr = {s: [one_vs_rest(m, preds, selections[s], k, job.display[k], job.hep.weight_mode)
+               for k in range(len(job.classes))] for s, m in metrics.items()}  # fmt: skip
+    class_masks = [preds.label == k for k in range(len(job.classes))]
+    return Evaluation(pairs=pairs, metrics=metrics, selections=selections, hep=hep_metrics, one_vs_rest=ovr,
+                      class_masks=class_masks)  # fmt: skip
 
 
 def context_lines(job: MultiClassJob) -> list[str]:
@@ -162,7 +168,7 @@ def class_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, i
     for split in SPLITS:
         sel = ev.selections[split]
         for k, true_name in enumerate(job.display):
-            in_class = sel & (preds.label == k)
+            in_class = sel & ev.class_masks[k]
             w = mode_weights(preds.weight[in_class], job.hep.weight_mode)
             h = score_histogram(f"p_{name}_{split}_{k}", preds.scores[name][in_class], w)
             label = f"{true_name} ({split})"
@@ -181,7 +187,7 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, preds, ev, index, ctx))
-        ovr = one_vs_rest(test, preds, ev.selections["test"], index, job.display[index], job.hep.weight_mode)
+        ovr = ev.one_vs_rest["test"][index]
         figs.append(plots.confusion_figure(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                            key_prefix=f"confusion/{file_tag(name)}_vs_rest"))  # fmt: skip
     figs.append(plots.confusion_figure("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall"))
@@ -245,9 +251,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
             "prediction": "argmax of the class scores; weights after the weight mode",
             "overall": {s: confusion_report(m.confusion) for s, m in ev.metrics.items()},
             "one_vs_rest": {
-                job.display[k]: {s: confusion_report(one_vs_rest(m, preds, ev.selections[s], k, job.display[k],
-                                                                 job.hep.weight_mode))
-                                 for s, m in ev.metrics.items()}
+                job.display[k]: {s: confusion_report(ev.one_vs_rest[s][k]) for s in ev.metrics}
                 for k in range(len(job.classes))
             },  # fmt: skip
         },

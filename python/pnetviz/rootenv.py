@@ -52,6 +52,8 @@ def _warm_up(ROOT: ModuleType) -> None:
     for min_chunk in (1, 2):  # event-level and binned bootstrap
         ROOT.pnetviz.roc_bootstrap_f32(np.zeros(2, np.float32), weight, label, 2, 1, 1, 0.5, min_chunk, out[3], np.empty(1))
         ROOT.pnetviz.roc_bootstrap_f64(np.zeros(2), weight, label, 2, 1, 1, 0.5, min_chunk, out[3], np.empty(1))
+    ROOT.pnetviz.auc_weight_modes_f32(np.zeros(2, np.float32), weight, label, 2, out[0])
+    ROOT.pnetviz.auc_weight_modes_f64(np.zeros(2), weight, label, 2, out[0])
     ROOT.pnetviz.upper_hull(np.zeros(2), np.ones(2), 2, np.empty(2, dtype=np.int64))
     run = ROOT.pnetviz.sort_run_f64(np.zeros(2), weight, label, 2)
     ROOT.pnetviz.sweep_run_f64(ROOT.pnetviz.merge_runs_f64(run, run), *out[:3], out[3])
