@@ -14,7 +14,6 @@ import json
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]

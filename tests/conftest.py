@@ -17,6 +17,16 @@ def write_ntuple(path: Path, columns: dict[str, np.ndarray], tree: str = "Events
     return path
 
 
+def make_demo(tmp_path_factory, cfg) -> Path:
+    """A results directory with every fold of the demo for `cfg` (a pnetviz.demo.DemoConfig)."""
+    from pnetviz.demo import write_fold  # noqa: PLC0415
+
+    results = tmp_path_factory.mktemp("results")
+    for fold in range(cfg.folds):
+        write_fold(cfg, results, fold)
+    return results
+
+
 def contract_columns(n: int = 400, seed: int = 1, n_classes: int = 4) -> dict[str, np.ndarray]:
     """A valid multi-class ntuple's columns (softmax-like scores, signed weights, masks)."""
     rng = np.random.default_rng(seed)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from conftest import write_ntuple
+from conftest import make_demo, write_ntuple
 from pnetviz import hep
 from pnetviz.cli import run
 from pnetviz.comparison import dominance
@@ -24,10 +24,7 @@ CFG = DemoConfig(events=5000, folds=2)
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    out = tmp_path_factory.mktemp("results")
-    for fold in range(CFG.folds):
-        write_fold(CFG, out, fold)
-    return out
+    return make_demo(tmp_path_factory, CFG)
 
 
 @pytest.fixture(scope="module")

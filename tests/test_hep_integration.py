@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from conftest import make_demo
 from pnetviz.cli import run
-from pnetviz.demo import DemoConfig, write_fold
+from pnetviz.demo import DemoConfig
 from pnetviz.ntuple import read_predictions
 from test_visualize_binary import load_script
 
@@ -22,10 +23,7 @@ SPLIT_KEYS = {"auc", "auc_error", "auc_all_weight_modes", "rejection", "rejectio
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    out = tmp_path_factory.mktemp("results")
-    for fold in range(CFG.folds):
-        write_fold(CFG, out, fold)
-    return out
+    return make_demo(tmp_path_factory, CFG)
 
 
 def run_script(name, argv):

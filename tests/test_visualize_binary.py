@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, confusion_matrix, roc_auc_score
 
-from conftest import contract_columns, write_ntuple
+from conftest import make_demo, contract_columns, write_ntuple
 from pnetviz.cli import run
-from pnetviz.demo import DemoConfig, write_fold
+from pnetviz.demo import DemoConfig
 from pnetviz.evaluate import hist_contents, score_histogram
 from pnetviz.ntuple import read_predictions
 from pnetviz.paths import PREDICTIONS_FILE, binary_dir
@@ -33,10 +33,7 @@ def load_script(name: str):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    results = tmp_path_factory.mktemp("results")
-    for fold in range(CFG.folds):
-        write_fold(CFG, results, fold)
-    return results
+    return make_demo(tmp_path_factory, CFG)
 
 
 @pytest.fixture(scope="module")

@@ -100,6 +100,16 @@ def matrix_figure(name: str, n_panels: int) -> Figure:
     return fig
 
 
+def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, legend_option: str, pad: int) -> object:
+    """Name `obj` after its key, draw it on the pad, register its legend entry, keep it alive."""
+    obj.SetName(key.replace("/", "_"))
+    fig.pads[pad].cd()
+    obj.Draw(option)
+    if label:
+        fig.legend.append((obj, label, legend_option))
+    return fig.keep(key, obj)
+
+
 def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, line_color: int,
               line_style: int = 1, width: int | None = None, pad: int = 0) -> object:  # fmt: skip
     """TGraph(n, x, y) from arrays, drawn as a line."""
@@ -107,17 +117,12 @@ def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | 
     x = np.ascontiguousarray(x, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     graph = ROOT.TGraph(x.size, x, y)
-    graph.SetName(key.replace("/", "_"))
     graph.SetTitle(label or key)
     graph.SetLineColor(line_color)
     graph.SetLineStyle(line_style)
     graph.SetLineWidth(width or STYLE["line_width"])
     graph.SetMarkerColor(line_color)
-    fig.pads[pad].cd()
-    graph.Draw("L SAME")
-    if label:
-        fig.legend.append((graph, label, "l"))
-    return fig.keep(key, graph)
+    return _place(fig, key, graph, "L SAME", label, "l", pad)
 
 
 def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np.ndarray, label: str | None, *,
@@ -127,16 +132,11 @@ def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np
     n = len(x)
     as_c = lambda a: np.ascontiguousarray(a, dtype=np.float64)  # noqa: E731
     graph = ROOT.TGraphErrors(n, as_c(x), as_c(y), as_c(np.zeros(n)), as_c(np.nan_to_num(ey)))
-    graph.SetName(key.replace("/", "_"))
     graph.SetMarkerStyle(marker)
     graph.SetMarkerColor(marker_color)
     graph.SetLineColor(marker_color)
     graph.SetMarkerSize(1.2)
-    fig.pads[pad].cd()
-    graph.Draw("P SAME")
-    if label:
-        fig.legend.append((graph, label, "pe"))
-    return fig.keep(key, graph)
+    return _place(fig, key, graph, "P SAME", label, "pe", pad)
 
 
 def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
@@ -147,14 +147,9 @@ def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.nda
     xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
     ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
     graph = ROOT.TGraph(xs.size, xs, ys)
-    graph.SetName(key.replace("/", "_"))
     graph.SetFillColorAlpha(band_color, alpha)
     graph.SetLineWidth(0)
-    fig.pads[pad].cd()
-    graph.Draw("F SAME")
-    if label:
-        fig.legend.append((graph, label, "f"))
-    return fig.keep(key, graph)
+    return _place(fig, key, graph, "F SAME", label, "f", pad)
 
 
 def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, marker_color: int,
@@ -162,15 +157,10 @@ def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str |
     """TGraph of markers (e.g. an operating point)."""
     ROOT = root()
     graph = ROOT.TGraph(len(x), np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
-    graph.SetName(key.replace("/", "_"))
     graph.SetMarkerStyle(marker)
     graph.SetMarkerColor(marker_color)
     graph.SetMarkerSize(1.3)
-    fig.pads[pad].cd()
-    graph.Draw("P SAME")
-    if label:
-        fig.legend.append((graph, label, "p"))
-    return fig.keep(key, graph)
+    return _place(fig, key, graph, "P SAME", label, "p", pad)
 
 
 def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int, points: bool, pad: int = 0) -> object:
