@@ -55,7 +55,7 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
     def figures() -> list[draw.Figure]:
         figs = []
         for name, (prefix, per_split) in pairs.items():
-            figs += band_figures(prefix, per_split, [*context, name] if prefix else context)
+            figs += band_figures(prefix, per_split, [name, *context[1:]] if prefix else context)
         return figs
 
     return publish(output, formats, style, figures, report, title)
