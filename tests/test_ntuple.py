@@ -5,8 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import write_ntuple
+from pnetviz import ntuple
 from pnetviz.errors import InputError, PnetvizWarning
-from pnetviz.ntuple import read_predictions
+from pnetviz.ntuple import branch_types, read_columns, read_predictions
+from pnetviz.rootenv import root
 
 
 def test_reads_every_contract_column(ntuple_factory):
@@ -116,3 +119,58 @@ def test_class_with_zero_weight(ntuple_factory):
 def test_missing_subset_branch(ntuple_factory):
     with pytest.raises(InputError, match="'has_tau' is missing.*--subset"):
         read_predictions(ntuple_factory(), subsets=["has_tau"])
+
+
+# The compiled reader (macros/column_reader.h) against RDataFrame AsNumpy.
+
+LEAF_DTYPES = ("bool", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64")
+
+
+def test_reader_copies_every_leaf_type_exactly(tmp_path):
+    rng = np.random.default_rng(3)
+    cols = {f"x_{d}": (rng.random(1000) * 200 - 50).astype(d) for d in LEAF_DTYPES}
+    cols["x_int64"][:2] = [-(2**62) - 3, 2**62 + 5]  # beyond float64's 53-bit mantissa
+    path = write_ntuple(tmp_path / "types.root", cols)
+    types = branch_types(path, "Events")
+    data = read_columns(path, "Events", {k: types[k] for k in cols}, 1000)
+    reference = root().RDataFrame("Events", str(path)).AsNumpy(list(cols))
+    for name, values in data.items():
+        assert values.dtype == reference[name].dtype, name
+        assert np.array_equal(values, reference[name]), name
+
+
+def test_reader_threads_do_not_change_values(tmp_path):
+    n = 300_000  # several 65536-entry pieces per thread
+    rng = np.random.default_rng(4)
+    cols = {"a": rng.random(n).astype(np.float32), "b": rng.normal(size=n), "c": rng.integers(0, 4, n).astype(np.int32)}
+    path = write_ntuple(tmp_path / "big.root", cols)
+    types = {k: branch_types(path, "Events")[k] for k in cols}
+    one = read_columns(path, "Events", types, n, threads=1)
+    three = read_columns(path, "Events", types, n, threads=3)
+    for name in cols:
+        assert np.array_equal(one[name], cols[name]) and np.array_equal(three[name], cols[name]), name
+
+
+def test_reader_block_rows_share_one_matrix(tmp_path):
+    cols = {"s0": np.arange(5, dtype=np.float32), "s1": np.arange(5, 10, dtype=np.float32), "w": np.ones(5)}
+    path = write_ntuple(tmp_path / "block.root", cols)
+    data = read_columns(path, "Events", {"s0": "Float_t", "s1": "Float_t", "w": "Double_t"}, 5, block=["s0", "s1"])
+    assert data["s0"].base is data["s1"].base and data["s0"].base.shape == (2, 5)
+    assert np.array_equal(data["s1"], cols["s1"])
+
+
+def test_reader_rejects_array_branch(tmp_path):
+    path = tmp_path / "array.root"
+    root().gInterpreter.ProcessLine(
+        f'{{ TFile f("{path}", "RECREATE"); TTree t("Events", ""); float s[2] = {{0.5f, 0.5f}};'
+        ' t.Branch("x", s, "x[2]/F"); for (int i = 0; i < 10; ++i) t.Fill(); t.Write(); }'
+    )
+    with pytest.raises(InputError, match=r"array\.root: branch 'x' is not a flat scalar.*Fix:"):
+        read_columns(path, "Events", {"x": "Float_t"}, 10)
+
+
+def test_progress_bar_on_stderr(ntuple_factory, monkeypatch, capfd):
+    monkeypatch.setattr(ntuple, "PROGRESS_MIN_ENTRIES", 100)
+    read_predictions(ntuple_factory(n=400), progress=True)
+    err = capfd.readouterr().err
+    assert "Reading " in err and "100% 0.0/0.0 M entries" in err

@@ -137,7 +137,8 @@ def dominance(cb: BinaryCurve, cm: BinaryCurve) -> dict:
 def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[dict, BinaryCurve, BinaryCurve]:
     index = job.classes.index(background)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
-                              score_classes=(job.classes[0],), tree=job.tree, progress=job.progress)  # fmt: skip
+                              score_classes=(job.classes[0],), tree=job.tree, progress=job.progress,
+                              with_event_id=True)  # fmt: skip
     mode = job.hep.weight_mode
     side_b = make_side(binary.scores[job.classes[0]], binary.label == 0, binary, binary.masks[SPLIT], mode)
     lr = lr_score(mc.scores[job.classes[0]], mc.scores[background])
@@ -181,7 +182,8 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
 
 
 def run(job: ComparisonJob) -> RunOutput:
-    mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, progress=job.progress)
+    mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, progress=job.progress,
+                          with_event_id=True)  # fmt: skip
     pairs, curves = {}, {}
     for background in job.backgrounds:
         pairs[background], cb, cm = compare_pair(job, background, mc)

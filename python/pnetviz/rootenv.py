@@ -1,7 +1,7 @@
 """The one place that imports ROOT and declares the C++ core.
 
 `root()` returns the configured ROOT module: batch mode, no automatic histogram ownership
-by files, the alpha-stage wheel warning silenced, and `macros/weighted_roc.h` declared once.
+by files, the alpha-stage wheel warning silenced, and the headers in `macros/` declared once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 MACRO_DIR = Path(__file__).resolve().parents[2] / "macros"
-HEADERS = ("weighted_roc.h",)
+HEADERS = ("weighted_roc.h", "column_reader.h")
 
 
 @functools.cache
@@ -55,6 +55,7 @@ def _warm_up(ROOT: ModuleType) -> None:
     ROOT.pnetviz.auc_weight_modes_f32(np.zeros(2, np.float32), weight, label, 2, out[0])
     ROOT.pnetviz.auc_weight_modes_f64(np.zeros(2), weight, label, 2, out[0])
     ROOT.pnetviz.upper_hull(np.zeros(2), np.ones(2), 2, np.empty(2, dtype=np.int64))
+    ROOT.pnetviz.read_columns("", "", [], np.zeros(1, np.uint64), np.zeros(1, np.int32), 0, 1, "")
     run = ROOT.pnetviz.sort_run_f64(np.zeros(2), weight, label, 2)
     ROOT.pnetviz.sweep_run_f64(ROOT.pnetviz.merge_runs_f64(run, run), *out[:3], out[3])
 
@@ -72,7 +73,7 @@ def quiet_root(level: int | None = None) -> Iterator[None]:
 
 
 def enable_threads(n: int) -> None:
-    """Implicit multi-threading for RDataFrame event loops (n > 1); 1 keeps one thread.
-    Event order then varies between runs; pnetviz never depends on it (pairing uses event_id)."""
+    """ROOT's implicit multi-threading (n > 1); 1 keeps one thread. The ntuple reader then uses
+    that many threads (each value still lands at its entry index: results do not change)."""
     if n > 1:
         root().EnableImplicitMT(n)
