@@ -72,6 +72,24 @@ def score_histogram(name: str, scores: np.ndarray, weights: np.ndarray, title: s
     return hist
 
 
+def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title: str = "") -> object:
+    """N_BINS-bin TH1D on [0, 1] from binned sums of w and w^2, normalised to unit integral as
+    `score_histogram` (statistics recomputed from the bins)."""
+    ROOT = root()
+    hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
+    hist.Sumw2()
+    contents = np.zeros(N_BINS + 2)
+    contents[1:-1] = sum_w
+    hist.SetContent(contents)
+    contents[1:-1] = sum_w2
+    hist.GetSumw2().Set(N_BINS + 2, contents)
+    hist.ResetStats()
+    integral = hist.Integral()
+    if integral > 0:
+        hist.Scale(1.0 / integral)
+    return hist
+
+
 def hist_contents(hist) -> tuple[np.ndarray, np.ndarray]:
     """Bin contents and errors of a TH1 (in-range bins) as numpy arrays."""
     n = hist.GetNbinsX()
@@ -157,8 +175,15 @@ def evaluate_pair(path: Path, scores: np.ndarray, is_signal: np.ndarray, weights
                   masks: dict[str, np.ndarray], keep: np.ndarray | None, what: str,
                   labels: tuple[str, str], mode: str = WEIGHT_MODE) -> dict[str, SplitResult]:  # fmt: skip
     """SplitResult per split; a split missing a class is an InputError naming file and selection."""
+    return evaluate_samples(path, binary_samples(scores, is_signal, weights, masks, keep, mode), what, labels)
+
+
+def evaluate_samples(path: Path, samples: dict[str, BinarySample], what: str,
+                     labels: tuple[str, str]) -> dict[str, SplitResult]:  # fmt: skip
+    """evaluate_split of each split's sample; a split missing a class is an InputError naming
+    the file and the selection (`what`)."""
     results = {}
-    for split, sample in binary_samples(scores, is_signal, weights, masks, keep, mode).items():
+    for split, sample in samples.items():
         try:
             results[split] = evaluate_split(sample, f"{split}_{what}", labels)
         except SingleClassError as err:

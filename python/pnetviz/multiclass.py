@@ -14,14 +14,15 @@ import numpy as np
 
 from . import draw, hep, hepsummary, plots
 from .evaluate import (
+    N_BINS,
     SPLITS,
+    BinarySample,
     Confusion,
     SplitResult,
-    evaluate_pair,
+    evaluate_samples,
+    histogram_from_sums,
     lr_score,
     row_normalise,
-    score_histogram,
-    weighted_confusion,
     yields,
 )
 from .driver import RunOutput
@@ -32,6 +33,7 @@ from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import publish
+from .rootenv import root
 from .style import StyleOptions, color, cycle_color
 
 
@@ -64,47 +66,88 @@ def file_tag(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class ClassMetrics:
-    """Weighted (|w|) argmax metrics of one split."""
+class ClassTables:
+    """One split's argmax confusion and class-score histograms (`macros/class_tables.h`)."""
 
-    predicted: np.ndarray  # argmax class per event
+    confusion: np.ndarray  # k x k, rows = true class, columns = argmax class: summed weights used
+    counts: np.ndarray  # k x k, events with non-zero weight used
+    hist: np.ndarray  # k (score of class c) x k (true class t) x N_BINS: summed weights on [0, 1]
+    hist_w2: np.ndarray  # same, summed squared weights
+
+
+def score_matrix(preds: Predictions) -> np.ndarray:
+    """The class scores as one C-contiguous (k, n) array: the reader's block, else a float64 copy."""
+    rows = [preds.scores[c] for c in preds.classes]
+    block = rows[0].base
+    if (isinstance(block, np.ndarray) and block.shape == (len(rows), preds.n_events) and block.flags.c_contiguous
+            and all(r.ctypes.data == b.ctypes.data for r, b in zip(rows, block))):  # fmt: skip
+        return block
+    return np.stack([np.asarray(r, dtype=np.float64) for r in rows])
+
+
+def class_tables(scores: np.ndarray, label: np.ndarray, used: np.ndarray, sel: np.ndarray) -> ClassTables:
+    """Argmax confusion and the N_BINS-bin histograms of every class score for every true class,
+    over the events with `sel`, in one C++ pass. `used`: weights after the weight mode."""
+    k, n = scores.shape
+    kernel = root().pnetviz.class_tables_f32 if scores.dtype == np.float32 else root().pnetviz.class_tables_f64
+    confusion, counts = np.empty((k, k)), np.empty((k, k))
+    hist, hist_w2 = np.empty((k, k, N_BINS)), np.empty((k, k, N_BINS))
+    kernel(scores, n, k, np.ascontiguousarray(label, dtype=np.int32), np.ascontiguousarray(used, dtype=np.float64),
+           np.ascontiguousarray(sel).view(np.uint8), N_BINS, confusion, counts, hist, hist_w2)  # fmt: skip
+    return ClassTables(confusion, counts, hist, hist_w2)
+
+
+@dataclass(frozen=True)
+class ClassMetrics:
+    """Weighted argmax metrics of one split (weights after the weight mode)."""
+
     confusion: Confusion  # N x N
     precision: np.ndarray
     recall: np.ndarray
     f1: np.ndarray
 
 
-def class_metrics(preds: Predictions, sel: np.ndarray, labels: tuple[str, ...], mode: str = "abs") -> ClassMetrics:
-    """Argmax confusion matrix and per-class precision, recall, F1 (weights after the weight mode)."""
-    n = len(preds.classes)
-    stacked = np.stack([preds.scores[c][sel] for c in preds.classes], axis=1)
-    predicted = np.argmax(stacked, axis=1)
-    true, w = preds.label[sel], mode_weights(preds.weight[sel], mode)
-    weighted = weighted_confusion(true, predicted, w, n)
-    tp = np.diag(weighted)
-    precision = np.divide(tp, weighted.sum(axis=0), out=np.zeros(n), where=weighted.sum(axis=0) != 0)
-    recall = np.divide(tp, weighted.sum(axis=1), out=np.zeros(n), where=weighted.sum(axis=1) != 0)
+def class_metrics(tables: ClassTables, labels: tuple[str, ...]) -> ClassMetrics:
+    """Confusion matrix and per-class precision, recall, F1 of the argmax prediction."""
+    weighted, n = tables.confusion, len(labels)
+    tp, predicted, true = np.diag(weighted), weighted.sum(axis=0), weighted.sum(axis=1)
+    precision = np.divide(tp, predicted, out=np.zeros(n), where=predicted != 0)
+    recall = np.divide(tp, true, out=np.zeros(n), where=true != 0)
     denom = precision + recall
     f1 = np.divide(2 * precision * recall, denom, out=np.zeros(n), where=denom != 0)
-    counts = weighted_confusion(true, predicted, (w != 0).astype(float), n)
-    confusion = Confusion(labels, counts, weighted, row_normalise(weighted))
-    return ClassMetrics(predicted, confusion, precision, recall, f1)
+    confusion = Confusion(labels, tables.counts, weighted, row_normalise(weighted))
+    return ClassMetrics(confusion, precision, recall, f1)
 
 
-def one_vs_rest(metrics: ClassMetrics, preds: Predictions, sel: np.ndarray, index: int, name: str,
-                mode: str = "abs") -> Confusion:  # fmt: skip
-    """2x2 confusion of class `index` against all others (argmax prediction); index 0 = the class."""
-    true = np.where(preds.label[sel] == index, 0, 1)
-    pred = np.where(metrics.predicted == index, 0, 1)
-    w = mode_weights(preds.weight[sel], mode)
-    weighted = weighted_confusion(true, pred, w, 2)
-    counts = weighted_confusion(true, pred, (w != 0).astype(float), 2)
-    return Confusion((name, "rest"), counts, weighted, row_normalise(weighted))
+def one_vs_rest(confusion: Confusion, index: int) -> Confusion:
+    """2x2 confusion of class `index` against all others (argmax prediction), from the k x k one;
+    row/column 0 = the class."""
+
+    def collapse(matrix: np.ndarray) -> np.ndarray:
+        tp, true, predicted = matrix[index, index], matrix[index].sum(), matrix[:, index].sum()
+        return np.array([[tp, true - tp], [predicted - tp, matrix.sum() - true - predicted + tp]])
+
+    weighted = collapse(confusion.weighted)
+    return Confusion((confusion.labels[index], "rest"), collapse(confusion.counts), weighted, row_normalise(weighted))
+
+
+def pair_samples(preds: Predictions, used: np.ndarray, selections: dict[str, np.ndarray],
+                 class_masks: list[np.ndarray], index: int) -> dict[str, BinarySample]:  # fmt: skip
+    """Signal vs class `index` per split: LR scores of the events with true_label in {0, index}."""
+    in_pair = class_masks[0] | class_masks[index]
+    p_signal, p_background = preds.scores[preds.classes[0]], preds.scores[preds.classes[index]]
+    out = {}
+    for split, sel in selections.items():
+        events = np.flatnonzero(sel & in_pair)
+        out[split] = BinarySample(scores=lr_score(p_signal[events], p_background[events]),
+                                  is_signal=class_masks[0][events], weights=preds.weight[events], used=used[events])  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)
 class Evaluation:
     pairs: dict[str, dict[str, SplitResult]]  # background -> split -> result
+    tables: dict[str, ClassTables]  # split -> argmax confusion and class-score histograms
     metrics: dict[str, ClassMetrics]  # split -> argmax metrics
     selections: dict[str, np.ndarray]  # split -> event mask (split & subset)
     hep: dict[str, dict]  # background -> hepsummary.pair_metrics
@@ -113,22 +156,22 @@ class Evaluation:
 
 
 def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
-    keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, dtype=bool)
-    pairs = {}
-    for i, background in enumerate(job.classes[1:], start=1):
-        in_pair = keep & np.isin(preds.label, (0, i))
-        score = lr_score(preds.scores[job.classes[0]], preds.scores[background])
-        what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
-        pairs[background] = evaluate_pair(preds.path, score, preds.label == 0, preds.weight, preds.masks, in_pair,
-                                          what, (job.signal, background), job.hep.weight_mode)  # fmt: skip
-    selections = {s: preds.masks[s] & keep for s in SPLITS}
-    metrics = {s: class_metrics(preds, sel, job.display, job.hep.weight_mode) for s, sel in selections.items()}
-    hep_metrics = {b: hepsummary.pair_metrics(results, job.hep) for b, results in pairs.items()}
-    ovr = {s: [one_vs_rest(m, preds, selections[s], k, job.display[k], job.hep.weight_mode)
-               for k in range(len(job.classes))] for s, m in metrics.items()}  # fmt: skip
+    keep = preds.subsets[job.subset] if job.subset else None
+    selections = {s: preds.masks[s] if keep is None else preds.masks[s] & keep for s in SPLITS}
+    used = mode_weights(preds.weight, job.hep.weight_mode)
     class_masks = [preds.label == k for k in range(len(job.classes))]
-    return Evaluation(pairs=pairs, metrics=metrics, selections=selections, hep=hep_metrics, one_vs_rest=ovr,
-                      class_masks=class_masks)  # fmt: skip
+    pairs, hep_metrics = {}, {}
+    for i, background in enumerate(job.classes[1:], start=1):
+        samples = pair_samples(preds, used, selections, class_masks, i)
+        what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
+        pairs[background] = evaluate_samples(preds.path, samples, what, (job.signal, background))
+        hep_metrics[background] = hepsummary.pair_metrics(pairs[background], job.hep)
+    scores = score_matrix(preds)
+    tables = {s: class_tables(scores, preds.label, used, sel) for s, sel in selections.items()}
+    metrics = {s: class_metrics(t, job.display) for s, t in tables.items()}
+    ovr = {s: [one_vs_rest(m.confusion, k) for k in range(len(job.classes))] for s, m in metrics.items()}
+    return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
+                      one_vs_rest=ovr, class_masks=class_masks)  # fmt: skip
 
 
 def context_lines(job: MultiClassJob) -> list[str]:
@@ -161,16 +204,14 @@ def pair_figures(job: MultiClassJob, background: str, results: dict[str, SplitRe
     ]
 
 
-def class_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str]) -> draw.Figure:
+def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list[str]) -> draw.Figure:
     """P(class) for all events, one histogram per true class; train lines, test points."""
     name = job.classes[index]
     hists = []
     for split in SPLITS:
-        sel = ev.selections[split]
+        tables = ev.tables[split]
         for k, true_name in enumerate(job.display):
-            in_class = sel & ev.class_masks[k]
-            w = mode_weights(preds.weight[in_class], job.hep.weight_mode)
-            h = score_histogram(f"p_{name}_{split}_{k}", preds.scores[name][in_class], w)
+            h = histogram_from_sums(f"p_{name}_{split}_{k}", tables.hist[index, k], tables.hist_w2[index, k])
             label = f"{true_name} ({split})"
             hists.append(HistSpec(f"class_scores/{file_tag(name)}_{split}_true_{file_tag(job.classes[k])}", h, label,
                                   cycle_color(k), split == "test"))  # fmt: skip
@@ -186,7 +227,7 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
         figs += pair_figures(job, background, results, ctx, ev.hep[background])
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
-        figs.append(class_score_figure(job, preds, ev, index, ctx))
+        figs.append(class_score_figure(job, ev, index, ctx))
         ovr = ev.one_vs_rest["test"][index]
         figs.append(plots.confusion_figure(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                            key_prefix=f"confusion/{file_tag(name)}_vs_rest"))  # fmt: skip
@@ -207,7 +248,7 @@ def confusion_report(c: Confusion) -> dict:
 def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
                  notes: list[str]) -> dict:  # fmt: skip
     per_split = {
-        s: {job.display[k]: yields(preds.weight[sel & (preds.label == k)]) for k in range(len(job.classes))}
+        s: {job.display[k]: yields(preds.weight[sel & ev.class_masks[k]]) for k in range(len(job.classes))}
         for s, sel in ev.selections.items()
     }
     keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, dtype=bool)
@@ -237,7 +278,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         "sum_weights": {s: {c: v["sum_weights"] for c, v in d.items()} for s, d in per_split.items()},
         "yields": per_split,
         "negative_weight_fraction": {
-            job.display[k]: yields(preds.weight[keep & (preds.label == k)])["negative_weight_fraction"]
+            job.display[k]: yields(preds.weight[keep & ev.class_masks[k]])["negative_weight_fraction"]
             for k in range(len(job.classes))
         },
         "auc": auc,

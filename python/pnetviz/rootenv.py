@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 MACRO_DIR = Path(__file__).resolve().parents[2] / "macros"
-HEADERS = ("weighted_roc.h", "column_reader.h")
+HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h")
 
 
 @functools.cache
@@ -55,6 +55,9 @@ def _warm_up(ROOT: ModuleType) -> None:
     ROOT.pnetviz.auc_weight_modes_f32(np.zeros(2, np.float32), weight, label, 2, out[0])
     ROOT.pnetviz.auc_weight_modes_f64(np.zeros(2), weight, label, 2, out[0])
     ROOT.pnetviz.upper_hull(np.zeros(2), np.ones(2), 2, np.empty(2, dtype=np.int64))
+    tables = [np.empty(4) for _ in range(4)]  # k = 2 classes, one bin
+    ROOT.pnetviz.class_tables_f32(np.zeros(2, np.float32), 1, 2, np.zeros(1, np.int32), weight, label, 1, *tables)
+    ROOT.pnetviz.class_tables_f64(np.zeros(2), 1, 2, np.zeros(1, np.int32), weight, label, 1, *tables)
     ROOT.pnetviz.read_columns("", "", [], np.zeros(1, np.uint64), np.zeros(1, np.int32), 0, 1, "")
     run = ROOT.pnetviz.sort_run_f64(np.zeros(2), weight, label, 2)
     ROOT.pnetviz.sweep_run_f64(ROOT.pnetviz.merge_runs_f64(run, run), *out[:3], out[3])
