@@ -263,18 +263,16 @@ void bootstrap(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, 
    }
 }
 
-// Binned Poisson bootstrap for large samples: the sorted run is cut into chunks of at least
-// `min_chunk` events (cuts only between different scores); per chunk and class the replica's
-// weight sum, a sum of Poisson(1) x w, is drawn from a normal with the same mean (sum w) and
-// variance (sum w^2). A replica then costs O(chunks) instead of O(events). Chunks are tie
-// groups for the replica curves, so this estimates the spread, not the AUC itself.
+// Chunk sums for the binned bootstrap: the sorted run is cut into chunks of at least
+// `min_chunk` events (cuts only between different scores); per chunk: signal sum w (ws) and
+// sum w^2 (vs), background sum w (wb) and sum w^2 (vb). Outputs need n / min_chunk + 1
+// entries; returns the number of chunks.
 template <typename Key>
-void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, std::uint64_t seed,
-                      double eps_s, std::size_t min_chunk, double *auc, double *eps_b)
+std::size_t chunk_sums(const RocRecord<Key> *recs, std::size_t n, std::size_t min_chunk, double *ws, double *vs,
+                       double *wb, double *vb)
 {
-   std::vector<double> ws, vs, wb, vb; // per chunk: signal sum w, sum w^2; background sum w, sum w^2
    double a = 0., b = 0., c = 0., d = 0.;
-   std::size_t in_chunk = 0;
+   std::size_t in_chunk = 0, m = 0;
    for (std::size_t i = 0; i < n; ++i) {
       const double w = recs[i].weight, s = recs[i].is_signal;
       a += s * w;
@@ -282,15 +280,26 @@ void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t rep
       c += (1. - s) * w;
       d += (1. - s) * w * w;
       if ((++in_chunk >= min_chunk && (i + 1 == n || recs[i + 1].key != recs[i].key)) || i + 1 == n) {
-         ws.push_back(a), vs.push_back(b), wb.push_back(c), vb.push_back(d);
+         ws[m] = a, vs[m] = b, wb[m] = c, vb[m] = d;
+         ++m;
          a = b = c = d = 0.;
          in_chunk = 0;
       }
    }
-   const std::size_t m = ws.size();
-   for (std::size_t k = 0; k < m; ++k) { // standard deviations once
-      vs[k] = std::sqrt(vs[k]);
-      vb[k] = std::sqrt(vb[k]);
+   return m;
+}
+
+// Binned Poisson bootstrap for large samples, from the chunk sums above: per chunk and class
+// the replica's weight sum, a sum of Poisson(1) x w, is drawn from a normal with the same mean
+// (sum w) and variance (sum w^2). A replica then costs O(chunks) instead of O(events). Chunks
+// are tie groups for the replica curves, so this estimates the spread, not the AUC itself.
+inline void bootstrap_chunks(const double *ws, const double *vs, const double *wb, const double *vb, std::size_t m,
+                             std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   std::vector<double> sd_s(m), sd_b(m); // standard deviations once
+   for (std::size_t k = 0; k < m; ++k) {
+      sd_s[k] = std::sqrt(vs[k]);
+      sd_b[k] = std::sqrt(vb[k]);
    }
    std::mt19937_64 rng(seed);
    std::normal_distribution<double> gauss(0., 1.);
@@ -298,8 +307,8 @@ void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t rep
    for (std::size_t r = 0; r < replicas; ++r) {
       double tp = 0., fp = 0.;
       for (std::size_t k = 0; k < m; ++k) {
-         tp += ws[k] + vs[k] * gauss(rng);
-         fp += wb[k] + vb[k] * gauss(rng);
+         tp += ws[k] + sd_s[k] * gauss(rng);
+         fp += wb[k] + sd_b[k] * gauss(rng);
          tps[k] = tp;
          fps[k] = fp;
       }
@@ -316,6 +325,16 @@ void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t rep
       auc[r] = ok ? 0.5 * area / (tp * fp) : std::numeric_limits<double>::quiet_NaN();
       eps_b[r] = ok ? fp_at / fp : std::numeric_limits<double>::quiet_NaN();
    }
+}
+
+template <typename Key>
+void bootstrap_binned(const RocRecord<Key> *recs, std::size_t n, std::size_t replicas, std::uint64_t seed,
+                      double eps_s, std::size_t min_chunk, double *auc, double *eps_b)
+{
+   const std::size_t cap = n / min_chunk + 1;
+   std::vector<double> ws(cap), vs(cap), wb(cap), vb(cap);
+   const std::size_t m = chunk_sums(recs, n, min_chunk, ws.data(), vs.data(), wb.data(), vb.data());
+   bootstrap_chunks(ws.data(), vs.data(), wb.data(), vb.data(), m, replicas, seed, eps_s, auc, eps_b);
 }
 
 template <typename Key, typename Score>
@@ -361,10 +380,15 @@ void auc_weight_modes(const Score *score, const double *weight, const std::uint8
 
 template <typename Key, typename Score>
 std::size_t roc_curve(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
-                      double *tps, double *fps, double *thresholds, double *auc)
+                      double *tps, double *fps, double *thresholds, double *auc, std::size_t min_chunk = 0,
+                      double *chunks = nullptr, std::size_t *n_chunks = nullptr)
 {
    RecordBuffer<Key> recs;
    const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
+   if (min_chunk > 0) {
+      const std::size_t cap = n / min_chunk + 1;
+      *n_chunks = chunk_sums(recs.get(), m, min_chunk, chunks, chunks + cap, chunks + 2 * cap, chunks + 3 * cap);
+   }
    return sweep(recs.get(), m, tps, fps, thresholds, auc);
 }
 
@@ -385,6 +409,32 @@ inline std::size_t roc_curve_f64(const double *score, const double *weight, cons
                                  std::size_t n, double *tps, double *fps, double *thresholds, double *auc)
 {
    return detail::roc_curve<std::uint64_t>(score, weight, is_signal, n, tps, fps, thresholds, auc);
+}
+
+/// roc_curve_f32/f64 that also returns the chunk sums of the binned bootstrap from the same
+/// sort: `chunks` holds 4 rows of n / min_chunk + 1 entries (signal sum w, sum w^2, background
+/// sum w, sum w^2); *n_chunks receives the number of chunks. Feed them to bootstrap_chunks.
+inline std::size_t roc_curve_chunks_f32(const float *score, const double *weight, const std::uint8_t *is_signal,
+                                        std::size_t n, double *tps, double *fps, double *thresholds, double *auc,
+                                        std::size_t min_chunk, double *chunks, std::size_t *n_chunks)
+{
+   return detail::roc_curve<std::uint32_t>(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks,
+                                           n_chunks);
+}
+
+inline std::size_t roc_curve_chunks_f64(const double *score, const double *weight, const std::uint8_t *is_signal,
+                                        std::size_t n, double *tps, double *fps, double *thresholds, double *auc,
+                                        std::size_t min_chunk, double *chunks, std::size_t *n_chunks)
+{
+   return detail::roc_curve<std::uint64_t>(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks,
+                                           n_chunks);
+}
+
+/// Binned bootstrap replicas (AUC, eps_b at eps_s) from m chunk sums (see roc_curve_chunks_*).
+inline void bootstrap_chunks(const double *ws, const double *vs, const double *wb, const double *vb, std::size_t m,
+                             std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   detail::bootstrap_chunks(ws, vs, wb, vb, m, replicas, seed, eps_s, auc, eps_b);
 }
 
 /// Poisson bootstrap of the AUC and of eps_b at signal efficiency eps_s: one sort, then per

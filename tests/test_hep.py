@@ -216,6 +216,24 @@ def test_binned_bootstrap_matches_event_level_bootstrap(n):
     assert binned.rejection_50_error == pytest.approx(exact.rejection_50_error, rel=0.15)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bootstrap_from_curve_chunks_equals_its_own_sort(dtype):
+    rng = np.random.default_rng(15)
+    n = 250_000
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(y * 1.0, 1.0), 3).astype(dtype)  # ties: chunks cut only between scores
+    w = rng.exponential(size=n) * (rng.random(n) > 0.05)  # zero weights are dropped before chunking
+    chunk = hep.bootstrap_chunk_size(n)
+    curve = binary_clf_curve(s, y, w, min_chunk=chunk)
+    assert curve.chunks.shape[0] == 4 and n // chunk // 2 < curve.chunks.shape[1] <= n // chunk + 1
+    np.testing.assert_allclose(curve.chunks[0].sum(), curve.total_signal, rtol=1e-12)
+    np.testing.assert_allclose(curve.chunks[3].sum(), np.sum(w[~y] ** 2), rtol=1e-12)
+    assert curve.auc == binary_clf_curve(s, y, w).auc
+    own = hep.bootstrap(s, y, w, 50, seed=9, binned=True)
+    reused = hep.bootstrap(s, y, w, 50, seed=9, chunks=curve.chunks)
+    assert np.array_equal(own.auc, reused.auc) and np.array_equal(own.rejection_50, reused.rejection_50)
+
+
 def test_auc_weight_modes_in_one_sort_equal_separate_curves():
     s, y, rng = gaussian_toy(4000, 6000, 14)
     s = np.round(s, 2).astype(np.float32)
@@ -224,3 +242,10 @@ def test_auc_weight_modes_in_one_sort_equal_separate_curves():
     for mode in hep.WEIGHT_MODES:
         assert got[mode] == pytest.approx(binary_clf_curve(s, y, hep.mode_weights(w, mode)).auc, abs=1e-12)
     assert got["abs"] == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)
+
+
+def test_weight_modes_shortcut_without_negative_weights_is_exact():
+    s, y, rng = gaussian_toy(3000, 5000, 16)
+    w = rng.exponential(size=s.size)
+    curve = binary_clf_curve(s, y, w)
+    assert set(hep.auc_weight_modes(s, y, w).values()) == {curve.auc}  # what hepsummary.auc_all_modes returns

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .hep import mode_weights
+from .hep import bootstrap_chunk_size, mode_weights
 from .roc import BinaryCurve, PrecisionRecall, SingleClassError, binary_clf_curve, precision_recall
 from .rootenv import root
 
@@ -144,7 +144,7 @@ class SplitResult:
 def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
     """Curve, PR curve, histograms and confusion matrix of one split (weights after the mode)."""
     w = sample.used
-    curve = binary_clf_curve(sample.scores, sample.is_signal, w)
+    curve = binary_clf_curve(sample.scores, sample.is_signal, w, min_chunk=bootstrap_chunk_size(w.size))
     sig, bkg = sample.is_signal, ~sample.is_signal
     return SplitResult(
         sample=sample,

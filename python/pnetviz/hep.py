@@ -181,23 +181,40 @@ BINNED_BOOTSTRAP_FROM = 200_000  # events; above, replicas run over ~BOOTSTRAP_C
 BOOTSTRAP_CHUNKS = 4096  # of at least 64 events each
 
 
+def bootstrap_chunk_size(n: int, binned: bool | None = None) -> int:
+    """Events per chunk of the binned bootstrap for n events; 0 = exact per-event replicas."""
+    if binned is None:
+        binned = n > BINNED_BOOTSTRAP_FROM
+    return max(64, -(-n // BOOTSTRAP_CHUNKS)) if binned else 0
+
+
 def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, replicas: int = 200,
-              seed: int = 20251001, binned: bool | None = None) -> Bootstrap:  # fmt: skip
+              seed: int = 20251001, binned: bool | None = None, chunks: np.ndarray | None = None) -> Bootstrap:  # fmt: skip
     """Seeded Poisson bootstrap (weights x Poisson(1) per event) of AUC and rejection at eps_s = 0.5
     (C++ core, one sort). Exact per-event replicas up to BINNED_BOOTSTRAP_FROM events; above (or
-    binned=True), per-chunk normal draws with the same mean and variance, O(chunks) per replica."""
+    binned=True), per-chunk normal draws with the same mean and variance, O(chunks) per replica.
+    `chunks`: the chunk sums a curve already computed from its sort (BinaryCurve.chunks, made
+    with min_chunk = bootstrap_chunk_size(n)); then nothing is sorted again, same replicas."""
+    if chunks is not None:
+        auc, eps_b = np.empty(replicas), np.empty(replicas)
+        if replicas > 0:
+            ws, vs, wb, vb = (np.ascontiguousarray(row) for row in chunks)
+            root().pnetviz.bootstrap_chunks(ws, vs, wb, vb, ws.size, replicas, seed, 0.5, auc, eps_b)
+        return _bootstrap_result(auc, eps_b)
     scores = np.asarray(scores)
     scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
     labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
     w = np.ascontiguousarray(weights, dtype=np.float64)
     auc, eps_b = np.empty(replicas), np.empty(replicas)
-    if binned is None:
-        binned = scores.size > BINNED_BOOTSTRAP_FROM
     if replicas > 0:
         core = root().pnetviz
         kernel = core.roc_bootstrap_f32 if scores.dtype == np.float32 else core.roc_bootstrap_f64
-        chunk = max(64, -(-scores.size // BOOTSTRAP_CHUNKS)) if binned else 1
+        chunk = max(1, bootstrap_chunk_size(scores.size, binned))
         kernel(scores, w, labels, scores.size, replicas, seed, 0.5, chunk, auc, eps_b)
+    return _bootstrap_result(auc, eps_b)
+
+
+def _bootstrap_result(auc: np.ndarray, eps_b: np.ndarray) -> Bootstrap:
     with np.errstate(divide="ignore"):
         rejection = np.where(eps_b > 0, 1.0 / eps_b, np.inf)
     return Bootstrap(auc=auc, rejection_50=rejection)

@@ -23,8 +23,11 @@ class HepOptions:
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
-    """AUC of the same events under abs, signed and drop weights (None where undefined), one sort."""
+    """AUC of the same events under abs, signed and drop weights (None where undefined), one sort;
+    without negative weights the three modes are the same weights: the curve's AUC, no sort."""
     sample = result.sample
+    if not np.any(sample.weights < 0):
+        return dict.fromkeys(hep.WEIGHT_MODES, result.curve.auc)
     return hep.auc_weight_modes(sample.scores, sample.is_signal, sample.weights)
 
 
@@ -37,7 +40,7 @@ def binned_fip(result: SplitResult, signal_scale: float) -> float:
 
 def split_metrics(result: SplitResult, opts: HepOptions, seed: int) -> tuple[dict, hep.Bootstrap]:
     curve, sample = result.curve, result.sample
-    boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed)
+    boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
     sig = sample.is_signal
     metrics = {
         "auc": curve.auc,

@@ -36,6 +36,7 @@ class BinaryCurve:
     tps: np.ndarray  # selected signal weight
     fps: np.ndarray  # selected background weight
     auc: float
+    chunks: np.ndarray | None = None  # binned-bootstrap chunk sums from the same sort (4 x chunks), if asked
 
     @property
     def total_signal(self) -> float:
@@ -63,11 +64,14 @@ def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
     return rate
 
 
-def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None) -> BinaryCurve:
+def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None,
+                     min_chunk: int = 0) -> BinaryCurve:  # fmt: skip
     """Exact weighted ROC ingredients of a binary problem.
 
     scores: float32 or float64 (float32 keeps its own precision, others are cast to float64);
     is_signal: boolean-like (nonzero = signal); weights: event weights (default 1), as given.
+    min_chunk > 0 also returns, from the same sort, the chunk sums of the binned bootstrap
+    (rows: signal sum w, sum w^2, background sum w, sum w^2; see hep.bootstrap).
     Raises SingleClassError, naming the missing class, when signal or background weight is 0.
     """
     scores = np.asarray(scores)
@@ -85,12 +89,20 @@ def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
             raise SingleClassError(f"ROC undefined: there are no {name} events")
     tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
     core = root().pnetviz
-    kernel = core.roc_curve_f32 if scores.dtype == np.float32 else core.roc_curve_f64
-    m = int(kernel(scores, w, labels, n, tps, fps, thr, auc))
+    chunks = None
+    if min_chunk > 0:
+        chunks, n_chunks = np.empty((4, n // min_chunk + 1)), np.zeros(1, dtype=np.uint64)
+        kernel = core.roc_curve_chunks_f32 if scores.dtype == np.float32 else core.roc_curve_chunks_f64
+        m = int(kernel(scores, w, labels, n, tps, fps, thr, auc, min_chunk, chunks, n_chunks))
+        chunks = np.ascontiguousarray(chunks[:, : int(n_chunks[0])])
+    else:
+        kernel = core.roc_curve_f32 if scores.dtype == np.float32 else core.roc_curve_f64
+        m = int(kernel(scores, w, labels, n, tps, fps, thr, auc))
     for name, total in (("signal", tps[m - 1]), ("background", fps[m - 1])):
         if total == 0:
             raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
-    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]))
+    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]),
+                       chunks=chunks)  # fmt: skip
 
 
 def _as_uint8_labels(is_signal: np.ndarray) -> np.ndarray:

@@ -52,6 +52,10 @@ def _warm_up(ROOT: ModuleType) -> None:
     for min_chunk in (1, 2):  # event-level and binned bootstrap
         ROOT.pnetviz.roc_bootstrap_f32(np.zeros(2, np.float32), weight, label, 2, 1, 1, 0.5, min_chunk, out[3], np.empty(1))
         ROOT.pnetviz.roc_bootstrap_f64(np.zeros(2), weight, label, 2, 1, 1, 0.5, min_chunk, out[3], np.empty(1))
+    chunks, n_chunks = np.empty(4 * 3), np.zeros(1, dtype=np.uint64)  # 4 rows of n // min_chunk + 1
+    ROOT.pnetviz.roc_curve_chunks_f32(np.zeros(2, np.float32), weight, label, 2, *out, 1, chunks, n_chunks)
+    ROOT.pnetviz.roc_curve_chunks_f64(np.zeros(2), weight, label, 2, *out, 1, chunks, n_chunks)
+    ROOT.pnetviz.bootstrap_chunks(*np.ones((4, 2)), 2, 1, 1, 0.5, out[3], np.empty(1))
     ROOT.pnetviz.auc_weight_modes_f32(np.zeros(2, np.float32), weight, label, 2, out[0])
     ROOT.pnetviz.auc_weight_modes_f64(np.zeros(2), weight, label, 2, out[0])
     ROOT.pnetviz.upper_hull(np.zeros(2), np.ones(2), 2, np.empty(2, dtype=np.int64))
