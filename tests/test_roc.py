@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-from pnetviz.roc import SingleClassError, binary_clf_curve, decimate, precision_recall, roc_auc
+from pnetviz.roc import SingleClassError, average_precision, binary_clf_curve, decimate, precision_recall, roc_auc
 from pnetviz.rootenv import root
 
 
@@ -133,12 +133,14 @@ def test_zero_total_weight_class_is_a_clear_error():
 
 def test_precision_recall_equals_sklearn():
     s, y, w = weighted_toy(20_000, 6)
-    pr = precision_recall(binary_clf_curve(s, y, w))
+    curve = binary_clf_curve(s, y, w)
+    pr = precision_recall(curve)
     precision, recall, thr = precision_recall_curve(y, s, sample_weight=w)
     np.testing.assert_allclose(pr.precision, precision, atol=1e-12)
     np.testing.assert_allclose(pr.recall, recall, atol=1e-12)
     np.testing.assert_array_equal(pr.thresholds, thr)
     assert pr.average_precision == pytest.approx(average_precision_score(y, s, sample_weight=w), abs=1e-12)
+    assert average_precision(curve) == pytest.approx(pr.average_precision, abs=1e-12)
 
 
 def test_decimation_keeps_shape_and_limits_points():

@@ -71,8 +71,11 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, f"{s.capitalize()} (AUC = {r.curve.auc:.4f})", sig,
                      plots.split_style(s)) for s, r in results.items()]  # fmt: skip
-    pr = [CurveSpec(f"pr/{s}", r.pr.recall, r.pr.precision, f"{s.capitalize()} (AP = {r.pr.average_precision:.4f})",
-                    sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
+    pr = []
+    for s, r in results.items():
+        curve = r.pr  # derived here, once
+        pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
+                            sig, plots.split_style(s)))  # fmt: skip
     hists = []
     for s, r in results.items():
         hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.signal} ({s})", sig, s == "test"))
@@ -151,7 +154,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
             for i, name in enumerate(job.labels)
         },
         "auc": {s: r.curve.auc for s, r in results.items()},
-        "average_precision": {s: r.pr.average_precision for s, r in results.items()},
+        "average_precision": {s: r.average_precision for s, r in results.items()},
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
         "hep_metrics": metrics,
     }

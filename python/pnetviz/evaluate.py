@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import InputError
 from .hep import bootstrap_chunk_size, mode_weights
-from .roc import BinaryCurve, PrecisionRecall, SingleClassError, binary_clf_curve, precision_recall
+from .roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
 from .rootenv import root
 
 N_BINS = 50
@@ -135,10 +135,15 @@ class SplitResult:
 
     sample: BinarySample
     curve: BinaryCurve
-    pr: PrecisionRecall
+    average_precision: float
     hist_signal: object  # TH1D
     hist_background: object  # TH1D
     confusion: Confusion
+
+    @property
+    def pr(self) -> PrecisionRecall:
+        """The precision-recall curve, derived when asked (for plotting; not kept in memory)."""
+        return precision_recall(self.curve)
 
 
 def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
@@ -149,7 +154,7 @@ def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> S
     return SplitResult(
         sample=sample,
         curve=curve,
-        pr=precision_recall(curve),
+        average_precision=average_precision(curve),
         hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} ({tag})"),
         hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} ({tag})"),
         confusion=binary_confusion(sample, labels),

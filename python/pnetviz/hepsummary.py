@@ -49,7 +49,7 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int) -> tuple[dic
         "rejection": {f"{e:g}": hep.rejection_at(curve, e) for e in hep.REJECTION_EFFICIENCIES},
         "rejection_0.5_error": boot.rejection_50_error,
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
-        "average_precision": result.pr.average_precision,
+        "average_precision": result.average_precision,
         **hep.prevalence_metrics(curve, opts.signal_scale),
         "binned_fip_50": binned_fip(result, opts.signal_scale),
         "effective_events": {"signal": hep.effective_events(sample.used[sig]),

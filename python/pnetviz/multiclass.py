@@ -282,7 +282,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
             for k in range(len(job.classes))
         },
         "auc": auc,
-        "average_precision": {b: {s: r.pr.average_precision for s, r in res.items()} for b, res in ev.pairs.items()},
+        "average_precision": {b: {s: r.average_precision for s, r in res.items()} for b, res in ev.pairs.items()},
         "per_class": {
             s: {job.display[k]: {"precision": m.precision[k], "recall": m.recall[k], "f1": m.f1[k]}
                 for k in range(len(job.classes))}

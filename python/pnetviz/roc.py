@@ -152,6 +152,15 @@ def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
     )
 
 
+def average_precision(curve: BinaryCurve) -> float:
+    """AP of `precision_recall(curve)` without building the curve: sum over points of
+    (R_n - R_{n-1}) P_n, with P = 0 where nothing is selected (as scikit-learn)."""
+    tps, fps = curve.tps[1:], curve.fps[1:]
+    selected = tps + fps
+    precision = np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
+    return float(np.dot(np.diff(curve.tps), precision) / curve.total_signal)
+
+
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
     """Indices of a monotone curve's points to keep for plotting.
 
