@@ -31,6 +31,13 @@ READ = (
     " 'score_diboson', 'score_ttZ']\n"
     "ROOT.RDataFrame('Events', sys.argv[1]).AsNumpy(cols)\n"
 )
+OURS_READ = (
+    "import sys; sys.path.insert(0, 'python')\n"
+    "from pnetviz.rootenv import enable_threads\n"
+    "from pnetviz.ntuple import read_predictions\n"
+    "enable_threads(int(sys.argv[2]))\n"
+    "read_predictions(sys.argv[1])\n"
+)
 STARTUP = "import sys; sys.path.insert(0, 'python')\nfrom pnetviz.style import cmsstyle\ncmsstyle()\n"
 
 
@@ -53,8 +60,8 @@ def main() -> None:
     t_start, _ = measure([PY, "-c", STARTUP])
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, threads {args.threads}, "
           f"bootstrap {args.bootstrap}; start-up (import ROOT + declare + -O3 warm-up + cmsstyle) {t_start:.2f} s\n")  # fmt: skip
-    print("| events | visualizeMultiClass | peak RSS | bare AsNumpy read | baseline (sklearn) | ratio to read | speed-up vs baseline |")
-    print("|---|---|---|---|---|---|---|")
+    print("| events | visualizeMultiClass | peak RSS | bare AsNumpy read | pnetviz reader | baseline (sklearn) | ratio to read | speed-up vs baseline |")
+    print("|---|---|---|---|---|---|---|---|")
     rows = []
     for n in (int(float(x)) for x in args.sizes.split(",")):
         results = data / f"n{n}"
@@ -63,12 +70,13 @@ def main() -> None:
             subprocess.run([PY, "python/makeDemo.py", "--output", str(results), "--events", str(n), "--folds", "1"],
                            cwd=REPO, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
         t_read, _ = measure([PY, "-c", READ, str(pred), str(args.threads)])
+        t_reader, _ = measure([PY, "-c", OURS_READ, str(pred), str(args.threads)])
         t_ours, rss = measure([PY, "python/visualizeMultiClass.py", "--predictions", str(pred), "--output",
                                str(data / f"out{n}"), "--bootstrap", str(args.bootstrap), "--threads",
                                str(args.threads), "-q"])  # fmt: skip
         t_base, _ = measure([PY, "benchmarks/baseline_sklearn.py", str(pred)])
-        rows.append({"events": n, "ours": t_ours, "rss_gb": rss, "read": t_read, "baseline": t_base})
-        print(f"| {n:.0e} | {t_ours:.1f} s | {rss:.2f} GB | {t_read:.1f} s | {t_base:.1f} s | {t_ours / t_read:.2f} | "
+        rows.append({"events": n, "ours": t_ours, "rss_gb": rss, "read": t_read, "reader": t_reader, "baseline": t_base})
+        print(f"| {n:.0e} | {t_ours:.1f} s | {rss:.2f} GB | {t_read:.1f} s | {t_reader:.1f} s | {t_base:.1f} s | {t_ours / t_read:.2f} | "
               f"{t_base / t_ours:.2f}x |", flush=True)  # fmt: skip
     if len(rows) > 1:
         print(f"\nscaling time({rows[-1]['events']:.0e}) / time({rows[-2]['events']:.0e}) = {rows[-1]['ours'] / rows[-2]['ours']:.1f}")

@@ -78,6 +78,9 @@ inline void read_range(ReadJob &job, long long first, long long last, long long 
    if (!file || file->IsZombie()) return job.fail("cannot open the file");
    auto *tree = file->Get<TTree>(job.tree.c_str());
    if (!tree) return job.fail("no TTree named '" + job.tree + "'");
+   // With ROOT's implicit MT on, TTree::GetEntry would spawn one task per branch for every
+   // entry (measured: 30 s instead of 3 s at 1e7 entries); the threads here split entries.
+   tree->SetImplicitMT(false);
    const std::size_t ncol = job.names.size();
    std::vector<std::uint64_t> slots(ncol, 0);  // one 8-byte, aligned value per column
    std::vector<char *> out(ncol);

@@ -106,7 +106,8 @@ def add_common_options(parser, kind: str) -> None:
 def add_run_options(parser) -> None:
     """--threads and --quiet (every visualize script)."""
     parser.add_argument("--threads", type=int, default=1,
-                        help="threads for reading (ROOT implicit multi-threading); 1 = off (default: %(default)s)")
+                        help="threads for reading the ntuples (and ROOT implicit multi-threading); results do not "
+                             "depend on it (default: %(default)s)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no progress bar)")
 
 
