@@ -9,6 +9,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pnetviz import cli, paths  # noqa: E402
-from pnetviz.style import StyleOptions  # noqa: E402
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -32,24 +32,10 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     """One BinaryJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.binary import BinaryJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    cli.check_energy(args.energy)
-    cli.apply_run_options(args)
-    formats = tuple(cli.parse_formats(args.formats))
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
-    hep = cli.hep_options(args)
     model = paths.binary_dir(args.results_dir, args.channel, args.signal, args.background)
     plots = paths.binary_dir(paths.DEFAULT_PLOTS, args.channel, args.signal, args.background)
-    inputs, missing = cli.resolve_inputs(args, model)
-    outputs, summary = cli.output_dirs(args, plots, [fold for fold, _, _ in inputs])
-    todo = [
-        BinaryJob(
-            signal=args.signal, background=args.background, channel=args.channel, fold=fold,
-            predictions=pred, history=hist, formats=formats, tree=args.tree, subset=args.subset,
-            compare_subset=args.compare_subset, style=style, hep=hep, hull=args.hull, output=out, progress=not args.quiet,
-        )
-        for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
-    ]  # fmt: skip
-    return todo, missing, summary
+    make = functools.partial(BinaryJob, background=args.background, compare_subset=args.compare_subset)
+    return cli.fold_jobs(args, model, plots, make)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pnetviz import cli, paths  # noqa: E402
 from pnetviz.errors import InputError  # noqa: E402
 from pnetviz.ntuple import DEFAULT_CLASSES  # noqa: E402
-from pnetviz.style import StyleOptions  # noqa: E402
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -42,24 +42,9 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     """One MultiClassJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.multiclass import MultiClassJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    cli.check_energy(args.energy)
-    cli.apply_run_options(args)
-    formats = tuple(cli.parse_formats(args.formats))
-    classes = parse_classes(args.classes)
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
-    hep = cli.hep_options(args)
     model = paths.multiclass_dir(args.results_dir, args.channel, args.signal)
     plots = paths.multiclass_dir(paths.DEFAULT_PLOTS, args.channel, args.signal)
-    inputs, missing = cli.resolve_inputs(args, model)
-    outputs, summary = cli.output_dirs(args, plots, [fold for fold, _, _ in inputs])
-    todo = [
-        MultiClassJob(
-            signal=args.signal, classes=classes, channel=args.channel, fold=fold, predictions=pred, history=hist,
-            formats=formats, tree=args.tree, subset=args.subset, style=style, hep=hep, hull=args.hull, output=out, progress=not args.quiet,
-        )
-        for (fold, pred, hist), out in zip(inputs, outputs, strict=True)
-    ]  # fmt: skip
-    return todo, missing, summary
+    return cli.fold_jobs(args, model, plots, functools.partial(MultiClassJob, classes=parse_classes(args.classes)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,41 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from . import draw, hep, hepsummary, plots
 from .evaluate import THRESHOLD, SplitResult, evaluate_pair, yields
-from .driver import RunOutput
+from .driver import FoldJob, RunOutput
 from .folds import fold_curves
-from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import publish
-from .style import StyleOptions, color
+from .style import color
 
 
-@dataclass(frozen=True)
-class BinaryJob:
-    """Everything one fold's run needs, resolved by the CLI."""
+@dataclass(frozen=True, kw_only=True)
+class BinaryJob(FoldJob):
+    """One fold of a binary model: signal vs `background`."""
 
-    signal: str
     background: str
-    channel: str
-    fold: int | None
-    predictions: Path
-    history: Path | None
-    output: Path
-    formats: tuple[str, ...] = ("png", "pdf")
-    tree: str = "Events"
-    subset: str | None = None
     compare_subset: str | None = None
-    style: StyleOptions = StyleOptions()
-    hep: HepOptions = HepOptions()
-    progress: bool = False  # RDataFrame progress bar on large files
-    hull: bool = False
 
     @property
     def labels(self) -> tuple[str, str]:

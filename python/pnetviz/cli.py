@@ -144,6 +144,25 @@ def hep_options(args) -> object:
     return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
 
 
+def fold_jobs(args, model_dir: Path, plots_dir: Path, make: Callable[..., object]) -> tuple[list, list[int], Path]:
+    """One job per fold found, the missing folds and the fold-summary directory. The shared
+    options are validated here and passed to `make` as the fields of driver.FoldJob."""
+    from .style import StyleOptions  # noqa: PLC0415
+
+    check_energy(args.energy)
+    apply_run_options(args)
+    common = {
+        "signal": args.signal, "channel": args.channel, "formats": tuple(parse_formats(args.formats)),
+        "tree": args.tree, "subset": args.subset, "hep": hep_options(args), "hull": args.hull,
+        "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
+    }  # fmt: skip
+    inputs, missing = resolve_inputs(args, model_dir)
+    outputs, summary = output_dirs(args, plots_dir, [fold for fold, _, _ in inputs])
+    todo = [make(**common, fold=fold, predictions=pred, history=hist, output=out)
+            for (fold, pred, hist), out in zip(inputs, outputs, strict=True)]  # fmt: skip
+    return todo, missing, summary
+
+
 def resolve_inputs(args, model_dir: Path) -> tuple[list[tuple[int, Path, Path | None]], list[int]]:
     """[(fold, predictions, history)] and the missing folds, from --predictions or --results-dir."""
     from . import paths  # noqa: PLC0415

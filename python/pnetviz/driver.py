@@ -10,6 +10,28 @@ from pathlib import Path
 from .errors import PnetvizWarning
 from .folds import FoldCurves
 from .foldreport import write_fold_summary
+from .hepsummary import HepOptions
+from .style import StyleOptions
+
+
+@dataclass(frozen=True, kw_only=True)
+class FoldJob:
+    """What one fold's run of a visualize script needs, resolved by the CLI (the binary and
+    multi-class jobs add their own fields)."""
+
+    signal: str
+    channel: str
+    fold: int | None
+    predictions: Path
+    history: Path | None
+    output: Path
+    formats: tuple[str, ...] = ("png", "pdf")
+    tree: str = "Events"
+    subset: str | None = None
+    style: StyleOptions = StyleOptions()
+    hep: HepOptions = HepOptions()
+    progress: bool = False  # progress bar while reading large files
+    hull: bool = False
 
 
 @dataclass

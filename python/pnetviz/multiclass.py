@@ -8,7 +8,6 @@ AUCs are directly comparable with the binary models'. Per-class metrics use argm
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -25,34 +24,22 @@ from .evaluate import (
     row_normalise,
     yields,
 )
-from .driver import RunOutput
+from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .hep import mode_weights
-from .hepsummary import HepOptions
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import publish
 from .rootenv import root
-from .style import StyleOptions, color, cycle_color
+from .style import color, cycle_color
 
 
-@dataclass(frozen=True)
-class MultiClassJob:
-    signal: str
+@dataclass(frozen=True, kw_only=True)
+class MultiClassJob(FoldJob):
+    """One fold of a multi-class model; `classes` in label order, signal first."""
+
     classes: tuple[str, ...]
-    channel: str
-    fold: int | None
-    predictions: Path
-    history: Path | None
-    output: Path
-    formats: tuple[str, ...] = ("png", "pdf")
-    tree: str = "Events"
-    subset: str | None = None
-    style: StyleOptions = StyleOptions()
-    hep: HepOptions = HepOptions()
-    progress: bool = False  # RDataFrame progress bar on large files
-    hull: bool = False
 
     @property
     def display(self) -> tuple[str, ...]:
