@@ -86,16 +86,27 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
     return fig
 
 
-def matrix_figure(name: str, n_panels: int) -> Figure:
-    """Side-by-side frameless pads (1000 x 700 px each) for TH2 matrices drawn with their own
-    labelled axes; the CMS label sits above each frame, context goes below (add_text)."""
+MATRIX_FRAME_PX = 580  # frame width of a matrix panel; the CMS label and the run text fit above it
+
+
+def _matrix_left_margin(labels: Sequence[str]) -> float:
+    """Left pad margin leaving room for the class labels and the y title (longer names, more room)."""
+    return 0.22 + 0.014 * max(0, max((len(label) for label in labels), default=0) - 9)
+
+
+def matrix_figure(name: str, n_panels: int, labels: Sequence[str] = ()) -> Figure:
+    """Side-by-side frameless pads (about 1000 x 700 px each) for TH2 matrices of `labels` drawn
+    with their own labelled axes; the CMS label sits above each frame, context goes below
+    (add_text). Long class labels widen the pads, never the frame."""
     ROOT = root()
-    canvas = ROOT.TCanvas(unique(name), name, 1000 * n_panels, 700)
+    left = _matrix_left_margin(labels)
+    width = round(MATRIX_FRAME_PX / (1.0 - left - 0.20))
+    canvas = ROOT.TCanvas(unique(name), name, width * n_panels, 700)
     canvas.Divide(n_panels, 1, 0.001, 0.001)
     fig = Figure(name=name, canvas=canvas)
     for i in range(1, n_panels + 1):
         pad = canvas.cd(i)
-        pad.SetMargin(0.22, 0.20, 0.17, 0.08)
+        pad.SetMargin(left, 0.20, 0.17, 0.08)
         fig.pads.append(pad)
     return fig
 
@@ -268,7 +279,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.GetZaxis().SetTitleSize(0.04)
     hist.SetMinimum(0.0)
     hist.GetXaxis().SetTitleOffset(1.25)
-    hist.GetYaxis().SetTitleOffset(1.6)
+    hist.GetYaxis().SetTitleOffset(1.6 + 9.0 * (_matrix_left_margin(labels) - 0.22))  # past the class labels
     pad_obj = fig.pads[pad]
     pad_obj.cd()
     hist.Draw("COLZ")

@@ -149,7 +149,7 @@ def draw_contents(hist) -> np.ndarray:
 def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
                      key_prefix: str = "confusion") -> draw.Figure:  # fmt: skip
     """Two panels: event counts and |w|-weighted row-normalised fractions."""
-    fig = draw.matrix_figure(name, 2)
+    fig = draw.matrix_figure(name, 2, confusion.labels)
     draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, confusion.labels, ".0f", 0, "Events")
     draw.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, confusion.labels, ".3f", 1,
                     "|w|-weighted fraction of true class")  # fmt: skip
