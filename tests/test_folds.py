@@ -41,7 +41,7 @@ def test_identical_folds_give_zero_width_bands():
     results, metrics = toy_results(1, 1.5)
     curves = [folds.fold_curves(k, results["test"], metrics["test"]) for k in range(5)]
     agg = folds.aggregate(curves)
-    assert np.all(agg.tpr_std == 0) and np.all(agg.rejection_std == 0)
+    assert np.all(agg.tpr_std == 0) and np.all(agg.log_rejection_std == 0)
     assert agg.std["auc"] == 0 and agg.mean["auc"] == pytest.approx(results["test"].curve.auc)
 
 
@@ -60,6 +60,13 @@ def test_mean_and_std_equal_numpy_on_per_fold_values():
     np.testing.assert_allclose(agg.tpr_mean, tprs.mean(axis=0), rtol=1e-14)
     np.testing.assert_allclose(agg.tpr_std, tprs.std(axis=0, ddof=1), rtol=1e-12, atol=1e-15)
     assert agg.std["auc"] > 0.01
+    logs = np.log10(np.stack([c.rejection for c in curves]))
+    finite = np.all(np.isfinite(logs), axis=0)
+    np.testing.assert_allclose(agg.log_rejection_mean[finite], logs[:, finite].mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(agg.log_rejection_std[finite], logs[:, finite].std(axis=0, ddof=1), rtol=1e-12, atol=1e-15)
+    lo, hi = agg.rejection_band
+    assert np.all(lo[finite] >= 1.0) and np.all(lo[finite] <= agg.rejection_mean[finite])
+    np.testing.assert_allclose(np.log10(hi[finite]) - agg.log_rejection_mean[finite], agg.log_rejection_std[finite], atol=1e-12)
 
 
 def test_script_summary_and_missing_fold(tmp_path, recwarn):

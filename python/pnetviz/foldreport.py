@@ -27,21 +27,23 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
 
     def rejection_bands(fig: draw.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
-            lo = np.maximum(agg.rejection_mean - agg.rejection_std, 1.0)
-            draw.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo,
-                          agg.rejection_mean + agg.rejection_std, None, band_color=cycle_color(k))  # fmt: skip
+            ok = np.isfinite(agg.log_rejection_mean)
+            lo, hi = agg.rejection_band
+            draw.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID[ok], lo[ok], hi[ok], None,
+                          band_color=cycle_color(k))  # fmt: skip
 
     roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
                            f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", cycle_color(k),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
-    ok = {s: np.isfinite(a.rejection_mean) for s, a in aggs.items()}
+    ok = {s: np.isfinite(a.log_rejection_mean) for s, a in aggs.items()}
     rej = [plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[ok[s]], a.rejection_mean[ok[s]],
-                           f"{s.capitalize()}, mean #pm 1#sigma", cycle_color(k), plots.split_style(s))
+                           f"{s.capitalize()}, geometric mean #pm 1#sigma", cycle_color(k), plots.split_style(s))
            for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
-    ctx = [*context, f"mean of {n} folds #pm 1#sigma"]
     return [
-        plots.roc_figure(f"{prefix}roc_curve_folds", roc, ctx, underlay=roc_bands),
-        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, ctx, underlay=rejection_bands),
+        plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
+                         underlay=roc_bands),  # fmt: skip
+        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"{n} folds, #sigma of log_{{10}}"],
+                               underlay=rejection_bands),  # fmt: skip
     ]
 
 

@@ -1,5 +1,5 @@
 """Cross-fold aggregation: per-fold metric table with mean +- std, mean ROC and rejection
-curves with +-1 sigma bands on common grids.
+curves with +-1 sigma bands on common grids (rejection: in log10, geometric mean).
 
 Only small per-fold summaries are kept (curves interpolated on fixed grids, scalars), so
 aggregating folds of 1e7-event ntuples costs no memory. std is the sample standard deviation
@@ -107,8 +107,21 @@ class Aggregate:
     std: dict[str, float]
     tpr_mean: np.ndarray
     tpr_std: np.ndarray
-    rejection_mean: np.ndarray  # over folds with a finite value at that eps_s
-    rejection_std: np.ndarray
+    # log10(1/eps_b) over the folds with eps_b > 0 at that eps_s: rejection spans decades, so its
+    # spread is taken in log space (a linear mean - std falls below 1 at low eps_s)
+    log_rejection_mean: np.ndarray
+    log_rejection_std: np.ndarray
+
+    @property
+    def rejection_mean(self) -> np.ndarray:
+        """Geometric mean of 1/eps_b over folds."""
+        return 10.0**self.log_rejection_mean
+
+    @property
+    def rejection_band(self) -> tuple[np.ndarray, np.ndarray]:
+        """+-1 sigma of log10(1/eps_b), as rejections (never below 1)."""
+        m, s = self.log_rejection_mean, self.log_rejection_std
+        return np.maximum(10.0 ** (m - s), 1.0), 10.0 ** (m + s)
 
 
 def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
@@ -118,7 +131,8 @@ def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
     stats = {key: _mean_std(np.array(list(v.values()))) for key, v in table.items()}
     tpr_mean, tpr_std = _band(np.stack([c.tpr for c in curves]))
     rej = np.stack([c.rejection for c in curves])
-    rej_mean, rej_std = _band(np.where(np.isfinite(rej), rej, np.nan))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_mean, log_std = _band(np.where(np.isfinite(rej) & (rej > 0), np.log10(rej), np.nan))
     return Aggregate(
         folds=folds,
         table=table,
@@ -126,8 +140,8 @@ def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
         std={k: s for k, (_, s) in stats.items()},
         tpr_mean=tpr_mean,
         tpr_std=tpr_std,
-        rejection_mean=rej_mean,
-        rejection_std=rej_std,
+        log_rejection_mean=log_mean,
+        log_rejection_std=log_std,
     )
 
 
@@ -141,5 +155,13 @@ def aggregate_report(agg: Aggregate, missing: Sequence[int]) -> dict:
         "mean": agg.mean,
         "std": agg.std,
         "roc_band": {"fpr": FPR_GRID, "tpr_mean": agg.tpr_mean, "tpr_std": agg.tpr_std},
-        "rejection_band": {"eps_s": EFF_GRID, "mean": agg.rejection_mean, "std": agg.rejection_std},
+        "rejection_band": {
+            "convention": "mean and sample std of log10(1/eps_b) over folds; band = 10^(mean +- std)",
+            "eps_s": EFF_GRID,
+            "geometric_mean": agg.rejection_mean,
+            "low": agg.rejection_band[0],
+            "high": agg.rejection_band[1],
+            "log10_mean": agg.log_rejection_mean,
+            "log10_std": agg.log_rejection_std,
+        },
     }
