@@ -59,7 +59,7 @@ def main() -> None:
     data = REPO / "benchmarks" / "data"
     t_start, _ = measure([PY, "-c", STARTUP])
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, threads {args.threads}, "
-          f"bootstrap {args.bootstrap}; start-up (import ROOT + declare + -O3 warm-up + cmsstyle) {t_start:.2f} s\n")  # fmt: skip
+          f"bootstrap {args.bootstrap}; start-up (import ROOT + declare the headers + cmsstyle) {t_start:.2f} s\n")  # fmt: skip
     print("| events | visualizeMultiClass | peak RSS | bare AsNumpy read | pnetviz reader | baseline (sklearn) | ratio to read | speed-up vs baseline |")
     print("|---|---|---|---|---|---|---|---|")
     rows = []
