@@ -39,6 +39,8 @@ namespace detail {
 
 struct ReadJob {
    std::string path, tree, label;  // label: shown on the progress bar
+   bool terminal = true;           // redraw one line; else (a log file) a new line per quarter
+   int quarters_shown = 0;
    std::vector<std::string> names;
    const std::uint64_t *out;  // data pointer per column
    const std::int32_t *size;  // element size per column, bytes
@@ -58,15 +60,20 @@ struct ReadJob {
    }
 };
 
-inline void print_progress(const ReadJob &job, long long done, long long total, double seconds, bool last)
+inline void print_progress(ReadJob &job, long long done, long long total, double seconds, bool last)
 {
    const int width = 40;
    const double frac = total > 0 ? double(done) / double(total) : 1.0;
+   if (!job.terminal) { // a log file: one line per quarter, none of the carriage-return redraws
+      const int quarter = int(4 * frac);
+      if (!last && quarter <= job.quarters_shown) return;
+      job.quarters_shown = quarter;
+   }
    const int filled = int(frac * width);
    std::string bar(filled, '=');
    bar.resize(width, ' ');
-   std::fprintf(stderr, "\r%s: [%s] %3d%% %.1f/%.1f M entries, %.1f s%s", job.label.c_str(), bar.c_str(),
-                int(100 * frac), done / 1e6, total / 1e6, seconds, last ? "\n" : "");
+   std::fprintf(stderr, "%s%s: [%s] %3d%% %.1f/%.1f M entries, %.1f s%s", job.terminal ? "\r" : "", job.label.c_str(),
+                bar.c_str(), int(100 * frac), done / 1e6, total / 1e6, seconds, last || !job.terminal ? "\n" : "");
    std::fflush(stderr);
 }
 
@@ -121,17 +128,19 @@ inline void read_range(ReadJob &job, long long first, long long last, long long 
 
 // Reads `names` (flat scalar branches) of `tree` in `path` into out[c] (element size size[c]
 // bytes, `entries` elements each) with `nthreads` threads. A progress bar titled
-// `progress_label` goes to stderr unless the label is empty. Returns an empty string on
-// success, else the first error (the arrays are then incomplete).
+// `progress_label` goes to stderr unless the label is empty (`terminal`: redrawn in place,
+// else one line per quarter for log files). Returns an empty string on success, else the first
+// error (the arrays are then incomplete).
 inline std::string read_columns(const std::string &path, const std::string &tree, const std::vector<std::string> &names,
                                 const std::uint64_t *out, const std::int32_t *size, long long entries, int nthreads,
-                                const std::string &progress_label)
+                                const std::string &progress_label, bool terminal = true)
 {
    const bool progress = !progress_label.empty();
    detail::ReadJob job;
    job.path = path;
    job.tree = tree;
    job.label = progress_label;
+   job.terminal = terminal;
    job.names = names;
    job.out = out;
    job.size = size;

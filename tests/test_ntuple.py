@@ -172,5 +172,5 @@ def test_reader_rejects_array_branch(tmp_path):
 def test_progress_bar_on_stderr(ntuple_factory, monkeypatch, capfd):
     monkeypatch.setattr(ntuple, "PROGRESS_MIN_ENTRIES", 100)
     read_predictions(ntuple_factory(n=400), progress=True)
-    err = capfd.readouterr().err
-    assert "Reading " in err and "100% 0.0/0.0 M entries" in err
+    err = capfd.readouterr().err  # not a terminal: one line per quarter, no carriage returns
+    assert "Reading " in err and "100% 0.0/0.0 M entries" in err and "\r" not in err

@@ -11,6 +11,7 @@ every problem becomes an InputError naming the file and branch.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -196,7 +197,8 @@ def read_columns(path: Path, tree: str, columns: dict[str, str], entries: int, p
         threads = int(ROOT.GetThreadPoolSize()) if ROOT.IsImplicitMTEnabled() else 1
     label = f"Reading {path.parent.name}/{path.name}" if progress and entries >= PROGRESS_MIN_ENTRIES else ""
     with quiet_root(ROOT.kError):
-        error = str(ROOT.pnetviz.read_columns(str(path), tree, list(out), pointers, sizes, entries, threads, label))
+        error = str(ROOT.pnetviz.read_columns(str(path), tree, list(out), pointers, sizes, entries, threads, label,
+                                              sys.stderr.isatty()))  # fmt: skip
     if error:
         raise InputError(f"{path}: {error}. Fix: the ntuple contract (README.md) asks for flat scalar branches, "
                          "one number per event; re-create the file if it is damaged.")  # fmt: skip
