@@ -44,7 +44,7 @@ class ComparisonJob:
     tree: str = "Events"
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()
-    progress: bool = False  # RDataFrame progress bar on large files
+    progress: bool = False  # progress bar while reading large files
 
 
 @dataclass(frozen=True)
