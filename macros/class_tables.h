@@ -5,7 +5,7 @@
 //     matrix, rows = true class, columns = predicted class: summed w, and counts of w != 0;
 //   * for every class score c and every true class t, the 50-bin (nbins) histogram of
 //     P(c) on [0, 1]: summed w and w^2. Scores below 0 go to the first bin and scores >= 1 to
-//     the last, exactly as pnetviz's FillN histograms (no event leaves the normalisation).
+//     the last, exactly as evaluate.binned_sums (no event leaves the normalisation).
 // Layout: scores is k rows of n values (row c = P(class c)); confusion and counts are k*k
 // (t*k + p); hist and hist_w2 are k*k*nbins ((c*k + t)*nbins + bin). Outputs are zeroed here.
 // Pure function over arrays; python/pnetviz/multiclass.py calls it once per split.

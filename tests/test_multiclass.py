@@ -45,7 +45,7 @@ def test_class_tables_match_numpy(toy):
             np.testing.assert_allclose(t.hist_w2[c, tc], h2, rtol=1e-12, atol=1e-12)
 
 
-def test_histogram_from_sums_equals_filln_histogram(toy):
+def test_class_table_histograms_equal_score_histogram(toy):
     scores, label, w, sel = toy
     t = class_tables(scores, label, np.abs(w), sel)
     m = sel & (label == 1)
@@ -54,6 +54,7 @@ def test_histogram_from_sums_equals_filln_histogram(toy):
     for a, b in zip(hist_contents(filled), hist_contents(summed)):
         np.testing.assert_allclose(a, b, rtol=1e-12)
     assert summed.GetMean() == pytest.approx(filled.GetMean(), abs=0.02)  # bin centres vs exact values
+    assert t.events[1] == np.count_nonzero(m) == filled.GetEntries()
 
 
 def test_one_vs_rest_collapses_the_confusion_matrix(toy):

@@ -52,29 +52,26 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     return out
 
 
+def binned_sums(scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sums of w and w^2 in the N_BINS equal bins of [0, 1]. Scores <= 0 go to the first bin and
+    scores >= 1 to the last, never to under/overflow, so no event leaves the normalisation; the
+    same rule as the C++ multi-class tables (`macros/class_tables.h`)."""
+    bins = np.clip(np.asarray(scores, dtype=np.float64) * N_BINS, 0, N_BINS - 1).astype(np.intp)
+    w = np.asarray(weights, dtype=np.float64)
+    return np.bincount(bins, weights=w, minlength=N_BINS), np.bincount(bins, weights=w * w, minlength=N_BINS)
+
+
 def score_histogram(name: str, scores: np.ndarray, weights: np.ndarray, title: str = "") -> object:
-    """50-bin TH1D of `scores` in [0, 1] filled with FillN, normalised to unit integral.
-
-    Scores exactly 0 or 1 (and outside [0, 1]) are placed in the first/last bin, never in
-    under/overflow: no event drops out of the normalisation. Errors are sqrt(sum w^2), scaled
-    with the normalisation.
-    """
-    ROOT = root()
-    hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
-    hist.Sumw2()
-    x = np.clip(np.asarray(scores, dtype=np.float64), SCORE_RANGE[0], np.nextafter(SCORE_RANGE[1], 0.0))
-    w = np.ascontiguousarray(weights, dtype=np.float64)
-    if x.size:
-        hist.FillN(x.size, np.ascontiguousarray(x), w)
-    integral = hist.Integral()
-    if integral > 0:
-        hist.Scale(1.0 / integral)
-    return hist
+    """50-bin TH1D of `scores` on [0, 1] (binning of `binned_sums`), normalised to unit integral."""
+    return histogram_from_sums(name, *binned_sums(scores, weights), title, entries=np.size(scores))
 
 
-def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title: str = "") -> object:
-    """N_BINS-bin TH1D on [0, 1] from binned sums of w and w^2, normalised to unit integral as
-    `score_histogram` (statistics recomputed from the bins)."""
+def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title: str = "",
+                        entries: int | None = None) -> object:  # fmt: skip
+    """The one way pnetviz builds a score TH1D: N_BINS bins on [0, 1] from binned sums of w and
+    w^2, normalised to unit integral; errors sqrt(sum w^2), scaled with it. Statistics (mean,
+    RMS) are computed from the bins; `entries` = the number of events (default: the effective
+    number, ROOT's choice)."""
     ROOT = root()
     hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
     hist.Sumw2()
@@ -84,6 +81,8 @@ def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title:
     contents[1:-1] = sum_w2
     hist.GetSumw2().Set(N_BINS + 2, contents)
     hist.ResetStats()
+    if entries is not None:
+        hist.SetEntries(entries)
     integral = hist.Integral()
     if integral > 0:
         hist.Scale(1.0 / integral)

@@ -60,6 +60,7 @@ class ClassTables:
     counts: np.ndarray  # k x k, events with non-zero weight used
     hist: np.ndarray  # k (score of class c) x k (true class t) x N_BINS: summed weights on [0, 1]
     hist_w2: np.ndarray  # same, summed squared weights
+    events: np.ndarray  # k: events of each true class in the split (histogram entries)
 
 
 def score_matrix(preds: Predictions) -> np.ndarray:
@@ -81,7 +82,7 @@ def class_tables(scores: np.ndarray, label: np.ndarray, used: np.ndarray, sel: n
     hist, hist_w2 = np.empty((k, k, N_BINS)), np.empty((k, k, N_BINS))
     kernel(scores, n, k, np.ascontiguousarray(label, dtype=np.int32), np.ascontiguousarray(used, dtype=np.float64),
            np.ascontiguousarray(sel).view(np.uint8), N_BINS, confusion, counts, hist, hist_w2)  # fmt: skip
-    return ClassTables(confusion, counts, hist, hist_w2)
+    return ClassTables(confusion, counts, hist, hist_w2, np.bincount(label[sel], minlength=k))
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,8 @@ def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list
     for split in SPLITS:
         tables = ev.tables[split]
         for k, true_name in enumerate(job.display):
-            h = histogram_from_sums(f"p_{name}_{split}_{k}", tables.hist[index, k], tables.hist_w2[index, k])
+            h = histogram_from_sums(f"p_{name}_{split}_{k}", tables.hist[index, k], tables.hist_w2[index, k],
+                                    entries=int(tables.events[k]))  # fmt: skip
             label = f"{true_name} ({split})"
             hists.append(HistSpec(f"class_scores/{file_tag(name)}_{split}_true_{file_tag(job.classes[k])}", h, label,
                                   cycle_color(k), split == "test"))  # fmt: skip
