@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pnetviz.rootenv import root
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def load_script(name: str):
+    """Import python/<name>.py (a user-facing script) as a module, to call its main()."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "python" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def write_ntuple(path: Path, columns: dict[str, np.ndarray], tree: str = "Events") -> Path:

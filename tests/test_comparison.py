@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from conftest import make_demo, write_ntuple
+from conftest import load_script, make_demo, write_ntuple
 from pnetviz import hep
 from pnetviz.cli import run
 from pnetviz.comparison import dominance
@@ -17,7 +17,6 @@ from pnetviz.demo import DemoConfig, write_fold
 from pnetviz.ntuple import read_predictions
 from pnetviz.paths import PREDICTIONS_FILE, binary_dir
 from pnetviz.roc import binary_clf_curve
-from test_visualize_binary import load_script
 
 CFG = DemoConfig(events=5000, folds=2)
 

@@ -8,6 +8,7 @@ import shutil
 import numpy as np
 import pytest
 
+from conftest import load_script
 from pnetviz import folds
 from pnetviz.cli import run
 from pnetviz.demo import DemoConfig, write_fold
@@ -15,7 +16,6 @@ from pnetviz.evaluate import binary_samples, evaluate_split
 from pnetviz.hepsummary import HepOptions, pair_metrics
 from pnetviz.paths import binary_dir
 from pnetviz.roc import binary_clf_curve
-from test_visualize_binary import load_script
 
 
 def toy_results(seed: int, sep: float):

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from conftest import make_demo
+from conftest import load_script, make_demo
 from pnetviz.cli import run
 from pnetviz.demo import DemoConfig
 from pnetviz.ntuple import read_predictions
-from test_visualize_binary import load_script
 
 CFG = DemoConfig(events=5000, folds=2)
 SPLIT_KEYS = {"auc", "auc_error", "auc_all_weight_modes", "rejection", "rejection_0.5_error", "partial_auc",

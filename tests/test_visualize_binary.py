@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, confusion_matrix, roc_auc_score
 
-from conftest import make_demo, contract_columns, write_ntuple
+from conftest import contract_columns, load_script, make_demo, write_ntuple
 from pnetviz.cli import run
 from pnetviz.demo import DemoConfig
 from pnetviz.evaluate import hist_contents, score_histogram
@@ -18,17 +17,9 @@ from pnetviz.ntuple import read_predictions
 from pnetviz.paths import PREDICTIONS_FILE, binary_dir
 from pnetviz.rootenv import root
 
-REPO = Path(__file__).resolve().parents[1]
 CFG = DemoConfig(events=6000, folds=2)
 IMAGES = ["roc_curve", "precision_recall_curve", "score_distributions", "confusion_matrix", "training_curves",
           "training_metrics"]  # fmt: skip
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "python" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

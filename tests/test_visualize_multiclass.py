@@ -9,13 +9,12 @@ import numpy as np
 import pytest
 from sklearn.metrics import confusion_matrix, precision_recall_fscore_support, roc_auc_score
 
-from conftest import contract_columns, write_ntuple
+from conftest import contract_columns, load_script, write_ntuple
 from pnetviz.cli import run
 from pnetviz.demo import DemoConfig, write_fold
 from pnetviz.evaluate import lr_score
 from pnetviz.ntuple import read_predictions
 from pnetviz.rootenv import root
-from test_visualize_binary import load_script
 
 CFG = DemoConfig(events=6000, folds=2)
 CLASSES = ("signal", "nonprompt", "diboson", "ttZ")

@@ -139,12 +139,16 @@ class PrecisionRecall:
         return float(-np.sum(np.diff(self.recall) * self.precision[:-1]))
 
 
+def _precision(curve: BinaryCurve) -> np.ndarray:
+    """Selected signal / selected weight at every point after the first (0 where nothing is selected)."""
+    tps, selected = curve.tps[1:], curve.tps[1:] + curve.fps[1:]
+    return np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
+
+
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
     """Precision-recall curve derived from the ROC ingredients (signal positive)."""
-    tps, fps = curve.tps[1:], curve.fps[1:]
-    selected = tps + fps
-    precision = np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
-    recall = tps / curve.total_signal
+    precision = _precision(curve)
+    recall = curve.tps[1:] / curve.total_signal
     return PrecisionRecall(
         precision=np.r_[precision[::-1], 1.0],
         recall=np.r_[recall[::-1], 0.0],
@@ -155,10 +159,7 @@ def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
 def average_precision(curve: BinaryCurve) -> float:
     """AP of `precision_recall(curve)` without building the curve: sum over points of
     (R_n - R_{n-1}) P_n, with P = 0 where nothing is selected (as scikit-learn)."""
-    tps, fps = curve.tps[1:], curve.fps[1:]
-    selected = tps + fps
-    precision = np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
-    return float(np.dot(np.diff(curve.tps), precision) / curve.total_signal)
+    return float(np.dot(np.diff(curve.tps), _precision(curve)) / curve.total_signal)
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
