@@ -232,11 +232,15 @@ def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str
         fig.legend.append((line, label, "l"))
 
 
-def add_legend(fig: Figure, x1: float, y1: float, x2: float, y2: float, pad: int = 0, columns: int | None = None) -> None:
-    """Legend of every labelled object drawn so far (NDC coordinates)."""
+def add_legend(fig: Figure, x1: float, y1: float, x2: float, y2: float, pad: int = 0, columns: int | None = None,
+               margin: float | None = None) -> None:  # fmt: skip
+    """Legend of every labelled object drawn so far (NDC coordinates); `margin`: fraction of the
+    box width taken by the line/marker samples (ROOT's TLegend margin)."""
     cms = cmsstyle()
     fig.pads[pad].cd()
     leg = cms.cmsLeg(x1, y1, x2, y2, textSize=STYLE["legend_text_size"], columns=columns)
+    if margin is not None:
+        leg.SetMargin(margin)
     for obj, label, option in fig.legend:
         leg.AddEntry(obj, label, option)
     fig.extras.append(leg)

@@ -122,7 +122,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     else:
         for h in hists:
             fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-        draw.add_legend(fig, 0.56, 0.70, 0.93, 0.89)
+        draw.add_legend(fig, 0.60, 0.70, 0.93, 0.89, margin=0.17)  # clear of "Simulation Preliminary"
     if compact:  # top right, above the legend
         draw.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=0.028)
     else:
