@@ -60,7 +60,7 @@ def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], cont
         draw.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
     if extra is not None:
         extra(fig)
-    draw.add_legend(fig, *legend_box)
+    draw.add_legend(fig, *legend_box, margin=0.17)  # short line samples: room for "AUC x +- y" labels
     draw.add_text(fig, context, 0.93, 0.88, align=31)
     return fig
 
