@@ -16,15 +16,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pnetviz import cli, paths  # noqa: E402
+from pnetviz import cli  # noqa: E402
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     cli.add_common_options(parser, "binary")
-    parser.add_argument("--background", default="nonprompt", help="background the model was trained against (default: %(default)s)")
+    parser.add_argument("--background", help="background the model was trained against: the -binary-<background> "
+                                             "suffix of the trainer's model name (default: the only one there is)")  # fmt: skip
     parser.add_argument("--compare-subset", metavar="BRANCH",
-                        help="also overlay all test events and those with BRANCH true (ROC and scores)")
+                        help="also compare all test events, BRANCH true and BRANCH false (ROC and scores); "
+                             "has_bjet is compared automatically")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -32,10 +34,8 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     """One BinaryJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.binary import BinaryJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    model = paths.binary_dir(args.results_dir, args.channel, args.signal, args.background)
-    plots = paths.binary_dir(paths.DEFAULT_PLOTS, args.channel, args.signal, args.background)
-    make = functools.partial(BinaryJob, background=args.background, compare_subset=args.compare_subset)
-    return cli.fold_jobs(args, model, plots, make)
+    make = functools.partial(BinaryJob, compare_subset=args.compare_subset)
+    return cli.fold_jobs(args, "binary", make, background=args.background)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,9 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pnetviz import binary, driver  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
-    context = [f"{args.signal} vs {args.background}", args.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    first = todo[0]
+    context = [f"{first.display[0]} vs {first.display[1]}", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
     driver.run_jobs("visualizeBinary", todo, binary.run, summary, missing, args.quiet,
-                    f"pnetviz fold summary: {args.signal} vs {args.background}", context)  # fmt: skip
+                    f"pnetviz fold summary: {first.signal} vs {first.background}", context)  # fmt: skip
     return 0
 
 

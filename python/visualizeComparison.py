@@ -17,26 +17,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pnetviz import cli, paths  # noqa: E402
+from pnetviz import cli, layout, paths  # noqa: E402
 from pnetviz.errors import InputError  # noqa: E402
-from pnetviz.ntuple import DEFAULT_CLASSES  # noqa: E402
 from pnetviz.style import StyleOptions  # noqa: E402
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=cli.CONTRACT_HELP)  # fmt: skip
-    parser.add_argument("--signal", default="MHc160_MA85", help="signal point (default: %(default)s)")
-    parser.add_argument("--channel", default="Run1E2Mu", help="analysis channel (default: %(default)s)")
-    parser.add_argument("--fold", default="0", help="fold number, comma list or 'all' (default: %(default)s)")
-    parser.add_argument("--results-dir", type=Path, default=paths.DEFAULT_RESULTS,
-                        help="training results with the layout of README.md; needs binary/<signal>_vs_<bkg>/ and "
-                             "multiclass/<signal>/ (default: results/ in the repo)")  # fmt: skip
-    parser.add_argument("--classes", default=",".join(DEFAULT_CLASSES),
-                        help="multi-class class names, signal first; the backgrounds compared are those with a "
-                             "binary model (default: %(default)s)")  # fmt: skip
+    cli.add_model_options(parser, with_predictions=False)
+    parser.add_argument("--binary-model", help="which binary model when several are trained against one background "
+                                               "(hyperparameter variants): full name or a part only it has")  # fmt: skip
+    parser.add_argument("--classes", help="multi-class class names, signal first (default: from the trainer's JSON, "
+                                          "else the score_* branches)")  # fmt: skip
+    parser.add_argument("--pair", help="which multi-class class each binary background is compared with, "
+                                       "binary:class pairs (ttZ:ttX); default: the class of the same name, else the "
+                                       "group holding that sample (trainer's JSON)")  # fmt: skip
     parser.add_argument("--tree", default="Events", help="TTree name (default: %(default)s)")
-    parser.add_argument("--output", type=Path, help="output directory (default: plots/<channel>/comparison/<signal>/fold-<k>/)")
+    parser.add_argument("--output", type=Path, help="output directory (default: plots/.../comparison/<signal>/[<model>/]fold-<k>/)")
     parser.add_argument("--formats", default="png,pdf", help="image formats (default: %(default)s)")
     parser.add_argument("--weights", choices=("abs", "signed", "drop"), default="abs", help="weight mode (default: abs)")
     parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicas; 0 disables (default: %(default)s)")
@@ -50,35 +48,92 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def parse_pairs(text: str | None) -> dict[str, str]:
+    out = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        b, sep, m = part.partition(":")
+        if not sep or not b.strip() or not m.strip():
+            raise InputError(f"--pair {text!r}: give binary:class pairs separated by commas (ttZ:ttX).")
+        out[b.strip()] = m.strip()
+    return out
+
+
+def binary_files(args: argparse.Namespace, mc: layout.ModelFile, classes: tuple[str, ...]) -> dict[str, layout.ModelFile]:
+    """Binary background -> its model's ntuple in the same fold: every `-binary-<bkg>` model of the
+    trainer's layout (--binary-model where one background has several), or the legacy
+    `<signal>_vs_<bkg>` directories of the multi-class backgrounds."""
+    if mc.model is None:
+        out = {}
+        for b in classes[1:]:
+            path = paths.fold_dir(paths.binary_dir(args.results_dir, mc.channel, mc.signal, b), mc.fold) / paths.PREDICTIONS_FILE
+            if path.is_file():
+                out[b] = layout.ModelFile("binary", mc.channel, mc.signal, mc.fold, path, background=b)
+        return out
+    query = cli.model_query(args, "binary")
+    fold_dir = layout.trainer_signal_dir(query) / mc.fold_name
+    names = layout.tree_models(fold_dir)
+    out = {}
+    for b in sorted({bg for n in names if (bg := layout.model_background(n))}):
+        cands = [n for n in names if layout.model_background(n) == b]
+        if len(cands) > 1 and args.binary_model:
+            cands = [n for n in cands if n == args.binary_model] or [n for n in cands if args.binary_model in n]
+        if cands:
+            name = layout.choose(cands, fold_dir / "trees", args.binary_model)
+            out[b] = layout.ModelFile("binary", mc.channel, mc.signal, mc.fold, fold_dir / "trees" / f"{name}.root", name, b)
+    return out
+
+
 def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
+    from pnetviz import trainer  # noqa: PLC0415
     from pnetviz.comparison import ComparisonJob  # noqa: PLC0415
+    from pnetviz.ntuple import classes_from_branches  # noqa: PLC0415
 
     cli.check_energy(args.energy)
     cli.apply_run_options(args)
     formats = tuple(cli.parse_formats(args.formats))
-    classes = tuple(c.strip() for c in args.classes.split(",") if c.strip())
-    if len(classes) < 2:
-        raise InputError(f"--classes {args.classes!r}: give the signal and at least one background.")
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
     hep = cli.hep_options(args)
-    mc_dir = paths.multiclass_dir(args.results_dir, args.channel, args.signal)
-    inputs, missing = cli.resolve_inputs(args, mc_dir)
-    plots_dir = paths.DEFAULT_PLOTS / args.channel / "comparison" / args.signal
-    outputs, summary = cli.output_dirs(args, plots_dir, [f for f, _, _ in inputs])
+    overrides = parse_pairs(args.pair)
+    labels = trainer.parse_labels(args.labels)
+    files, missing, _ = cli.resolve_files(args, "multiclass")
+    first = files[0]
+    plots_dir = paths.DEFAULT_PLOTS / first.channel / "comparison" / first.signal
+    if first.model is not None:
+        plots_dir = (paths.DEFAULT_PLOTS / Path(args.results_dir).resolve().name / first.channel / "comparison"
+                     / first.signal / first.model)  # fmt: skip
+    outputs, summary = cli.output_dirs(args, plots_dir, files)
     todo = []
-    for (fold, mc_file, _), out in zip(inputs, outputs, strict=True):
-        binary = {b: paths.fold_dir(paths.binary_dir(args.results_dir, args.channel, args.signal, b), fold) / paths.PREDICTIONS_FILE
-                  for b in classes[1:]}  # fmt: skip
-        present = tuple(b for b, f in binary.items() if f.is_file())
-        if not present:
-            raise InputError(f"fold {fold}: no binary model found for any of {', '.join(classes[1:])} "
-                             f"(looked for {next(iter(binary.values()))}). Fix: check --results-dir and --classes.")  # fmt: skip
-        absent = [b for b in classes[1:] if b not in present]
-        if absent and not args.quiet:
-            print(f"[visualizeComparison] fold {fold}: no binary model for {', '.join(absent)}; compared: {', '.join(present)}")
-        todo.append(ComparisonJob(signal=args.signal, classes=classes, backgrounds=present, channel=args.channel,
-                                  fold=fold, binary_files=binary, multiclass_file=mc_file, output=out, formats=formats,
-                                  tree=args.tree, style=style, hep=hep, progress=not args.quiet))  # fmt: skip
+    for mc, out in zip(files, outputs, strict=True):
+        info = trainer.load_info(mc.predictions, trainer.find_performance(mc.predictions))
+        if args.classes:
+            classes = tuple(c.strip() for c in args.classes.split(","))
+            if len(classes) < 2 or not all(classes):
+                raise InputError(f"--classes {args.classes!r}: give the signal and at least one background, no empty name.")
+        else:
+            classes = info.classes() or classes_from_branches(mc.predictions, args.tree)
+        binaries = binary_files(args, mc, classes)
+        pairs = {b: overrides.get(b) or trainer.pairing(b, classes, info.groups()) for b in binaries}
+        bad = {b: c for b, c in pairs.items() if c is not None and c not in classes[1:]}
+        if bad:
+            raise InputError(f"--pair: {', '.join(bad.values())} is not a multi-class background; classes: "
+                             f"{', '.join(classes[1:])}.")  # fmt: skip
+        pairs = {b: c for b, c in pairs.items() if c is not None}
+        if not pairs:
+            where = layout.trainer_signal_dir(cli.model_query(args, "binary")) if mc.model else args.results_dir
+            raise InputError(f"{mc.fold_name}: no binary model found for any of {', '.join(classes[1:])} "
+                             f"(looked in {where}). Fix: check --results-dir, --classes or --pair.")  # fmt: skip
+        unpaired = [b for b in binaries if b not in pairs]
+        if unpaired and not args.quiet:
+            print(f"[visualizeComparison] {mc.fold_name}: binary {', '.join(unpaired)} has no multi-class counterpart "
+                  "(use --pair binary:class)")  # fmt: skip
+        todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold,
+                                  binary_files={b: binaries[b].predictions for b in pairs},
+                                  binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
+                                  multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats,
+                                  tree=args.tree, style=style, hep=hep, progress=not args.quiet,
+                                  labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}))  # fmt: skip
     return todo, missing, summary
 
 
@@ -97,8 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(todo) > 1:
         report = comparison.summary_report(per_fold, missing)
         written = publish(summary, todo[0].formats, todo[0].style,
-                          lambda: comparison.summary_figures(report, args.signal, args.channel), report,
-                          f"pnetviz comparison across folds: {args.signal}")  # fmt: skip
+                          lambda: comparison.summary_figures(report, todo[0].signal, todo[0].channel), report,
+                          f"pnetviz comparison across folds: {todo[0].signal}")  # fmt: skip
         if not args.quiet:
             print(f"[visualizeComparison] summary of {len(todo)} folds: {len(written)} files in {summary}", flush=True)
     return 0

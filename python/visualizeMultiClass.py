@@ -17,24 +17,26 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pnetviz import cli, paths  # noqa: E402
+from pnetviz import cli  # noqa: E402
 from pnetviz.errors import InputError  # noqa: E402
-from pnetviz.ntuple import DEFAULT_CLASSES  # noqa: E402
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     cli.add_common_options(parser, "multiclass")
-    parser.add_argument("--classes", default=",".join(DEFAULT_CLASSES),
+    parser.add_argument("--classes",
                         help="class names in label order, signal first: class i <-> true_label == i <-> branch "
-                             "score_<name> (default: %(default)s)")  # fmt: skip
+                             "score_<name> (default: from the trainer's JSON background_info, else the ntuple's "
+                             "score_* branches in order)")  # fmt: skip
     return parser.parse_args(argv)
 
 
-def parse_classes(text: str) -> tuple[str, ...]:
-    classes = tuple(c.strip() for c in text.split(",") if c.strip())
-    if len(classes) < 2 or len(set(classes)) != len(classes):
-        raise InputError(f"--classes {text!r}: give at least two distinct names, signal first.")
+def parse_classes(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    classes = tuple(c.strip() for c in text.split(","))
+    if len(classes) < 2 or len(set(classes)) != len(classes) or not all(classes):
+        raise InputError(f"--classes {text!r}: give at least two distinct, non-empty names, signal first.")
     return classes
 
 
@@ -42,9 +44,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     """One MultiClassJob per fold found, the missing folds, and the fold-summary directory."""
     from pnetviz.multiclass import MultiClassJob  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    model = paths.multiclass_dir(args.results_dir, args.channel, args.signal)
-    plots = paths.multiclass_dir(paths.DEFAULT_PLOTS, args.channel, args.signal)
-    return cli.fold_jobs(args, model, plots, functools.partial(MultiClassJob, classes=parse_classes(args.classes)))
+    return cli.fold_jobs(args, "multiclass", functools.partial(MultiClassJob, classes=parse_classes(args.classes)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -52,9 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pnetviz import driver, multiclass  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
-    context = [f"{args.signal}, multi-class", args.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    first = todo[0]
+    context = [f"{first.signal}, multi-class", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
     driver.run_jobs("visualizeMultiClass", todo, multiclass.run, summary, missing, args.quiet,
-                    f"pnetviz fold summary: {args.signal} multi-class", context)  # fmt: skip
+                    f"pnetviz fold summary: {first.signal} multi-class", context)  # fmt: skip
     return 0
 
 

@@ -76,7 +76,7 @@ def test_script_summary_and_missing_fold(tmp_path, recwarn):
         write_fold(cfg, results, fold)
     shutil.rmtree(binary_dir(results, cfg.channel, cfg.signal, "nonprompt") / "fold-1")
     out = tmp_path / "out"
-    argv = ["--results-dir", str(results), "--fold", "0,1,2", "--output", str(out), "--formats", "png",
+    argv = ["--results-dir", str(results), "--background", "nonprompt", "--fold", "0,1,2", "--output", str(out), "--formats", "png",
             "--bootstrap", "0", "-q"]  # fmt: skip
     assert run(load_script("visualizeBinary").main, argv) == 0
     assert any("folds 1 have no predictions file" in str(w.message) for w in recwarn)
@@ -88,7 +88,7 @@ def test_script_summary_and_missing_fold(tmp_path, recwarn):
     assert pair["mean"]["auc"] == pytest.approx(np.mean(per_fold), rel=1e-14)
     assert (out / "folds" / "roc_curve_folds.png").exists() and (out / "folds" / "rejection_curve_folds.png").exists()
     # --fold all finds 0 and 2 and reports the gap
-    assert run(load_script("visualizeBinary").main, [*argv[:2], "--fold", "all", *argv[4:]]) == 0
+    assert run(load_script("visualizeBinary").main, [*argv[:4], "--fold", "all", *argv[6:]]) == 0
     assert json.loads((out / "folds" / "summary_report.json").read_text())["missing_folds"] == [1]
 
 
@@ -102,4 +102,4 @@ def test_multiclass_fold_summary_per_pair(tmp_path):
     assert run(load_script("visualizeMultiClass").main, argv) == 0
     report = json.loads((out / "folds" / "summary_report.json").read_text())
     assert set(report["pairs"]) == {f"{cfg.signal} vs {b} (LR)" for b in ("nonprompt", "diboson", "ttZ")}
-    assert (out / "folds" / "signal_vs_ttz_roc_curve_folds.png").exists()
+    assert (out / "folds" / "signal_vs_ttZ_roc_curve_folds.png").exists()

@@ -40,7 +40,7 @@ def binary_run(demo, tmp_path_factory):
 def test_every_output_for_every_fold(binary_run):
     for fold in range(CFG.folds):
         d = binary_run / f"fold-{fold}"
-        for stem in [*IMAGES, "roc_curve_has_bjet_comparison", "score_distributions_has_bjet_comparison"]:
+        for stem in [*IMAGES, "roc_curve_bjet_comparison", "score_distributions_bjet_comparison"]:
             for fmt in ("png", "pdf"):
                 assert (d / f"{stem}.{fmt}").stat().st_size > 1000, f"{stem}.{fmt}"
         assert (d / "summary_report.json").exists() and (d / "summary_report.txt").exists()
@@ -94,7 +94,7 @@ def test_root_file_reopens_with_every_object(binary_run):
             "scores": {"train_signal", "train_background", "test_signal", "test_background"},
             "confusion": {"test_counts", "test_normalised"},
             "training": {"train_loss", "valid_loss", "train_acc", "valid_acc", "epoch_time", "memory_mb"},
-            "canvases": {*IMAGES, "roc_curve_has_bjet_comparison", "score_distributions_has_bjet_comparison"},
+            "canvases": {*IMAGES, "roc_curve_bjet_comparison", "score_distributions_bjet_comparison"},
         }  # fmt: skip
         for directory, names in expected.items():
             keys = {k.GetName() for k in f.GetDirectory(directory).GetListOfKeys()}
@@ -162,10 +162,13 @@ def test_bad_input_exits_2_and_keeps_existing_outputs(tmp_path, capsys, columns,
 
 def test_missing_fold_and_bad_options(demo, tmp_path, capsys):
     script = load_script("visualizeBinary")
-    assert run(script.main, ["--results-dir", str(demo), "--fold", "7", "--output", str(tmp_path)]) == 2
+    bkg = ["--background", "nonprompt"]
+    assert run(script.main, ["--results-dir", str(demo), *bkg, "--fold", "7", "--output", str(tmp_path)]) == 2
     assert "fold-7" in capsys.readouterr().err
-    assert run(script.main, ["--results-dir", str(tmp_path / "none"), "--fold", "all"]) == 2
-    assert "no fold-<k>" in capsys.readouterr().err
+    assert run(script.main, ["--results-dir", str(tmp_path / "none"), *bkg, "--fold", "all"]) == 2
+    assert "no such directory" in capsys.readouterr().err
+    assert run(script.main, ["--results-dir", str(demo), "--fold", "0", "--output", str(tmp_path)]) == 2
+    assert "give --background; backgrounds found for MHc160_MA85: diboson, nonprompt, ttZ" in capsys.readouterr().err
     assert run(script.main, ["--results-dir", str(demo), "--formats", "gif"]) == 2
     assert "--formats" in capsys.readouterr().err
 

@@ -40,10 +40,10 @@ def test_spec_worked_example():
 
 
 def test_every_output_for_every_fold(mc_run):
-    stems = ["overall_confusion_matrix", "precision_by_class", "recall_by_class", "f1-score_by_class", "training_curves"]
-    for bkg in ("nonprompt", "diboson", "ttz"):
+    stems = ["overall_confusion_matrix", "precision_by_class", "recall_by_class", "f1_score_by_class", "training_curves"]
+    for bkg in ("nonprompt", "diboson", "ttZ"):
         stems += [f"signal_vs_{bkg}_roc_curve", f"signal_vs_{bkg}_lr_score_distribution"]
-    for cls in ("signal", "nonprompt", "diboson", "ttz"):
+    for cls in ("signal", "nonprompt", "diboson", "ttZ"):
         stems += [f"{cls}_score_distribution", f"{cls}_confusion_matrix"]
     for fold in range(CFG.folds):
         d = mc_run / f"fold-{fold}"
@@ -85,12 +85,12 @@ def test_lr_aucs_and_argmax_metrics_equal_sklearn(mc_run):
 def test_root_file_has_every_pair_and_class(mc_run):
     f = root().TFile.Open(str(mc_run / "fold-1" / "plots.root"))
     try:
-        for bkg in ("nonprompt", "diboson", "ttz"):
+        for bkg in ("nonprompt", "diboson", "ttZ"):
             keys = {k.GetName() for k in f.GetDirectory(f"signal_vs_{bkg}").GetListOfKeys()}
             assert {"roc_train", "roc_test", "scores_test_signal", "scores_test_background"} <= keys
         assert f.Get("confusion/overall/test_counts").GetNbinsX() == 4
         assert f.Get("canvases/overall_confusion_matrix").InheritsFrom("TCanvas")
-        assert f.Get("class_scores/ttz_test_true_signal").GetNbinsX() == 50
+        assert f.Get("class_scores/ttZ_test_true_signal").GetNbinsX() == 50
     finally:
         f.Close()
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import draw, hep, hepsummary, plots
-from .evaluate import THRESHOLD, SplitResult, evaluate_pair, yields
+from . import draw, hep, hepsummary, plots, subsets
+from .evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .history import TrainingHistory, load_history
@@ -15,6 +15,7 @@ from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import publish
 from .style import color
+from .subsets import BJET_BRANCH
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,16 +27,29 @@ class BinaryJob(FoldJob):
 
     @property
     def labels(self) -> tuple[str, str]:
+        """Class names for the report: the signal point and the background category."""
         return (self.signal, self.background)
 
+    @property
+    def display(self) -> tuple[str, str]:
+        """Class labels for plots (--labels, physics defaults)."""
+        return (self.label(self.signal) if self.signal in self.label_overrides else self.signal, self.label(self.background))
 
-def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str) -> dict[str, SplitResult]:
-    return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, preds.masks, keep,
+    @property
+    def subset_branches(self) -> list[str]:
+        """Boolean branches compared all / true / false: --compare-subset, and has_bjet unless disabled."""
+        return list(dict.fromkeys(b for b in (self.compare_subset, BJET_BRANCH if self.bjet_comparison else None) if b))
+
+
+def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str,
+                    splits: tuple[str, ...] = SPLITS) -> dict[str, SplitResult]:  # fmt: skip
+    masks = {s: preds.masks[s] for s in splits}
+    return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, masks, keep,
                          what, job.labels, job.hep.weight_mode)  # fmt: skip
 
 
 def context_lines(job: BinaryJob) -> list[str]:
-    lines = [f"{job.signal} vs {job.background}", f"{job.channel}" + ("" if job.fold is None else f", fold {job.fold}")]
+    lines = [f"{job.display[0]} vs {job.display[1]}", ", ".join(t for t in (job.channel, job.fold_text) if t)]
     if job.subset:
         lines.append(f"subset: {job.subset}")
     return lines
@@ -49,13 +63,13 @@ def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
 
 
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
-                  comparison: dict[str, SplitResult] | None, metrics: dict) -> list[draw.Figure]:  # fmt: skip
+                  comparisons: list[subsets.SubsetComparison], metrics: dict) -> list[draw.Figure]:  # fmt: skip
     ctx = context_lines(job)
     if job.hep.weight_mode != "abs":
         ctx.append(f"weights: {job.hep.weight_mode}")
     sig, bkg = color("signal"), color("background")
-    roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, f"{s.capitalize()} (AUC = {r.curve.auc:.4f})", sig,
-                     plots.split_style(s)) for s, r in results.items()]  # fmt: skip
+    roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {"auc": r.curve.auc,
+                     "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
     pr = []
     for s, r in results.items():
         curve = r.pr  # derived here, once
@@ -63,41 +77,23 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
                             sig, plots.split_style(s)))  # fmt: skip
     hists = []
     for s, r in results.items():
-        hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.signal} ({s})", sig, s == "test"))
-        hists.append(HistSpec(f"scores/{s}_background", r.hist_background, f"{job.background} ({s})", bkg, s == "test"))
+        hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
+        hists.append(HistSpec(f"scores/{s}_background", r.hist_background, f"{job.display[1]} ({s})", bkg, s == "test"))
     hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
     figs = [
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
         plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
         plots.score_figure("score_distributions", hists, "P(signal)", ctx, hepsummary.ks_lines(metrics)),
-        plots.confusion_figure("confusion_matrix", results["test"].confusion, ctx[:2]),
+        plots.confusion_figure("confusion_matrix", results["test"].confusion, ctx[:2], labels=job.display),
     ]
     if history is not None:
         figs += plots.training_figures(history, ctx[:2])
-    if comparison is not None:
-        figs += comparison_figures(job, results["test"], comparison["test"], ctx)
+    for comp in comparisons:
+        t = subsets.tag(comp.branch)
+        figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",
+                                job.display, "P(signal)", ctx)  # fmt: skip
     return figs
-
-
-def comparison_figures(job: BinaryJob, all_events: SplitResult, subset: SplitResult, ctx: list[str]) -> list[draw.Figure]:
-    """All test events vs the --compare-subset events: ROC and score distributions."""
-    name = job.compare_subset
-    base, other = color("signal"), plots.cycle_color(2)
-    curves = [
-        CurveSpec("compare/roc_all", all_events.curve.fpr, all_events.curve.tpr, f"All events (AUC = {all_events.curve.auc:.4f})", base),
-        CurveSpec(f"compare/roc_{name}", subset.curve.fpr, subset.curve.tpr, f"{name} (AUC = {subset.curve.auc:.4f})", other),
-    ]  # fmt: skip
-    hists = [
-        HistSpec("compare/scores_all_signal", all_events.hist_signal, f"{job.signal}, all", color("signal"), False),
-        HistSpec("compare/scores_all_background", all_events.hist_background, f"{job.background}, all", color("background"), False),
-        HistSpec(f"compare/scores_{name}_signal", subset.hist_signal, f"{job.signal}, {name}", color("signal"), True),
-        HistSpec(f"compare/scores_{name}_background", subset.hist_background, f"{job.background}, {name}", color("background"), True),
-    ]  # fmt: skip
-    return [
-        plots.roc_figure(f"roc_curve_{name}_comparison", curves, [*ctx, "test events"]),
-        plots.score_figure(f"score_distributions_{name}_comparison", hists, "P(signal)", [*ctx, "test events"]),
-    ]
 
 
 def confusion_report(result: SplitResult) -> dict:
@@ -119,14 +115,14 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
 
 
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
-                 comparison: dict[str, SplitResult] | None, notes: list[str], metrics: dict) -> dict:  # fmt: skip
+                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict) -> dict:  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, bool)
     report = {
         "kind": "binary",
         "signal": job.signal,
         "background": job.background,
         "channel": job.channel,
-        "fold": job.fold,
+        **job.report_identity(),
         "input": str(preds.path),
         "history": str(history.path) if history else None,
         "subset": job.subset,
@@ -143,12 +139,8 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
         "hep_metrics": metrics,
     }
-    if comparison is not None:
-        report["subset_comparison"] = {
-            "branch": job.compare_subset,
-            "auc": {s: r.curve.auc for s, r in comparison.items()},
-            **split_report(job, comparison),
-        }
+    for comp in comparisons:
+        report[f"{subsets.tag(comp.branch)}_performance"] = {"branch": comp.branch, "split": "test", **comp.report}
     if history is not None:
         report["training"] = history.summary
     report["notes"] = notes
@@ -157,25 +149,34 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
 
 def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
-    subsets = [b for b in (job.subset, job.compare_subset) if b]
+    wanted = [b for b in (job.subset, *job.subset_branches) if b]
+    optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
-                             subsets=list(dict.fromkeys(subsets)), progress=job.progress)  # fmt: skip
+                             subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
+                             binary=True)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    comparison = None
-    if job.compare_subset:
-        both = preds.subsets[job.compare_subset] if keep is None else keep & preds.subsets[job.compare_subset]
-        comparison = evaluate_splits(job, preds, both, job.compare_subset)
-    notes = []
+    metrics = hepsummary.pair_metrics(results, job.hep)
+    comparisons = []
+    for branch in job.subset_branches:
+        if branch not in preds.subsets:
+            continue
+        flag = preds.subsets[branch]
+
+        def evaluate_test(part: np.ndarray | None, branch: str = branch) -> SplitResult:
+            sel = keep if part is None else part if keep is None else keep & part
+            return evaluate_splits(job, preds, sel, branch if part is not None else "all", ("test",))["test"]
+
+        comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep))
+    notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
     history = load_history(job.history) if job.history else None
     if history is None:
         notes.append("no training history file found: training_curves and training_metrics skipped")
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
-    metrics = hepsummary.pair_metrics(results, job.hep)
-    report = build_report(job, preds, results, history, comparison, notes, metrics)
+    report = build_report(job, preds, results, history, comparisons, notes, metrics)
     written = publish(job.output, job.formats, job.style,
-                      lambda: build_figures(job, results, history, comparison, metrics), report,
+                      lambda: build_figures(job, results, history, comparisons, metrics), report,
                       f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
     curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

@@ -64,28 +64,51 @@ CONTRACT_HELP = (
 )
 
 
+def add_model_options(parser, with_predictions: bool = True) -> None:
+    """What identifies a model in a results directory (every visualize script)."""
+    from .layout import DEFAULT_PREFIX  # noqa: PLC0415
+    from .paths import DEFAULT_RESULTS  # noqa: PLC0415
+
+    parser.add_argument("--signal", help=f"signal point, e.g. MHc130_MA90 (default: from the trainer's JSON with "
+                                         f"--predictions, else {DEFAULT_SIGNAL})")  # fmt: skip
+    parser.add_argument("--channel", help=f"analysis channel, e.g. Run3Mu (default: from the trainer's JSON with "
+                                          f"--predictions, else {DEFAULT_CHANNEL})")  # fmt: skip
+    parser.add_argument("--fold", help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir "
+                                       "(default: 0; with --predictions the fold in the trainer's JSON)")  # fmt: skip
+    parser.add_argument("--pilot", action="store_true", help="the trainer's pilot run (directory pilot/ instead of fold-<k>/)")
+    parser.add_argument("--results-dir", type=Path, default=DEFAULT_RESULTS,
+                        help="the trainer's results/ (or results_bjets/) directory, or pnetviz's first layout; "
+                             f"both in README.md (default: {DEFAULT_RESULTS.name}/ in the repo, where the demo writes)")  # fmt: skip
+    parser.add_argument("--signal-prefix", default=DEFAULT_PREFIX,
+                        help="prefix of the trainer's signal directories (its --signal_prefix; default: %(default)s)")
+    parser.add_argument("--model", help="which model when several sit in one trees/ directory (hyperparameter "
+                                        "variants): its full name or a part only it has")  # fmt: skip
+    if with_predictions:
+        parser.add_argument("--predictions", type=Path, help="use this prediction ntuple instead of --results-dir (single fold)")
+        parser.add_argument("--history", type=Path,
+                            help="training history JSON (default: <model>_performance.json beside trees/ or the "
+                                 "ntuple; training plots are skipped if there is none)")  # fmt: skip
+    parser.add_argument("--labels", help="plot labels of classes, name=label pairs: ttX=t#bar{t}X,nonprompt=Fakes "
+                                         "(defaults for the usual classes; file names keep the class names)")  # fmt: skip
+
+
 def add_common_options(parser, kind: str) -> None:
     """Options shared by visualizeBinary.py and visualizeMultiClass.py."""
     import argparse  # noqa: PLC0415
 
-    from .paths import DEFAULT_PLOTS, DEFAULT_RESULTS  # noqa: PLC0415
+    from .paths import DEFAULT_PLOTS  # noqa: PLC0415
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = CONTRACT_HELP
-    parser.add_argument("--signal", default="MHc160_MA85", help="signal point (default: %(default)s)")
-    parser.add_argument("--channel", default="Run1E2Mu", help="analysis channel (default: %(default)s)")
-    parser.add_argument("--fold", default="0",
-                        help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir (default: %(default)s)")
-    parser.add_argument("--results-dir", type=Path, default=DEFAULT_RESULTS,
-                        help=f"training results with the layout of README.md (default: {DEFAULT_RESULTS.name}/ in the repo, as the demo writes it)")
-    parser.add_argument("--predictions", type=Path, help="use this prediction ntuple instead of --results-dir (single fold)")
-    parser.add_argument("--history", type=Path,
-                        help="training history JSON (default: the *_performance.json beside the ntuple; plots skipped if none)")
+    add_model_options(parser)
     parser.add_argument("--tree", default="Events", help="TTree name in the ntuple (default: %(default)s)")
     parser.add_argument("--output", type=Path,
-                        help=f"output directory (default: {DEFAULT_PLOTS.name}/<channel>/{kind}/.../fold-<k>/); existing files are replaced only when the run succeeds")
+                        help=f"output directory (default: {DEFAULT_PLOTS.name}/<results dir>/<channel>/{kind}/<signal>/<model>/fold-<k>/, "
+                             "README.md); existing files are replaced only when the run succeeds")  # fmt: skip
     parser.add_argument("--formats", default="png,pdf", help="image formats, comma-separated (default: %(default)s)")
     parser.add_argument("--subset", help="evaluate only events where this boolean branch is true (e.g. has_bjet)")
+    parser.add_argument("--no-bjet-comparison", action="store_true",
+                        help="skip the all / with / without b-jet comparison made when the ntuple has has_bjet")
     parser.add_argument("--energy", type=float, default=13.0, help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)")
     parser.add_argument("--run", default="Run 2", help="run period for the CMS label (default: %(default)s)")
     parser.add_argument("--extra-text", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)")
@@ -144,49 +167,75 @@ def hep_options(args) -> object:
     return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
 
 
-def fold_jobs(args, model_dir: Path, plots_dir: Path, make: Callable[..., object]) -> tuple[list, list[int], Path]:
+def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
+    from . import trainer  # noqa: PLC0415
     from .style import StyleOptions  # noqa: PLC0415
 
     check_energy(args.energy)
     apply_run_options(args)
     common = {
-        "signal": args.signal, "channel": args.channel, "formats": tuple(parse_formats(args.formats)),
-        "tree": args.tree, "subset": args.subset, "hep": hep_options(args), "hull": args.hull,
+        "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
+        "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
         "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
+        "bjet_comparison": not args.no_bjet_comparison,
     }  # fmt: skip
-    inputs, missing = resolve_inputs(args, model_dir)
-    outputs, summary = output_dirs(args, plots_dir, [fold for fold, _, _ in inputs])
-    todo = [make(**common, fold=fold, predictions=pred, history=hist, output=out)
-            for (fold, pred, hist), out in zip(inputs, outputs, strict=True)]  # fmt: skip
+    files, missing, model_dir = resolve_files(args, kind, background)
+    outputs, summary = output_dirs(args, model_dir, files)
+    todo = []
+    for file, out in zip(files, outputs, strict=True):
+        history = args.history or trainer.find_performance(file.predictions)
+        info = trainer.load_info(file.predictions, history)
+        todo.append(make(**common, signal=file.signal, channel=file.channel, fold=file.fold, pilot=file.fold is None
+                         and (args.pilot or info.pilot), predictions=file.predictions, history=history, info=info,
+                         output=out, model=file.model, **({"background": file.background} if kind == "binary" else {})))  # fmt: skip
     return todo, missing, summary
 
 
-def resolve_inputs(args, model_dir: Path) -> tuple[list[tuple[int, Path, Path | None]], list[int]]:
-    """[(fold, predictions, history)] and the missing folds, from --predictions or --results-dir."""
-    from . import paths  # noqa: PLC0415
+DEFAULT_SIGNAL = "MHc160_MA85"
+DEFAULT_CHANNEL = "Run1E2Mu"
 
-    if args.predictions:
-        folds = paths.parse_folds(args.fold, None)
+
+def model_query(args, kind: str, background: str | None = None) -> object:
+    from .layout import Query  # noqa: PLC0415
+
+    return Query(results=args.results_dir, channel=args.channel or DEFAULT_CHANNEL, signal=args.signal or DEFAULT_SIGNAL,
+                 kind=kind, background=background, model=args.model, prefix=args.signal_prefix, pilot=args.pilot)  # fmt: skip
+
+
+def resolve_files(args, kind: str, background: str | None = None) -> tuple[list, list[int], Path]:
+    """[layout.ModelFile], the missing folds and the default output directory of the model, from
+    --predictions (one file; identity from the trainer's JSON where not given) or --results-dir."""
+    from . import layout, paths, trainer  # noqa: PLC0415
+
+    if not args.predictions:
+        files, missing = layout.resolve(model_query(args, kind, background), args.fold)
+        return files, missing, layout.plots_model_dir(files[0], args.results_dir, paths.DEFAULT_PLOTS)
+    if args.pilot:
+        raise InputError("--pilot goes with --results-dir; with --predictions the trainer's JSON says whether it is a pilot run.")
+    history = args.history or trainer.find_performance(args.predictions)
+    info = trainer.load_info(args.predictions, history) if args.predictions.is_file() else trainer.TrainerInfo()
+    if args.fold is None:
+        fold = info.fold
+    else:
+        folds = layout.parse_fold_list(args.fold)
         if len(folds) != 1:
             raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
-        return [(folds[0], args.predictions, args.history or paths.find_history(args.predictions.parent))], []
-    folds = paths.parse_folds(args.fold, model_dir)
-    if args.fold.strip().lower() == "all":
-        present, missing = folds, paths.gaps(folds)
-    else:
-        present, missing = paths.split_present(folds, model_dir)
-    inputs = [(f, paths.fold_dir(model_dir, f) / paths.PREDICTIONS_FILE,
-               args.history or paths.find_history(paths.fold_dir(model_dir, f))) for f in present]  # fmt: skip
-    return inputs, missing
+        fold = folds[0]
+    if kind == "binary":
+        background = background or info.binary_background() or "background"
+    file = layout.ModelFile(kind, args.channel or info.channel or DEFAULT_CHANNEL,
+                            args.signal or info.signal(args.signal_prefix) or DEFAULT_SIGNAL, fold, args.predictions,
+                            model=None, background=background)  # fmt: skip
+    return [file], [], layout.plots_model_dir(file, args.results_dir, paths.DEFAULT_PLOTS)
 
 
-def output_dirs(args, plots_dir: Path, folds: list[int]) -> tuple[list[Path], Path]:
+def output_dirs(args, model_dir: Path, files: list) -> tuple[list[Path], Path]:
     """Per-fold output directories and the fold-summary directory."""
-    from . import paths  # noqa: PLC0415
-
-    root_dir = args.output if args.output else plots_dir
-    if args.output and len(folds) == 1:
+    if args.output is not None and not str(args.output).strip():
+        raise InputError("--output '': give a directory.")
+    if args.output and len(files) == 1:
         return [args.output], args.output / "folds"
-    return [paths.fold_dir(root_dir, f) for f in folds], root_dir / "folds"
+    root_dir = args.output or model_dir
+    return [root_dir / f.fold_name for f in files], root_dir / "folds"

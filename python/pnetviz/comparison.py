@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +26,7 @@ from .plots import CurveSpec
 from .publish import publish
 from .roc import BinaryCurve, binary_clf_curve
 from .style import StyleOptions, cycle_color
+from .trainer import pairing
 
 SPLIT = "test"
 
@@ -33,13 +34,17 @@ SPLIT = "test"
 @dataclass(frozen=True)
 class ComparisonJob:
     signal: str
-    classes: tuple[str, ...]
-    backgrounds: tuple[str, ...]  # those with a binary model
+    classes: tuple[str, ...]  # multi-class class (branch) names, signal first
+    pairs: dict[str, str]  # binary background -> the multi-class class it is compared with
     channel: str
-    fold: int
+    fold: int | None
     binary_files: dict[str, Path]
     multiclass_file: Path
     output: Path
+    binary_models: dict[str, str | None] = field(default_factory=dict)
+    multiclass_model: str | None = None
+    groups: dict[str, list[str]] = field(default_factory=dict)  # multi-class group -> samples (trainer's JSON)
+    labels: dict[str, str] = field(default_factory=dict)  # class -> plot label
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
     style: StyleOptions = StyleOptions()
@@ -134,14 +139,26 @@ def dominance(cb: BinaryCurve, cm: BinaryCurve) -> dict:
             "fraction_binary_above": float(above.mean()), "fraction_multiclass_above": float(below.mean())}  # fmt: skip
 
 
+def pairing_note(job: ComparisonJob, background: str) -> str:
+    """How the binary background was paired with its multi-class class, for the report."""
+    target = job.pairs[background]
+    if target.lower() == background.lower():
+        return f"binary {background} model vs multi-class class {target} (same name)"
+    how = "set by --pair"
+    if pairing(background, (job.classes[0], target), job.groups) == target:
+        how = f"the multi-class group holding {background}: {', '.join(job.groups.get(target, []))}"
+    return f"binary {background} model vs multi-class class {target} ({how}); the multi-class class holds more events"
+
+
 def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[dict, BinaryCurve, BinaryCurve]:
-    index = job.classes.index(background)
+    target = job.pairs[background]
+    index = job.classes.index(target)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
                               score_classes=(job.classes[0],), tree=job.tree, progress=job.progress,
                               with_event_id=True)  # fmt: skip
     mode = job.hep.weight_mode
     side_b = make_side(binary.scores[job.classes[0]], binary.label == 0, binary, binary.masks[SPLIT], mode)
-    lr = lr_score(mc.scores[job.classes[0]], mc.scores[background])
+    lr = lr_score(mc.scores[job.classes[0]], mc.scores[target])
     sel = mc.masks[SPLIT] & np.isin(mc.label, (0, index))
     side_m = make_side(lr, mc.label == 0, mc, sel, mode)
     cb, cm = side_b.curve(), side_m.curve()
@@ -150,7 +167,10 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
         warnings.warn(f"{background}: binary and multi-class test events differ: binary {check['binary']}, "
                       f"multi-class {check['multiclass']}", PnetvizWarning, stacklevel=2)  # fmt: skip
     result = {
+        "multiclass_class": target,
+        "pairing": pairing_note(job, background),
         "binary_input": str(binary.path),
+        "binary_model": job.binary_models.get(background),
         **auc_difference(side_b, side_m, cb, cm, job.hep),
         "rejection_0.5": {"binary": hep.rejection_at(cb, 0.5), "multiclass": hep.rejection_at(cm, 0.5)},
         "dominance": dominance(cb, cm),
@@ -160,9 +180,11 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
 
 
 def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[draw.Figure]:
-    tag = f"signal_vs_{background.lower()}"
+    tag = f"signal_vs_{background}"
     auc = result["auc"]
-    ctx = [f"{job.signal} vs {background}, test", f"{job.channel}, fold {job.fold}"]
+    b_label, m_label = job.labels.get(background, background), job.labels.get(job.pairs[background], job.pairs[background])
+    vs = b_label if b_label == m_label else f"{b_label} (multi-class: {m_label})"
+    ctx = [f"{job.signal} vs {vs}, test", job.channel + ("" if job.fold is None else f", fold {job.fold}")]
 
     def label(name: str, key: str) -> str:
         err = auc[key]["error"]
@@ -185,7 +207,7 @@ def run(job: ComparisonJob) -> RunOutput:
     mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, progress=job.progress,
                           with_event_id=True)  # fmt: skip
     pairs, curves = {}, {}
-    for background in job.backgrounds:
+    for background in job.pairs:
         pairs[background], cb, cm = compare_pair(job, background, mc)
         curves[background] = (cb, cm)
     report = {
@@ -195,7 +217,9 @@ def run(job: ComparisonJob) -> RunOutput:
         "fold": job.fold,
         "split": SPLIT,
         "multiclass_input": str(job.multiclass_file),
+        "multiclass_model": job.multiclass_model,
         "classes": list(job.classes),
+        "pairs_compared": {b: c for b, c in job.pairs.items()},
         "weight_mode": job.hep.weight_mode,
         "bootstrap_replicas": job.hep.bootstrap,
         "selection": "binary: all test events of its ntuple; multi-class: test events with true_label in {0, i}, "
@@ -248,13 +272,13 @@ def summary_figures(report: dict, signal: str, channel: str) -> list[draw.Figure
         lo, hi = float(min(yb.min(), ym.min())), float(max(yb.max(), ym.max()))
         pad = max(hi - lo, 0.005)
         frame = draw.Frame((folds.min() - 0.7, folds.max() + 0.7), (lo - pad, hi + 2.5 * pad), "Fold", "Test AUC")
-        fig = draw.figure(f"signal_vs_{b.lower()}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45)
+        fig = draw.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45)
         eb = np.array(list(rows["auc_binary_error"].values()), dtype=float)
         em = np.array(list(rows["auc_multiclass_error"].values()), dtype=float)
-        draw.add_error_points(fig, f"signal_vs_{b.lower()}/auc_binary", folds - 0.08, yb, eb,
+        draw.add_error_points(fig, f"signal_vs_{b}/auc_binary", folds - 0.08, yb, eb,
                               f"Binary: {pair['auc_binary']['mean']:.4f} #pm {pair['auc_binary']['std']:.4f}",
                               marker_color=cycle_color(0))  # fmt: skip
-        draw.add_error_points(fig, f"signal_vs_{b.lower()}/auc_multiclass", folds + 0.08, ym, em,
+        draw.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
                               f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
                               marker_color=cycle_color(2), marker=21)  # fmt: skip
         draw.add_legend(fig, 0.22, 0.62, 0.70, 0.74)

@@ -12,6 +12,7 @@ from .folds import FoldCurves
 from .foldreport import write_fold_summary
 from .hepsummary import HepOptions
 from .style import StyleOptions
+from .trainer import TrainerInfo, display_label
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -21,10 +22,15 @@ class FoldJob:
 
     signal: str
     channel: str
-    fold: int | None
+    fold: int | None  # None: unknown, or the trainer's pilot run (pilot=True)
     predictions: Path
     history: Path | None
     output: Path
+    pilot: bool = False
+    model: str | None = None  # the trainer's model name, when the ntuple is in its layout
+    info: TrainerInfo = TrainerInfo()  # the trainer's JSON metadata (empty without it)
+    label_overrides: dict = field(default_factory=dict)  # --labels: class name -> plot label
+    bjet_comparison: bool = True  # all / with / without b-jet when the ntuple has has_bjet
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
     subset: str | None = None
@@ -32,6 +38,20 @@ class FoldJob:
     hep: HepOptions = HepOptions()
     progress: bool = False  # progress bar while reading large files
     hull: bool = False
+
+    @property
+    def fold_text(self) -> str:
+        """'fold 3', 'pilot' or '' (unknown fold) for plots and messages."""
+        return "pilot" if self.pilot else "" if self.fold is None else f"fold {self.fold}"
+
+    def label(self, name: str) -> str:
+        """Plot label of class `name` (--labels, then the physics defaults)."""
+        return display_label(name, self.label_overrides)
+
+    def report_identity(self) -> dict:
+        """Fold, pilot flag and the trainer's model metadata for summary_report.json."""
+        return {"fold": self.fold, "pilot": self.pilot, "model": self.info.report() if self.info.meta or self.info.info
+                else {"model_name": self.model}}  # fmt: skip
 
 
 @dataclass
@@ -58,7 +78,7 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
             for split, curves in per_split.items():
                 entry[1].setdefault(split, []).append(curves)
         if not quiet:
-            print(f"[{script}] fold {job.fold} ({i}/{len(jobs)}): {len(out.written)} files in {job.output}", flush=True)
+            print(f"[{script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files in {job.output}", flush=True)
     if len(jobs) > 1:
         first = jobs[0]
         written = write_fold_summary(summary_dir, first.formats, first.style, title, context, collected, missing)

@@ -45,7 +45,7 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
                    keep: np.ndarray | None = None, mode: str = WEIGHT_MODE) -> dict[str, BinarySample]:  # fmt: skip
     """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
     out = {}
-    for split in SPLITS:
+    for split in (s for s in SPLITS if s in masks):
         sel = masks[split] if keep is None else masks[split] & keep
         w = weights[sel]
         out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=mode_weights(w, mode))

@@ -7,11 +7,13 @@ AUCs are directly comparable with the binary models'. Per-class metrics use argm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import draw, hep, hepsummary, plots
+from . import draw, hep, hepsummary, plots, subsets
 from .evaluate import (
     N_BINS,
     SPLITS,
@@ -22,34 +24,53 @@ from .evaluate import (
     histogram_from_sums,
     lr_score,
     row_normalise,
+    score_histogram,
     yields,
 )
 from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .hep import mode_weights
 from .history import TrainingHistory, load_history
-from .ntuple import Predictions, read_predictions
+from .ntuple import Predictions, classes_from_branches, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import publish
+from .report import plain
 from .rootenv import root
 from .style import color, cycle_color
+from .subsets import BJET_BRANCH
 
 
 @dataclass(frozen=True, kw_only=True)
 class MultiClassJob(FoldJob):
-    """One fold of a multi-class model; `classes` in label order, signal first."""
+    """One fold of a multi-class model; `classes` (branch names) in label order, signal first.
+    None: from the trainer's JSON (background_info), else from the ntuple's score_* branches."""
 
-    classes: tuple[str, ...]
+    classes: tuple[str, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Class names for the report: the signal point's name for class 0, then the branch names."""
+        return (self.signal, *self.classes[1:])
 
     @property
     def display(self) -> tuple[str, ...]:
-        """Class names for plots: the signal point's name for class 0."""
-        return (self.signal, *self.classes[1:])
+        """Class labels for plots: the signal point, then --labels or the physics defaults (t#bar{t}X)."""
+        first = self.label_overrides.get(self.classes[0], self.label_overrides.get(self.signal, self.signal))
+        return (first, *(self.label(c) for c in self.classes[1:]))
+
+
+def resolve_classes(job: MultiClassJob) -> MultiClassJob:
+    """The job with its class list: --classes, else the trainer's background_info, else the ntuple's
+    score_* branches in order."""
+    if job.classes is not None:
+        return job
+    classes = job.info.classes() or classes_from_branches(job.predictions, job.tree)
+    return replace(job, classes=classes)
 
 
 def file_tag(name: str) -> str:
-    """Class name as used in output file names (the spec writes signal_vs_ttz_...)."""
-    return name.lower()
+    """Class name as used in output file names: as written (signal_vs_ttX_roc_curve)."""
+    return name
 
 
 @dataclass(frozen=True)
@@ -141,6 +162,8 @@ class Evaluation:
     hep: dict[str, dict]  # background -> hepsummary.pair_metrics
     one_vs_rest: dict[str, list[Confusion]]  # split -> per class
     class_masks: list[np.ndarray]  # true_label == k, computed once
+    used: np.ndarray  # weights after the weight mode, all events
+    subset_comparisons: dict[str, subsets.SubsetComparison]  # background -> has_bjet comparison (if made)
 
 
 def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
@@ -156,40 +179,78 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
         hep_metrics[background] = hepsummary.pair_metrics(pairs[background], job.hep)
     scores = score_matrix(preds)
     tables = {s: class_tables(scores, preds.label, used, sel) for s, sel in selections.items()}
-    metrics = {s: class_metrics(t, job.display) for s, t in tables.items()}
+    metrics = {s: class_metrics(t, job.names) for s, t in tables.items()}
     ovr = {s: [one_vs_rest(m.confusion, k) for k in range(len(job.classes))] for s, m in metrics.items()}
+    comparisons = {}
+    if job.bjet_comparison and BJET_BRANCH in preds.subsets and job.subset != BJET_BRANCH:
+        flag = preds.subsets[BJET_BRANCH]
+        for i, background in enumerate(job.classes[1:], start=1):
+
+            def evaluate_test(part: np.ndarray | None, i: int = i, background: str = background) -> SplitResult:
+                sel = {"test": selections["test"] if part is None else selections["test"] & part}
+                what = f"signal vs {background}, " + ("all" if part is None else BJET_BRANCH)
+                return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i), what,
+                                        (job.signal, background))["test"]  # fmt: skip
+
+            comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep)
     return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
-                      one_vs_rest=ovr, class_masks=class_masks)  # fmt: skip
+                      one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons)  # fmt: skip
 
 
 def context_lines(job: MultiClassJob) -> list[str]:
-    lines = [f"{job.signal}, multi-class", f"{job.channel}" + ("" if job.fold is None else f", fold {job.fold}")]
+    lines = [f"{job.display[0]}, multi-class", ", ".join(t for t in (job.channel, job.fold_text) if t)]
     if job.subset:
         lines.append(f"subset: {job.subset}")
     return lines
 
 
-def pair_figures(job: MultiClassJob, background: str, results: dict[str, SplitResult], ctx: list[str],
-                 metrics: dict) -> list[draw.Figure]:  # fmt: skip
+def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str]) -> list[draw.Figure]:
+    """Signal vs class `index`: LR ROC, rejection and score distribution, the direct P(signal) and
+    P(bkg) distributions of the pair's events, and the b-jet comparison when made."""
+    background, label = job.classes[index], job.display[index]
+    results, metrics = ev.pairs[background], ev.hep[background]
     tag = f"signal_vs_{file_tag(background)}"
-    ctx = [f"{job.signal} vs {background} (LR)", *ctx[1:]]
+    ctx = [f"{job.display[0]} vs {label} (LR)", *ctx[1:]]
     sig, bkg = color("signal"), color("background")
-    roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, f"{s.capitalize()} (AUC = {r.curve.auc:.4f})", sig,
-                     plots.split_style(s)) for s, r in results.items()]  # fmt: skip
+    roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
+        "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
     hists = []
     for s, r in results.items():
-        hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.signal} ({s})", sig, s == "test"))
-        hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{background} ({s})", bkg, s == "test"))
-    xtitle = f"P(sig) / (P(sig) + P({background}))"
+        hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
+        hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{label} ({s})", bkg, s == "test"))
+    xtitle = f"P(sig) / (P(sig) + P({label}))"
     hull = None
     if job.hull:
         h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
         hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
-    return [
+    figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
         plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
         plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, hepsummary.ks_lines(metrics)),
     ]
+    for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
+        figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", ctx))
+    comp = ev.subset_comparisons.get(background)
+    if comp is not None:
+        figs += subsets.figures(comp, f"{tag}_roc_bjet_comparison", f"{tag}_lr_score_bjet_comparison",
+                                f"{tag}/compare_bjet", (job.display[0], label), xtitle, ctx)  # fmt: skip
+    return figs
+
+
+def direct_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, k: int, name: str,
+                        ctx: list[str]) -> draw.Figure:  # fmt: skip
+    """P(class k) of the events of the pair signal vs class `index` (true signal and true
+    class `index`), train lines, test points: the trainer's psignal / p<bkg> distributions."""
+    hists, tag = [], f"signal_vs_{file_tag(job.classes[index])}"
+    score = preds.scores[job.classes[k]]
+    for split, sel in ev.selections.items():
+        for true, col in ((0, color("signal")), (index, color("background"))):
+            events = sel & ev.class_masks[true]
+            h = score_histogram(f"{name}_{split}_{true}", score[events], ev.used[events],
+                                f"P({job.display[k]}) of true {job.names[true]} events, {split}")  # fmt: skip
+            hists.append(HistSpec(f"{tag}/p{file_tag(job.classes[k])}_{split}_true_{file_tag(job.classes[true])}", h,
+                                  f"{job.display[true]} ({split})", col, split == "test"))  # fmt: skip
+    return plots.score_figure(name, hists, f"P({job.display[k]})", ctx)
 
 
 def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list[str]) -> draw.Figure:
@@ -212,18 +273,20 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
     if job.hep.weight_mode != "abs":
         ctx.append(f"weights: {job.hep.weight_mode}")
     figs = []
-    for background, results in ev.pairs.items():
-        figs += pair_figures(job, background, results, ctx, ev.hep[background])
+    for background in ev.pairs:
+        figs += pair_figures(job, preds, ev, job.classes.index(background), ctx)
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, ev, index, ctx))
         ovr = ev.one_vs_rest["test"][index]
         figs.append(plots.confusion_figure(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
-                                           key_prefix=f"confusion/{file_tag(name)}_vs_rest"))  # fmt: skip
-    figs.append(plots.confusion_figure("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall"))
+                                           key_prefix=f"confusion/{file_tag(name)}_vs_rest",
+                                           labels=(job.display[index], "rest")))  # fmt: skip
+    figs.append(plots.confusion_figure("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall",
+                                       labels=job.display))  # fmt: skip
     for metric in ("precision", "recall", "f1"):
         values = {s: getattr(m, metric) for s, m in ev.metrics.items()}
-        stem = "f1-score" if metric == "f1" else metric
+        stem = "f1_score" if metric == "f1" else metric
         figs.append(plots.bar_figure(f"{stem}_by_class", job.display, values, "F1 score" if metric == "f1" else metric.capitalize(), ctx))
     if history is not None:
         figs += plots.training_figures(history, ctx[:2])
@@ -237,7 +300,7 @@ def confusion_report(c: Confusion) -> dict:
 def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
                  notes: list[str]) -> dict:  # fmt: skip
     per_split = {
-        s: {job.display[k]: yields(preds.weight[sel & ev.class_masks[k]]) for k in range(len(job.classes))}
+        s: {job.names[k]: yields(preds.weight[sel & ev.class_masks[k]]) for k in range(len(job.classes))}
         for s, sel in ev.selections.items()
     }
     keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, dtype=bool)
@@ -255,9 +318,10 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
     report = {
         "kind": "multiclass",
         "classes": list(job.classes),
+        "labels": dict(zip(job.names, job.display)),
         "signal": job.signal,
         "channel": job.channel,
-        "fold": job.fold,
+        **job.report_identity(),
         "input": str(preds.path),
         "history": str(history.path) if history else None,
         "subset": job.subset,
@@ -267,13 +331,13 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         "sum_weights": {s: {c: v["sum_weights"] for c, v in d.items()} for s, d in per_split.items()},
         "yields": per_split,
         "negative_weight_fraction": {
-            job.display[k]: yields(preds.weight[keep & ev.class_masks[k]])["negative_weight_fraction"]
+            job.names[k]: yields(preds.weight[keep & ev.class_masks[k]])["negative_weight_fraction"]
             for k in range(len(job.classes))
         },
         "auc": auc,
         "average_precision": {b: {s: r.average_precision for s, r in res.items()} for b, res in ev.pairs.items()},
         "per_class": {
-            s: {job.display[k]: {"precision": m.precision[k], "recall": m.recall[k], "f1": m.f1[k]}
+            s: {job.names[k]: {"precision": m.precision[k], "recall": m.recall[k], "f1": m.f1[k]}
                 for k in range(len(job.classes))}
             for s, m in ev.metrics.items()
         },  # fmt: skip
@@ -281,28 +345,80 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
             "prediction": "argmax of the class scores; weights after the weight mode",
             "overall": {s: confusion_report(m.confusion) for s, m in ev.metrics.items()},
             "one_vs_rest": {
-                job.display[k]: {s: confusion_report(ev.one_vs_rest[s][k]) for s in ev.metrics}
+                job.names[k]: {s: confusion_report(ev.one_vs_rest[s][k]) for s in ev.metrics}
                 for k in range(len(job.classes))
             },  # fmt: skip
         },
     }
     report["hep_metrics"] = ev.hep
+    if ev.subset_comparisons:
+        report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
+                                      for b, c in ev.subset_comparisons.items()}  # fmt: skip
     if history is not None:
         report["training"] = history.summary
     report["notes"] = notes
     return report
 
 
+REPORT_COLUMNS = ("precision", "recall", "f1-score", "support")
+
+
+def classification_report(job: MultiClassJob, ev: Evaluation, split: str = "test") -> dict:
+    """scikit-learn's classification_report(output_dict=True) of the argmax prediction, weighted
+    (weights after the weight mode; support = summed weights of the true class), per class plus
+    accuracy, macro and support-weighted averages; event counts alongside."""
+    m, tables = ev.metrics[split], ev.tables[split]
+    support = tables.confusion.sum(axis=1)
+    out = {"split": split, "weights": f"{job.hep.weight_mode} (weights after the weight mode)"}
+    for k, name in enumerate(job.classes):
+        out[name] = {"precision": m.precision[k], "recall": m.recall[k], "f1-score": m.f1[k], "support": support[k],
+                     "events": int(tables.counts[k].sum())}  # fmt: skip
+    total = support.sum()
+    out["accuracy"] = float(np.trace(tables.confusion) / total) if total else math.nan
+    rows = np.stack([m.precision, m.recall, m.f1])
+    out["macro avg"] = {**dict(zip(REPORT_COLUMNS, rows.mean(axis=1))), "support": total}
+    weighted = rows @ support / total if total else np.full(3, math.nan)
+    out["weighted avg"] = {**dict(zip(REPORT_COLUMNS, weighted)), "support": total}
+    return out
+
+
+def classification_text(report: dict, title: str) -> str:
+    """The report laid out as scikit-learn prints it."""
+    rows = [k for k, v in report.items() if isinstance(v, dict)]
+    width = max(len(r) for r in [*rows, "weighted avg"])
+    lines = [title, "", " " * width + "".join(f"{c:>12}" for c in REPORT_COLUMNS), ""]
+    for name in rows:
+        if name in ("macro avg", "weighted avg"):
+            continue
+        r = report[name]
+        lines.append(f"{name:>{width}}" + "".join(f"{r[c]:>12.4f}" for c in REPORT_COLUMNS[:3]) + f"{r['support']:>12.4g}")
+    lines.append("")
+    lines.append(f"{'accuracy':>{width}}" + " " * 24 + f"{report['accuracy']:>12.4f}" + f"{report['macro avg']['support']:>12.4g}")
+    for name in ("macro avg", "weighted avg"):
+        r = report[name]
+        lines.append(f"{name:>{width}}" + "".join(f"{r[c]:>12.4f}" for c in REPORT_COLUMNS[:3]) + f"{r['support']:>12.4g}")
+    lines.append(f"\n{report['split']} events; weights: {report['weights']}; support = summed weights of the true class.")
+    return "\n".join(lines) + "\n"
+
+
 def run(job: MultiClassJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
-    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree,
-                             subsets=[job.subset] if job.subset else [], progress=job.progress)  # fmt: skip
+    job = resolve_classes(job)
+    optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
+    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, progress=job.progress,
+                             subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = [] if history else ["no training history file found: training_curves skipped"]
+    notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
+              if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)
+    classes = classification_report(job, ev)
+    extra = {"classification_report.json": json.dumps(plain(classes), indent=2) + "\n",
+             "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
+                                                              f"{job.channel}, {job.fold_text or 'multi-class'}")}  # fmt: skip
     written = publish(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
-                      f"pnetviz multi-class evaluation: {job.signal}")  # fmt: skip
+                      f"pnetviz multi-class evaluation: {job.signal}", extra)  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})

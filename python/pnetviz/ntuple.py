@@ -97,6 +97,16 @@ def branch_types(path: Path, tree: str) -> dict[str, str]:
         tfile.Close()
 
 
+def classes_from_branches(path: Path, tree: str = "Events") -> tuple[str, ...]:
+    """Class names from the ``score_*`` branches in the tree's order (the trainer writes them in
+    class order), ``signal`` first."""
+    names = [b[len("score_"):] for b in branch_types(Path(path), tree) if b.startswith("score_")]
+    if "signal" not in names:
+        raise InputError(f"{path}: no branch 'score_signal'; score branches found: "
+                         f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in README.md.")  # fmt: skip
+    return ("signal", *(n for n in names if n != "signal"))
+
+
 def _require(path: Path, types: dict[str, str], branch: str, allowed: set[str], what: str) -> None:
     if branch not in types:
         raise InputError(
@@ -119,6 +129,8 @@ def read_predictions(
     subsets: Sequence[str] = (),
     progress: bool = False,
     with_event_id: bool = False,
+    optional_subsets: Sequence[str] = (),
+    binary: bool = False,
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -126,7 +138,9 @@ def read_predictions(
     score_classes: which ``score_<class>`` branches to read (default: all classes; a binary
     model has only ``score_signal``). subsets: extra boolean branches to read. progress: show a
     progress bar for files of at least PROGRESS_MIN_ENTRIES entries. with_event_id: also read the
-    optional ``event_id`` branch (to pair events across ntuples).
+    optional ``event_id`` branch (to pair events across ntuples). optional_subsets: subset
+    branches read only if the tree has them (has_bjet). binary: the file must hold a binary model
+    (one background score branch at most, whatever its name, e.g. the trainer's ``score_bg1``).
     """
     path = Path(path)
     classes = tuple(classes)
@@ -143,8 +157,13 @@ def read_predictions(
     has_valid = "valid_mask" in types
     if has_valid:
         _require(path, types, "valid_mask", BOOL_TYPES, hint)
+    subsets = [name for name in subsets if name not in optional_subsets or name in types]
     for name in subsets:
         _require(path, types, name, BOOL_TYPES, "choose an existing boolean branch for --subset.")
+    other_scores = [b for b in types if b.startswith("score_") and b != "score_signal"]
+    if binary and len(other_scores) > 1:
+        raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "
+                         "a multi-class model. Fix: evaluate it with visualizeMultiClass.py.")  # fmt: skip
 
     columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
     columns += ["valid_mask"] * has_valid + list(subsets)

@@ -147,11 +147,13 @@ def draw_contents(hist) -> np.ndarray:
 
 
 def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
-                     key_prefix: str = "confusion") -> draw.Figure:  # fmt: skip
-    """Two panels: event counts and |w|-weighted row-normalised fractions."""
-    fig = draw.matrix_figure(name, 2, confusion.labels)
-    draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, confusion.labels, ".0f", 0, "Events")
-    draw.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, confusion.labels, ".3f", 1,
+                     key_prefix: str = "confusion", labels: Sequence[str] | None = None) -> draw.Figure:  # fmt: skip
+    """Two panels: event counts and |w|-weighted row-normalised fractions. `labels`: plot labels
+    of the classes (default: the confusion's class names)."""
+    labels = tuple(labels or confusion.labels)
+    fig = draw.matrix_figure(name, 2, labels)
+    draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, labels, ".0f", 0, "Events")
+    draw.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, labels, ".3f", 1,
                     "|w|-weighted fraction of true class")  # fmt: skip
     draw.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
     draw.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)

@@ -15,9 +15,10 @@ ROOT_FILE = "plots.root"
 
 
 def publish(output: Path, formats: Sequence[str], style: StyleOptions,
-            make_figures: Callable[[], list[draw.Figure]], report: dict, title: str) -> list[Path]:  # fmt: skip
+            make_figures: Callable[[], list[draw.Figure]], report: dict, title: str,
+            extra_files: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
     """Draw (inside the CMS style), save every figure in every format, write plots.root and
-    summary_report.json/.txt into a staging directory, then move them into `output`.
+    summary_report.json/.txt (and `extra_files`: name -> text) into a staging directory, then move them into `output`.
     On any error `output` keeps exactly what it had. Returns the files written."""
     with staged_output(output) as stage, cms_style(style):
         figs = make_figures()
@@ -26,6 +27,8 @@ def publish(output: Path, formats: Sequence[str], style: StyleOptions,
                 draw.save(fig, stage, formats)
             write_root_file(stage / ROOT_FILE, figs)
             write_reports(stage, report, title)
+            for name, text in (extra_files or {}).items():
+                (stage / name).write_text(text)
             written = sorted(p.name for p in stage.iterdir())
         finally:
             for fig in figs:

@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 
 
-def _plain(value):
+def plain(value):
     """JSON-ready copy: numpy scalars/arrays to Python, NaN/inf to None."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, np.ndarray):
-        return _plain(value.tolist())
+        return plain(value.tolist())
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -56,7 +56,7 @@ def _scalar(value) -> str:
 
 def write_reports(directory: Path, report: dict, title: str) -> None:
     """Write summary_report.json and summary_report.txt into `directory`."""
-    plain = _plain(report)
-    (Path(directory) / "summary_report.json").write_text(json.dumps(plain, indent=2) + "\n")
-    text = [title, "=" * len(title), *_lines(plain), ""]
+    data = plain(report)
+    (Path(directory) / "summary_report.json").write_text(json.dumps(data, indent=2) + "\n")
+    text = [title, "=" * len(title), *_lines(data), ""]
     (Path(directory) / "summary_report.txt").write_text("\n".join(text))
