@@ -228,8 +228,9 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
         plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
         plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, hepsummary.ks_lines(metrics)),
     ]
+    direct_ctx = [f"{job.display[0]} and {label} events", *ctx[1:]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
-        figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", ctx))
+        figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
     comp = ev.subset_comparisons.get(background)
     if comp is not None:
         figs += subsets.figures(comp, f"{tag}_roc_bjet_comparison", f"{tag}_lr_score_bjet_comparison",

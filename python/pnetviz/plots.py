@@ -104,11 +104,13 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
-                 extra_lines: Sequence[str] = ()) -> draw.Figure:  # fmt: skip
-    """Normalised score distributions, log y, train as lines and test as points."""
-    compact = len(hists) > 4  # many classes: two legend columns, class + train | test
+                 extra_lines: Sequence[str] = (), wide_legend: bool = False) -> draw.Figure:  # fmt: skip
+    """Normalised score distributions, log y, train as lines and test as points. More than 4
+    histograms: two legend columns, class + train | test. `wide_legend`: one column of long
+    labels below the CMS label, context top right."""
+    compact = len(hists) > 4
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    frame = draw.Frame((0.0, 1.0), log_range(contents, 0.52 if compact else 0.62), xtitle, "Normalised to unit area",
+    frame = draw.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Normalised to unit area",
                        logy=True)  # fmt: skip
     fig = draw.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
@@ -122,8 +124,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     else:
         for h in hists:
             fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-        draw.add_legend(fig, 0.60, 0.70, 0.93, 0.89, margin=0.17)  # clear of "Simulation Preliminary"
-    if compact:  # top right, above the legend
+        box = (0.45, 0.58, 0.93, 0.78) if wide_legend else (0.60, 0.70, 0.93, 0.89)  # clear of "Simulation Preliminary"
+        draw.add_legend(fig, *box, margin=0.17)
+    if compact or wide_legend:  # top right, above the legend
         draw.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=0.028)
     else:
         draw.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)

@@ -32,8 +32,8 @@ def tag(branch: str) -> str:
 
 def part_labels(branch: str) -> dict[str, str]:
     if branch == BJET_BRANCH:
-        return {"all": "All events", "with": "With b jet", "without": "Without b jet"}
-    return {"all": "All events", "with": f"{branch}", "without": f"not {branch}"}
+        return {"all": "All", "with": "b jet", "without": "No b jet"}
+    return {"all": "All", "with": f"{branch}", "without": f"not {branch}"}
 
 
 @dataclass(frozen=True)
@@ -66,13 +66,13 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
 
 def auc_label(name: str, entry: dict) -> str:
     err = entry["auc_error"]
-    return f"{name} (AUC = {entry['auc']:.4f}" + (f" #pm {err:.4f})" if err == err else ")")
+    return f"{name} (AUC {entry['auc']:.4f}" + (f" #pm {err:.4f})" if err == err else ")")
 
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,
             context: Sequence[str]) -> list[draw.Figure]:  # fmt: skip
-    """ROC of all / with / without (test), and the score distributions with (lines) and without
-    (points) the flag, signal and background. `names`: plot labels of signal and background."""
+    """ROC of all / with / without (test), and the score distributions with the flag (lines)
+    beside those without it (points), signal and background. `names`: plot labels of signal and background."""
     if not comp.results:
         return []
     labels = part_labels(comp.branch)
@@ -82,8 +82,9 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
     hists = []
     for part in ("with", "without"):
         r, points = comp.results[part], part == "without"
-        hists.append(HistSpec(f"{key}/scores_{part}_signal", r.hist_signal, f"{names[0]}, {labels[part].lower()}",
-                              color("signal"), points))  # fmt: skip
-        hists.append(HistSpec(f"{key}/scores_{part}_background", r.hist_background,
-                              f"{names[1]}, {labels[part].lower()}", color("background"), points))  # fmt: skip
-    return [plots.roc_figure(roc_name, curves, ctx), plots.score_figure(score_name, hists, xtitle, ctx)]
+        text = labels[part] if part == "with" else labels[part].lower()
+        hists.append(HistSpec(f"{key}/scores_{part}_signal", r.hist_signal, f"{names[0]}, {text}", color("signal"), points))
+        hists.append(HistSpec(f"{key}/scores_{part}_background", r.hist_background, f"{names[1]}, {text}",
+                              color("background"), points))  # fmt: skip
+    score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True)
+    return [plots.roc_figure(roc_name, curves, ctx), score]
