@@ -139,23 +139,30 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    from dataclasses import replace  # noqa: PLC0415
+
     from pnetviz import comparison  # noqa: PLC0415
-    from pnetviz.publish import publish  # noqa: PLC0415
+    from pnetviz.output import transaction  # noqa: PLC0415
+    from pnetviz.publish import write_set  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
+    targets = [job.output for job in todo] + ([summary] if len(todo) > 1 else [])
+    inputs = [p for job in todo for p in (job.multiclass_file, *job.binary_files.values())]
     per_fold = {}
-    for i, job in enumerate(todo, start=1):
-        out = comparison.run(job)
-        per_fold[job.fold] = out.extra["pairs"]
-        if not args.quiet:
-            print(f"[visualizeComparison] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files in {job.output}", flush=True)
-    if len(todo) > 1:
-        report = comparison.summary_report(per_fold, missing)
-        written = publish(summary, todo[0].formats, todo[0].style,
-                          lambda: comparison.summary_figures(report, todo[0].signal, todo[0].channel), report,
-                          f"pnetviz comparison across folds: {todo[0].signal}")  # fmt: skip
-        if not args.quiet:
-            print(f"[visualizeComparison] summary of {len(todo)} folds: {len(written)} files in {summary}", flush=True)
+    with transaction(targets, inputs, args.wait) as stages:  # all folds and the summary, or nothing
+        for i, job in enumerate(todo, start=1):
+            out = comparison.run(replace(job, output=stages[job.output]))
+            per_fold[job.fold] = out.extra["pairs"]
+            if not args.quiet:
+                print(f"[visualizeComparison] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files for {job.output}",
+                      flush=True)  # fmt: skip
+        if len(todo) > 1:
+            report = comparison.summary_report(per_fold, missing)
+            written = write_set(stages[summary], todo[0].formats, todo[0].style,
+                                lambda: comparison.summary_figures(report, todo[0].signal, todo[0].channel), report,
+                                f"pnetviz comparison across folds: {todo[0].signal}")  # fmt: skip
+            if not args.quiet:
+                print(f"[visualizeComparison] summary of {len(todo)} folds: {len(written)} files for {summary}", flush=True)
     return 0
 
 

@@ -15,6 +15,7 @@ from pnetviz.demo import DemoConfig
 from pnetviz.evaluate import hist_contents, score_histogram
 from pnetviz.ntuple import read_predictions
 from pnetviz.paths import PREDICTIONS_FILE, binary_dir
+from pnetviz.output import MARKER
 from pnetviz.rootenv import root
 
 CFG = DemoConfig(events=6000, folds=2)
@@ -151,12 +152,14 @@ def test_bad_input_exits_2_and_keeps_existing_outputs(tmp_path, capsys, columns,
     out = tmp_path / "out"
     out.mkdir()
     (out / "roc_curve.png").write_text("previous result")
+    (out / MARKER).write_text('{"files": ["roc_curve.png"]}')  # a previous pnetviz output set
     script = load_script("visualizeBinary")
     code = run(script.main, ["--predictions", str(path), "--fold", "0", "--output", str(out), "-q"])
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and str(path) in err and "Traceback" not in err
-    assert [p.name for p in out.iterdir()] == ["roc_curve.png"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "roc_curve.png"]
+    assert sorted(p.name for p in out.parent.iterdir() if p.name.startswith(".out.pnetviz-stage")) == []
     assert (out / "roc_curve.png").read_text() == "previous result"
 
 

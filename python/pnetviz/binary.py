@@ -13,7 +13,7 @@ from .folds import fold_curves
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
-from .publish import publish
+from .publish import write_set
 from .style import color
 from .subsets import BJET_BRANCH
 
@@ -175,7 +175,7 @@ def run(job: BinaryJob) -> RunOutput:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
-    written = publish(job.output, job.formats, job.style,
+    written = write_set(job.output, job.formats, job.style,
                       lambda: build_figures(job, results, history, comparisons, metrics), report,
                       f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
     curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}

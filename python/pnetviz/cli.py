@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shutil
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 from .errors import InputError, PnetvizWarning
 
 EXIT_USER_ERROR = 2
+MAX_SEED = 2**62  # seeds are 64-bit unsigned in the C++ bootstrap; per-split offsets are added
 
 
 def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None = None) -> int:
@@ -24,6 +26,12 @@ def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] 
         return int(main(argv) or 0)
     except InputError as err:
         print(f"pnetviz: error: {err}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except OSError as err:  # the environment: disk full, file-size limit, name too long, permissions
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"pnetviz: error: {where}{err.strerror or err}. Nothing was published; every output directory keeps "
+              "what it had. Fix: check free disk space, quotas, the file-size limit, permissions and the path's "
+              "length.", file=sys.stderr)  # fmt: skip
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("pnetviz: interrupted", file=sys.stderr)
@@ -132,6 +140,9 @@ def add_run_options(parser) -> None:
                         help="threads for reading the ntuples (and ROOT implicit multi-threading); results do not "
                              "depend on it (default: %(default)s)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no progress bar)")
+    parser.add_argument("--wait", action="store_true",
+                        help="if another pnetviz run is writing the same output directory, wait for it (default: stop "
+                             "at once, naming its pid)")  # fmt: skip
 
 
 def apply_run_options(args) -> None:
@@ -162,8 +173,10 @@ def hep_options(args) -> object:
 
     if args.bootstrap < 0:
         raise InputError(f"--bootstrap {args.bootstrap}: give 0 (off) or a positive number of replicas.")
-    if not args.signal_scale > 0:
-        raise InputError(f"--signal-scale {args.signal_scale}: must be positive.")
+    if not (args.signal_scale > 0 and math.isfinite(args.signal_scale)):
+        raise InputError(f"--signal-scale {args.signal_scale}: must be a positive finite number.")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise InputError(f"--seed {args.seed}: give a whole number from 0 to {MAX_SEED}.")
     return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
 
 
@@ -175,6 +188,8 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
 
     check_energy(args.energy)
     apply_run_options(args)
+    if args.subset is not None and not args.subset.strip():
+        raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
     common = {
         "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),

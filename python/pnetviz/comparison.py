@@ -19,11 +19,12 @@ from . import draw, hep, plots
 from .driver import RunOutput
 from .errors import PnetvizWarning
 from .evaluate import lr_score
+from .multiclass import check_lr
 from .folds import FPR_GRID, tpr_on_grid
 from .hepsummary import HepOptions
 from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec
-from .publish import publish
+from .publish import write_set
 from .roc import BinaryCurve, binary_clf_curve
 from .style import StyleOptions, cycle_color
 from .trainer import pairing
@@ -160,6 +161,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     side_b = make_side(binary.scores[job.classes[0]], binary.label == 0, binary, binary.masks[SPLIT], mode)
     lr = lr_score(mc.scores[job.classes[0]], mc.scores[target])
     sel = mc.masks[SPLIT] & np.isin(mc.label, (0, index))
+    check_lr(mc, lr[sel], np.flatnonzero(sel), target)
     side_m = make_side(lr, mc.label == 0, mc, sel, mode)
     cb, cm = side_b.curve(), side_m.curve()
     check = comparability(side_b, side_m, (job.signal, background))
@@ -230,7 +232,7 @@ def run(job: ComparisonJob) -> RunOutput:
     def figures() -> list[draw.Figure]:
         return [fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)]
 
-    written = publish(job.output, job.formats, job.style, figures, report,
+    written = write_set(job.output, job.formats, job.style, figures, report,
                       f"pnetviz binary vs multi-class comparison: {job.signal}")  # fmt: skip
     return RunOutput(written, {}, extra={"pairs": pairs})
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import PnetvizWarning
 from .folds import FoldCurves
 from .foldreport import write_fold_summary
 from .hepsummary import HepOptions
+from .output import transaction
 from .style import StyleOptions
 from .trainer import TrainerInfo, display_label
 
@@ -64,23 +65,38 @@ class RunOutput:
     extra: dict = field(default_factory=dict)  # script-specific per-fold results
 
 
+def job_inputs(job) -> list[Path]:
+    """Every file a job reads (an output directory must not hold one: it is replaced whole)."""
+    info = getattr(job, "info", None)
+    return [p for p in (job.predictions, job.history, info.model_info if info else None) if p is not None]
+
+
 def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput], summary_dir: Path,
-             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str]) -> None:  # fmt: skip
-    """Run every fold (progress per fold); with several folds, write the summary to summary_dir."""
+             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str], wait: bool = False) -> None:  # fmt: skip
+    """Run every fold (progress per fold); with several folds, write the summary to summary_dir.
+    All or nothing: every fold's set and the summary are staged and published only when all
+    succeeded (output.transaction); on any error every output directory keeps what it had."""
     if missing:
         warnings.warn(f"folds {', '.join(map(str, missing))} have no predictions file and are skipped; "
                       "the fold summary lists them as missing", PnetvizWarning, stacklevel=2)  # fmt: skip
+    targets = [job.output for job in jobs] + ([summary_dir] if len(jobs) > 1 else [])
+    inputs = [p for job in jobs for p in job_inputs(job)]
     collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
-    for i, job in enumerate(jobs, start=1):
-        out = run_one(job)
-        for name, (prefix, per_split) in out.curves.items():
-            entry = collected.setdefault(name, (prefix, {}))
-            for split, curves in per_split.items():
-                entry[1].setdefault(split, []).append(curves)
-        if not quiet:
-            print(f"[{script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files in {job.output}", flush=True)
-    if len(jobs) > 1:
-        first = jobs[0]
-        written = write_fold_summary(summary_dir, first.formats, first.style, title, context, collected, missing)
-        if not quiet:
+    with transaction(targets, inputs, wait) as stages:
+        for i, job in enumerate(jobs, start=1):
+            out = run_one(replace(job, output=stages[job.output]))
+            for name, (prefix, per_split) in out.curves.items():
+                entry = collected.setdefault(name, (prefix, {}))
+                for split, curves in per_split.items():
+                    entry[1].setdefault(split, []).append(curves)
+            if not quiet:
+                print(f"[{script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files for {job.output}",
+                      flush=True)  # fmt: skip
+        if len(jobs) > 1:
+            first = jobs[0]
+            written = write_fold_summary(stages[summary_dir], first.formats, first.style, title, context, collected,
+                                         missing)  # fmt: skip
+    if not quiet:
+        if len(jobs) > 1:
             print(f"[{script}] summary of {len(jobs)} folds: {len(written)} files in {summary_dir}", flush=True)
+        print(f"[{script}] published {len(targets)} output set{'s' * (len(targets) > 1)}", flush=True)

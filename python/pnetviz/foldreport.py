@@ -9,7 +9,7 @@ import numpy as np
 
 from . import draw, plots
 from .folds import EFF_GRID, FPR_GRID, FoldCurves, aggregate, aggregate_report
-from .publish import publish
+from .publish import write_set
 from .style import StyleOptions, cycle_color
 
 FOLDS_DIR = "folds"
@@ -60,4 +60,4 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
             figs += band_figures(prefix, per_split, [name, *context[1:]] if prefix else context)
         return figs
 
-    return publish(output, formats, style, figures, report, title)
+    return write_set(output, formats, style, figures, report, title)

@@ -7,13 +7,13 @@ three are optional. Other `training_results` fields are summary values for the r
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .errors import InputError
+from .trainer import read_json
 
 REQUIRED = ("epoch", "train_loss", "train_acc", "valid_loss", "valid_acc")
 OPTIONAL = ("epoch_time", "memory_mb", "cpu_percent")
@@ -33,13 +33,8 @@ class TrainingHistory:
 def load_history(path: Path | str) -> TrainingHistory:
     """Parse and check a performance JSON; InputError naming the file and the problem."""
     path = Path(path)
-    try:
-        doc = json.loads(path.read_text())
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the training history ({err.strerror}).") from None
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: not valid JSON ({err.msg}, line {err.lineno}). Fix: re-write the file.") from None
-    results = doc.get("training_results") if isinstance(doc, dict) else None
+    doc = read_json(path, "training history")
+    results = doc.get("training_results")
     records = results.get("training_history") if isinstance(results, dict) else None
     if not isinstance(records, list) or not records or not all(isinstance(r, dict) for r in records):
         raise InputError(f"{path}: no 'training_results.training_history' list of per-epoch records.")

@@ -28,12 +28,13 @@ from .evaluate import (
     yields,
 )
 from .driver import FoldJob, RunOutput
+from .errors import InputError
 from .folds import fold_curves
 from .hep import mode_weights
 from .history import TrainingHistory, load_history
 from .ntuple import Predictions, classes_from_branches, read_predictions
 from .plots import CurveSpec, HistSpec
-from .publish import publish
+from .publish import write_set
 from .report import plain
 from .rootenv import root
 from .style import color, cycle_color
@@ -140,6 +141,16 @@ def one_vs_rest(confusion: Confusion, index: int) -> Confusion:
     return Confusion((confusion.labels[index], "rest"), collapse(confusion.counts), weighted, row_normalise(weighted))
 
 
+def check_lr(preds: Predictions, lr: np.ndarray, events: np.ndarray, background: str) -> None:
+    """InputError naming the events whose likelihood-ratio denominator P(s) + P(b) + 1e-10 is 0."""
+    bad = ~np.isfinite(lr)
+    if np.any(bad):
+        entries = ", ".join(str(e) for e in events[bad][:5])
+        raise InputError(f"{preds.path}: {int(bad.sum())} events have P(signal) + P({background}) + 1e-10 = 0, so their "
+                         f"likelihood ratio is undefined (entries {entries}). Fix: scores must be probabilities "
+                         "(non-negative).")  # fmt: skip
+
+
 def pair_samples(preds: Predictions, used: np.ndarray, selections: dict[str, np.ndarray],
                  class_masks: list[np.ndarray], index: int) -> dict[str, BinarySample]:  # fmt: skip
     """Signal vs class `index` per split: LR scores of the events with true_label in {0, index}."""
@@ -148,7 +159,9 @@ def pair_samples(preds: Predictions, used: np.ndarray, selections: dict[str, np.
     out = {}
     for split, sel in selections.items():
         events = np.flatnonzero(sel & in_pair)
-        out[split] = BinarySample(scores=lr_score(p_signal[events], p_background[events]),
+        lr = lr_score(p_signal[events], p_background[events])
+        check_lr(preds, lr, events, preds.classes[index])
+        out[split] = BinarySample(scores=lr,
                                   is_signal=class_masks[0][events], weights=preds.weight[events], used=used[events])  # fmt: skip
     return out
 
@@ -418,7 +431,7 @@ def run(job: MultiClassJob) -> RunOutput:
     extra = {"classification_report.json": json.dumps(plain(classes), indent=2) + "\n",
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}")}  # fmt: skip
-    written = publish(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
+    written = write_set(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
                       f"pnetviz multi-class evaluation: {job.signal}", extra)  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError, PnetvizWarning
-from .rootenv import quiet_root, root
+from .rootenv import quiet_root, root, root_errors
 
 INT_TYPES = {
     "Int_t", "int", "UInt_t", "unsigned int", "Long64_t", "Long_t", "long", "long long",
@@ -65,7 +65,8 @@ class Predictions:
         return int(self.label.size)
 
 
-PROGRESS_MIN_ENTRIES = 1_000_000  # progress bar from this many entries
+PROGRESS_MIN_ENTRIES = 1_000_000
+MAX_WEIGHT, MIN_WEIGHT = 1e100, 1e-100  # |w| outside (squares over- or underflow float64): rejected  # progress bar from this many entries
 
 
 def branch_types(path: Path, tree: str) -> dict[str, str]:
@@ -91,7 +92,12 @@ def branch_types(path: Path, tree: str) -> dict[str, str]:
             )
         types = {b.GetName(): b.GetLeaf(b.GetName()).GetTypeName() if b.GetLeaf(b.GetName()) else ""
                  for b in obj.GetListOfBranches()}  # fmt: skip
-        types[""] = str(obj.GetEntries())
+        entries = int(obj.GetEntries())
+        short = [f"'{b.GetName()}' ({int(b.GetEntries())})" for b in obj.GetListOfBranches() if int(b.GetEntries()) != entries]
+        if short:
+            raise InputError(f"{path}: branches {', '.join(short[:5])} were not filled once per entry of the tree "
+                             f"({entries} entries); their values would be stale. Fix: re-create the ntuple.")  # fmt: skip
+        types[""] = str(entries)
         return types
     finally:
         tfile.Close()
@@ -215,11 +221,12 @@ def read_columns(path: Path, tree: str, columns: dict[str, str], entries: int, p
     if threads is None:
         threads = int(ROOT.GetThreadPoolSize()) if ROOT.IsImplicitMTEnabled() else 1
     label = f"Reading {path.parent.name}/{path.name}" if progress and entries >= PROGRESS_MIN_ENTRIES else ""
-    with quiet_root(ROOT.kError):
+    with quiet_root(ROOT.kError), root_errors() as errors:
         error = str(ROOT.pnetviz.read_columns(str(path), tree, list(out), pointers, sizes, entries, threads, label,
                                               sys.stderr.isatty()))  # fmt: skip
-    if error:
-        raise InputError(f"{path}: {error}. Fix: the ntuple contract (README.md) asks for flat scalar branches, "
+    if error or errors.count:
+        what = "; ".join(t for t in (error, errors.summary()) if t)
+        raise InputError(f"{path}: {what}. Fix: the ntuple contract (README.md) asks for flat scalar branches, "
                          "one number per event; re-create the file if it is damaged.")  # fmt: skip
     return out
 
@@ -241,6 +248,14 @@ def validate(preds: Predictions) -> None:
                 f"{path}: branch '{name}' has {int(bad.sum())} NaN/inf values "
                 f"(first at entry {int(np.argmax(bad))}). Fix: repair the inference output."
             )
+    w = np.abs(preds.weight)
+    extreme = (w > MAX_WEIGHT) | ((w > 0) & (w < MIN_WEIGHT))
+    if np.any(extreme):
+        raise InputError(
+            f"{path}: branch 'weight' has {int(extreme.sum())} values beyond 1e+-100 in magnitude (first at entry "
+            f"{int(np.argmax(extreme))}: {preds.weight[np.argmax(extreme)]:.3g}); their squares leave double precision "
+            "(errors, effective event counts). Fix: rescale the weights."
+        )
     for c, s in preds.scores.items():
         outside = int(np.count_nonzero((s < 0) | (s > 1)))
         if outside:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterator
 from types import ModuleType
 
 MACRO_DIR = Path(__file__).resolve().parents[2] / "macros"
-HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h")
+HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h", "error_guard.h")
 
 
 @functools.cache
@@ -38,7 +39,34 @@ def root() -> ModuleType:
     for header in HEADERS:
         if not ROOT.gInterpreter.Declare(f'#include "{header}"'):
             raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
+    ROOT.pnetviz.install_error_guard()
     return ROOT
+
+
+@dataclass
+class RootErrors:
+    """The ROOT error messages captured by `root_errors`: how many, and the first few."""
+
+    count: int = 0
+    text: str = ""
+
+    def summary(self) -> str:
+        return f"ROOT reported {self.count} error{'s' * (self.count > 1)}: {self.text}" if self.count else ""
+
+
+@contextlib.contextmanager
+def root_errors() -> Iterator[RootErrors]:
+    """Capture ROOT's error messages (level kError and above) inside the block instead of
+    printing them (`macros/error_guard.h`); the yielded RootErrors is filled on exit, so callers
+    turn "ROOT printed an error" into one pnetviz message. Not re-entrant."""
+    ROOT = root()
+    errors = RootErrors()
+    ROOT.pnetviz.begin_capture()
+    try:
+        yield errors
+    finally:
+        errors.count = int(ROOT.pnetviz.end_capture())
+        errors.text = str(ROOT.pnetviz.captured_messages())
 
 
 @contextlib.contextmanager
