@@ -34,7 +34,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                                        "binary:class pairs (ttZ:ttX); default: the class of the same name, else the "
                                        "group holding that sample (trainer's JSON)")  # fmt: skip
     parser.add_argument("--tree", default="Events", help="TTree name (default: %(default)s)")
-    parser.add_argument("--output", type=Path, help="output directory (default: plots/.../comparison/<signal>/[<model>/]fold-<k>/)")
+    parser.add_argument("--output", help="output directory (default: plots/.../comparison/<signal>/[<model>/]fold-<k>/)")
     parser.add_argument("--formats", default="png,pdf", help="image formats (default: %(default)s)")
     parser.add_argument("--weights", choices=("abs", "signed", "drop"), default="abs", help="weight mode (default: abs)")
     parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicas; 0 disables (default: %(default)s)")

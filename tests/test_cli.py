@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pnetviz.cli import EXIT_USER_ERROR, run, staged_output
+from pnetviz.cli import EXIT_USER_ERROR, run
 from pnetviz.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -21,33 +21,6 @@ def test_input_error_becomes_exit_2_with_one_line(capsys):
     assert run(main, []) == EXIT_USER_ERROR
     err = capsys.readouterr().err
     assert err == "pnetviz: error: x.root: branch 'weight' is missing. Fix: add it.\n"
-
-
-def test_staged_output_moves_files_only_on_success(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "old.png").write_text("keep me")
-    (out / "roc.png").write_text("old roc")
-    with pytest.raises(RuntimeError):
-        with staged_output(out) as stage:
-            (stage / "roc.png").write_text("half-written")
-            raise RuntimeError("boom")
-    assert (out / "roc.png").read_text() == "old roc"
-    assert sorted(p.name for p in out.iterdir()) == ["old.png", "roc.png"]
-    with staged_output(out) as stage:
-        (stage / "roc.png").write_text("new roc")
-    assert (out / "roc.png").read_text() == "new roc"
-    assert (out / "old.png").read_text() == "keep me"
-    assert sorted(p.name for p in out.iterdir()) == ["old.png", "roc.png"]
-
-
-def test_unwritable_output_directory(tmp_path):
-    blocker = tmp_path / "file.txt"
-    blocker.write_text("a file, not a directory")
-    with pytest.raises(InputError, match="cannot write the output directory.*--output"):
-        with staged_output(blocker / "plots"):
-            pass
-    assert blocker.read_text() == "a file, not a directory"
 
 
 def test_script_reports_bad_output_with_exit_2_and_no_traceback(tmp_path):

@@ -1,15 +1,11 @@
-"""Wiring shared by the user-facing scripts: error reporting, exit codes, staged output."""
+"""Wiring shared by the user-facing scripts: options, error reporting and exit codes, jobs from options."""
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import shutil
 import sys
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import InputError, PnetvizWarning
@@ -36,32 +32,6 @@ def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] 
     except KeyboardInterrupt:
         print("pnetviz: interrupted", file=sys.stderr)
         return 130
-
-
-@contextlib.contextmanager
-def staged_output(directory: Path | str) -> Iterator[Path]:
-    """Write into a hidden staging directory; move the files into `directory` only on success.
-
-    On any error the staging directory is removed and `directory` is left as it was: no
-    half-written output set, and nothing already there is lost.
-    """
-    directory = Path(directory)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".pnetviz-stage-", dir=directory))
-    except OSError as err:
-        raise InputError(
-            f"{directory}: cannot write the output directory ({err.strerror}). Fix: choose another --output."
-        ) from None
-    try:
-        yield stage
-        for item in sorted(stage.iterdir()):
-            target = directory / item.name
-            if target.is_dir() and not item.is_dir():
-                raise InputError(f"{target} is a directory; cannot replace it with a file. Fix: remove it.")
-            os.replace(item, target)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
 
 
 CONTRACT_HELP = (
@@ -110,7 +80,7 @@ def add_common_options(parser, kind: str) -> None:
     parser.epilog = CONTRACT_HELP
     add_model_options(parser)
     parser.add_argument("--tree", default="Events", help="TTree name in the ntuple (default: %(default)s)")
-    parser.add_argument("--output", type=Path,
+    parser.add_argument("--output",
                         help=f"output directory (default: {DEFAULT_PLOTS.name}/<results dir>/<channel>/{kind}/<signal>/<model>/fold-<k>/, "
                              "README.md); existing files are replaced only when the run succeeds")  # fmt: skip
     parser.add_argument("--formats", default="png,pdf", help="image formats, comma-separated (default: %(default)s)")
@@ -250,7 +220,8 @@ def output_dirs(args, model_dir: Path, files: list) -> tuple[list[Path], Path]:
     """Per-fold output directories and the fold-summary directory."""
     if args.output is not None and not str(args.output).strip():
         raise InputError("--output '': give a directory.")
-    if args.output and len(files) == 1:
-        return [args.output], args.output / "folds"
-    root_dir = args.output or model_dir
+    output = Path(args.output) if args.output is not None else None
+    if output and len(files) == 1:
+        return [output], output / "folds"
+    root_dir = output or model_dir
     return [root_dir / f.fold_name for f in files], root_dir / "folds"

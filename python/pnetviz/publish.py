@@ -7,7 +7,12 @@ OutputError.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import draw
@@ -21,6 +26,29 @@ ROOT_FILE = "plots.root"
 REPORTS = ("summary_report.json", "summary_report.txt")
 
 
+@dataclass
+class Printed:
+    text: str = ""
+
+
+@contextlib.contextmanager
+def native_stderr() -> Iterator[Printed]:
+    """Collect what C libraries (libpng, ...) print on file descriptor 2 inside the block, so a
+    failed write is reported in one pnetviz line; the caller passes it on otherwise."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    printed = Printed()
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield printed
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            printed.text = sink.read().decode(errors="replace")
+
+
 def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
               make_figures: Callable[[], list[draw.Figure]], report: dict, title: str,
               extra_files: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
@@ -31,7 +59,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
     with cms_style(style):
         figs = make_figures()
         try:
-            with root_errors() as errors:
+            with native_stderr() as printed, root_errors() as errors:
                 for fig in figs:
                     draw.save(fig, directory, formats)
                 write_root_file(directory / ROOT_FILE, figs)
@@ -39,8 +67,11 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
             for fig in figs:
                 fig.close()
     if errors.count:
-        raise OutputError(f"{directory.name}: writing the plots failed; {errors.summary()}. Nothing was published. "
-                          "Fix: check free disk space, quotas, the file-size limit and the output path's length.")  # fmt: skip
+        what = errors.summary().replace(f"{directory}/", "")
+        raise OutputError(f"writing the plots failed; {what}. Nothing was published. Fix: check free disk space, "
+                          "quotas, the file-size limit and the output path's length.")  # fmt: skip
+    if printed.text:  # not an error: pass on what the libraries printed
+        sys.stderr.write(printed.text)
     write_reports(directory, report, title)
     for name, text in (extra_files or {}).items():
         (directory / name).write_text(text)
