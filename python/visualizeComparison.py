@@ -99,10 +99,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     labels = trainer.parse_labels(args.labels)
     files, missing, _ = cli.resolve_files(args, "multiclass")
     first = files[0]
-    plots_dir = paths.DEFAULT_PLOTS / first.channel / "comparison" / first.signal
-    if first.model is not None:
-        plots_dir = (paths.DEFAULT_PLOTS / Path(args.results_dir).resolve().name / first.channel / "comparison"
-                     / first.signal / first.model)  # fmt: skip
+    plots_dir = layout.plots_comparison_dir(first, args.results_dir, cli.plots_root(args))
     outputs, summary = cli.output_dirs(args, plots_dir, files)
     todo = []
     for mc, out in zip(files, outputs, strict=True):
@@ -149,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets = [job.output for job in todo] + ([summary] if len(todo) > 1 else [])
     inputs = [p for job in todo for p in (job.multiclass_file, *job.binary_files.values())]
     per_fold = {}
-    with transaction(targets, inputs, args.wait) as stages:  # all folds and the summary, or nothing
+    with transaction(targets, inputs, args.wait, cli.provenance("visualizeComparison", argv)) as stages:  # all folds and the summary, or nothing
         for i, job in enumerate(todo, start=1):
             out = comparison.run(replace(job, output=stages[job.output]))
             per_fold[job.fold] = out.extra["pairs"]

@@ -66,6 +66,8 @@ def add_model_options(parser, with_predictions: bool = True) -> None:
         parser.add_argument("--history", type=Path,
                             help="training history JSON (default: <model>_performance.json beside trees/ or the "
                                  "ntuple; training plots are skipped if there is none)")  # fmt: skip
+    parser.add_argument("--plots-dir", type=Path, default=None,
+                        help="root of the default output tree (default: plots/ in the repo; visualizeCampaign sets it)")
     parser.add_argument("--labels", help="plot labels of classes, name=label pairs: ttX=t#bar{t}X,nonprompt=Fakes "
                                          "(defaults for the usual classes; file names keep the class names)")  # fmt: skip
 
@@ -196,7 +198,7 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
 
     if not args.predictions:
         files, missing = layout.resolve(model_query(args, kind, background), args.fold)
-        return files, missing, layout.plots_model_dir(files[0], args.results_dir, paths.DEFAULT_PLOTS)
+        return files, missing, layout.plots_model_dir(files[0], args.results_dir, plots_root(args))
     if args.pilot:
         raise InputError("--pilot goes with --results-dir; with --predictions the trainer's JSON says whether it is a pilot run.")
     history = args.history or trainer.find_performance(args.predictions)
@@ -213,7 +215,21 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     file = layout.ModelFile(kind, args.channel or info.channel or DEFAULT_CHANNEL,
                             args.signal or info.signal(args.signal_prefix) or DEFAULT_SIGNAL, fold, args.predictions,
                             model=None, background=background)  # fmt: skip
-    return [file], [], layout.plots_model_dir(file, args.results_dir, paths.DEFAULT_PLOTS)
+    return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args))
+
+
+def plots_root(args) -> Path:
+    from .paths import DEFAULT_PLOTS  # noqa: PLC0415
+
+    return args.plots_dir if args.plots_dir is not None else DEFAULT_PLOTS
+
+
+def provenance(script: str, argv: Sequence[str] | None) -> dict:
+    """What made an output set, recorded in its marker: the command and pnetviz's version (a
+    campaign redoes a job whose sets were made otherwise)."""
+    from . import __version__  # noqa: PLC0415
+
+    return {"command": [script, *(sys.argv[1:] if argv is None else argv)], "pnetviz_version": __version__}
 
 
 def output_dirs(args, model_dir: Path, files: list) -> tuple[list[Path], Path]:

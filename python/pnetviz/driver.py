@@ -72,17 +72,19 @@ def job_inputs(job) -> list[Path]:
 
 
 def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput], summary_dir: Path,
-             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str], wait: bool = False) -> None:  # fmt: skip
+             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str], wait: bool = False,
+             meta: dict | None = None) -> None:  # fmt: skip
     """Run every fold (progress per fold); with several folds, write the summary to summary_dir.
     All or nothing: every fold's set and the summary are staged and published only when all
-    succeeded (output.transaction); on any error every output directory keeps what it had."""
+    succeeded (output.transaction); on any error every output directory keeps what it had.
+    `meta` (cli.provenance) is recorded in every set's marker."""
     if missing:
         warnings.warn(f"folds {', '.join(map(str, missing))} have no predictions file and are skipped; "
                       "the fold summary lists them as missing", PnetvizWarning, stacklevel=2)  # fmt: skip
     targets = [job.output for job in jobs] + ([summary_dir] if len(jobs) > 1 else [])
     inputs = [p for job in jobs for p in job_inputs(job)]
     collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
-    with transaction(targets, inputs, wait) as stages:
+    with transaction(targets, inputs, wait, meta) as stages:
         for i, job in enumerate(jobs, start=1):
             out = run_one(replace(job, output=stages[job.output]))
             for name, (prefix, per_split) in out.curves.items():

@@ -254,3 +254,11 @@ def plots_model_dir(file: ModelFile, results: Path, plots_root: Path) -> Path:
             return paths.binary_dir(plots_root, file.channel, file.signal, file.background or "background")
         return paths.multiclass_dir(plots_root, file.channel, file.signal)
     return Path(plots_root) / Path(results).resolve().name / file.channel / file.kind / file.signal / file.model
+
+
+def plots_comparison_dir(multiclass: ModelFile, results: Path, plots_root: Path) -> Path:
+    """Where a binary-vs-multi-class comparison's fold directories go by default."""
+    if multiclass.model is None:
+        return Path(plots_root) / multiclass.channel / "comparison" / multiclass.signal
+    return (Path(plots_root) / Path(results).resolve().name / multiclass.channel / "comparison" / multiclass.signal
+            / multiclass.model)  # fmt: skip
