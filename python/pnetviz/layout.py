@@ -262,3 +262,77 @@ def plots_comparison_dir(multiclass: ModelFile, results: Path, plots_root: Path)
         return Path(plots_root) / multiclass.channel / "comparison" / multiclass.signal
     return (Path(plots_root) / Path(results).resolve().name / multiclass.channel / "comparison" / multiclass.signal
             / multiclass.model)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """Every fold of one model found in a results directory (a campaign job's input)."""
+
+    kind: str  # binary or multiclass
+    channel: str
+    signal: str
+    model: str | None  # None in pnetviz's first layout
+    background: str | None  # binary only
+    folds: tuple[int | None, ...]  # (None,) for a pilot run
+    files: tuple[Path, ...]  # the ntuple of each fold
+
+    def first(self) -> ModelFile:
+        return ModelFile(self.kind, self.channel, self.signal, self.folds[0], self.files[0], self.model, self.background)
+
+
+def hyper_tag(model: str | None) -> str:
+    """The hyperparameter part of a trainer model name, which the binary and multi-class models of
+    one training share: the name without `-binary-<bkg>`, `-<n>grp-...` or `-<n>bg`."""
+    if not model:
+        return ""
+    return re.sub(r"-(binary-.+|\d+grp-.+|\d+bg)$", "", model)
+
+
+def _matches(name: str | None, pattern: str | None) -> bool:
+    return pattern is None or (name is not None and (name == pattern or pattern in name))
+
+
+def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | None = None,
+             signals: set[str] | None = None, kinds: set[str] | None = None, folds: set[int] | None = None,
+             model: str | None = None, pilot: bool = False) -> list[ModelGroup]:  # fmt: skip
+    """Every (channel, signal point, kind, model) with its folds in `results`, both layouts, after
+    the filters (None: all; `model`: full name or a part of it)."""
+    results = Path(results)
+    if not results.is_dir():
+        raise explain_missing(Query(results, "", "", "binary"))
+    found: dict[tuple, dict[int | None, Path]] = {}
+    for channel in channels_in(results):
+        if channels is not None and channel not in channels:
+            continue
+        for kind in KINDS:
+            kind_dir = results / channel / kind
+            if (kinds is not None and kind not in kinds) or not kind_dir.is_dir():
+                continue
+            for d in sorted(p for p in kind_dir.iterdir() if p.is_dir()):
+                for key, fold, path in _models_in(d, kind, prefix, pilot):
+                    if (signals is None or key[0] in signals) and (folds is None or fold in folds) and _matches(key[1], model):
+                        found.setdefault((kind, channel, *key), {})[fold] = path
+    groups = []
+    for (kind, channel, signal, name, background), per_fold in sorted(found.items(), key=lambda kv: str(kv[0])):
+        order = sorted(per_fold, key=lambda f: -1 if f is None else f)
+        groups.append(ModelGroup(kind, channel, signal, name, background, tuple(order), tuple(per_fold[f] for f in order)))
+    return groups
+
+
+def _models_in(d: Path, kind: str, prefix: str, pilot: bool):
+    """((signal, model, background), fold, ntuple) of one signal directory, in either layout."""
+    if prefix and d.name.startswith(prefix):
+        signal = d.name[len(prefix):]
+        for fold, fdir in fold_dirs(d, pilot).items():
+            for name in tree_models(fdir):
+                background = model_background(name)
+                if (kind == "binary") == (background is not None):
+                    yield (signal, name, background), fold, fdir / "trees" / f"{name}.root"
+        return
+    if pilot:
+        return
+    signal, background = (d.name.split("_vs_", 1) + [None])[:2] if kind == "binary" else (d.name, None)
+    if kind == "binary" and background is None:
+        return
+    for fold in paths.available_folds(d):
+        yield (signal, None, background), fold, paths.fold_dir(d, fold) / paths.PREDICTIONS_FILE

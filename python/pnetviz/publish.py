@@ -51,7 +51,7 @@ def native_stderr() -> Iterator[Printed]:
 
 def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
               make_figures: Callable[[], list[draw.Figure]], report: dict, title: str,
-              extra_files: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
+              extra_files: dict[str, str] | None = None, root_name: str = ROOT_FILE) -> list[Path]:  # fmt: skip
     """Draw (inside the CMS style), save every figure in every format, write plots.root,
     summary_report.json/.txt and `extra_files` (name -> text) into `directory`. Returns the
     files written; OutputError if ROOT reported a write error or a file is missing."""
@@ -62,7 +62,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
             with native_stderr() as printed, root_errors() as errors:
                 for fig in figs:
                     draw.save(fig, directory, formats)
-                write_root_file(directory / ROOT_FILE, figs)
+                write_root_file(directory / root_name, figs)
         finally:
             for fig in figs:
                 fig.close()
@@ -75,7 +75,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
     write_reports(directory, report, title)
     for name, text in (extra_files or {}).items():
         (directory / name).write_text(text)
-    expected = [f"{fig.name}.{fmt}" for fig in figs for fmt in formats] + [ROOT_FILE, *REPORTS, *(extra_files or {})]
+    expected = [f"{fig.name}.{fmt}" for fig in figs for fmt in formats] + [root_name, *REPORTS, *(extra_files or {})]
     missing = [name for name in expected if not (directory / name).is_file()]
     if missing:
         raise OutputError(f"{', '.join(missing[:3])}: not written (ROOT printed no error). Nothing was published. "
