@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pnetviz set-up and entry points; creates/reuses the virtual environment .venv itself.
-#   ./run.sh demo [--events N]   generate the demo ntuples and run every visualize script on them
+#   ./run.sh demo [--events N]   generate the demo results tree and run the campaign (every script) on it
 #   ./run.sh test [pytest args]  run the whole test suite
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -22,16 +22,11 @@ ensure_env() {  # $1: requirements file
 
 demo() {
   ensure_env requirements.txt
-  local events=20000
+  local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/python" python/makeDemo.py --output results --events "$events"
-  local bkg
-  for bkg in nonprompt diboson ttZ; do
-    "$VENV/bin/python" python/visualizeBinary.py --results-dir results --background "$bkg" --fold all
-  done
-  "$VENV/bin/python" python/visualizeMultiClass.py --results-dir results --fold all
-  "$VENV/bin/python" python/visualizeComparison.py --results-dir results --fold all
-  echo "[run.sh] demo done: plots in plots/Run1E2Mu/ (PNG, PDF, plots.root, summary_report.json/.txt per fold)"
+  "$VENV/bin/python" python/visualizeCampaign.py --results-dir results --output plots
+  echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
 }
 
 case "${1:-}" in

@@ -211,11 +211,13 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
         for key, what, fmt in quantities:
             for side in ("binary", "multiclass"):
                 label = "binary" if side == "binary" else "multi-class LR"
+                vs = trainer.display_label(background if side == "binary" else cls, {})
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
-                                     f"{what}, {label}, signal vs {background if side == 'binary' else cls}, {channel}",
+                                     f"{what}, {label}, signal vs {vs}, {channel}",
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt))  # fmt: skip
             specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
-                                 f"{what}: multi-class minus binary, signal vs {background}, {channel}", f"#Delta {what}",
+                                 f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
+                                 f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
                                  {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel},
                                  "+.4f" if key == "auc_test" else "+.1f", diverging=True))  # fmt: skip
     return specs
@@ -321,7 +323,7 @@ def graph_figures(agg: Sequence[dict]) -> list[draw.Figure]:
                            "m_{A} [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
-        draw.add_legend(fig, 0.55, 0.62, 0.93, 0.78)
+        draw.add_legend(fig, 0.62, 0.62, 0.93, 0.78)
         draw.add_text(fig, [f"signal vs {trainer.display_label(pair, {})} ({what})", channel, "mean #pm std over folds"],
                       0.22, 0.76, align=13)  # fmt: skip
         figs.append(fig)

@@ -23,8 +23,6 @@ from .rootenv import root
 
 HISTORY_FILE = "ParticleNet_performance.json"
 CLASS_FRACTIONS = (0.3, 0.3, 0.2, 0.2)
-# Mean position of each class in the 4-d latent space the toy "network" sees.
-SEPARATION = 1.6
 TRAIN_BOOST = 1.12  # train events sit 12% further from the other classes: a little overtraining
 
 
@@ -36,6 +34,7 @@ class DemoConfig:
     folds: int = 5
     events: int = 20000  # events per fold in the multi-class ntuple
     seed: int = 20251001
+    separation: float = 1.6  # distance of each class from the others in the latent space
 
 
 def _weights(rng: np.random.Generator, label: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:
@@ -63,7 +62,7 @@ def make_pool(cfg: DemoConfig, fold: int) -> dict[str, np.ndarray]:
     train, valid = split < 0.6, (split >= 0.6) & (split < 0.8)
     test = split >= 0.8
     latent = rng.normal(size=(cfg.events, n_classes))
-    latent[np.arange(cfg.events), label] += SEPARATION * np.where(train, TRAIN_BOOST, 1.0)
+    latent[np.arange(cfg.events), label] += cfg.separation * np.where(train, TRAIN_BOOST, 1.0)
     bjet_prob = np.where(np.isin(label, [0, n_classes - 1]), 0.7, 0.35)
     return {
         "event_id": np.arange(fold * cfg.events, (fold + 1) * cfg.events, dtype=np.uint64),

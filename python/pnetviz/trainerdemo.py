@@ -11,6 +11,7 @@ benchmarks; the physics content is the demo's (pnetviz.demo.make_pool).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,12 +128,20 @@ def write_model(fold_dir: Path, spec: ModelSpec, columns: dict[str, np.ndarray],
     return tree
 
 
+def separation(channel: str, signal: str) -> float:
+    """Toy physics: a heavier charged Higgs further from m(A) separates better; Run3Mu a little more."""
+    m = re.fullmatch(r"MHc(\d+)_MA(\d+)", signal)
+    gap = (int(m.group(1)) - int(m.group(2))) if m else 40
+    return 1.3 + 0.004 * gap + (0.08 if channel == "Run3Mu" else 0.0)
+
+
 def write_trainer_fold(base: Path, channel: str, signal: str, fold: int | None, models=STANDARD_MODELS,
                        events: int = 3000, seed: int = 20251001, prefix: str = DEFAULT_PREFIX) -> list[Path]:  # fmt: skip
     """All `models` of one (channel, signal point, fold) under the trainer's `base` directory
     (fold None: the pilot run). Every model sees the same events of one pool."""
     point_seed = seed + 1000 * sum(map(ord, channel)) + sum(map(ord, signal))  # a different pool per channel, signal
-    cfg = DemoConfig(signal=signal, channel=channel, classes=("signal", *GROUPS), events=events, seed=point_seed)
+    cfg = DemoConfig(signal=signal, channel=channel, classes=("signal", *GROUPS), events=events, seed=point_seed,
+                     separation=separation(channel, signal))  # fmt: skip
     pool = make_pool(cfg, 99 if fold is None else fold)
     pool.pop("event_id")  # the trainer writes no event identifier
     logits = pool.pop("logits")
