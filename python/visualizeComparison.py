@@ -48,18 +48,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def parse_pairs(text: str | None) -> dict[str, str]:
-    out = {}
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        b, sep, m = part.partition(":")
-        if not sep or not b.strip() or not m.strip():
-            raise InputError(f"--pair {text!r}: give binary:class pairs separated by commas (ttZ:ttX).")
-        out[b.strip()] = m.strip()
-    return out
-
-
 def binary_files(args: argparse.Namespace, mc: layout.ModelFile, classes: tuple[str, ...]) -> dict[str, layout.ModelFile]:
     """Binary background -> its model's ntuple in the same fold: every `-binary-<bkg>` model of the
     trainer's layout (--binary-model where one background has several), or the legacy
@@ -95,7 +83,7 @@ def jobs(args: argparse.Namespace) -> tuple[list, list[int], Path]:
     formats = tuple(cli.parse_formats(args.formats))
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
     hep = cli.hep_options(args)
-    overrides = parse_pairs(args.pair)
+    overrides = trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     labels = trainer.parse_labels(args.labels)
     files, missing, _ = cli.resolve_files(args, "multiclass")
     first = files[0]

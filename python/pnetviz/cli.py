@@ -206,7 +206,7 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     if args.fold is None:
         fold = info.fold
     else:
-        folds = layout.parse_fold_list(args.fold)
+        folds = paths.parse_fold_list(args.fold)
         if len(folds) != 1:
             raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
         fold = folds[0]

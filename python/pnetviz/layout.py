@@ -194,16 +194,6 @@ def binary_background(q: Query, dirs: dict[int | None, Path]) -> str:
     return q.background
 
 
-def parse_fold_list(text: str) -> list[int]:
-    try:
-        folds = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InputError(f"--fold {text!r}: expected a number, a comma-separated list or 'all'.") from None
-    if not folds or min(folds) < 0:
-        raise InputError(f"--fold {text!r}: fold numbers are non-negative integers.")
-    return folds
-
-
 def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
     sdir = trainer_signal_dir(q)
     dirs = fold_dirs(sdir, q.pilot)
@@ -223,7 +213,7 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
         wanted = sorted(found)
         missing = paths.gaps(wanted)
     else:
-        wanted = parse_fold_list(fold_text or "0")
+        wanted = paths.parse_fold_list(fold_text or "0")
         missing = [f for f in wanted if f not in found]
     present = [f for f in wanted if f in found]
     if not present:

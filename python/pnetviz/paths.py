@@ -59,6 +59,11 @@ def parse_folds(text: str, model_dir: Path | None) -> list[int]:
         if not folds:
             raise InputError(f"{model_dir}: no fold-<k>/{PREDICTIONS_FILE} found. Fix: check --results-dir, --signal, --channel.")
         return folds
+    return parse_fold_list(text)
+
+
+def parse_fold_list(text: str) -> list[int]:
+    """`--fold 0,2` -> [0, 2]; InputError unless non-negative integers."""
     try:
         folds = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:

@@ -163,17 +163,22 @@ def load_info(predictions: Path, performance: Path | None) -> TrainerInfo:
     return TrainerInfo(performance=performance, model_info=info_path, meta=meta, info=info)
 
 
-def parse_labels(text: str | None) -> dict[str, str]:
-    """`--labels ttX=t#bar{t}X,nonprompt=Fakes` -> {"ttX": "t#bar{t}X", ...}."""
+def parse_mapping(text: str | None, option: str, sep: str, example: str) -> dict[str, str]:
+    """`a<sep>b,c<sep>d` -> {a: b, c: d} for a command-line option; InputError showing `example`."""
     out = {}
     for part in (text or "").split(","):
         if not part.strip():
             continue
-        name, sep, label = part.partition("=")
-        if not sep or not name.strip() or not label.strip():
-            raise InputError(f"--labels {text!r}: give name=label pairs separated by commas (ttX=t#bar{{t}}X).")
-        out[name.strip()] = label.strip()
+        key, found, value = part.partition(sep)
+        if not found or not key.strip() or not value.strip():
+            raise InputError(f"{option} {text!r}: give pairs like {example}, separated by commas.")
+        out[key.strip()] = value.strip()
     return out
+
+
+def parse_labels(text: str | None) -> dict[str, str]:
+    """`--labels ttX=t#bar{t}X,nonprompt=Fakes` -> {"ttX": "t#bar{t}X", ...}."""
+    return parse_mapping(text, "--labels", "=", "name=label (ttX=t#bar{t}X)")
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:
