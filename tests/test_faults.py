@@ -168,3 +168,23 @@ def test_empty_class_name_and_lr_denominator(tmp_path, capsys):
     path = write_ntuple(tmp_path / "mc2.root", cols)
     assert run(script.main, ["--predictions", str(path), "--output", str(tmp_path / "o"), "-q"]) == 2
     assert "likelihood ratio is undefined" in capsys.readouterr().err
+
+
+def test_fold_all_failing_part_way_publishes_nothing(tmp_path, capsys):
+    from pnetviz.demo import DemoConfig, write_fold
+    from pnetviz.paths import PREDICTIONS_FILE, binary_dir
+
+    cfg = DemoConfig(events=1500, folds=2)
+    results = tmp_path / "results"
+    for fold in range(cfg.folds):
+        write_fold(cfg, results, fold)
+    out = tmp_path / "out"
+    argv = ["--results-dir", str(results), "--background", "ttZ", "--fold", "all", "--output", str(out), "--formats",
+            "png", "--bootstrap", "10", "-q"]  # fmt: skip
+    script = load_script("visualizeBinary")
+    assert run(script.main, argv) == 0
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    (binary_dir(results, cfg.channel, cfg.signal, "ttZ") / "fold-1" / PREDICTIONS_FILE).write_bytes(b"broken")
+    assert run(script.main, [*argv[:-2], "20", "-q"]) == 2  # another bootstrap: a new run would differ everywhere
+    assert "fold-1" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before  # fold-0 and folds/ untouched
