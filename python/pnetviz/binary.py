@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import draw, hep, hepsummary, plots, subsets
-from .evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
+from . import draw, hep, hepsummary, plots, profiled, subsets, systematics
+from .evaluate import SPLITS, THRESHOLD, BinarySample, SplitResult, evaluate_pair, yields
 from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .history import TrainingHistory, load_history
-from .ntuple import Predictions, read_predictions
+from .hep import mode_weights
+from .ntuple import Predictions, branch_types, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import write_set
 from .style import color
@@ -147,13 +148,46 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
     return report
 
 
+def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
+                 templates: dict) -> tuple[dict, profiled.Profiled]:  # fmt: skip
+    """The profiled ROC of the test events under the job's nuisances, and its report section."""
+    test = preds.masks["test"] if keep is None else preds.masks["test"] & keep
+    events = np.flatnonzero(test)
+    is_signal = preds.label[events] == 0
+    scores, weights = preds.scores["signal"][events], preds.weight[events]
+    nominal = BinarySample(scores, is_signal, weights, mode_weights(weights, job.hep.weight_mode))
+
+    def variant(bases: dict[str, str], side: str) -> tuple[np.ndarray, np.ndarray]:
+        s = preds.extra[bases["score_signal"] + side][events] if "score_signal" in bases else scores
+        w = preds.extra[bases["weight"] + side][events] if "weight" in bases else weights
+        return s, w
+
+    def shift_mask(cls: str) -> np.ndarray | None:
+        return {"signal": is_signal, job.signal: is_signal, "background": ~is_signal, job.background: ~is_signal}.get(cls)
+
+    nuisances = systematics.nuisances(nominal, templates, variant, job.syst.shifts, shift_mask, job.syst.kappa,
+                                      job.hep.weight_mode)  # fmt: skip
+    prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode)
+    return systematics.report(prof, nuisances, templates, job.syst), prof
+
+
+def syst_templates(job: FoldJob, bases: set[str] | None) -> tuple[dict, list[str]]:
+    """The template nuisances asked for (--syst) and the variation branches to read."""
+    if not job.syst.names:
+        return {}, []
+    branches = [b for b in branch_types(job.predictions, job.tree) if b]
+    templates = systematics.find_templates(job.predictions, branches, job.syst.names)
+    return templates, systematics.variation_branches(templates, bases)
+
+
 def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
+    templates, extra = syst_templates(job, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
-                             binary=True)  # fmt: skip
+                             binary=True, extra=extra)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     metrics = hepsummary.pair_metrics(results, job.hep)
@@ -175,8 +209,17 @@ def run(job: BinaryJob) -> RunOutput:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
-    written = write_set(job.output, job.formats, job.style,
-                      lambda: build_figures(job, results, history, comparisons, metrics), report,
+    prof = None
+    if job.syst.active:
+        report["systematics"], prof = profiled_roc(job, preds, keep, templates)
+
+    def figures() -> list[draw.Figure]:
+        figs = build_figures(job, results, history, comparisons, metrics)
+        if prof is not None:
+            figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled")
+        return figs
+
+    written = write_set(job.output, job.formats, job.style, figures, report,
                       f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
     curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

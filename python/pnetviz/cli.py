@@ -103,7 +103,40 @@ def add_common_options(parser, kind: str) -> None:
                         help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=20251001, help="bootstrap seed (default: %(default)s)")
     parser.add_argument("--hull", action="store_true", help="draw the ROC convex hull and iso-accuracy optimum (test)")
+    add_syst_options(parser)
     add_run_options(parser)
+
+
+def add_syst_options(parser) -> None:
+    """The profiled ROC under systematic uncertainties (README: definition, interpolation)."""
+    parser.add_argument("--syst", help="nuisances for the profiled ROC: names of variation branches "
+                                       "score_<class>__<NAME>Up/Down and weight__<NAME>Up/Down, comma-separated, or 'all'")  # fmt: skip
+    parser.add_argument("--syst-kappa", type=float, default=1.0,
+                        help="scan each nuisance over [-kappa, kappa] (1 = the Up/Down variations; default: %(default)s)")
+    parser.add_argument("--score-shift", metavar="CLASS=TAU",
+                        help="analytic nuisance: shift the discriminant scores of CLASS (signal, background or a class "
+                             "name) by theta in [-kappa TAU, kappa TAU], e.g. background=0.02")  # fmt: skip
+
+
+def syst_options(args) -> object:
+    """SystOptions from --syst, --syst-kappa and --score-shift (validated)."""
+    from .systematics import SystOptions  # noqa: PLC0415
+    from .trainer import parse_mapping  # noqa: PLC0415
+
+    if not (math.isfinite(args.syst_kappa) and args.syst_kappa > 0):
+        raise InputError(f"--syst-kappa {args.syst_kappa}: give a positive number.")
+    names = tuple(n.strip() for n in (args.syst or "").split(",") if n.strip())
+    if args.syst is not None and not names:
+        raise InputError("--syst '': give nuisance names or 'all'.")
+    shifts = {}
+    for cls, text in parse_mapping(args.score_shift, "--score-shift", "=", "background=0.02").items():
+        try:
+            shifts[cls] = float(text)
+        except ValueError:
+            raise InputError(f"--score-shift {args.score_shift!r}: {text!r} is not a number.") from None
+        if not (math.isfinite(shifts[cls]) and shifts[cls] > 0):
+            raise InputError(f"--score-shift {args.score_shift!r}: the shift must be a positive number.")
+    return SystOptions(names=names, kappa=args.syst_kappa, shifts=shifts)
 
 
 def add_run_options(parser) -> None:
@@ -166,7 +199,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
         "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
-        "bjet_comparison": not args.no_bjet_comparison,
+        "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     outputs, summary = output_dirs(args, model_dir, files)

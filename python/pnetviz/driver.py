@@ -13,6 +13,7 @@ from .foldreport import write_fold_summary
 from .hepsummary import HepOptions
 from .output import transaction
 from .style import StyleOptions
+from .systematics import SystOptions
 from .trainer import TrainerInfo, display_label
 
 
@@ -32,6 +33,7 @@ class FoldJob:
     info: TrainerInfo = TrainerInfo()  # the trainer's JSON metadata (empty without it)
     label_overrides: dict = field(default_factory=dict)  # --labels: class name -> plot label
     bjet_comparison: bool = True  # all / with / without b-jet when the ntuple has has_bjet
+    syst: SystOptions = SystOptions()  # --syst, --syst-kappa, --score-shift: the profiled ROC
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
     subset: str | None = None

@@ -59,6 +59,7 @@ class Predictions:
     masks: dict[str, np.ndarray]  # split name -> bool; "valid" only when present
     subsets: dict[str, np.ndarray] = field(default_factory=dict)  # subset branch -> bool
     event_id: np.ndarray | None = None  # optional integer branch `event_id`, pairs events across ntuples
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # further float branches asked for (variations)
 
     @property
     def n_events(self) -> int:
@@ -106,7 +107,7 @@ def branch_types(path: Path, tree: str) -> dict[str, str]:
 def classes_from_branches(path: Path, tree: str = "Events") -> tuple[str, ...]:
     """Class names from the ``score_*`` branches in the tree's order (the trainer writes them in
     class order), ``signal`` first."""
-    names = [b[len("score_"):] for b in branch_types(Path(path), tree) if b.startswith("score_")]
+    names = [b[len("score_"):] for b in branch_types(Path(path), tree) if b.startswith("score_") and "__" not in b]
     if "signal" not in names:
         raise InputError(f"{path}: no branch 'score_signal'; score branches found: "
                          f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in README.md.")  # fmt: skip
@@ -137,6 +138,7 @@ def read_predictions(
     with_event_id: bool = False,
     optional_subsets: Sequence[str] = (),
     binary: bool = False,
+    extra: Sequence[str] = (),
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -147,6 +149,7 @@ def read_predictions(
     optional ``event_id`` branch (to pair events across ntuples). optional_subsets: subset
     branches read only if the tree has them (has_bjet). binary: the file must hold a binary model
     (one background score branch at most, whatever its name, e.g. the trainer's ``score_bg1``).
+    extra: further float branches (systematic variations), as float64 in ``Predictions.extra``.
     """
     path = Path(path)
     classes = tuple(classes)
@@ -166,7 +169,9 @@ def read_predictions(
     subsets = [name for name in subsets if name not in optional_subsets or name in types]
     for name in subsets:
         _require(path, types, name, BOOL_TYPES, "choose an existing boolean branch for --subset.")
-    other_scores = [b for b in types if b.startswith("score_") and b != "score_signal"]
+    for name in extra:
+        _require(path, types, name, FLOAT_TYPES, "write every variation branch as float or double.")
+    other_scores = [b for b in types if b.startswith("score_") and b != "score_signal" and "__" not in b]
     if binary and len(other_scores) > 1:
         raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "
                          "a multi-class model. Fix: evaluate it with visualizeMultiClass.py.")  # fmt: skip
@@ -174,7 +179,7 @@ def read_predictions(
     columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
     columns += ["valid_mask"] * has_valid + list(subsets)
     has_id = with_event_id and types.get("event_id") in INT_TYPES
-    columns += ["event_id"] * has_id
+    columns += ["event_id"] * has_id + list(extra)
     data = read_columns(path, tree, {c: types[c] for c in dict.fromkeys(columns)}, entries, progress,
                         block=[f"score_{c}" for c in score_classes])  # fmt: skip
     preds = Predictions(
@@ -186,6 +191,7 @@ def read_predictions(
         masks={s: _as_bool(data[f"{s}_mask"]) for s in SPLITS if f"{s}_mask" in data},
         subsets={name: _as_bool(data[name]) for name in subsets},
         event_id=data["event_id"].astype(np.int64, copy=False) if has_id else None,
+        extra={name: data[name].astype(np.float64, copy=False) for name in extra},
     )
     validate(preds)
     return preds
@@ -241,7 +247,8 @@ def _dtype(path: Path, branch: str, type_name: str) -> np.dtype:
 def validate(preds: Predictions) -> None:
     """Content checks: finite values, labels in the class list, every class populated."""
     path = preds.path
-    for name, values in [("weight", preds.weight), *((f"score_{c}", s) for c, s in preds.scores.items())]:
+    for name, values in [("weight", preds.weight), *((f"score_{c}", s) for c, s in preds.scores.items()),
+                         *preds.extra.items()]:  # fmt: skip
         bad = ~np.isfinite(values)
         if np.any(bad):
             raise InputError(

@@ -91,11 +91,15 @@ def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[Cu
     return specs
 
 
-def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None) -> draw.Figure:
-    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis."""
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
+                     many: bool = False) -> draw.Figure:  # fmt: skip
+    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis.
+    `many` curves: more headroom, legend in it below the context lines."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    frame = draw.Frame((0.0, 1.0), (1.0, 20 * max(top, 10.0)), "Signal efficiency", "Background rejection (1/#varepsilon_{b})", logy=True)
-    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.62, 0.32), underlay=underlay)
+    frame = draw.Frame((0.0, 1.0), (1.0, (3000 if many else 20) * max(top, 10.0)), "Signal efficiency",
+                       "Background rejection (1/#varepsilon_{b})", logy=True)  # fmt: skip
+    box = (0.45, 0.54, 0.93, 0.76) if many else (0.20, 0.16, 0.62, 0.32)
+    return curve_figure(name, frame, curves, context, legend_box=box, underlay=underlay)
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> draw.Figure:

@@ -4,19 +4,23 @@ Uncertainties"): at every threshold, the worst background efficiency the nuisanc
 Nuisances, each a pair of alternative samples of the same events at theta = +kappa and -kappa:
 
 * template variations stored in the ntuple (`score_<class>__<syst>Up/Down`, `weight__<syst>Up/Down`):
-  between nominal (theta = 0) and Up/Down (theta = +-1) the cumulative signal and background yields
-  above each threshold are interpolated linearly, Y(t; theta) = Y0(t) + |theta| (Y_up/down(t) - Y0(t)),
-  and extrapolated beyond |theta| = 1, so theta = +-kappa is Y0 + kappa (Y_+- - Y0);
+  between nominal (theta = 0) and Up/Down (theta = +-1) each event's weight and score move linearly,
+  w0 + |theta| (w_up/down - w0) and s0 + |theta| (s_up/down - s0), extrapolated beyond |theta| = 1.
+  For weights this is exactly the linear interpolation of the cumulative signal and background yields
+  above every threshold; for scores it keeps every configuration a real sample (interpolating the
+  cumulative yields of a score template, or adding two nuisances' yield changes, can make a yield
+  fall as the threshold falls: a negative density). At theta = +-1 both are the templates;
 * an analytic score shift of one class (`--score-shift background=0.02`): that class's
   discriminant scores move by theta in [-kappa tau, kappa tau]; the samples at +-kappa tau are exact.
 
-Several nuisances add their yield changes: Y(t) = Y0(t) + sum_i d_i(t). FPR(t) = B(t)/B_total and
-TPR(t) = S(t)/S_total are ratios of such sums, monotone in each theta_i between the nodes
-{-kappa, 0, +kappa}, so the extremes of one nuisance are at theta = 0 or +-kappa; for several, the
-configurations are nominal, each nuisance alone at +-kappa and all 2^n corners of the box.
+Several nuisances add their per-event changes. For weight nuisances FPR(t) and TPR(t) are ratios of
+yields linear in each theta_i, monotone between the nodes {-kappa, 0, +kappa}, so the extremes of one
+nuisance are at theta = 0 or +-kappa; the configurations evaluated are nominal, each nuisance alone
+at +-kappa and all 2^n corners of the box (the report lists them).
 
 The profiled curve is the lower envelope of those configurations' exact curves in ROC space: at
-every background efficiency where any of them has a point, the lowest signal efficiency. Where the
+every background efficiency where any of them has a point, the lowest signal efficiency (each
+configuration is an exact weighted ROC of the same events). Where the
 nuisances move only the background (the article's example), this is the worst FPR at each
 threshold; in general it is its conservative form, so the profiled AUC never exceeds the nominal
 one. Exact: the curves' own points (left and right limits at vertical steps), no binning.
@@ -32,15 +36,15 @@ import numpy as np
 from . import hep
 from .errors import InputError
 from .evaluate import BinarySample
+from .hep import mode_weights
 from .roc import BinaryCurve, binary_clf_curve
 
 COMBINATION = ("lower envelope in ROC space (lowest signal efficiency at each background efficiency) of: nominal, "
                "each nuisance alone at theta = +-kappa, and all 2^n corners of the box |theta_i| <= kappa")  # fmt: skip
-MONOTONE = ("where adding several nuisances' yield changes makes a cumulative background yield fall as the "
-            "threshold falls (a negative density, the limit of additive interpolation), the efficiency is held at "
-            "its running maximum")  # fmt: skip
-INTERPOLATION = ("cumulative signal and background yields above each threshold interpolated linearly between "
-                 "nominal (theta = 0) and Up/Down (theta = +-1), extrapolated linearly beyond")  # fmt: skip
+INTERPOLATION = ("per event, linear between nominal (theta = 0) and Up/Down (theta = +-1), extrapolated beyond: "
+                 "score s0 + theta (s_up/down - s0), weight w0 + theta (w_up/down - w0); for weights this is the "
+                 "linear interpolation of the cumulative yields above every threshold, and at theta = +-1 the "
+                 "templates themselves; several nuisances add their changes")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -79,12 +83,6 @@ def trapezoid(fpr: np.ndarray, tpr: np.ndarray) -> float:
     return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
 
 
-def yields_on(curve: BinaryCurve, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Selected signal and background weight above each threshold of `grid` (score >= t)."""
-    k = np.searchsorted(-curve.thresholds, -grid, side="right")  # thresholds >= t (at least +inf)
-    return curve.tps[k - 1], curve.fps[k - 1]
-
-
 def tpr_limits(fpr: np.ndarray, tpr: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Signal efficiency of the piecewise-linear curve at each x, approached from the left (the
     foot of a vertical step) and from the right (its top); fpr must be non-decreasing."""
@@ -104,52 +102,44 @@ def _curve(sample: BinarySample) -> BinaryCurve:
     return binary_clf_curve(sample.scores, sample.is_signal, sample.used)
 
 
-def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float) -> Profiled:
+def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weight_mode: str = "abs") -> Profiled:
     """The profiled ROC of `nominal` under `nuisances` (see the module docstring)."""
-    if any(np.any(smp.used < 0) for smp in (nominal, *(x for n in nuisances for x in (n.up, n.down)))):
+    if weight_mode == "signed":
         raise InputError("the profiled ROC needs non-negative weights (efficiencies must grow as the threshold "
                          "falls). Fix: --weights abs or drop.")  # fmt: skip
-    curves = {("", "nominal"): _curve(nominal)}
-    for n in nuisances:
-        curves[(n.name, "up")], curves[(n.name, "down")] = _curve(n.up), _curve(n.down)
-    grid = np.unique(np.concatenate([c.thresholds[1:] for c in curves.values()]))[::-1]
-    grid = np.concatenate([[np.inf], grid])
-    s0, b0 = yields_on(curves[("", "nominal")], grid)
-    deltas = {}
-    for n in nuisances:
-        scale = kappa if n.kind == "template" else 1.0  # shift samples are made at +-kappa tau already
-        for side in ("up", "down"):
-            s, b = yields_on(curves[(n.name, side)], grid)
-            deltas[(n.name, side)] = (scale * (s - s0), scale * (b - b0))
-    variations = {key: _rates(s0 + ds, b0 + db) for key, (ds, db) in deltas.items()}
     configs = _configurations([n.name for n in nuisances])
-    rates = []
-    for config in configs:
-        s, b = s0.copy(), b0.copy()
-        for key in config:
-            s += deltas[key][0]
-            b += deltas[key][1]
-        rates.append(_rates(s, b))
-    fpr, low, high = envelope(rates)
+    by_name = {n.name: n for n in nuisances}
+    curves = [_curve(configuration(nominal, [(by_name[name], side) for name, side in c], kappa, weight_mode))
+              for c in configs]  # fmt: skip
+    variations = {c[0]: (curve.fpr, curve.tpr) for c, curve in zip(configs, curves) if len(c) == 1}
+    fpr, low, high = envelope([(c.fpr, c.tpr) for c in curves])
     names = [" & ".join(f"{name} {side}" for name, side in c) or "nominal" for c in configs]
-    return Profiled(curves[("", "nominal")], variations, fpr, low, high, names)
+    return Profiled(curves[0], variations, fpr, low, high, names)
+
+
+def configuration(nominal: BinarySample, moves: list[tuple[Nuisance, str]], kappa: float, mode: str) -> BinarySample:
+    """The events with every nuisance in `moves` at its end: per event, scores and weights change by
+    the sum of the nuisances' changes, templates scaled by kappa (shifts are made at +-kappa tau)."""
+    if not moves:
+        return nominal
+    scores, weights = nominal.scores.astype(np.float64), nominal.weights.astype(np.float64)
+    for nuisance, side in moves:
+        varied = nuisance.up if side == "up" else nuisance.down
+        k = kappa if nuisance.kind == "template" else 1.0
+        scores = scores + k * (np.asarray(varied.scores, dtype=np.float64) - nominal.scores)
+        weights = weights + k * (varied.weights - nominal.weights)
+    return BinarySample(scores, nominal.is_signal, weights, mode_weights(weights, mode))
 
 
 def envelope(rates: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Lowest and highest TPR over the curves at every FPR where any curve has a point, each FPR
     listed twice (left and right limits), so vertical steps keep zero area: for one curve this is
     the curve itself, trapezoidal area included."""
-    rates = [(np.maximum.accumulate(f), t) for f, t in rates]  # see MONOTONE
     x = np.unique(np.concatenate([f for f, _ in rates]))
     limits = [tpr_limits(f, t, x) for f, t in rates]
     lo = np.minimum.reduce([np.stack(pair) for pair in limits])  # 2 x len(x): left, right
     hi = np.maximum.reduce([np.stack(pair) for pair in limits])
     return np.repeat(x, 2), lo.T.ravel(), hi.T.ravel()
-
-
-def _rates(s: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(FPR, TPR) of cumulative yields whose last entry is the total."""
-    return b / b[-1], s / s[-1]
 
 
 def _configurations(names: list[str]) -> list[tuple[tuple[str, str], ...]]:

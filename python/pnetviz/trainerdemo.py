@@ -90,13 +90,22 @@ def _columns(spec: ModelSpec, pool: dict, logits: np.ndarray, rng: np.random.Gen
     if spec.kind != "binary":
         probs = _softmax(spec.hyper.sharpness * logits).astype(np.float32)
         scores = {f"score_{b}": probs[:, i] for i, b in enumerate(branches(spec))}
-        return {**scores, "true_label": label, **common, "weight": pool["weight"].astype(np.float32)}
+        return {**scores, "true_label": label, **common, **_weights(pool["weight"], label != 0, probs[:, 0])}
     index = 1 + BINARY_BACKGROUNDS.index(spec.background)
     keep = np.isin(label, [0, index])
     z = spec.hyper.sharpness * 1.1 * (logits[keep, 0] - logits[keep, index]) + rng.normal(0, 0.3, keep.sum())
     p = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
-    return {"score_signal": p, "score_bg1": (1 - p).astype(np.float32), "true_label": (label[keep] == index).astype(np.int32),
-            **{k: v[keep] for k, v in common.items()}, "weight": pool["weight"][keep].astype(np.float32)}  # fmt: skip
+    true = (label[keep] == index).astype(np.int32)
+    return {"score_signal": p, "score_bg1": (1 - p).astype(np.float32), "true_label": true,
+            **{k: v[keep] for k, v in common.items()}, **_weights(pool["weight"][keep], true == 1, p)}  # fmt: skip
+
+
+def _weights(weight: np.ndarray, background: np.ndarray, p_signal: np.ndarray) -> dict[str, np.ndarray]:
+    """`weight` and a shape-changing background weight variation `weight__bkgShapeUp/Down` (+-20% x
+    (P(signal) - 0.5)): the systematic the demo's profiled ROC shows (not written by the trainer)."""
+    tilt = np.where(background, 0.4 * (p_signal - 0.5), 0.0)
+    return {"weight": weight.astype(np.float32), "weight__bkgShapeUp": (weight * (1 + tilt)).astype(np.float32),
+            "weight__bkgShapeDown": (weight * (1 - tilt)).astype(np.float32)}
 
 
 def write_model(fold_dir: Path, spec: ModelSpec, columns: dict[str, np.ndarray], meta: dict, history: dict) -> Path:
