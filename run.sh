@@ -25,7 +25,7 @@ demo() {
   local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/python" python/makeDemo.py --output results --events "$events"
-  "$VENV/bin/python" python/visualizeCampaign.py --results-dir results --output plots
+  "$VENV/bin/python" python/visualizeCampaign.py --results-dir results --output plots --syst all --score-shift background=0.02
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
 }
 

@@ -68,6 +68,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     evaluation.add_argument("--extra-text", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)")
     evaluation.add_argument("--labels", help="plot labels of classes, name=label pairs (ttX=t#bar{t}X)")
     evaluation.add_argument("--no-bjet-comparison", action="store_true", help="skip the b-jet comparisons")
+    cli.add_syst_options(evaluation)
     return parser.parse_args(argv)
 
 
@@ -83,9 +84,13 @@ def options(args: argparse.Namespace):
     cli.check_energy(args.energy)
     cli.hep_options(argparse.Namespace(bootstrap=args.bootstrap, signal_scale=1.0, weights=args.weights, seed=args.seed))
     trainer.parse_labels(args.labels)
+    cli.syst_options(args)
     passthrough = ["--formats", args.formats, "--bootstrap", str(args.bootstrap), "--seed", str(args.seed),
                    "--weights", args.weights, "--energy", str(args.energy), "--run", args.run, "--extra-text", args.extra_text]  # fmt: skip
     model_options = (["--labels", args.labels] if args.labels else []) + (["--no-bjet-comparison"] if args.no_bjet_comparison else [])
+    if args.syst or args.score_shift:
+        model_options += [*(["--syst", args.syst] if args.syst else []), "--syst-kappa", str(args.syst_kappa),
+                          *(["--score-shift", args.score_shift] if args.score_shift else [])]  # fmt: skip
     return campaign.Options(results=args.results_dir.resolve(), plots=args.output.resolve(), prefix=args.signal_prefix,
                             passthrough=tuple(passthrough), model_options=tuple(model_options))  # fmt: skip
 

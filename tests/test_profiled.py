@@ -86,3 +86,67 @@ def test_profiled_auc_never_exceeds_nominal(seed):
     prof = profile(nominal, [jes, norm_], kappa=1.0)
     assert prof.auc <= prof.nominal.auc + 1e-15
     assert np.all(prof.tpr <= prof.best_tpr)
+
+
+# --- the scripts ---------------------------------------------------------------------------------
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from conftest import contract_columns, load_script, write_ntuple  # noqa: E402
+from pnetviz.cli import run  # noqa: E402
+from pnetviz.ntuple import read_predictions  # noqa: E402
+from pnetviz.trainerdemo import write_trainer_fold  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    base = tmp_path_factory.mktemp("syst") / "results"
+    write_trainer_fold(base, "Run1E2Mu", "MHc130_MA90", 0, events=4000)
+    return base
+
+
+def test_binary_and_multiclass_profiled_outputs(tree, tmp_path):
+    common = ["--results-dir", str(tree), "--signal", "MHc130_MA90", "--syst", "all", "--score-shift",
+              "background=0.02", "--formats", "png", "--bootstrap", "0", "-q"]  # fmt: skip
+    assert run(load_script("visualizeBinary").main, [*common, "--background", "ttZ", "--output", str(tmp_path / "b")]) == 0
+    report = json.loads((tmp_path / "b" / "summary_report.json").read_text())
+    syst = report["systematics"]
+    assert [n["name"] for n in syst["nuisances"]] == ["bkgShape", "shift_background"]
+    assert syst["nominal"]["auc"] == report["auc"]["test"]
+    assert syst["profiled"]["auc"] < syst["nominal"]["auc"]
+    assert set(syst["impact"]) == {"bkgShape", "shift_background"} and len(syst["configurations"]) == 9
+    # the weight variation alone at kappa = 1 is the Up template: its AUC from the branch directly
+    preds = read_predictions(Path(report["input"]), classes=("s", "b"), score_classes=("signal",), extra=["weight__bkgShapeUp"])
+    t = preds.masks["test"]
+    up = binary_clf_curve(preds.scores["signal"][t], preds.label[t] == 0, np.abs(preds.extra["weight__bkgShapeUp"][t]))
+    assert syst["variations"]["bkgShape"]["up"]["auc"] == pytest.approx(up.auc, abs=1e-12)
+    for stem in ("roc_curve_profiled", "rejection_curve_profiled"):
+        assert (tmp_path / "b" / f"{stem}.png").stat().st_size > 1000
+    assert run(load_script("visualizeMultiClass").main, [*common, "--output", str(tmp_path / "m")]) == 0
+    syst = json.loads((tmp_path / "m" / "summary_report.json").read_text())["systematics"]
+    assert set(syst) == {"nonprompt", "diboson", "ttX"}
+    assert all(s["profiled"]["auc"] <= s["nominal"]["auc"] for s in syst.values())
+    assert (tmp_path / "m" / "signal_vs_ttX_roc_curve_profiled.png").exists()
+
+
+@pytest.mark.parametrize("change, args, message", [
+    ({"weight__normUp": "nan"}, ["--syst", "norm"], "'weight__normUp' has 1 NaN/inf"),
+    ({"weight__normUp": None}, ["--syst", "all"], "'weight__normDown' has no 'weight__normUp'"),
+    ({}, ["--syst", "jes"], "no variation branches for --syst jes; nuisances found: norm"),
+    ({}, ["--syst", "all", "--syst-kappa", "0"], "--syst-kappa 0"),
+    ({}, ["--score-shift", "background=abc"], "is not a number"),
+])  # fmt: skip
+def test_bad_variations_are_one_line(tmp_path, capsys, change, args, message):
+    cols = contract_columns(n=600, n_classes=2)
+    cols["weight__normUp"], cols["weight__normDown"] = cols["weight"] * 1.1, cols["weight"] * 0.9
+    for key, value in change.items():
+        if value is None:
+            cols.pop(key)
+        else:
+            cols[key] = cols[key].copy()
+            cols[key][5] = np.nan
+    path = write_ntuple(tmp_path / "v.root", cols)
+    assert run(load_script("visualizeBinary").main, ["--predictions", str(path), "--output", str(tmp_path / "o"), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -12,7 +12,7 @@ from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .history import TrainingHistory, load_history
 from .hep import mode_weights
-from .ntuple import Predictions, branch_types, read_predictions
+from .ntuple import Predictions, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import write_set
 from .style import color
@@ -171,18 +171,9 @@ def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
     return systematics.report(prof, nuisances, templates, job.syst), prof
 
 
-def syst_templates(job: FoldJob, bases: set[str] | None) -> tuple[dict, list[str]]:
-    """The template nuisances asked for (--syst) and the variation branches to read."""
-    if not job.syst.names:
-        return {}, []
-    branches = [b for b in branch_types(job.predictions, job.tree) if b]
-    templates = systematics.find_templates(job.predictions, branches, job.syst.names)
-    return templates, systematics.variation_branches(templates, bases)
-
-
 def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
-    templates, extra = syst_templates(job, {"score_signal", "weight"})
+    templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,

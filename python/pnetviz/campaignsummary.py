@@ -27,8 +27,8 @@ from .style import cmsstyle, cycle_color
 MASS = re.compile(r"MHc(\d+)_MA(\d+)")
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
               "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "ks_p_signal", "ks_p_background",
-              "events_test_signal", "events_test_background")  # fmt: skip
-AGG_FIELDS = ("auc_test", "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi")
+              "events_test_signal", "events_test_background", "auc_test_profiled")  # fmt: skip
+AGG_FIELDS = ("auc_test", "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "auc_test_profiled")
 GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
 
 
@@ -37,7 +37,7 @@ def masses(signal: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _row(job: Job, fold, pair: str, metrics: dict, events: dict) -> dict:
+def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | None) -> dict:
     test, train, ot = metrics["test"], metrics["train"], metrics["overtraining"]
     mass = masses(job.signal) or (None, None)
     return {
@@ -48,6 +48,7 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: dict) -> dict:
         "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"],
         "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
         "events_test_signal": events[0], "events_test_background": events[1],
+        "auc_test_profiled": syst["profiled"]["auc"] if syst else None,
     }  # fmt: skip
 
 
@@ -58,12 +59,13 @@ def job_rows(job: Job) -> tuple[list[dict], dict]:
         report = json.loads((directory / "summary_report.json").read_text())
         if job.kind == "binary":
             ev = report["events"]["test"]
-            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev[job.signal], ev[job.pair])))
+            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev[job.signal], ev[job.pair]),
+                             report.get("systematics")))  # fmt: skip
             continue
         info = {"classes": report["classes"], "groups": (report.get("model", {}).get("background_info") or {})}
         for pair, metrics in report["hep_metrics"].items():
             used = report["auc"][pair]["events_used"]["test"]
-            rows.append(_row(job, fold, pair, metrics, (used[job.signal], used[pair])))
+            rows.append(_row(job, fold, pair, metrics, (used[job.signal], used[pair]), report.get("systematics", {}).get(pair)))
     return rows, info
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import draw, hep, hepsummary, plots, subsets
+from . import draw, hep, hepsummary, plots, profiled, subsets, systematics
 from .evaluate import (
     N_BINS,
     SPLITS,
@@ -415,23 +415,70 @@ def classification_text(report: dict, title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def profiled_pairs(job: MultiClassJob, preds: Predictions, ev: Evaluation,
+                   templates: dict) -> dict[str, tuple[dict, profiled.Profiled]]:  # fmt: skip
+    """Per background: the profiled ROC of the test events of the pair (likelihood-ratio score)."""
+    out = {}
+    signal_class = job.classes[0]
+    for i, background in enumerate(job.classes[1:], start=1):
+        events = np.flatnonzero(ev.selections["test"] & (ev.class_masks[0] | ev.class_masks[i]))
+        is_signal = ev.class_masks[0][events]
+        p_s, p_b = preds.scores[signal_class][events], preds.scores[background][events]
+        weights = preds.weight[events]
+        nominal = BinarySample(lr_score(p_s, p_b), is_signal, weights, ev.used[events])
+
+        def variant(bases: dict[str, str], side: str, events=events, p_s=p_s, p_b=p_b, weights=weights,
+                    background=background) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+            def column(base: str, nominal_values: np.ndarray) -> np.ndarray:
+                return preds.extra[bases[base] + side][events] if base in bases else nominal_values
+
+            scores = lr_score(column(f"score_{signal_class}", p_s), column(f"score_{background}", p_b))
+            return scores, column("weight", weights)
+
+        def shift_mask(cls: str, is_signal=is_signal, background=background) -> np.ndarray | None:
+            return {"signal": is_signal, signal_class: is_signal, job.signal: is_signal, "background": ~is_signal,
+                    background: ~is_signal}.get(cls)  # fmt: skip
+
+        nuisances = systematics.nuisances(nominal, templates, variant, job.syst.shifts, shift_mask, job.syst.kappa,
+                                          job.hep.weight_mode)  # fmt: skip
+        prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode)
+        out[background] = (systematics.report(prof, nuisances, templates, job.syst), prof)
+    return out
+
+
 def run(job: MultiClassJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
     job = resolve_classes(job)
+    templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst,
+                                                 {"weight", *(f"score_{c}" for c in job.classes)})  # fmt: skip
     optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, progress=job.progress,
-                             subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional)  # fmt: skip
+                             subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional,
+                             extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = [] if history else ["no training history file found: training_curves skipped"]
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)
+    profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}
+    if profiles:
+        report["systematics"] = {b: r for b, (r, _) in profiles.items()}
+
+    def figures() -> list[draw.Figure]:
+        figs = build_figures(job, preds, ev, history)
+        ctx = context_lines(job)
+        for b, (_, prof) in profiles.items():
+            tag = f"signal_vs_{file_tag(b)}"
+            figs += systematics.figures(prof, f"{tag}/profiled", [f"{job.display[0]} vs {job.label(b)} (LR)", *ctx[1:]],
+                                        f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled")  # fmt: skip
+        return figs
+
     classes = classification_report(job, ev)
     extra = {"classification_report.json": json.dumps(plain(classes), indent=2) + "\n",
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}")}  # fmt: skip
-    written = write_set(job.output, job.formats, job.style, lambda: build_figures(job, preds, ev, history), report,
+    written = write_set(job.output, job.formats, job.style, figures, report,
                       f"pnetviz multi-class evaluation: {job.signal}", extra)  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",

@@ -58,6 +58,16 @@ def find_templates(path, branches: Sequence[str], asked: Sequence[str]) -> dict[
     return {n: {base: f"{base}__{n}" for base in found[n]} for n in names}
 
 
+def templates_for(path, tree: str, opts: SystOptions, bases: set[str]) -> tuple[dict, list[str]]:
+    """The template nuisances asked for (--syst) and the variation branches of `bases` to read."""
+    if not opts.names:
+        return {}, []
+    from .ntuple import branch_types  # noqa: PLC0415
+
+    templates = find_templates(path, [b for b in branch_types(path, tree) if b], opts.names)
+    return templates, variation_branches(templates, bases)
+
+
 def variation_branches(templates: dict[str, dict[str, str]], wanted_bases: set[str]) -> list[str]:
     return [f"{stem}{side}" for bases in templates.values() for base, stem in bases.items() if base in wanted_bases
             for side in ("Up", "Down")]  # fmt: skip
