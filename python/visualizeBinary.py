@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = todo[0]
     context = [f"{first.display[0]} vs {first.display[1]}", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
     driver.run_jobs("visualizeBinary", todo, binary.run, summary, missing, args.quiet,
-                    f"pnetviz fold summary: {first.signal} vs {first.background}", context, wait=args.wait,
+                    f"pnetviz fold summary: {first.signal} vs {first.background}, {first.channel}" + (f", {first.model}" if first.model else ""), context, wait=args.wait,
                     meta=cli.provenance("visualizeBinary", argv))  # fmt: skip
     return 0
 

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = todo[0]
     context = [f"{first.signal}, multi-class", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
     driver.run_jobs("visualizeMultiClass", todo, multiclass.run, summary, missing, args.quiet,
-                    f"pnetviz fold summary: {first.signal} multi-class", context, wait=args.wait,
+                    f"pnetviz fold summary: {first.signal} multi-class, {first.channel}" + (f", {first.model}" if first.model else ""), context, wait=args.wait,
                     meta=cli.provenance("visualizeMultiClass", argv))  # fmt: skip
     return 0
 

@@ -188,9 +188,9 @@ def run(job: BinaryJob) -> RunOutput:
             continue
         flag = preds.subsets[branch]
 
-        def evaluate_test(part: np.ndarray | None, branch: str = branch) -> SplitResult:
+        def evaluate_test(part: np.ndarray | None, what: str) -> SplitResult:
             sel = keep if part is None else part if keep is None else keep & part
-            return evaluate_splits(job, preds, sel, branch if part is not None else "all", ("test",))["test"]
+            return evaluate_splits(job, preds, sel, what, ("test",))["test"]
 
         comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep))
     notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
@@ -211,6 +211,6 @@ def run(job: BinaryJob) -> RunOutput:
         return figs
 
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      f"pnetviz binary evaluation: {job.signal} vs {job.background}")  # fmt: skip
+                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"))  # fmt: skip
     curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

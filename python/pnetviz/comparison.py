@@ -233,7 +233,8 @@ def run(job: ComparisonJob) -> RunOutput:
         return [fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)]
 
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      f"pnetviz binary vs multi-class comparison: {job.signal}")  # fmt: skip
+                      ", ".join(t for t in (f"pnetviz binary vs multi-class comparison: {job.signal}", job.channel,
+                                            "" if job.fold is None else f"fold {job.fold}", job.multiclass_model or "") if t))  # fmt: skip
     return RunOutput(written, {}, extra={"pairs": pairs})
 
 

@@ -34,9 +34,12 @@ class Figure:
     objects: dict[str, object] = field(default_factory=dict)
     legend: list[tuple[object, str, str]] = field(default_factory=list)
     extras: list = field(default_factory=list)  # legends, texts, lines: kept alive, not written
+    labels: dict[str, str] = field(default_factory=dict)  # key -> legend label (titles in the ROOT file)
 
-    def keep(self, key: str, obj: object) -> object:
+    def keep(self, key: str, obj: object, label: str | None = None) -> object:
         self.objects[key] = obj
+        if label:
+            self.labels[key] = label
         return obj
 
     def close(self) -> None:
@@ -118,7 +121,7 @@ def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, l
     obj.Draw(option)
     if label:
         fig.legend.append((obj, label, legend_option))
-    return fig.keep(key, obj)
+    return fig.keep(key, obj, label)
 
 
 def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, line_color: int,
@@ -184,7 +187,7 @@ def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int,
         cms.cmsDraw(hist, "HIST", mcolor=hist_color, lwidth=STYLE["line_width"], fstyle=0, marker=0)
     if label:
         fig.legend.append((hist, label, "pe" if points else "l"))
-    return fig.keep(key, hist)
+    return fig.keep(key, hist, label)
 
 
 def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0) -> None:
@@ -204,7 +207,9 @@ def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], l
     """A bar per category (bin k <-> labels[k]) at the given offset/width within each bin."""
     ROOT = root()
     n = len(labels)
-    hist = ROOT.TH1D(unique(key.replace("/", "_")), label or key, n, 0.0, float(n))
+    hist = ROOT.TH1D(unique(key.replace("/", "_")), f"{label or key} (no statistical error)", n, 0.0, float(n))
+    hist.Sumw2()  # explicit errors: zero, said in the title (a derived quantity, not a count)
+    hist.GetXaxis().SetTitle("Class")
     for k in range(n):  # one bar per class, not per event
         hist.SetBinContent(k + 1, float(values[k]))
         hist.GetXaxis().SetBinLabel(k + 1, labels[k])
@@ -216,7 +221,7 @@ def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], l
     hist.Draw("BAR SAME")
     if label:
         fig.legend.append((hist, label, "f"))
-    return fig.keep(key, hist)
+    return fig.keep(key, hist, label)
 
 
 def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0) -> None:

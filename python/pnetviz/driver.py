@@ -51,6 +51,11 @@ class FoldJob:
         """Plot label of class `name` (--labels, then the physics defaults)."""
         return display_label(name, self.label_overrides)
 
+    def describe(self, what: str) -> str:
+        """One line naming the evaluation: what, channel, fold, model (report and ROOT-object titles)."""
+        parts = [what, self.channel, self.fold_text, self.model or ""]
+        return ", ".join(p for p in parts if p)
+
     def report_identity(self) -> dict:
         """Fold, pilot flag and the trainer's model metadata for summary_report.json."""
         return {"fold": self.fold, "pilot": self.pilot, "model": self.info.report() if self.info.meta or self.info.info

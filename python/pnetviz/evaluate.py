@@ -154,10 +154,16 @@ def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> S
         sample=sample,
         curve=curve,
         average_precision=average_precision(curve),
-        hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} ({tag})"),
-        hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} ({tag})"),
+        hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} events, {_words(tag)}"),
+        hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} events, {_words(tag)}"),
         confusion=binary_confusion(sample, labels),
     )
+
+
+def _words(tag: str) -> str:
+    """'test_signal vs ttZ, all' -> 'test split, signal vs ttZ, all events' (histogram titles)."""
+    split, _, what = tag.partition("_")
+    return f"{split} split, {what}" + (" events" if what.endswith("all") else "")
 
 
 def yields(weights: np.ndarray) -> dict:

@@ -199,11 +199,10 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
         flag = preds.subsets[BJET_BRANCH]
         for i, background in enumerate(job.classes[1:], start=1):
 
-            def evaluate_test(part: np.ndarray | None, i: int = i, background: str = background) -> SplitResult:
+            def evaluate_test(part: np.ndarray | None, what: str, i: int = i, background: str = background) -> SplitResult:
                 sel = {"test": selections["test"] if part is None else selections["test"] & part}
-                what = f"signal vs {background}, " + ("all" if part is None else BJET_BRANCH)
-                return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i), what,
-                                        (job.signal, background))["test"]  # fmt: skip
+                return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i),
+                                        f"signal vs {background}, {what}", (job.signal, background))["test"]  # fmt: skip
 
             comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep)
     return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
@@ -479,7 +478,7 @@ def run(job: MultiClassJob) -> RunOutput:
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}")}  # fmt: skip
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      f"pnetviz multi-class evaluation: {job.signal}", extra)  # fmt: skip
+                      job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra)  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})

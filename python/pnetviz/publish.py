@@ -62,7 +62,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
             with native_stderr() as printed, root_errors() as errors:
                 for fig in figs:
                     draw.save(fig, directory, formats)
-                write_root_file(directory / root_name, figs)
+                write_root_file(directory / root_name, figs, context=title)
         finally:
             for fig in figs:
                 fig.close()

@@ -43,14 +43,15 @@ class SubsetComparison:
     report: dict  # part -> {auc, auc_error, events}; or {"skipped": reason}
 
 
-def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray | None], SplitResult],
+def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray | None, str], SplitResult],
             opts: HepOptions) -> SubsetComparison:  # fmt: skip
-    """Evaluate the test split for all events, `flag` true and `flag` false. A part without
-    signal or background is not an error of the run: the comparison is skipped and says why."""
-    results = {}
+    """Evaluate the test split for all events, `flag` true and `flag` false: evaluate_test(keep,
+    what) with `what` the part's label. A part without signal or background is not an error of
+    the run: the comparison is skipped and says why."""
+    results, labels = {}, part_labels(branch)
     try:
         for part, keep in zip(PARTS, (None, flag, ~flag), strict=True):
-            results[part] = evaluate_test(keep)
+            results[part] = evaluate_test(keep, labels[part].lower() + ("" if part == "all" else f" ({branch})"))
     except InputError as err:
         return SubsetComparison(branch, {}, {"skipped": str(err)})
     report = {}
