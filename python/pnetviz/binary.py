@@ -76,6 +76,10 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         curve = r.pr  # derived here, once
         pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
                             sig, plots.split_style(s)))  # fmt: skip
+    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence, from the test ROC (seed 004)
+        test = results["test"].curve
+        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, job.hep.signal_scale),
+                            f"Test, signal #times {job.hep.signal_scale:g}", plots.cycle_color(2), 1))  # fmt: skip
     hists = []
     for s, r in results.items():
         hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
@@ -181,7 +185,9 @@ def run(job: BinaryJob) -> RunOutput:
                              binary=True, extra=extra)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    metrics = hepsummary.pair_metrics(results, job.hep)
+    used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
+    is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
+    metrics = hepsummary.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())))
     comparisons = []
     for branch in job.subset_branches:
         if branch not in preds.subsets:

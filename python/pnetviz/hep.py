@@ -36,13 +36,16 @@ def mode_weights(weights: np.ndarray, mode: str) -> np.ndarray:
 
 
 def background_efficiency_at(curve: BinaryCurve, eps_s: float) -> float:
-    """eps_b where the exact curve first reaches signal efficiency eps_s (linear between points)."""
+    """eps_b where the exact curve first reaches signal efficiency eps_s along the threshold sweep
+    (linear between points). With signed weights TPR need not be monotone: the first crossing is
+    the convention, the same as the C++ bootstrap replicas."""
     tpr, fpr = curve.tpr, curve.fpr
-    k = int(np.searchsorted(tpr, eps_s, side="left"))
+    reached = tpr >= eps_s
+    if not reached.any():
+        return float(fpr[-1])
+    k = int(np.argmax(reached))
     if k == 0:
         return float(fpr[0])
-    if k >= tpr.size:
-        return float(fpr[-1])
     frac = (eps_s - tpr[k - 1]) / (tpr[k] - tpr[k - 1])
     return float(fpr[k - 1] + frac * (fpr[k] - fpr[k - 1]))
 
@@ -55,11 +58,15 @@ def rejection_at(curve: BinaryCurve, eps_s: float) -> float:
 
 def partial_auc(curve: BinaryCurve, max_fpr: float) -> dict[str, float]:
     """Area under the ROC for FPR in [0, max_fpr]: raw, and McClish-standardised as scikit-learn's
-    roc_auc_score(max_fpr=...) (0.5 = random, 1 = perfect)."""
+    roc_auc_score(max_fpr=...) (0.5 = random, 1 = perfect). Integrated along the threshold sweep up
+    to where FPR first passes max_fpr (signed weights: FPR need not be monotone)."""
     fpr, tpr = curve.fpr, curve.tpr
-    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
-    x = np.r_[fpr[:stop], max_fpr]
-    y = np.r_[tpr[:stop], np.interp(max_fpr, fpr, tpr)]
+    beyond = fpr > max_fpr
+    stop = int(np.argmax(beyond)) if beyond.any() else fpr.size  # first point past max_fpr along the sweep
+    x, y = fpr[:stop], tpr[:stop]
+    if stop < fpr.size:  # close the area on the segment that first crosses max_fpr
+        frac = (max_fpr - fpr[stop - 1]) / (fpr[stop] - fpr[stop - 1])
+        x, y = np.r_[x, max_fpr], np.r_[y, tpr[stop - 1] + frac * (tpr[stop] - tpr[stop - 1])]
     raw = float(np.trapezoid(y, x))
     lo, hi = 0.5 * max_fpr**2, max_fpr
     return {"raw": raw, "mcclish": 0.5 * (1 + (raw - lo) / (hi - lo))}
@@ -129,9 +136,10 @@ def optimal_operating_point(hull: Hull, signal: float, background: float) -> dic
             "accuracy": float(accuracy), "prevalence": pi}  # fmt: skip
 
 
-def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0) -> dict:
-    """FIP1, FIP2 (hull), Punzi and Asimov of the best cut, with yields S, B from the weights."""
-    S, B = signal_scale * curve.total_signal, curve.total_background
+def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
+    """FIP1, FIP2 (hull), Punzi and Asimov of the best cut, with yields S, B from the weights
+    (times `scale`: signal and background factors, e.g. from a split to the full sample)."""
+    S, B = signal_scale * curve.total_signal * scale[0], curve.total_background * scale[1]
     s_sel, b_sel = S * curve.tpr, B * curve.fpr
     selected = s_sel + b_sel
     purity = np.divide(s_sel, selected, out=np.zeros_like(s_sel), where=selected > 0)
@@ -145,6 +153,27 @@ def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0) -> dict:
         "asimov": _best(asimov(s_sel, b_sel), curve),
         "optimal_operating_point": optimal_operating_point(hull, S, B),
     }
+
+
+def is_concave(curve: BinaryCurve, hull: Hull | None = None) -> bool:
+    """True when the ROC lies on its convex hull (the hull's area equals the AUC to 1e-9): then
+    the binned FIP of a score histogram cannot exceed FIP2 on the hull but by finite-sample noise."""
+    hull = convex_hull(curve) if hull is None else hull
+    return float(np.trapezoid(hull.tpr, hull.fpr)) - curve.auc <= 1e-9
+
+
+def operating_point(curve: BinaryCurve, eps_s: float, eps_b: float, signal_scale: float = 1.0) -> dict[str, float]:
+    """Weighted precision (purity at the sample's prevalence times signal_scale), recall and F1 at (eps_b, eps_s)."""
+    s, b = signal_scale * curve.total_signal * eps_s, curve.total_background * eps_b
+    precision = s / (s + b) if s + b > 0 else math.nan
+    f1 = 2 * precision * eps_s / (precision + eps_s) if precision + eps_s > 0 else math.nan
+    return {"eps_s": eps_s, "eps_b": eps_b, "precision": precision, "recall": eps_s, "f1": f1}
+
+
+def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
+    """(eps_s, eps_b) of the cut score >= threshold."""
+    k = int(np.searchsorted(-curve.thresholds, -threshold, side="right")) - 1  # last threshold >= cut
+    return float(curve.tpr[k]), float(curve.fpr[k])
 
 
 def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0) -> np.ndarray:

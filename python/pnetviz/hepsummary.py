@@ -31,15 +31,23 @@ def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
     return hep.auc_weight_modes(sample.scores, sample.is_signal, sample.weights)
 
 
-def binned_fip(result: SplitResult, signal_scale: float) -> float:
+def binned_fip(result: SplitResult, signal_scale: float, scale: tuple[float, float] = (1.0, 1.0)) -> float:
     """Valassi eq. 4 on the 50-bin score histograms actually drawn, as weighted yields."""
-    s = hist_contents(result.hist_signal)[0] * signal_scale * result.curve.total_signal
-    b = hist_contents(result.hist_background)[0] * result.curve.total_background
+    s = hist_contents(result.hist_signal)[0] * signal_scale * result.curve.total_signal * scale[0]
+    b = hist_contents(result.hist_background)[0] * result.curve.total_background * scale[1]
     return hep.binned_fip(s, b)
 
 
-def split_metrics(result: SplitResult, opts: HepOptions, seed: int) -> tuple[dict, hep.Bootstrap]:
+YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "
+                       "divided by the split's fraction of the total weight, signal and background separately")  # fmt: skip
+
+
+def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
+                  full: tuple[float, float] | None = None) -> tuple[dict, hep.Bootstrap]:  # fmt: skip
+    """Every metric of one split; `full`: the whole sample's signal and background weight sums (all
+    splits), to which the prevalence-aware metrics' yields are normalised (None: the split's own)."""
     curve, sample = result.curve, result.sample
+    scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
     boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
     sig = sample.is_signal
     metrics = {
@@ -50,17 +58,28 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int) -> tuple[dic
         "rejection_0.5_error": boot.rejection_50_error,
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
         "average_precision": result.average_precision,
-        **hep.prevalence_metrics(curve, opts.signal_scale),
-        "binned_fip_50": binned_fip(result, opts.signal_scale),
+        **hep.prevalence_metrics(curve, opts.signal_scale, scale),
+        "binned_fip_50": binned_fip(result, opts.signal_scale, scale),
+        "yield_scale": {"signal": scale[0], "background": scale[1]},
+        "roc_concave": hep.is_concave(curve),
         "effective_events": {"signal": hep.effective_events(sample.used[sig]),
                              "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
         "bootstrap_replicas": opts.bootstrap,
         "curve_flags": hep.curve_flags(curve),
     }
+    metrics["operating_points"] = operating_points(curve, metrics, opts.signal_scale)
     return metrics, boot
 
 
-def overtraining(results: dict[str, SplitResult], errors: dict[str, float]) -> dict:
+def operating_points(curve, metrics: dict, signal_scale: float) -> dict:
+    """Precision, recall and F1 at the cut 0.5, at the FIP1 optimum and at the iso-accuracy optimum."""
+    points = {"threshold_0.5": hep.at_threshold(curve, 0.5),
+              "fip1": (metrics["fip1"]["eps_s"], metrics["fip1"]["eps_b"]),
+              "iso_accuracy": (metrics["optimal_operating_point"]["eps_s"], metrics["optimal_operating_point"]["eps_b"])}  # fmt: skip
+    return {name: hep.operating_point(curve, s, b, signal_scale) for name, (s, b) in points.items()}
+
+
+def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode: str = "abs") -> dict:
     """Weighted KS train vs test for signal and for background (|weights used|), AUC gap +- error."""
     train, test = results["train"].sample, results["test"].sample
     out = {}
@@ -71,16 +90,19 @@ def overtraining(results: dict[str, SplitResult], errors: dict[str, float]) -> d
     gap = results["train"].curve.auc - results["test"].curve.auc
     error = math.hypot(errors["train"], errors["test"])
     out["auc_gap"] = {"value": gap, "error": error, "significance": gap / error if error > 0 else math.nan}
+    out["ks_weights"] = "|w|: the KS test needs non-negative weights" if mode == "signed" else f"weights after --weights {mode}"
     return out
 
 
-def pair_metrics(results: dict[str, SplitResult], opts: HepOptions) -> dict:
-    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}."""
+def pair_metrics(results: dict[str, SplitResult], opts: HepOptions, full: tuple[float, float] | None = None) -> dict:
+    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}; `full` as in split_metrics."""
     out, errors = {}, {}
     for k, (split, result) in enumerate(results.items()):
-        out[split], boot = split_metrics(result, opts, opts.seed + k)
+        out[split], boot = split_metrics(result, opts, opts.seed + k, full)
         errors[split] = boot.auc_error
-    out["overtraining"] = overtraining(results, errors)
+    out["overtraining"] = overtraining(results, errors, opts.weight_mode)
+    if full is not None:
+        out["yield_normalisation"] = YIELD_NORMALISATION
     return out
 
 

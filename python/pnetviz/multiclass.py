@@ -36,6 +36,7 @@ from .ntuple import Predictions, classes_from_branches, read_predictions
 from .plots import CurveSpec, HistSpec
 from .publish import write_set
 from .report import plain
+from .roc import binary_clf_curve
 from .rootenv import root
 from .style import color, cycle_color
 from .subsets import BJET_BRANCH
@@ -189,7 +190,9 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
         samples = pair_samples(preds, used, selections, class_masks, i)
         what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
         pairs[background] = evaluate_samples(preds.path, samples, what, (job.signal, background))
-        hep_metrics[background] = hepsummary.pair_metrics(pairs[background], job.hep)
+        everywhere = keep if keep is not None else slice(None)
+        full = (float(used[everywhere][class_masks[0][everywhere]].sum()), float(used[everywhere][class_masks[i][everywhere]].sum()))
+        hep_metrics[background] = hepsummary.pair_metrics(pairs[background], job.hep, full)
     scores = score_matrix(preds)
     tables = {s: class_tables(scores, preds.label, used, sel) for s, sel in selections.items()}
     metrics = {s: class_metrics(t, job.names) for s, t in tables.items()}
@@ -364,6 +367,11 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         },
     }
     report["hep_metrics"] = ev.hep
+    report["one_vs_rest_auc"] = {
+        job.names[k]: {s: binary_clf_curve(preds.scores[c][sel], preds.label[sel] == k, ev.used[sel]).auc
+                       for s, sel in ev.selections.items()}
+        for k, c in enumerate(job.classes)
+    }  # fmt: skip
     if ev.subset_comparisons:
         report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
                                       for b, c in ev.subset_comparisons.items()}  # fmt: skip

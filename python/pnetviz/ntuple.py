@@ -264,11 +264,12 @@ def validate(preds: Predictions) -> None:
             "(errors, effective event counts). Fix: rescale the weights."
         )
     for c, s in preds.scores.items():
-        outside = int(np.count_nonzero((s < 0) | (s > 1)))
-        if outside:
+        below, above = int(np.count_nonzero(s < 0)), int(np.count_nonzero(s > 1))
+        if below or above:
             warnings.warn(
-                f"{path}: {outside} values of 'score_{c}' lie outside [0, 1]; "
-                "treated as a non-probability score (histograms cover [0, 1] only).",
+                f"{path}: 'score_{c}' has {below} values below 0 and {above} above 1 (not a probability?): curves "
+                "and AUCs use the exact values; in the 50-bin score histograms on [0, 1] they are counted in the "
+                "first and the last bin (no event is lost from the normalisation).",
                 PnetvizWarning,
                 stacklevel=2,
             )

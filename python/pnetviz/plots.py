@@ -57,12 +57,36 @@ def curve_figure(name: str, frame: draw.Frame, curves: Sequence[CurveSpec], cont
     for c in curves:
         y = np.log10(c.y) / max(np.log10(frame.y[1] / frame.y[0]), 1.0) if frame.logy else c.y
         keep = decimate(c.x, y)
-        draw.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+        drawn = draw.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+        if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
+            fig.extras.append(drawn)
+            fig.keep(c.key, stored_graph(c, keep, drawn, frame), c.label)
     if extra is not None:
         extra(fig)
     draw.add_legend(fig, *legend_box, margin=0.17)  # short line samples: room for "AUC x +- y" labels
     draw.add_text(fig, context, 0.93, 0.88, align=31)
     return fig
+
+
+MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
+
+
+def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: draw.Frame) -> object:
+    """The curve for the ROOT file: every point up to MAX_STORED_POINTS, else the drawn (decimated)
+    points; the title says which."""
+    from .rootenv import root  # noqa: PLC0415
+
+    exact = c.x.size <= MAX_STORED_POINTS
+    x, y = (c.x, c.y) if exact else (c.x[keep], c.y[keep])
+    graph = root().TGraph(x.size, np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
+    graph.SetLineColor(drawn.GetLineColor())
+    graph.SetLineStyle(drawn.GetLineStyle())
+    graph.SetLineWidth(drawn.GetLineWidth())
+    note = f"exact curve, {x.size} points" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
+    graph.SetTitle(f"{c.label} ({note})")
+    graph.GetXaxis().SetTitle(frame.xtitle)
+    graph.GetYaxis().SetTitle(frame.ytitle)
+    return graph
 
 
 def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
