@@ -94,7 +94,7 @@ def test_root_file_reopens_with_every_object(binary_run):
             "roc": {"train", "test"}, "pr": {"train", "test"},
             "scores": {"train_signal", "train_background", "test_signal", "test_background"},
             "confusion": {"test_counts", "test_normalised"},
-            "training": {"train_loss", "valid_loss", "train_acc", "valid_acc", "epoch_time", "memory_mb"},
+            "training": {"train_loss", "valid_loss", "train_acc", "valid_acc", "epoch_time", "memory_gb"},
             "canvases": {*IMAGES, "roc_curve_bjet_comparison", "score_distributions_bjet_comparison"},
         }  # fmt: skip
         for directory, names in expected.items():

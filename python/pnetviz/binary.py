@@ -213,7 +213,8 @@ def run(job: BinaryJob) -> RunOutput:
     def figures() -> list[draw.Figure]:
         figs = build_figures(job, results, history, comparisons, metrics)
         if prof is not None:
-            figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled")
+            figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled",
+                                        metrics["test"]["auc_error"])  # fmt: skip
         return figs
 
     written = write_set(job.output, job.formats, job.style, figures, report,

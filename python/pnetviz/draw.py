@@ -92,9 +92,13 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
 MATRIX_FRAME_PX = 580  # frame width of a matrix panel; the CMS label and the run text fit above it
 
 
+MATRIX_LABEL_SIZE = 0.05  # class labels: near the axis titles' size, readable when the figure is shrunk
+
+
 def _matrix_left_margin(labels: Sequence[str]) -> float:
     """Left pad margin leaving room for the class labels and the y title (longer names, more room)."""
-    return 0.22 + 0.014 * max(0, max((len(label) for label in labels), default=0) - 9)
+    longest = max((len(label.replace("#bar", "").replace("{", "").replace("}", "")) for label in labels), default=0)
+    return 0.22 + 0.018 * max(0, longest - 6)
 
 
 def matrix_figure(name: str, n_panels: int, labels: Sequence[str] = ()) -> Figure:
@@ -280,7 +284,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
         hist.GetXaxis().SetBinLabel(k + 1, label)
         hist.GetYaxis().SetBinLabel(n - k, label)
     for axis in (hist.GetXaxis(), hist.GetYaxis()):
-        axis.SetLabelSize(0.045 if n <= 3 else 0.04)
+        axis.SetLabelSize(MATRIX_LABEL_SIZE if n <= 5 else 0.04)
     hist.GetXaxis().SetTitle("Predicted class")
     hist.GetYaxis().SetTitle("True class")
     hist.GetZaxis().SetTitle(ztitle)
@@ -288,7 +292,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.GetZaxis().SetTitleSize(0.04)
     hist.SetMinimum(0.0)
     hist.GetXaxis().SetTitleOffset(1.25)
-    hist.GetYaxis().SetTitleOffset(1.6 + 9.0 * (_matrix_left_margin(labels) - 0.22))  # past the class labels
+    hist.GetYaxis().SetTitleOffset(1.7 + 7.5 * (_matrix_left_margin(labels) - 0.22))  # past the class labels
     pad_obj = fig.pads[pad]
     pad_obj.cd()
     hist.Draw("COLZ")

@@ -478,7 +478,8 @@ def run(job: MultiClassJob) -> RunOutput:
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
             figs += systematics.figures(prof, f"{tag}/profiled", [f"{job.display[0]} vs {job.label(b)} (LR)", *ctx[1:]],
-                                        f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled")  # fmt: skip
+                                        f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
+                                        ev.hep[b]["test"]["auc_error"])  # fmt: skip
         return figs
 
     classes = classification_report(job, ev)

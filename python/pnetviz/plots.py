@@ -7,7 +7,7 @@ Each function takes plain data (curves, histograms, matrices, histories) and ret
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -199,14 +199,14 @@ def _history_panels(name: str, history: TrainingHistory, panels, context: Sequen
         values = np.concatenate([history.columns[col] for col, *_ in series])
         lo, hi = float(values.min()), float(values.max())
         pad = 0.1 * (hi - lo or abs(hi) or 1.0)
-        frames.append(draw.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (lo - pad, hi + 3 * pad), "Epoch", ytitle))
+        frames.append(draw.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (lo - pad, hi + 6 * pad), "Epoch", ytitle))
     fig = draw.panel_figure(name, frames)
     for i, (_, series) in enumerate(panels):
         for col, label, col_color, style in series:
             draw.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color,
                            line_style=style, pad=i)  # fmt: skip
-        draw.add_legend(fig, 0.55, 0.74, 0.93, 0.88, pad=i)
-    draw.add_text(fig, context, 0.93, 0.72, pad=0, align=33, size=0.03)
+        draw.add_legend(fig, 0.62, 0.76, 0.93, 0.88, pad=i)  # right of "Simulation Preliminary"
+    draw.add_text(fig, context, 0.93, 0.745, pad=0, align=33, size=0.03)
     return fig
 
 
@@ -217,7 +217,9 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[d
         ("Loss", [("train_loss", "Training", train, 1), ("valid_loss", "Validation", valid, 2)]),
         ("Accuracy", [("train_acc", "Training", train, 1), ("valid_acc", "Validation", valid, 2)]),
     ], context)]  # fmt: skip
-    metrics = [(col, title) for col, title in (("epoch_time", "Epoch time [s]"), ("memory_mb", "Memory [MB]"))
+    if "memory_mb" in history.columns:  # GB: 4-digit MB tick labels ran into the axis title
+        history = replace(history, columns={**history.columns, "memory_gb": history.columns["memory_mb"] / 1024.0})
+    metrics = [(col, title) for col, title in (("epoch_time", "Epoch time [s]"), ("memory_gb", "Memory [GB]"))
                if col in history.columns]  # fmt: skip
     if metrics:
         panels = [(title, [(col, title.split(" [")[0], cycle_color(2 + i), 1)]) for i, (col, title) in enumerate(metrics)]

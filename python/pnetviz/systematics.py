@@ -109,12 +109,14 @@ def report(prof: profiled.Profiled, nuisance_list: Sequence[profiled.Nuisance], 
             "combination": profiled.COMBINATION, **profiled.summary(prof)}  # fmt: skip
 
 
-def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name: str, rejection_name: str) -> list[draw.Figure]:
+def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name: str, rejection_name: str,
+            nominal_error: float = float("nan")) -> list[draw.Figure]:  # fmt: skip
     """ROC and rejection: nominal, each variation (up dashed, down dotted), the profiled curve and
     the band between the most and least favourable configurations."""
     worst, best = prof.curve(), prof.curve(prof.fpr, prof.best_tpr)
     ctx = [*context, "test events, profiled"]
-    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal (AUC {prof.nominal.auc:.4f})",
+    error = f" #pm {nominal_error:.4f}" if nominal_error == nominal_error else ""
+    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal (AUC {prof.nominal.auc:.4f}{error})",
                      color("signal"), 1)]  # fmt: skip
     rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1)]
     for i, ((name, side), (fpr, tpr)) in enumerate(prof.variations.items()):
