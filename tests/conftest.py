@@ -39,6 +39,13 @@ def make_demo(tmp_path_factory, cfg) -> Path:
     return results
 
 
+def gaussian_toy(n: int, signal_fraction: float, separation: float, seed: int) -> tuple[np.ndarray, ...]:
+    """(scores, is_signal, weights): unit Gaussians `separation` apart, weights uniform in [0.5, 1.5]."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < signal_fraction
+    return rng.normal(y * separation, 1.0), y, rng.uniform(0.5, 1.5, n)
+
+
 def contract_columns(n: int = 400, seed: int = 1, n_classes: int = 4) -> dict[str, np.ndarray]:
     """A valid multi-class ntuple's columns (softmax-like scores, signed weights, masks)."""
     rng = np.random.default_rng(seed)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from conftest import contract_columns, load_script, write_ntuple
+from conftest import contract_columns, gaussian_toy, load_script, write_ntuple
 from pnetviz import hep, hepsummary
 from pnetviz.cli import run
 from pnetviz.errors import PnetvizWarning
@@ -41,11 +41,7 @@ def test_p1_partial_auc_along_the_sweep_with_a_non_monotone_fpr():
 
 
 def test_p2_yields_are_the_full_samples_whatever_the_split():
-    rng = np.random.default_rng(4)
-    n = 4000
-    y = rng.random(n) < 0.3
-    s = rng.normal(y * 1.5, 1.0)
-    w = rng.uniform(0.5, 1.5, n)
+    s, y, w = gaussian_toy(4000, 0.3, 1.5, seed=4)
     # the same events as a 10% train split (weights / 9) and a 90% test split
     train = evaluate_split(BinarySample(s, y, w / 9, w / 9), "train", ("s", "b"))
     test = evaluate_split(BinarySample(s, y, w, w), "test", ("s", "b"))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from conftest import load_script, make_demo, write_ntuple
+from conftest import gaussian_toy, load_script, make_demo, write_ntuple
 from pnetviz import hep
 from pnetviz.cli import run
 from pnetviz.comparison import dominance
@@ -67,11 +67,9 @@ def test_outputs_and_aucs_equal_sklearn(comparison):
 
 
 def test_paired_bootstrap_of_identical_models_has_zero_difference_error():
+    s, y, w = gaussian_toy(3000, 0.4, 1.0, seed=1)
     rng = np.random.default_rng(1)
-    n = 3000
-    y = rng.random(n) < 0.4
-    s = rng.normal(y * 1.0, 1.0)
-    w = rng.uniform(0.5, 1.5, n)
+    n = s.size
     a, b = hep.paired_bootstrap(s, s, y, w, w, 50, seed=3)
     np.testing.assert_array_equal(a, b)
     assert np.std(a) > 0

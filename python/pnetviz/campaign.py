@@ -16,6 +16,7 @@ import functools
 import importlib.util
 import io
 import json
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -202,7 +203,9 @@ class Progress:
     def __enter__(self) -> Progress:
         from tqdm import tqdm  # noqa: PLC0415
 
-        self.bar = tqdm(total=self.total, unit="job", desc="campaign", disable=self.quiet, dynamic_ncols=True)
+        tty = sys.stderr.isatty()  # in a log file: a line every 30 s, not a redraw every 0.1 s
+        self.bar = tqdm(total=self.total, unit="job", desc="campaign", disable=self.quiet, dynamic_ncols=True,
+                        mininterval=0.1 if tty else 30.0)  # fmt: skip
         return self
 
     def done(self, result: JobResult) -> None:
