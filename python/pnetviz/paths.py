@@ -1,4 +1,4 @@
-"""The results-directory layout shared by the demo writer and the visualize scripts.
+"""pnetviz's first results-directory layout (the trainer's own is in layout.py, which reads both).
 
     <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/predictions.root
     <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/<model>_performance.json
@@ -19,7 +19,6 @@ REPO = Path(__file__).resolve().parents[2]
 DEFAULT_RESULTS = REPO / "results"
 DEFAULT_PLOTS = REPO / "plots"
 PREDICTIONS_FILE = "predictions.root"
-HISTORY_SUFFIX = "_performance.json"
 
 
 def binary_dir(results: Path, channel: str, signal: str, background: str) -> Path:
@@ -32,12 +31,6 @@ def multiclass_dir(results: Path, channel: str, signal: str) -> Path:
 
 def fold_dir(model_dir: Path, fold: int) -> Path:
     return Path(model_dir) / f"fold-{fold}"
-
-
-def find_history(directory: Path) -> Path | None:
-    """The training's `<model>_performance.json` in `directory` (first by name), if any."""
-    found = sorted(Path(directory).glob(f"*{HISTORY_SUFFIX}"))
-    return found[0] if found else None
 
 
 def available_folds(model_dir: Path) -> list[int]:
