@@ -28,7 +28,8 @@ LR_EPSILON = 1e-10  # the spec's guard against 0/0
 def lr_score(p_signal: np.ndarray, p_background: np.ndarray) -> np.ndarray:
     """Likelihood-ratio score P(s) / (P(s) + P(b_i) + 1e-10) in float64 (spec section 3)."""
     p_signal = np.asarray(p_signal, dtype=np.float64)
-    return p_signal / (p_signal + np.asarray(p_background, dtype=np.float64) + LR_EPSILON)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero denominator is reported by the caller
+        return p_signal / (p_signal + np.asarray(p_background, dtype=np.float64) + LR_EPSILON)
 
 
 @dataclass(frozen=True)
