@@ -91,9 +91,11 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
     targets = [job.output for job in jobs] + ([summary_dir] if len(jobs) > 1 else [])
     inputs = [p for job in jobs for p in job_inputs(job)]
     collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
+    display: dict[str, str] = {}  # pair name -> plot text (physics labels)
     with transaction(targets, inputs, wait, meta) as stages:
         for i, job in enumerate(jobs, start=1):
             out = run_one(replace(job, output=stages[job.output]))
+            display.update(out.extra.get("display", {}))
             for name, (prefix, per_split) in out.curves.items():
                 entry = collected.setdefault(name, (prefix, {}))
                 for split, curves in per_split.items():
@@ -104,7 +106,7 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
         if len(jobs) > 1:
             first = jobs[0]
             written = write_fold_summary(stages[summary_dir], first.formats, first.style, title, context, collected,
-                                         missing)  # fmt: skip
+                                         missing, display)  # fmt: skip
     if not quiet:
         if len(jobs) > 1:
             print(f"[{script}] summary of {len(jobs)} folds: {len(written)} files in {summary_dir}", flush=True)

@@ -48,8 +48,10 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
 
 
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
-                       pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int]) -> list[Path]:  # fmt: skip
-    """pairs: name -> (file prefix, split -> per-fold curves). Writes figures, report, plots.root."""
+                       pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int],
+                       display: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
+    """pairs: name -> (file prefix, split -> per-fold curves); display: name -> plot text (default
+    the name). Writes figures, report, plots.root."""
     report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
                         for name, (_, per_split) in pairs.items()}}  # fmt: skip
     report["missing_folds"] = list(missing)
@@ -57,7 +59,7 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
     def figures() -> list[draw.Figure]:
         figs = []
         for name, (prefix, per_split) in pairs.items():
-            figs += band_figures(prefix, per_split, [name, *context[1:]] if prefix else context)
+            figs += band_figures(prefix, per_split, [(display or {}).get(name, name), *context[1:]] if prefix else context)
         return figs
 
     return write_set(output, formats, style, figures, report, title)

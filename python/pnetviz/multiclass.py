@@ -493,4 +493,5 @@ def run(job: MultiClassJob) -> RunOutput:
                                         {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
-    return RunOutput(written, curves)
+    display = {f"{job.signal} vs {bkg} (LR)": f"{job.display[0]} vs {job.label(bkg)} (LR)" for bkg in ev.pairs}
+    return RunOutput(written, curves, extra={"display": display})
