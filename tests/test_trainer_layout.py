@@ -87,6 +87,7 @@ def test_binary_all_folds_match_sklearn_and_carry_the_model(base, binary_out):
             expected = roc_auc_score(preds.label[m] == 0, preds.scores["signal"][m], sample_weight=np.abs(preds.weight[m]))
             assert report["auc"][split] == pytest.approx(expected, abs=1e-9)
         bjet = report["bjet_performance"]
+        assert bjet["all"]["auc_error"] == report["hep_metrics"]["test"]["auc_error"]  # one bootstrap, one number
         for part, keep in (("all", True), ("with", preds.subsets["has_bjet"]), ("without", ~preds.subsets["has_bjet"])):
             m = preds.masks["test"] & keep
             expected = roc_auc_score(preds.label[m] == 0, preds.scores["signal"][m], sample_weight=np.abs(preds.weight[m]))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import draw, hep, hepsummary, plots, profiled, subsets, systematics
-from .evaluate import SPLITS, THRESHOLD, BinarySample, SplitResult, evaluate_pair, yields
+from .evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from .driver import FoldJob, RunOutput
 from .folds import fold_curves
 from .history import TrainingHistory, load_history
@@ -152,14 +152,14 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
     return report
 
 
-def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
+def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, test_result: SplitResult,
                  templates: dict) -> tuple[dict, profiled.Profiled]:  # fmt: skip
-    """The profiled ROC of the test events under the job's nuisances, and its report section."""
+    """The profiled ROC of the test events under the job's nuisances, and its report section.
+    `test_result`: the nominal test evaluation (its sample and curve are reused)."""
     test = preds.masks["test"] if keep is None else preds.masks["test"] & keep
-    events = np.flatnonzero(test)
-    is_signal = preds.label[events] == 0
-    scores, weights = preds.scores["signal"][events], preds.weight[events]
-    nominal = BinarySample(scores, is_signal, weights, mode_weights(weights, job.hep.weight_mode))
+    events = np.flatnonzero(test)  # the order of test_result.sample
+    nominal = test_result.sample
+    is_signal, scores, weights = nominal.is_signal, nominal.scores, nominal.weights
 
     def variant(bases: dict[str, str], side: str) -> tuple[np.ndarray, np.ndarray]:
         s = preds.extra[bases["score_signal"] + side][events] if "score_signal" in bases else scores
@@ -171,7 +171,7 @@ def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
 
     nuisances = systematics.nuisances(nominal, templates, variant, job.syst.shifts, shift_mask, job.syst.kappa,
                                       job.hep.weight_mode)  # fmt: skip
-    prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode)
+    prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode, test_result.curve)
     return systematics.report(prof, nuisances, templates, job.syst), prof
 
 
@@ -198,7 +198,8 @@ def run(job: BinaryJob) -> RunOutput:
             sel = keep if part is None else part if keep is None else keep & part
             return evaluate_splits(job, preds, sel, what, ("test",))["test"]
 
-        comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep))
+        comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep, results["test"],
+                                           metrics["test"]["auc_error"]))  # fmt: skip
     notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
     history = load_history(job.history) if job.history else None
     if history is None:
@@ -208,7 +209,7 @@ def run(job: BinaryJob) -> RunOutput:
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
     prof = None
     if job.syst.active:
-        report["systematics"], prof = profiled_roc(job, preds, keep, templates)
+        report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)
 
     def figures() -> list[draw.Figure]:
         figs = build_figures(job, results, history, comparisons, metrics)

@@ -207,7 +207,8 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
                 return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i),
                                         f"signal vs {background}, {what}", (job.signal, background))["test"]  # fmt: skip
 
-            comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep)
+            comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep, pairs[background]["test"],
+                                                      hep_metrics[background]["test"]["auc_error"])  # fmt: skip
     return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
                       one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons)  # fmt: skip
 
@@ -428,11 +429,10 @@ def profiled_pairs(job: MultiClassJob, preds: Predictions, ev: Evaluation,
     out = {}
     signal_class = job.classes[0]
     for i, background in enumerate(job.classes[1:], start=1):
-        events = np.flatnonzero(ev.selections["test"] & (ev.class_masks[0] | ev.class_masks[i]))
-        is_signal = ev.class_masks[0][events]
+        events = np.flatnonzero(ev.selections["test"] & (ev.class_masks[0] | ev.class_masks[i]))  # as pair_samples
+        test = ev.pairs[background]["test"]  # the nominal LR sample and curve, reused
+        nominal, is_signal, weights = test.sample, test.sample.is_signal, test.sample.weights
         p_s, p_b = preds.scores[signal_class][events], preds.scores[background][events]
-        weights = preds.weight[events]
-        nominal = BinarySample(lr_score(p_s, p_b), is_signal, weights, ev.used[events])
 
         def variant(bases: dict[str, str], side: str, events=events, p_s=p_s, p_b=p_b, weights=weights,
                     background=background) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
@@ -448,7 +448,7 @@ def profiled_pairs(job: MultiClassJob, preds: Predictions, ev: Evaluation,
 
         nuisances = systematics.nuisances(nominal, templates, variant, job.syst.shifts, shift_mask, job.syst.kappa,
                                           job.hep.weight_mode)  # fmt: skip
-        prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode)
+        prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode, test.curve)
         out[background] = (systematics.report(prof, nuisances, templates, job.syst), prof)
     return out
 

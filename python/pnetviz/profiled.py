@@ -102,15 +102,18 @@ def _curve(sample: BinarySample) -> BinaryCurve:
     return binary_clf_curve(sample.scores, sample.is_signal, sample.used)
 
 
-def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weight_mode: str = "abs") -> Profiled:
-    """The profiled ROC of `nominal` under `nuisances` (see the module docstring)."""
+def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weight_mode: str = "abs",
+            nominal_curve: BinaryCurve | None = None) -> Profiled:  # fmt: skip
+    """The profiled ROC of `nominal` under `nuisances` (see the module docstring); `nominal_curve`:
+    its exact curve when the caller has it already (not sorted again)."""
     if weight_mode == "signed":
         raise InputError("the profiled ROC needs non-negative weights (efficiencies must grow as the threshold "
                          "falls). Fix: --weights abs or drop.")  # fmt: skip
     configs = _configurations([n.name for n in nuisances])
     by_name = {n.name: n for n in nuisances}
-    curves = [_curve(configuration(nominal, [(by_name[name], side) for name, side in c], kappa, weight_mode))
-              for c in configs]  # fmt: skip
+    curves = [nominal_curve or _curve(nominal)]
+    curves += [_curve(configuration(nominal, [(by_name[name], side) for name, side in c], kappa, weight_mode))
+               for c in configs[1:]]  # fmt: skip
     variations = {c[0]: (curve.fpr, curve.tpr) for c, curve in zip(configs, curves) if len(c) == 1}
     fpr, low, high = envelope([(c.fpr, c.tpr) for c in curves])
     names = [" & ".join(f"{name} {side}" for name, side in c) or "nominal" for c in configs]

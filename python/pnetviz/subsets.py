@@ -22,7 +22,6 @@ from .plots import CurveSpec, HistSpec
 from .style import color, cycle_color
 
 BJET_BRANCH = "has_bjet"
-PARTS = ("all", "with", "without")
 
 
 def tag(branch: str) -> str:
@@ -44,21 +43,22 @@ class SubsetComparison:
 
 
 def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray | None, str], SplitResult],
-            opts: HepOptions) -> SubsetComparison:  # fmt: skip
-    """Evaluate the test split for all events, `flag` true and `flag` false: evaluate_test(keep,
-    what) with `what` the part's label. A part without signal or background is not an error of
-    the run: the comparison is skipped and says why."""
-    results, labels = {}, part_labels(branch)
+            opts: HepOptions, overall: SplitResult, overall_error: float) -> SubsetComparison:  # fmt: skip
+    """The test split for `flag` true and `flag` false (evaluate_test(keep, what), `what` the
+    part's label) beside `overall`, the test result of all events already computed (with its AUC
+    error: not sorted or bootstrapped twice). A part without signal or background is not an error
+    of the run: the comparison is skipped and says why."""
+    results, labels = {"all": overall}, part_labels(branch)
     try:
-        for part, keep in zip(PARTS, (None, flag, ~flag), strict=True):
-            results[part] = evaluate_test(keep, labels[part].lower() + ("" if part == "all" else f" ({branch})"))
+        for part, keep in (("with", flag), ("without", ~flag)):
+            results[part] = evaluate_test(keep, f"{labels[part].lower()} ({branch})")
     except InputError as err:
         return SubsetComparison(branch, {}, {"skipped": str(err)})
     report = {}
     for part, r in results.items():
         s = r.sample
-        error = math.nan
-        if opts.bootstrap > 1:
+        error = overall_error if part == "all" else math.nan
+        if part != "all" and opts.bootstrap > 1:
             error = hep.bootstrap(s.scores, s.is_signal, s.used, opts.bootstrap, opts.seed, chunks=r.curve.chunks).auc_error
         report[part] = {"auc": r.curve.auc, "auc_error": error,
                         "events": {"signal": int(s.is_signal.sum()), "background": int((~s.is_signal).sum())}}  # fmt: skip
