@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import REPO, load_script
@@ -90,6 +91,13 @@ def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
         metrics = report["hep_metrics"] if row["kind"] == "binary" else report["hep_metrics"][row["pair"]]
         assert float(row["auc_test"]) == metrics["test"]["auc"]
         assert float(row["auc_train"]) == metrics["train"]["auc"]
+    means = list(csv.DictReader((campaign / "campaign_summary_folds_mean.csv").open()))
+    assert len(means) == len(rows) // 2  # two folds each
+    for m in means:
+        values = [float(r["auc_test"]) for r in rows
+                  if all(r[k] == m[k] for k in ("channel", "signal", "kind", "model", "pair"))]  # fmt: skip
+        assert float(m["auc_test_mean"]) == pytest.approx(np.mean(values), rel=1e-12)
+        assert float(m["auc_test_std"]) == pytest.approx(np.std(values, ddof=1), rel=1e-12)
     tex = (campaign / "campaign_summary.tex").read_text()
     assert r"\toprule" in tex and r"$m_{H^\pm} = 160$, $m_A = 85$" in tex and "Multi-class" in tex
     f = root().TFile.Open(str(campaign / "campaign.root"))
