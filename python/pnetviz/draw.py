@@ -272,11 +272,12 @@ def add_text(fig: Figure, lines: Sequence[str], x: float, y: float, pad: int = 0
 
 
 def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
-               ztitle: str) -> object:  # fmt: skip
-    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on cells."""
+               ztitle: str, title: str = "") -> object:  # fmt: skip
+    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
+    cells; `title` says what it is (shown in TBrowser, not on the canvas)."""
     ROOT, cms = root(), cmsstyle()
     n = len(labels)
-    hist = ROOT.TH2D(unique(key.replace("/", "_")), "", n, 0, n, n, 0, n)
+    hist = ROOT.TH2D(unique(key.replace("/", "_")), title, n, 0, n, n, 0, n)
     for i in range(n):  # n <= a handful of classes: cells, not events
         for j in range(n):
             hist.SetBinContent(j + 1, n - i, float(matrix[i, j]))

@@ -183,9 +183,12 @@ def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], sp
     of the classes (default: the confusion's class names)."""
     labels = tuple(labels or confusion.labels)
     fig = draw.matrix_figure(name, 2, labels)
-    draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, labels, ".0f", 0, "Events")
+    what = "one vs rest" if len(labels) == 2 and labels[1] == "rest" else ""
+    base = f"Confusion matrix{' ' + what if what else ''}, {split} events"
+    draw.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, labels, ".0f", 0, "Events",
+                    f"{base}: event counts")  # fmt: skip
     draw.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, labels, ".3f", 1,
-                    "|w|-weighted fraction of true class")  # fmt: skip
+                    "|w|-weighted fraction of true class", f"{base}: |w|-weighted, each true-class row sums to 1")  # fmt: skip
     draw.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
     draw.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)
     return fig
