@@ -1,36 +1,37 @@
 #!/usr/bin/env bash
-# pnetviz set-up and entry points; creates/reuses the virtual environment .venv itself.
-#   ./run.sh demo [--events N]   generate the demo results tree and run the campaign (every script) on it
+# pnetviz set-up and entry points; creates/reuses the virtual environment .venv itself and
+# installs pnetviz into it (editable, with the ROOT wheel and the test tools).
+#   ./run.sh demo [--events N]   write the demo results tree (results/) and run the campaign on it (plots/)
 #   ./run.sh test [pytest args]  run the whole test suite
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 VENV="${PNETVIZ_VENV:-.venv}"
 
-ensure_env() {  # $1: requirements file
-  local req="$1" stamp
+ensure_env() {  # $1: the extras to install, e.g. root,test
+  local extras="$1" stamp
   python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
     || { echo "pnetviz needs Python >= 3.11 as python3" >&2; exit 2; }
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  stamp="$VENV/.pnetviz-$(cat requirements*.txt | sha1sum | cut -c1-12)-$(basename "$req")"
-  if [ ! -f "$stamp" ]; then
-    echo "[run.sh] installing $req into $VENV (first time only; ROOT is ~250 MB)" >&2
+  stamp="$VENV/.pnetviz-$(cat pyproject.toml requirements.txt | sha1sum | cut -c1-12)-$extras"
+  if [ ! -f "$stamp" ] || ! "$VENV/bin/python" -c 'import pnetviz' 2>/dev/null; then
+    echo "[run.sh] installing pnetviz[$extras] into $VENV (first time only; ROOT is ~250 MB)" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -r "$req"
+    "$VENV/bin/python" -m pip install --quiet -c requirements.txt -e ".[$extras]"
     touch "$stamp"
   fi
 }
 
 demo() {
-  ensure_env requirements.txt
+  ensure_env root
   local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
-  "$VENV/bin/python" python/makeDemo.py --output results --events "$events"
-  "$VENV/bin/python" python/visualizeCampaign.py --results-dir results --output plots --syst all --score-shift background=0.02
+  "$VENV/bin/pnetviz" demo --output results --events "$events"
+  "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
 }
 
 case "${1:-}" in
   demo) shift; demo "$@" ;;
-  test) shift; ensure_env requirements-test.txt; exec "$VENV/bin/python" -m pytest "$@" ;;
+  test) shift; ensure_env root,test,batch; exec "$VENV/bin/python" -m pytest "$@" ;;
   *) echo "usage: ./run.sh demo [--events N] | ./run.sh test [pytest args]" >&2; exit 2 ;;
 esac

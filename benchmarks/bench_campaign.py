@@ -31,7 +31,7 @@ SIZES = {24: (CHANNELS[:1], SIGNALS, (0, 1)), 60: (CHANNELS[:1], SIGNALS, tuple(
 
 
 def make_tree(base: Path) -> None:
-    from pnetviz.trainerdemo import write_trainer_fold
+    from pnetviz.demo.trainertree import write_trainer_fold
 
     for channel in CHANNELS:
         for signal in SIGNALS:

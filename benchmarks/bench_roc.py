@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from pnetviz.roc import binary_clf_curve  # noqa: E402
+from pnetviz.metrics.roc import binary_clf_curve  # noqa: E402
 from pnetviz.rootenv import root  # noqa: E402
 
 

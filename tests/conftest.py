@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from pnetviz.cli.commands import COMMANDS
 from pnetviz.rootenv import root
 
 
 REPO = Path(__file__).resolve().parents[1]
 
 
+SCRIPTS = {"visualizeBinary": "binary", "visualizeMultiClass": "multiclass", "visualizeComparison": "compare",
+           "visualizeCampaign": "campaign", "makeDemo": "demo"}
+
+
 def load_script(name: str):
-    """Import python/<name>.py (a user-facing script) as a module, to call its main()."""
-    spec = importlib.util.spec_from_file_location(name, REPO / "python" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The command module behind a named script (python/<name>.py = `pnetviz <command>`), to call its main()."""
+    return importlib.import_module(COMMANDS[SCRIPTS[name]][0])
 
 
 def write_ntuple(path: Path, columns: dict[str, np.ndarray], tree: str = "Events") -> Path:
@@ -31,7 +33,7 @@ def write_ntuple(path: Path, columns: dict[str, np.ndarray], tree: str = "Events
 
 def make_demo(tmp_path_factory, cfg) -> Path:
     """A results directory with every fold of the demo for `cfg` (a pnetviz.demo.DemoConfig)."""
-    from pnetviz.demo import write_fold  # noqa: PLC0415
+    from pnetviz.demo.toys import write_fold  # noqa: PLC0415
 
     results = tmp_path_factory.mktemp("results")
     for fold in range(cfg.folds):

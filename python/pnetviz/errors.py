@@ -10,3 +10,7 @@ class InputError(Exception):
 
 class PnetvizWarning(UserWarning):
     """Suspicious but legal input, e.g. scores outside [0, 1] from a non-probability model."""
+
+
+class MissingROOT(InputError):
+    """PyROOT cannot be imported: pnetviz needs the ROOT of the user's environment (or the extra)."""

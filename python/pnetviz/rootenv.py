@@ -9,13 +9,29 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterator
 from types import ModuleType
 
-MACRO_DIR = Path(__file__).resolve().parents[2] / "macros"
+from pnetviz.errors import MissingROOT
+
+
+
+def _macro_dir() -> Path:
+    """The C++ kernels: the repository's macros/ shipped as the package data `pnetviz.macros`
+    (inside site-packages for an installed wheel, the checkout's macros/ for an editable one)."""
+    spec = importlib.util.find_spec("pnetviz.macros")
+    for where in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(where) / "weighted_roc.h").is_file():
+            return Path(where)
+    raise RuntimeError("pnetviz's C++ headers (pnetviz/macros) are not installed; reinstall pnetviz with pip")
+
+
+MACRO_DIR = _macro_dir()
 HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h", "error_guard.h")
 
 
@@ -24,7 +40,12 @@ def root() -> ModuleType:
     """Import and configure ROOT once per process; raise if a header does not compile."""
     warnings.filterwarnings("ignore", category=UserWarning, module="ROOT")
     warnings.filterwarnings("ignore", message=r"\s*.*alpha", category=UserWarning)
-    import ROOT  # noqa: PLC0415 - deliberately lazy: the import costs start-up time
+    try:
+        import ROOT  # noqa: PLC0415 - deliberately lazy: the import costs start-up time
+    except ImportError as err:
+        raise MissingROOT(f"PyROOT cannot be imported by {sys.executable} ({err}). Fix: set up a ROOT with Python "
+                          "bindings first (source thisroot.sh, an LCG view, CMSSW's cmsenv, or conda install -c "
+                          "conda-forge root), or install the PyPI wheel with: pip install 'pnetviz[root]'.") from None
 
     ROOT.gROOT.SetBatch(True)
     ROOT.TH1.AddDirectory(False)

@@ -1,0 +1,160 @@
+"""A campaign's plan: every model of a results directory as jobs.
+
+A job is a pure function of (inputs, options) to output sets: one `pnetviz` subcommand
+(binary, multiclass, compare) with an argv for one model and all its folds (or one
+comparison), writing exactly what that command writes alone, in the same directories (the
+campaign only sets `--plots-dir`). Discovery (`layout.discover`, `discover`) and execution
+(`campaign.execute`) are separate. A job whose output sets were made by the same command and
+pnetviz version after its inputs last changed is skipped (resume).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnetviz import __version__
+from pnetviz.errors import InputError
+from pnetviz.io import layout
+from pnetviz.output.atomic import MARKER
+
+KINDS = ("binary", "multiclass", "comparison")  # --kinds; a comparison runs `pnetviz compare`
+COMMANDS = {"binary": "binary", "multiclass": "multiclass", "comparison": "compare"}
+ORDER = {"multiclass": 0, "binary": 1, "comparison": 2}  # longest first: better load balance
+
+
+@dataclass(frozen=True)
+class Job:
+    """One command run: `pnetviz <command> <argv>`; what it reads and the output sets
+    (directories) it publishes."""
+
+    kind: str  # binary, multiclass, comparison
+    channel: str
+    signal: str
+    model: str | None
+    pair: str | None  # binary: the background
+    folds: tuple[int | None, ...]
+    command: str  # the pnetviz subcommand: binary, multiclass, compare
+    argv: tuple[str, ...]
+    inputs: tuple[Path, ...]
+    outputs: tuple[Path, ...]
+
+    @property
+    def name(self) -> str:
+        what = self.pair or self.model or self.kind
+        folds = ",".join("pilot" if f is None else str(f) for f in self.folds)
+        return f"{self.channel}/{self.signal}/{self.kind}/{what} [folds {folds}]"
+
+
+@dataclass(frozen=True)
+class JobResult:
+    job: Job
+    code: int  # 0 done, 2 bad input (one line in message), 1 internal error, -1 skipped (up to date)
+    message: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Options:
+    """The campaign's command line, as passed on to every job."""
+
+    results: Path
+    plots: Path
+    prefix: str = layout.DEFAULT_PREFIX
+    evaluation: dict[str, tuple[str, ...]] = field(default_factory=dict)  # command -> its evaluation options
+
+
+def fold_arg(folds: Sequence[int | None]) -> list[str]:
+    return ["--pilot"] if folds == (None,) else ["--fold", ",".join(str(f) for f in folds)]
+
+
+def json_inputs(ntuple: Path) -> list[Path]:
+    from pnetviz.io.trainer import MODEL_INFO_SUFFIX, PERFORMANCE_SUFFIX, beside  # noqa: PLC0415
+
+    found = [beside(ntuple, s) for s in (PERFORMANCE_SUFFIX, MODEL_INFO_SUFFIX)]
+    if ntuple.name == "predictions.root":
+        found += sorted(ntuple.parent.glob(f"*{PERFORMANCE_SUFFIX}"))
+    return [p for p in found if p is not None]
+
+
+def set_dirs(model_dir: Path, folds: Sequence[int | None]) -> tuple[Path, ...]:
+    dirs = [model_dir / ("pilot" if f is None else f"fold-{f}") for f in folds]
+    return tuple(dirs + ([model_dir / "folds"] if len(folds) > 1 else []))
+
+
+def model_job(group: layout.ModelGroup, opts: Options) -> Job:
+    argv = ["--results-dir", str(opts.results), "--signal-prefix", opts.prefix, "--channel", group.channel,
+            "--signal", group.signal, *fold_arg(group.folds), "--plots-dir", str(opts.plots)]  # fmt: skip
+    if group.model:
+        argv += ["--model", group.model]
+    if group.background:
+        argv += ["--background", group.background]
+    argv += [*opts.evaluation.get(group.kind, ()), "-q"]
+    inputs = [p for f in group.files for p in (f, *json_inputs(f))]
+    model_dir = layout.plots_model_dir(group.first(), opts.results, opts.plots)
+    return Job(group.kind, group.channel, group.signal, group.model, group.background, group.folds, group.kind,
+               tuple(argv), tuple(inputs), set_dirs(model_dir, group.folds))  # fmt: skip
+
+
+def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[Job]:
+    """One comparison per multi-class model, over the folds that also have a binary model."""
+    jobs = []
+    for mc in (g for g in groups if g.kind == "multiclass" and g.folds != (None,)):
+        binaries = [g for g in groups if g.kind == "binary" and (g.channel, g.signal) == (mc.channel, mc.signal)]
+        folds = tuple(f for f in mc.folds if any(f in b.folds for b in binaries))
+        if not folds:
+            continue
+        argv = ["--results-dir", str(opts.results), "--signal-prefix", opts.prefix, "--channel", mc.channel,
+                "--signal", mc.signal, *fold_arg(folds), "--plots-dir", str(opts.plots)]  # fmt: skip
+        if mc.model:  # binary variants of other trainings are told apart by the shared hyperparameters
+            argv += ["--model", mc.model, "--binary-model", layout.hyper_tag(mc.model)]
+        argv += [*opts.evaluation.get("compare", ()), "-q"]
+        inputs = [f for f, fold in zip(mc.files, mc.folds) if fold in folds]
+        inputs += [f for b in binaries for f, fold in zip(b.files, b.folds) if fold in folds]
+        inputs += [p for f in list(inputs) for p in json_inputs(f)]
+        out = layout.plots_comparison_dir(mc.first(), opts.results, opts.plots)
+        jobs.append(Job("comparison", mc.channel, mc.signal, mc.model, None, folds, "compare", tuple(argv),
+                        tuple(inputs), set_dirs(out, folds)))  # fmt: skip
+    return jobs
+
+
+def plan(groups: Sequence[layout.ModelGroup], opts: Options, kinds: set[str]) -> list[Job]:
+    jobs = [model_job(g, opts) for g in groups if g.kind in kinds]
+    if "comparison" in kinds:
+        jobs += comparison_jobs(groups, opts)
+    return sorted(jobs, key=lambda j: (ORDER[j.kind], j.channel, j.signal, j.name))
+
+
+def up_to_date(job: Job) -> bool:
+    """Every output set exists, was made by this job's command with this pnetviz version, and
+    after the inputs last changed."""
+    newest = max((p.stat().st_mtime for p in job.inputs if p.exists()), default=0.0)
+    command = ["pnetviz", job.command, *job.argv]
+    for directory in job.outputs:
+        marker = directory / MARKER
+        try:
+            meta = json.loads(marker.read_text())
+            if meta.get("command") != command or meta.get("pnetviz_version") != __version__:
+                return False
+            if marker.stat().st_mtime < newest:
+                return False
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+def discover(opts: Options, kinds: set[str], channels: set[str] | None, signals: set[str] | None,
+             folds: set[int] | None, model: str | None, pilot: bool) -> list[Job]:
+    """Every job of `kinds` found under opts.results with these filters; InputError if none."""
+    if not kinds or not kinds <= set(KINDS):
+        given = ",".join(sorted(kinds)) or "''"
+        raise InputError(f"--kinds {given}: choose from {', '.join(KINDS)}.")
+    model_kinds = {k for k in kinds if k != "comparison"} | ({"binary", "multiclass"} if "comparison" in kinds else set())
+    groups = layout.discover(opts.results, opts.prefix, channels, signals, model_kinds, folds, model, pilot)
+    if not groups:
+        found = layout.channels_in(opts.results)
+        raise InputError(f"{opts.results}: no model matches (channels found: {', '.join(found) or 'none'}). "
+                         "Fix: check --results-dir, --channels, --signals, --folds, --model.")  # fmt: skip
+    return plan(groups, opts, kinds)

@@ -1,0 +1,361 @@
+"""The across-signal-point view of a campaign: one table row per (channel, signal, kind, model,
+pair, fold) read from the jobs' reports, mean +- std over folds, a LaTeX table for the analysis
+note, and maps over the mass grid (TH2: x = m(H+), y = m(A)) with AUC-vs-m(A) graphs.
+
+Compute first (rows, aggregates: plain data), then draw (figures); `write` publishes the set
+`<output>/campaign/` through output.transaction like every other output set.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.draw import canvas
+from pnetviz.io import trainer
+from pnetviz.io.layout import hyper_tag
+from pnetviz.campaign.plan import Job, JobResult
+from pnetviz.draw.style import cmsstyle, cycle_color
+
+MASS = re.compile(r"MHc(\d+)_MA(\d+)")
+ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
+              "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "ks_p_signal", "ks_p_background",
+              "events_test_signal", "events_test_background", "auc_test_profiled")  # fmt: skip
+AGG_FIELDS = ("auc_test", "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "auc_test_profiled")
+GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
+
+
+def masses(signal: str) -> tuple[int, int] | None:
+    m = MASS.fullmatch(signal)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | None) -> dict:
+    test, train, ot = metrics["test"], metrics["train"], metrics["overtraining"]
+    mass = masses(job.signal) or (None, None)
+    return {
+        "channel": job.channel, "signal": job.signal, "m_hc": mass[0], "m_a": mass[1], "kind": job.kind,
+        "model": job.model or "", "pair": pair, "fold": "pilot" if fold is None else fold,
+        "auc_test": test["auc"], "auc_test_error": test["auc_error"], "auc_train": train["auc"],
+        "rejection_0.5": test["rejection"]["0.5"], "rejection_0.9": test["rejection"]["0.9"],
+        "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"],
+        "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
+        "events_test_signal": events[0], "events_test_background": events[1],
+        "auc_test_profiled": syst["profiled"]["auc"] if syst else None,
+    }  # fmt: skip
+
+
+def job_rows(job: Job) -> tuple[list[dict], dict]:
+    """Rows of one finished binary or multi-class job, and its multi-class classes/groups."""
+    rows, info = [], {}
+    for fold, directory in zip(job.folds, job.outputs, strict=False):
+        report = json.loads((directory / "summary_report.json").read_text())
+        if job.kind == "binary":
+            ev = report["events"]["test"]
+            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev[job.signal], ev[job.pair]),
+                             report.get("systematics")))  # fmt: skip
+            continue
+        info = {"classes": report["classes"], "groups": (report.get("model", {}).get("background_info") or {})}
+        for pair, metrics in report["hep_metrics"].items():
+            used = report["auc"][pair]["events_used"]["test"]
+            rows.append(_row(job, fold, pair, metrics, (used[job.signal], used[pair]), report.get("systematics", {}).get(pair)))
+    return rows, info
+
+
+def _mean_std(values: list[float]) -> tuple[float, float]:
+    v = np.array([x for x in values if x is not None and math.isfinite(x)], dtype=float)
+    if not v.size:
+        return math.nan, math.nan
+    return float(v.mean()), float(np.std(v, ddof=1)) if v.size > 1 else 0.0
+
+
+def aggregate(rows: Sequence[dict]) -> list[dict]:
+    """Mean and sample std (ddof=1, as folds/) of the fold rows of each (channel, signal, kind, model, pair)."""
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(tuple(row[k] for k in GROUP_KEY), []).append(row)
+    out = []
+    for key, members in groups.items():
+        entry = dict(zip(GROUP_KEY, key)) | {"m_hc": members[0]["m_hc"], "m_a": members[0]["m_a"],
+                                             "folds": [m["fold"] for m in members]}  # fmt: skip
+        for name in AGG_FIELDS:
+            entry[f"{name}_mean"], entry[f"{name}_std"] = _mean_std([m[name] for m in members])
+        out.append(entry)
+    return out
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Which multi-class class each binary background is compared with, per (channel, signal)."""
+
+    table: dict[tuple[str, str, str], list[tuple[str, str]]]  # (channel, signal, binary bkg) -> [(mc model, class)]
+
+
+def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[str, str, str]]) -> Pairing:
+    table = {}
+    for channel, signal, background in binary_pairs:
+        for (c, s, model), info in mc_info.items():
+            if (c, s) != (channel, signal):
+                continue
+            groups = info["groups"].get("groups") if isinstance(info["groups"].get("groups"), dict) else {}
+            target = trainer.pairing(background, tuple(info["classes"]), groups)
+            if target:
+                table.setdefault((channel, signal, background), []).append((model, target))
+    return Pairing(table)
+
+
+def summary(results: Sequence[JobResult]) -> dict:
+    """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign."""
+    rows, mc_info = [], {}
+    for r in results:
+        if r.code <= 0 and r.job.kind in ("binary", "multiclass"):  # done now or up to date
+            job_rows_, info = job_rows(r.job)
+            rows += job_rows_
+            if r.job.kind == "multiclass":
+                mc_info[(r.job.channel, r.job.signal, r.job.model or "")] = info
+    agg = aggregate(rows)
+    binary_pairs = {(a["channel"], a["signal"], a["pair"]) for a in agg if a["kind"] == "binary"}
+    pairing = pairings(mc_info, binary_pairs)
+    compared = []
+    index = {(a["channel"], a["signal"], a["kind"], a["model"], a["pair"]): a for a in agg}
+    for b in (a for a in agg if a["kind"] == "binary"):
+        for model, target in pairing.table.get((b["channel"], b["signal"], b["pair"]), []):
+            m = index.get((b["channel"], b["signal"], "multiclass", model, target))
+            if m is None or hyper_tag(model) != hyper_tag(b["model"]):
+                continue
+            compared.append({"channel": b["channel"], "signal": b["signal"], "m_hc": b["m_hc"], "m_a": b["m_a"],
+                             "tag": hyper_tag(b["model"]), "binary_model": b["model"], "multiclass_model": model,
+                             "background": b["pair"], "multiclass_class": target,
+                             **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k in ("auc_test", "rejection_0.5")
+                                for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")}})  # fmt: skip
+    jobs = [{"job": r.job.name, "status": {0: "done", -1: "up to date"}.get(r.code, "failed"), "message": r.message,
+             "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs]} for r in results]  # fmt: skip
+    return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
+            "std_convention": "sample standard deviation over folds (ddof=1)"}  # fmt: skip
+
+
+def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(fields), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in fields})
+    return out.getvalue()
+
+
+def _pm(mean: float, std: float) -> str:
+    return "--" if not math.isfinite(mean) else f"${mean:.3f} \\pm {std:.3f}$"
+
+
+def _tex(text: str) -> str:
+    return text.replace("_", r"\_").replace("#bar{t}", r"$\bar{t}$").replace("t$\\bar{t}$", r"t$\bar{t}$")
+
+
+def latex_table(compared: Sequence[dict]) -> str:
+    """booktabs table per channel and hyperparameter tag: rows signal points, for each background
+    the binary and the multi-class test AUC (mean +- std over folds) side by side."""
+    blocks = []
+    for (channel, tag) in sorted({(c["channel"], c["tag"]) for c in compared}):
+        sel = [c for c in compared if (c["channel"], c["tag"]) == (channel, tag)]
+        columns = sorted({(c["background"], c["multiclass_class"]) for c in sel})
+        signals = sorted({c["signal"] for c in sel}, key=lambda s: masses(s) or (0, 0))
+        head = " & ".join(rf"\multicolumn{{2}}{{c}}{{{_tex(trainer.display_label(b, {}))}"
+                          + (f" / {_tex(trainer.display_label(m, {}))}" if m != b else "") + "}" for b, m in columns)  # fmt: skip
+        rules = " ".join(rf"\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(columns)))
+        lines = [rf"% {channel}" + (f", {tag}" if tag else ""), r"\begin{tabular}{l" + "cc" * len(columns) + "}",
+                 r"\toprule", rf"Signal & {head} \\", rules,
+                 " & " + " & ".join(["Binary & Multi-class"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
+        for signal in signals:
+            cells = []
+            for b, m in columns:
+                c = next((x for x in sel if (x["signal"], x["background"], x["multiclass_class"]) == (signal, b, m)), None)
+                cells += [_pm(c["auc_test_binary_mean"], c["auc_test_binary_std"]) if c else "--",
+                          _pm(c["auc_test_multiclass_mean"], c["auc_test_multiclass_std"]) if c else "--"]  # fmt: skip
+            mass = masses(signal)
+            name = rf"$m_{{H^\pm}} = {mass[0]}$, $m_A = {mass[1]}$" if mass else _tex(signal)
+            lines.append(f"{name} & " + " & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}", ""]
+        blocks.append("\n".join(lines))
+    caption = ("% Test AUC, mean $\\pm$ sample standard deviation over folds; binary model vs the multi-class "
+               "likelihood ratio P(sig)/(P(sig)+P(bkg)).\n% Needs \\usepackage{booktabs}.\n")  # fmt: skip
+    return caption + "\n".join(blocks)
+
+
+@dataclass(frozen=True)
+class MapSpec:
+    name: str  # file stem
+    title: str  # what the values are
+    ztitle: str
+    points: dict[tuple[int, int], float]  # (m_hc, m_a) -> value
+    fmt: str
+    diverging: bool = False
+
+
+def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
+    """Mean test AUC and rejection at eps_s = 0.5 per channel and pair, binary, multi-class and
+    multi-class minus binary."""
+    specs = []
+    quantities = (("auc_test", "Mean test AUC", ".4f"), ("rejection_0.5", "Rejection at #varepsilon_{s} = 0.5", ".1f"))
+    tags = {hyper_tag(a["model"]) for a in agg}
+    for channel, tag, background, cls in sorted({(c["channel"], c["tag"], c["background"], c["multiclass_class"])
+                                                 for c in compared}):  # fmt: skip
+        sel = [c for c in compared if (c["channel"], c["tag"], c["background"], c["multiclass_class"]) ==
+               (channel, tag, background, cls) and c["m_hc"] is not None]  # fmt: skip
+        suffix = f"_{tag}" if len(tags) > 1 and tag else ""
+        pair = background if cls == background else f"{background}_vs_{cls}"
+        for key, what, fmt in quantities:
+            for side in ("binary", "multiclass"):
+                label = "binary" if side == "binary" else "multi-class LR"
+                vs = trainer.display_label(background if side == "binary" else cls, {})
+                specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
+                                     f"{what}, {label}, signal vs {vs}, {channel}",
+                                     what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt))  # fmt: skip
+            specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
+                                 f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
+                                 f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
+                                 {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel},
+                                 "+.4f" if key == "auc_test" else "+.1f", diverging=True))  # fmt: skip
+    return specs
+
+
+def map_figure(spec: MapSpec) -> canvas.Figure:
+    """COLZ map over the mass grid, one bin per mass value, the value printed in each cell."""
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    ROOT, cms = root(), cmsstyle()
+    xs = sorted({m[0] for m in spec.points})
+    ys = sorted({m[1] for m in spec.points})
+    fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
+    hist = ROOT.TH2D(spec.name, f"{spec.title};m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}",
+                     len(xs), 0, len(xs), len(ys), 0, len(ys))  # fmt: skip
+    hist.SetStats(False)
+    for i, x in enumerate(xs):
+        hist.GetXaxis().SetBinLabel(i + 1, str(x))
+    for j, y in enumerate(ys):
+        hist.GetYaxis().SetBinLabel(j + 1, str(y))
+    values = np.array(list(spec.points.values()), dtype=float)
+    finite = values[np.isfinite(values)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if spec.diverging:
+        lo, hi = -max(abs(lo), abs(hi), 1e-6), max(abs(lo), abs(hi), 1e-6)
+    pad = 0.02 * (hi - lo or 1.0)
+    hist.SetMinimum(lo - pad)
+    hist.SetMaximum(hi + pad)
+    for i in range(len(xs)):  # cells without a signal point: below the minimum, left blank by COLZ
+        for j in range(len(ys)):
+            hist.SetBinContent(i + 1, j + 1, lo - 100 * pad)
+    for (x, y), v in spec.points.items():
+        if math.isfinite(v):
+            hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
+    for axis, title in ((hist.GetXaxis(), "m_{H^{+}} [GeV]"), (hist.GetYaxis(), "m_{A} [GeV]")):
+        axis.SetTitle(title)
+        axis.SetLabelSize(0.045)
+        axis.SetTitleSize(0.045)
+    hist.GetXaxis().SetTitleOffset(1.3)
+    hist.GetYaxis().SetTitleOffset(1.6)
+    hist.GetZaxis().SetTitle(spec.ztitle)
+    hist.GetZaxis().SetTitleOffset(1.5)
+    hist.GetZaxis().SetTitleSize(0.04)
+    hist.GetZaxis().SetLabelSize(0.035)
+    hist.GetZaxis().SetMaxDigits(3)
+    pad_obj = fig.pads[0]
+    pad_obj.cd()
+    hist.Draw("COLZ")
+    cms.CMS_lumi(pad_obj, 0)
+    pad_obj.Update()
+    cms.UpdatePalettePosition(hist, pad_obj)
+    for (x, y), v in spec.points.items():
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "n/a" if not math.isfinite(v) else format(v, spec.fmt))
+        text.SetTextAlign(22)
+        text.SetTextFont(42)
+        text.SetTextSize(0.04)
+        text.Draw()
+        fig.extras.append(text)
+    canvas.add_text(fig, [spec.title], 0.02, 0.025, pad=0, align=11, size=0.03)
+    stored = hist.Clone(f"{spec.name}_values")  # for the ROOT file: cells without a signal point hold 0
+    stored.SetTitle(f"{spec.title} (empty cell: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
+    for i in range(len(xs)):
+        for j in range(len(ys)):
+            if (xs[i], ys[j]) not in spec.points:
+                stored.SetBinContent(i + 1, j + 1, 0.0)
+    stored.SetMinimum()
+    stored.SetMaximum()
+    fig.extras.append(hist)
+    fig.keep(f"maps/{spec.name}", stored)
+    return fig
+
+
+def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
+    """Test AUC vs m(A), one line per m(H+), errors = std over folds; per channel, kind, model, pair."""
+    figs = []
+    keys = sorted({(a["channel"], a["kind"], a["model"], a["pair"]) for a in agg if a["m_hc"] is not None})
+    tags = {hyper_tag(a["model"]) for a in agg}
+    for channel, kind, model, pair in keys:
+        sel = [a for a in agg if (a["channel"], a["kind"], a["model"], a["pair"]) == (channel, kind, model, pair)
+               and a["m_hc"] is not None and math.isfinite(a["auc_test_mean"])]  # fmt: skip
+        if not sel:
+            continue
+        mas = [a["m_a"] for a in sel]
+        aucs = np.array([a["auc_test_mean"] for a in sel])
+        errs = np.array([a["auc_test_std"] for a in sel])
+        lo, hi = float((aucs - errs).min()), float((aucs + errs).max())
+        span = max(hi - lo, 0.01)
+        frame = canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - 0.3 * span, hi + 1.2 * span), "m_{A} [GeV]", "Test AUC")
+        tag = hyper_tag(model)
+        suffix = f"_{tag}" if len(tags) > 1 and tag else ""
+        what = "binary" if kind == "binary" else "multi-class LR"
+        fig = canvas.figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", frame, extra_space=0.03, y_title_offset=1.45)
+        cmsstyle().GetCmsCanvasHist(fig.canvas).GetXaxis().SetNdivisions(505)
+        for i, mhc in enumerate(sorted({a["m_hc"] for a in sel})):
+            pts = sorted((a for a in sel if a["m_hc"] == mhc), key=lambda a: a["m_a"])
+            x = np.array([a["m_a"] for a in pts], dtype=float)
+            y = np.array([a["auc_test_mean"] for a in pts])
+            e = np.array([a["auc_test_std"] for a in pts])
+            key = f"graphs/auc_vs_mA_{kind}_{channel}_{pair}{suffix}_MHc{mhc}"
+            graph = canvas.add_error_points(fig, key, x, y, e, f"m_{{H^{{+}}}} = {mhc} GeV", marker_color=cycle_color(i),
+                                          marker=20 + i)  # fmt: skip
+            graph.SetTitle(f"Test AUC vs m_{{A}}, m_{{H^{{+}}}} = {mhc} GeV, {what}, signal vs {pair}, {channel};"
+                           "m_{A} [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
+            graph.SetLineColor(cycle_color(i))
+            graph.Draw("LP SAME")
+        canvas.add_legend(fig, 0.62, 0.62, 0.93, 0.78)
+        canvas.add_text(fig, [f"signal vs {trainer.display_label(pair, {})} ({what})", channel, "mean #pm std over folds"],
+                      0.22, 0.76, align=13)  # fmt: skip
+        figs.append(fig)
+    return figs
+
+
+def figures(data: dict) -> list[canvas.Figure]:
+    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"])
+
+
+def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Path]:
+    """Write the campaign set into `directory` (a staging directory of output.transaction)."""
+    from pnetviz.output.publish import write_set  # noqa: PLC0415
+
+    extra = {
+        "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
+        "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "m_hc", "m_a", "folds",
+                                                    *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std"))]),
+        "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
+        "campaign_summary.tex": latex_table(data["binary_vs_multiclass"]),
+    }  # fmt: skip
+    report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed")},
+              "failed": [j for j in data["jobs"] if j["status"] == "failed"],
+              "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"]}  # fmt: skip
+    return write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
+                     root_name="campaign.root")  # fmt: skip
+
+
+def _plain(value):
+    from pnetviz.output.report import plain  # noqa: PLC0415
+
+    return plain(value)

@@ -1,0 +1,380 @@
+"""Wiring shared by the user-facing scripts: options, error reporting and exit codes, jobs from options."""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnetviz.errors import InputError, PnetvizWarning
+
+EXIT_USER_ERROR = 2
+MAX_SEED = 2**62  # seeds are 64-bit unsigned in the C++ bootstrap; per-split offsets are added
+
+
+def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None = None) -> int:
+    """Run a script's `main`; a user mistake becomes one message on stderr and exit code 2."""
+    warnings.simplefilter("always", PnetvizWarning)
+    warnings.formatwarning = lambda msg, cat, *a, **k: f"pnetviz: warning: {msg}\n"
+    try:
+        return int(main(argv) or 0)
+    except InputError as err:
+        print(f"pnetviz: error: {err}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except OSError as err:  # the environment: disk full, file-size limit, name too long, permissions
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"pnetviz: error: {where}{err.strerror or err}. Nothing was published; every output directory keeps "
+              "what it had. Fix: check free disk space, quotas, the file-size limit, permissions and the path's "
+              "length.", file=sys.stderr)  # fmt: skip
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("pnetviz: interrupted", file=sys.stderr)
+        return 130
+
+
+CONTRACT_HELP = (
+    "ntuple contract: TTree 'Events' with true_label (int, 0 = signal), score_<class> (float), weight "
+    "(float, may be negative), train_mask/test_mask (bool)[, valid_mask, subset bools].\n"
+    "history: <model>_performance.json beside the ntuple (training_results.training_history); "
+    "details in README.md."
+)
+
+# Help groups, in the order --help shows them.
+GROUPS = {
+    "inputs": "inputs (what to evaluate)",
+    "outputs": "outputs (where and what is written)",
+    "physics": "physics (weights, errors, metrics)",
+    "style": "style (CMS label, plot labels)",
+    "systematics": "systematics (the profiled ROC; README: definition and interpolation)",
+    "execution": "execution",
+}
+
+MODEL_KINDS = frozenset({"binary", "multiclass"})
+EVAL_KINDS = frozenset({"binary", "multiclass", "compare"})
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option: its flags, help group, which subcommands have it (binary,
+    multiclass, compare) and whether the campaign has it too and passes it on to its jobs."""
+
+    flags: tuple[str, ...]
+    group: str
+    kinds: frozenset[str]
+    campaign: bool
+    kwargs: dict = field(default_factory=dict)
+
+    @property
+    def dest(self) -> str:
+        return self.kwargs.get("dest") or self.flags[-1].lstrip("-").replace("-", "_")
+
+    @property
+    def is_flag(self) -> bool:
+        return self.kwargs.get("action") == "store_true"
+
+
+def _opt(flags: str, group: str, kinds=EVAL_KINDS, campaign: bool = True, **kwargs) -> Option:
+    return Option(tuple(flags.split()), group, frozenset(kinds), campaign, kwargs)
+
+
+# The evaluation options: the same names and meanings in every subcommand; the campaign passes
+# each one it has on to the jobs of the kinds that have it (one table, so none is forgotten).
+EVALUATION = (
+    _opt("--tree", "inputs", default="Events", help="TTree name in the ntuples (default: %(default)s)"),
+    _opt("--subset", "inputs", metavar="BRANCH",
+         help="evaluate only events where this boolean branch is true (e.g. has_bjet)"),
+    _opt("--classes", "inputs", {"multiclass", "compare"},
+         help="multi-class class names in label order, signal first: class i <-> true_label == i <-> branch "
+              "score_<name> (default: from the trainer's JSON background_info, else the score_* branches in order)"),
+    _opt("--pair", "inputs", {"compare"}, metavar="BINARY:CLASS,...",
+         help="which multi-class class each binary background is compared with (ttZ:ttX); default: the class of "
+              "the same name, else the group holding that sample (trainer's JSON)"),
+    _opt("--binary-model", "inputs", {"compare"}, campaign=False,
+         help="which binary model when several are trained against one background (hyperparameter variants): "
+              "full name or a part only it has"),
+    _opt("--formats", "outputs", default="png,pdf",
+         help="image formats, comma-separated: png, pdf, svg, eps, root, c (default: %(default)s)"),
+    _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
+         help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
+              "flagged in the report), drop = ignore w<0 events; the report gives the AUC under all three"),
+    _opt("--signal-scale", "physics", type=float, default=1.0,
+         help="multiply signal weights for prevalence-aware metrics (FIP, Punzi, Asimov), since the signal "
+              "normalisation is a hypothesis (default: %(default)s)"),
+    _opt("--bootstrap", "physics", type=int, default=200,
+         help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
+    _opt("--seed", "physics", type=int, default=20251001, help="bootstrap seed (default: %(default)s)"),
+    _opt("--hull", "physics", action="store_true",
+         help="draw the ROC convex hull (and the iso-accuracy optimum of a single model) on the test ROC"),
+    _opt("--compare-subset", "physics", {"binary"}, metavar="BRANCH",
+         help="also compare all test events, BRANCH true and BRANCH false (ROC and scores); has_bjet is "
+              "compared automatically"),
+    _opt("--no-bjet-comparison", "physics", MODEL_KINDS, action="store_true",
+         help="skip the all / with / without b-jet comparison made when the ntuple has has_bjet"),
+    _opt("--energy", "style", type=float, default=13.0,
+         help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)"),
+    _opt("--run", "style", default="Run 2", help="run period for the CMS label (default: %(default)s)"),
+    _opt("--extra-text", "style", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)"),
+    _opt("--labels", "style",
+         help="plot labels of classes, name=label pairs: ttX=t#bar{t}X,nonprompt=Fakes (defaults for the usual "
+              "classes; file names keep the class names)"),
+    _opt("--syst", "systematics", MODEL_KINDS,
+         help="nuisances for the profiled ROC: names of variation branches score_<class>__<NAME>Up/Down and "
+              "weight__<NAME>Up/Down, comma-separated, or 'all'"),
+    _opt("--syst-kappa", "systematics", MODEL_KINDS, type=float, default=1.0,
+         help="scan each nuisance over [-kappa, kappa] (1 = the Up/Down variations; default: %(default)s)"),
+    _opt("--score-shift", "systematics", MODEL_KINDS, metavar="CLASS=TAU",
+         help="analytic nuisance: shift the discriminant scores of CLASS (signal, background or a class name) by "
+              "theta in [-kappa TAU, kappa TAU], e.g. background=0.02"),
+    _opt("--threads", "execution", type=int, default=1,
+         help="threads for reading the ntuples (and ROOT implicit multi-threading); results do not depend on it "
+              "(default: %(default)s)"),
+)
+
+
+def parser_for(kind: str, prog: str | None, description: str, examples: str) -> tuple[argparse.ArgumentParser, dict]:
+    """An ArgumentParser with pnetviz's help groups; returns it and the groups by key."""
+    parser = argparse.ArgumentParser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=f"examples:\n{examples}\n\n{CONTRACT_HELP}" if kind != "demo" else f"examples:\n{examples}")  # fmt: skip
+    groups = {key: parser.add_argument_group(title) for key, title in GROUPS.items()}
+    return parser, groups
+
+
+def add_evaluation_options(groups: dict, kind: str) -> None:
+    """Every evaluation option of `kind` (binary, multiclass, compare, or campaign) into its group."""
+    for opt in EVALUATION:
+        if (opt.campaign if kind == "campaign" else kind in opt.kinds):
+            groups[opt.group].add_argument(*opt.flags, **opt.kwargs)
+
+
+def passthrough(args, kind: str) -> list[str]:
+    """The campaign's evaluation options as the argv of one `kind` job: every option that job
+    kind has, with its value, in the table's order (so a job is exactly a single command)."""
+    argv: list[str] = []
+    for opt in EVALUATION:
+        if not opt.campaign or kind not in opt.kinds:
+            continue
+        value = getattr(args, opt.dest)
+        if opt.is_flag:
+            argv += [opt.flags[-1]] if value else []
+        elif value is not None:
+            argv += [opt.flags[-1], str(value)]
+    return argv
+
+
+def add_model_options(groups: dict, kind: str) -> None:
+    """What identifies a model in a results directory (binary, multiclass, compare)."""
+    from pnetviz.io.layout import DEFAULT_PREFIX  # noqa: PLC0415
+
+    inputs = groups["inputs"]
+    inputs.add_argument("--results-dir", type=Path, default=Path("results"),
+                        help="the trainer's results/ (or results_bjets/) directory, or pnetviz's first layout; both "
+                             "in README.md (default: results/ in the current directory, where the demo writes)")  # fmt: skip
+    inputs.add_argument("--channel", help="analysis channel, e.g. Run3Mu (default: the only one in --results-dir; "
+                                          "with --predictions the trainer's JSON)")  # fmt: skip
+    inputs.add_argument("--signal", help="signal point, e.g. MHc130_MA90 (default: the only one of the channel; with "
+                                         "--predictions the trainer's JSON)")  # fmt: skip
+    if kind == "binary":
+        inputs.add_argument("--background", help="background the model was trained against: the -binary-<background> "
+                                                 "suffix of the trainer's model name (default: the only one there is)")  # fmt: skip
+    inputs.add_argument("--fold", help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir "
+                                       "(default: 0; with --predictions the fold in the trainer's JSON)")  # fmt: skip
+    inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot run (directory pilot/ instead of fold-<k>/)")
+    inputs.add_argument("--signal-prefix", default=DEFAULT_PREFIX,
+                        help="prefix of the trainer's signal directories (its --signal_prefix; default: %(default)s)")
+    inputs.add_argument("--model", help="which model when several sit in one trees/ directory (hyperparameter "
+                                        "variants): its full name or a part only it has")  # fmt: skip
+    if kind in MODEL_KINDS:
+        inputs.add_argument("--predictions", type=Path, help="use this prediction ntuple instead of --results-dir (single fold)")
+        inputs.add_argument("--history", type=Path,
+                            help="training history JSON (default: <model>_performance.json beside trees/ or the "
+                                 "ntuple; training plots are skipped if there is none)")  # fmt: skip
+    outputs = groups["outputs"]
+    add_plots_dir(outputs)
+    outputs.add_argument("--output",
+                         help="write exactly this output set's directory (one fold: the set itself; several folds: "
+                              "fold-<k>/ and folds/ inside it) instead of its place under --plots-dir; existing files "
+                              "are replaced only when the run succeeds")  # fmt: skip
+
+
+def add_plots_dir(group) -> None:
+    group.add_argument("--plots-dir", default=None,
+                       help="root of the output tree: every set goes to <plots-dir>/<results dir name>/<channel>/<kind>/"
+                            "<signal>/<model>/fold-<k>/ (README.md) (default: plots/ in the current directory)")  # fmt: skip
+
+
+def add_run_options(group, with_wait: bool = True) -> None:
+    """--quiet and --wait (every evaluating subcommand)."""
+    group.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no progress bar)")
+    if with_wait:
+        group.add_argument("--wait", action="store_true",
+                           help="if another pnetviz run is writing the same output directory, wait for it (default: "
+                                "stop at once, naming its pid)")  # fmt: skip
+
+
+def evaluation_parser(kind: str, prog: str | None, description: str, examples: str) -> argparse.ArgumentParser:
+    """The whole parser of `pnetviz binary|multiclass|compare`."""
+    parser, groups = parser_for(kind, prog, description, examples)
+    add_model_options(groups, kind)
+    add_evaluation_options(groups, kind)
+    add_run_options(groups["execution"])
+    return parser
+
+
+def syst_options(args) -> object:
+    """SystOptions from --syst, --syst-kappa and --score-shift (validated)."""
+    from pnetviz.jobs.systematics import SystOptions  # noqa: PLC0415
+    from pnetviz.io.trainer import parse_mapping  # noqa: PLC0415
+
+    if not (math.isfinite(args.syst_kappa) and args.syst_kappa > 0):
+        raise InputError(f"--syst-kappa {args.syst_kappa}: give a positive number.")
+    names = tuple(n.strip() for n in (args.syst or "").split(",") if n.strip())
+    if args.syst is not None and not names:
+        raise InputError("--syst '': give nuisance names or 'all'.")
+    shifts = {}
+    for cls, text in parse_mapping(args.score_shift, "--score-shift", "=", "background=0.02").items():
+        try:
+            shifts[cls] = float(text)
+        except ValueError:
+            raise InputError(f"--score-shift {args.score_shift!r}: {text!r} is not a number.") from None
+        if not (math.isfinite(shifts[cls]) and shifts[cls] > 0):
+            raise InputError(f"--score-shift {args.score_shift!r}: the shift must be a positive number.")
+    return SystOptions(names=names, kappa=args.syst_kappa, shifts=shifts)
+
+
+def apply_run_options(args) -> None:
+    from pnetviz.rootenv import enable_threads  # noqa: PLC0415
+
+    if args.threads < 1:
+        raise InputError(f"--threads {args.threads}: give 1 or more.")
+    enable_threads(args.threads)
+
+
+def parse_formats(text: str) -> list[str]:
+    formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
+    allowed = {"png", "pdf", "svg", "eps", "root", "c"}
+    bad = [f for f in formats if f not in allowed]
+    if not formats or bad:
+        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}.")
+    return formats
+
+
+def check_energy(energy: float) -> None:
+    if not any(abs(energy - e) < 1e-3 for e in (13.0, 13.6)):
+        raise InputError(f"--energy {energy}: cmsstyle labels 13 or 13.6 TeV only.")
+
+
+def hep_options(args) -> object:
+    """HepOptions from the shared command-line options (validated)."""
+    from pnetviz.metrics.pairmetrics import HepOptions  # noqa: PLC0415
+
+    if args.bootstrap < 0:
+        raise InputError(f"--bootstrap {args.bootstrap}: give 0 (off) or a positive number of replicas.")
+    if not (args.signal_scale > 0 and math.isfinite(args.signal_scale)):
+        raise InputError(f"--signal-scale {args.signal_scale}: must be a positive finite number.")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise InputError(f"--seed {args.seed}: give a whole number from 0 to {MAX_SEED}.")
+    return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
+
+
+def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
+    """One job per fold found, the missing folds and the fold-summary directory. The shared
+    options are validated here and passed to `make` as the fields of driver.FoldJob."""
+    from pnetviz.io import trainer  # noqa: PLC0415
+    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+
+    check_energy(args.energy)
+    apply_run_options(args)
+    if args.subset is not None and not args.subset.strip():
+        raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
+    common = {
+        "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
+        "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
+        "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
+        "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args),
+    }  # fmt: skip
+    files, missing, model_dir = resolve_files(args, kind, background)
+    outputs, summary = output_dirs(args, model_dir, files)
+    todo = []
+    for file, out in zip(files, outputs, strict=True):
+        history = args.history or trainer.find_performance(file.predictions)
+        info = trainer.load_info(file.predictions, history)
+        todo.append(make(**common, signal=file.signal, channel=file.channel, fold=file.fold, pilot=file.fold is None
+                         and (args.pilot or info.pilot), predictions=file.predictions, history=history, info=info,
+                         output=out, model=file.model, **({"background": file.background} if kind == "binary" else {})))  # fmt: skip
+    return todo, missing, summary
+
+
+def model_query(args, kind: str, background: str | None = None) -> object:
+    """The layout.Query of the model the options name; a missing --channel or --signal is taken
+    only when there is exactly one, else an error listing what exists."""
+    from pnetviz.io import layout  # noqa: PLC0415
+
+    results = Path(args.results_dir)
+    channel = args.channel or layout.the_only(layout.channels_in(results), "--channel", "channels", results)
+    kind_dir = results / channel / kind
+    signal = args.signal or layout.the_only(layout.signals_in(kind_dir, args.signal_prefix), "--signal", "signal points", kind_dir)
+    return layout.Query(results=results, channel=channel, signal=signal, kind=kind, background=background,
+                        model=args.model, prefix=args.signal_prefix, pilot=args.pilot)  # fmt: skip
+
+
+def resolve_files(args, kind: str, background: str | None = None) -> tuple[list, list[int], Path]:
+    """[layout.ModelFile], the missing folds and the default output directory of the model, from
+    --predictions (one file; identity from the trainer's JSON where not given) or --results-dir."""
+    from pnetviz.io import layout, trainer  # noqa: PLC0415
+
+    if not args.predictions:
+        files, missing = layout.resolve(model_query(args, kind, background), args.fold)
+        return files, missing, layout.plots_model_dir(files[0], args.results_dir, plots_root(args))
+    if args.pilot:
+        raise InputError("--pilot goes with --results-dir; with --predictions the trainer's JSON says whether it is a pilot run.")
+    history = args.history or trainer.find_performance(args.predictions)
+    info = trainer.load_info(args.predictions, history) if args.predictions.is_file() else trainer.TrainerInfo()
+    if args.fold is None:
+        fold = info.fold
+    else:
+        folds = layout.parse_fold_list(args.fold)
+        if len(folds) != 1:
+            raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
+        fold = folds[0]
+    if kind == "binary":
+        background = background or info.binary_background() or "background"
+    channel = args.channel or info.channel
+    signal = args.signal or info.signal(args.signal_prefix)
+    if (not channel or not signal) and args.output is None:
+        what = " and ".join(o for o, v in (("--channel", channel), ("--signal", signal)) if not v)
+        raise InputError(f"{args.predictions}: give {what} (or --output): the trainer's JSON beside it does not "
+                         f"name {'them' if ' and ' in what else 'it'}, and they place the output under --plots-dir.")  # fmt: skip
+    # With --output they only label the plots: a neutral "signal" and no channel, never a made-up one.
+    channel, signal = channel or "", signal or "signal"
+    file = layout.ModelFile(kind, channel, signal, fold, args.predictions, model=None, background=background)
+    return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args))
+
+
+def plots_root(args) -> Path:
+    """--plots-dir, else plots/ in the current directory."""
+    if args.plots_dir is not None and not str(args.plots_dir).strip():
+        raise InputError("--plots-dir '': give a directory.")
+    return Path(args.plots_dir) if args.plots_dir is not None else Path("plots")
+
+
+def provenance(command: str, argv: Sequence[str] | None) -> dict:
+    """What made an output set, recorded in its marker: the command (`pnetviz <command> ...`)
+    and pnetviz's version (a campaign redoes a job whose sets were made otherwise)."""
+    from pnetviz import __version__  # noqa: PLC0415
+
+    return {"command": ["pnetviz", command, *(sys.argv[1:] if argv is None else argv)], "pnetviz_version": __version__}
+
+
+def output_dirs(args, model_dir: Path, files: list) -> tuple[list[Path], Path]:
+    """Per-fold output directories and the fold-summary directory."""
+    if args.output is not None and not str(args.output).strip():
+        raise InputError("--output '': give a directory.")
+    output = Path(args.output) if args.output is not None else None
+    if output and len(files) == 1:
+        return [output], output / "folds"
+    root_dir = output or model_dir
+    return [root_dir / f.fold_name for f in files], root_dir / "folds"

@@ -1,0 +1,126 @@
+"""`pnetviz compare`: binary models against the multi-class model's likelihood-ratio score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from pnetviz.cli import common
+from pnetviz.cli.multiclass import parse_classes
+from pnetviz.errors import InputError
+
+DESCRIPTION = ("Compare binary models with the multi-class model's likelihood-ratio score P(s)/(P(s)+P(b_i)), per "
+               "background and fold, on the test split: ROC and rejection overlays, AUC difference with its "
+               "(paired where possible) bootstrap error, dominance, and a summary across folds.")  # fmt: skip
+EXAMPLES = """\
+  pnetviz compare --results-dir results --channel Run1E2Mu --signal MHc130_MA90 --fold all
+  pnetviz compare --results-dir results --channel Run3Mu --signal MHc160_MA85 --pair ttZ:ttX --binary-model nNodes64"""
+
+
+def binary_files(args, mc, classes: tuple[str, ...]) -> dict:
+    """Binary background -> its model's ntuple (layout.ModelFile) in the same fold: every
+    `-binary-<bkg>` model of the trainer's layout (--binary-model where one background has
+    several), or the first layout's `<signal>_vs_<bkg>` directories of the multi-class backgrounds."""
+    from pnetviz.io import layout  # noqa: PLC0415
+
+    if mc.model is None:
+        out = {}
+        for b in classes[1:]:
+            path = layout.fold_dir(layout.binary_dir(args.results_dir, mc.channel, mc.signal, b), mc.fold) / layout.PREDICTIONS_FILE
+            if path.is_file():
+                out[b] = layout.ModelFile("binary", mc.channel, mc.signal, mc.fold, path, background=b)
+        return out
+    query = replace(common.model_query(args, "multiclass"), kind="binary")
+    fold_dir = layout.trainer_signal_dir(query) / mc.fold_name
+    names = layout.tree_models(fold_dir)
+    out = {}
+    for b in sorted({bg for n in names if (bg := layout.model_background(n))}):
+        cands = [n for n in names if layout.model_background(n) == b]
+        if len(cands) > 1 and args.binary_model:
+            cands = [n for n in cands if n == args.binary_model] or [n for n in cands if args.binary_model in n]
+        if cands:
+            name = layout.choose(cands, fold_dir / "trees", args.binary_model)
+            out[b] = layout.ModelFile("binary", mc.channel, mc.signal, mc.fold, fold_dir / "trees" / f"{name}.root", name, b)
+    return out
+
+
+def jobs(args) -> tuple[list, list[int], Path]:
+    """One ComparisonJob per fold, the missing folds and the fold-summary directory."""
+    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+    from pnetviz.io import layout, trainer  # noqa: PLC0415
+    from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
+    from pnetviz.jobs.comparison import ComparisonJob  # noqa: PLC0415
+
+    common.check_energy(args.energy)
+    common.apply_run_options(args)
+    if args.subset is not None and not args.subset.strip():
+        raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
+    formats = tuple(common.parse_formats(args.formats))
+    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    hep = common.hep_options(args)
+    overrides = trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
+    labels = trainer.parse_labels(args.labels)
+    given_classes = parse_classes(args.classes)
+    files, missing, _ = common.resolve_files(args, "multiclass")
+    plots_dir = layout.plots_comparison_dir(files[0], args.results_dir, common.plots_root(args))
+    outputs, summary = common.output_dirs(args, plots_dir, files)
+    todo = []
+    for mc, out in zip(files, outputs, strict=True):
+        info = trainer.load_info(mc.predictions, trainer.find_performance(mc.predictions))
+        classes = given_classes or info.classes() or classes_from_branches(mc.predictions, args.tree)
+        binaries = binary_files(args, mc, classes)
+        pairs = {b: overrides.get(b) or trainer.pairing(b, classes, info.groups()) for b in binaries}
+        bad = {b: c for b, c in pairs.items() if c is not None and c not in classes[1:]}
+        if bad:
+            raise InputError(f"--pair: {', '.join(bad.values())} is not a multi-class background; classes: "
+                             f"{', '.join(classes[1:])}.")  # fmt: skip
+        pairs = {b: c for b, c in pairs.items() if c is not None}
+        if not pairs:
+            where = layout.trainer_signal_dir(replace(common.model_query(args, "multiclass"), kind="binary")) if mc.model else args.results_dir
+            raise InputError(f"{mc.fold_name}: no binary model found for any of {', '.join(classes[1:])} "
+                             f"(looked in {where}). Fix: check --results-dir, --classes or --pair.")  # fmt: skip
+        unpaired = [b for b in binaries if b not in pairs]
+        if unpaired and not args.quiet:
+            print(f"[pnetviz compare] {mc.fold_name}: binary {', '.join(unpaired)} has no multi-class counterpart "
+                  "(use --pair binary:class)")  # fmt: skip
+        todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold,
+                                  binary_files={b: binaries[b].predictions for b in pairs},
+                                  binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
+                                  multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats,
+                                  tree=args.tree, style=style, hep=hep, subset=args.subset, hull=args.hull,
+                                  progress=not args.quiet,
+                                  labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}))  # fmt: skip
+    return todo, missing, summary
+
+
+def parser(prog: str | None = None):
+    return common.evaluation_parser("compare", prog, DESCRIPTION, EXAMPLES)
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+    args = parser(prog).parse_args(argv)
+    args.predictions, args.history = None, None
+    from pnetviz.jobs import comparison  # noqa: PLC0415
+    from pnetviz.output.atomic import transaction  # noqa: PLC0415
+    from pnetviz.output.publish import write_set  # noqa: PLC0415
+
+    todo, missing, summary = jobs(args)
+    targets = [job.output for job in todo] + ([summary] if len(todo) > 1 else [])
+    inputs = [p for job in todo for p in (job.multiclass_file, *job.binary_files.values())]
+    per_fold = {}
+    with transaction(targets, inputs, args.wait, common.provenance("compare", argv)) as stages:  # all folds and the summary, or nothing
+        for i, job in enumerate(todo, start=1):
+            out = comparison.run(replace(job, output=stages[job.output]))
+            per_fold[job.fold] = out.extra["pairs"]
+            if not args.quiet:
+                print(f"[pnetviz compare] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files for {job.output}",
+                      flush=True)  # fmt: skip
+        if len(todo) > 1:
+            report = comparison.summary_report(per_fold, missing)
+            written = write_set(stages[summary], todo[0].formats, todo[0].style,
+                                lambda: comparison.summary_figures(report, todo[0].signal, todo[0].channel), report,
+                                f"pnetviz comparison across folds: {todo[0].signal}")  # fmt: skip
+            if not args.quiet:
+                print(f"[pnetviz compare] summary of {len(todo)} folds: {len(written)} files for {summary}", flush=True)
+    return 0

@@ -1,0 +1,44 @@
+"""`pnetviz multiclass`: evaluate a multi-class classifier per fold."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from pnetviz.cli import common
+from pnetviz.errors import InputError
+
+DESCRIPTION = ("Evaluate a multi-class classifier per fold: likelihood-ratio ROC curves and score distributions for "
+               "signal vs each background, per-class score distributions, confusion matrices, precision/recall/F1 by "
+               "class, training curves, summary report and one ROOT file.")  # fmt: skip
+EXAMPLES = """\
+  pnetviz multiclass --results-dir results --channel Run1E2Mu --signal MHc130_MA90 --fold all
+  pnetviz multiclass --predictions trees/model.root --classes signal,nonprompt,diboson,ttX --output plots/mc"""
+
+
+def parse_classes(text: str | None) -> tuple[str, ...] | None:
+    """`--classes a,b,c` -> ('a', 'b', 'c'); InputError unless two or more distinct non-empty names."""
+    if text is None:
+        return None
+    classes = tuple(c.strip() for c in text.split(","))
+    if len(classes) < 2 or len(set(classes)) != len(classes) or not all(classes):
+        raise InputError(f"--classes {text!r}: give at least two distinct, non-empty names, signal first.")
+    return classes
+
+
+def parser(prog: str | None = None):
+    return common.evaluation_parser("multiclass", prog, DESCRIPTION, EXAMPLES)
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+    args = parser(prog).parse_args(argv)
+    from pnetviz.jobs import driver, multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
+
+    make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes))
+    todo, missing, summary = common.fold_jobs(args, "multiclass", make)
+    first = todo[0]
+    context = [f"{first.signal}, multi-class", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    title = f"pnetviz fold summary: {first.signal} multi-class, {first.channel}" + (f", {first.model}" if first.model else "")
+    driver.run_jobs("multiclass", todo, multiclass.run, summary, missing, args.quiet, title, context, wait=args.wait,
+                    meta=common.provenance("multiclass", argv))  # fmt: skip
+    return 0

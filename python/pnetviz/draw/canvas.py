@@ -1,0 +1,327 @@
+"""Drawing helpers shared by every visualize script: data in, ROOT objects out.
+
+A `Figure` owns a canvas and every object drawn on it (kept alive from Python: no
+SetOwnership games), plus its legend entries. Generic helpers draw curves, histograms,
+matrices and labels; the plot functions in `plots.py` compose them. Call inside
+`style.cms_style(...)`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.rootenv import quiet_root, root
+from pnetviz.draw.style import STYLE, cmsstyle, color
+
+
+def unique(name: str) -> str:
+    """ROOT object names are global: make one unique while keeping it readable."""
+    return f"{name}_{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class Figure:
+    """A canvas, the objects drawn on it (by key for the ROOT file) and its legend entries."""
+
+    name: str  # output file stem, e.g. "roc_curve"
+    canvas: object
+    pads: list = field(default_factory=list)
+    objects: dict[str, object] = field(default_factory=dict)
+    legend: list[tuple[object, str, str]] = field(default_factory=list)
+    extras: list = field(default_factory=list)  # legends, texts, lines: kept alive, not written
+    labels: dict[str, str] = field(default_factory=dict)  # key -> legend label (titles in the ROOT file)
+
+    def keep(self, key: str, obj: object, label: str | None = None) -> object:
+        self.objects[key] = obj
+        if label:
+            self.labels[key] = label
+        return obj
+
+    def close(self) -> None:
+        self.canvas.Close()
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Axis ranges and titles of one pad."""
+
+    x: tuple[float, float]
+    y: tuple[float, float]
+    xtitle: str
+    ytitle: str
+    logy: bool = False
+    logx: bool = False
+
+
+def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.0,
+           y_title_offset: float | None = None) -> Figure:  # fmt: skip
+    """A single-pad CMS canvas with its frame drawn (extra_space widens the left margin)."""
+    cms = cmsstyle()
+    canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square, iPos=11,
+                           extraSpace=extra_space, yTitOffset=y_title_offset)  # fmt: skip
+    canvas.SetLogy(frame.logy)
+    canvas.SetLogx(frame.logx)
+    return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05, cms_pos: int = 11) -> Figure:
+    """Side-by-side pads (600 px each), each with a CMS frame and CMS label (cms_pos 0: above the frame)."""
+    ROOT, cms = root(), cmsstyle()
+    canvas = ROOT.TCanvas(unique(name), name, 600 * len(frames), 600)
+    canvas.Divide(len(frames), 1, 0.001, 0.001)
+    fig = Figure(name=name, canvas=canvas)
+    for i, frame in enumerate(frames, start=1):
+        pad = canvas.cd(i)
+        pad.SetMargin(0.16, right_margin, 0.13, 0.08)
+        pad.SetLogy(frame.logy)
+        hframe = pad.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+        hframe.GetXaxis().SetTitle(frame.xtitle)
+        hframe.GetYaxis().SetTitle(frame.ytitle)
+        hframe.GetYaxis().SetTitleOffset(1.35)
+        hframe.GetYaxis().SetMaxDigits(4)
+        cms.CMS_lumi(pad, cms_pos)
+        fig.pads.append(pad)
+    return fig
+
+
+MATRIX_FRAME_PX = 580  # frame width of a matrix panel; the CMS label and the run text fit above it
+
+
+MATRIX_LABEL_SIZE = 0.05  # class labels: near the axis titles' size, readable when the figure is shrunk
+
+
+def _matrix_left_margin(labels: Sequence[str]) -> float:
+    """Left pad margin leaving room for the class labels and the y title (longer names, more room)."""
+    longest = max((len(label.replace("#bar", "").replace("{", "").replace("}", "")) for label in labels), default=0)
+    return 0.22 + 0.018 * max(0, longest - 6)
+
+
+def matrix_figure(name: str, n_panels: int, labels: Sequence[str] = ()) -> Figure:
+    """Side-by-side frameless pads (about 1000 x 700 px each) for TH2 matrices of `labels` drawn
+    with their own labelled axes; the CMS label sits above each frame, context goes below
+    (add_text). Long class labels widen the pads, never the frame."""
+    ROOT = root()
+    left = _matrix_left_margin(labels)
+    width = round(MATRIX_FRAME_PX / (1.0 - left - 0.20))
+    canvas = ROOT.TCanvas(unique(name), name, width * n_panels, 700)
+    canvas.Divide(n_panels, 1, 0.001, 0.001)
+    fig = Figure(name=name, canvas=canvas)
+    for i in range(1, n_panels + 1):
+        pad = canvas.cd(i)
+        pad.SetMargin(left, 0.20, 0.17, 0.08)
+        fig.pads.append(pad)
+    return fig
+
+
+def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, legend_option: str, pad: int) -> object:
+    """Name `obj` after its key, draw it on the pad, register its legend entry, keep it alive."""
+    obj.SetName(key.replace("/", "_"))
+    fig.pads[pad].cd()
+    obj.Draw(option)
+    if label:
+        fig.legend.append((obj, label, legend_option))
+    return fig.keep(key, obj, label)
+
+
+def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, line_color: int,
+              line_style: int = 1, width: int | None = None, pad: int = 0) -> object:  # fmt: skip
+    """TGraph(n, x, y) from arrays, drawn as a line."""
+    ROOT = root()
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    graph = ROOT.TGraph(x.size, x, y)
+    graph.SetTitle(label or key)
+    graph.SetLineColor(line_color)
+    graph.SetLineStyle(line_style)
+    graph.SetLineWidth(width or STYLE["line_width"])
+    graph.SetMarkerColor(line_color)
+    return _place(fig, key, graph, "L SAME", label, "l", pad)
+
+
+def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np.ndarray, label: str | None, *,
+                     marker_color: int, marker: int = 20, pad: int = 0) -> object:  # fmt: skip
+    """TGraphErrors of markers with vertical error bars (NaN errors drawn as 0)."""
+    ROOT = root()
+    n = len(x)
+    as_c = lambda a: np.ascontiguousarray(a, dtype=np.float64)  # noqa: E731
+    graph = ROOT.TGraphErrors(n, as_c(x), as_c(y), as_c(np.zeros(n)), as_c(np.nan_to_num(ey)))
+    graph.SetMarkerStyle(marker)
+    graph.SetMarkerColor(marker_color)
+    graph.SetLineColor(marker_color)
+    graph.SetMarkerSize(1.2)
+    return _place(fig, key, graph, "P SAME", label, "pe", pad)
+
+
+def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
+             band_color: int, alpha: float = 0.3, pad: int = 0) -> object:  # fmt: skip
+    """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent."""
+    ROOT = root()
+    ok = np.isfinite(low) & np.isfinite(high)
+    xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
+    ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
+    graph = ROOT.TGraph(xs.size, xs, ys)
+    graph.SetFillColorAlpha(band_color, alpha)
+    graph.SetLineWidth(0)
+    return _place(fig, key, graph, "F SAME", label, "f", pad)
+
+
+def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, marker_color: int,
+               marker: int = 20, pad: int = 0) -> object:  # fmt: skip
+    """TGraph of markers (e.g. an operating point)."""
+    ROOT = root()
+    graph = ROOT.TGraph(len(x), np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
+    graph.SetMarkerStyle(marker)
+    graph.SetMarkerColor(marker_color)
+    graph.SetMarkerSize(1.3)
+    return _place(fig, key, graph, "P SAME", label, "p", pad)
+
+
+def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int, points: bool, pad: int = 0) -> object:
+    """Train-style (line) or test-style (points with error bars) histogram."""
+    cms = cmsstyle()
+    fig.pads[pad].cd()
+    if points:
+        cms.cmsDraw(hist, "E1 P", marker=20, msize=STYLE["marker_size"], mcolor=hist_color, fstyle=0, lwidth=1)
+    else:
+        cms.cmsDraw(hist, "HIST", mcolor=hist_color, lwidth=STYLE["line_width"], fstyle=0, marker=0)
+    if label:
+        fig.legend.append((hist, label, "pe" if points else "l"))
+    return fig.keep(key, hist, label)
+
+
+def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0) -> None:
+    """Give the frame of a [0, n] x-axis one labelled bin per category."""
+    cms = cmsstyle()
+    frame = cms.GetCmsCanvasHist(fig.pads[pad])
+    axis = frame.GetXaxis()
+    axis.Set(len(labels), 0.0, float(len(labels)))
+    for k, label in enumerate(labels, start=1):
+        axis.SetBinLabel(k, label)
+    axis.SetLabelSize(0.045)
+    axis.LabelsOption("h")
+
+
+def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], label: str | None, *,
+             bar_color: int, offset: float, width: float, pad: int = 0) -> object:  # fmt: skip
+    """A bar per category (bin k <-> labels[k]) at the given offset/width within each bin."""
+    ROOT = root()
+    n = len(labels)
+    hist = ROOT.TH1D(unique(key.replace("/", "_")), f"{label or key} (no statistical error)", n, 0.0, float(n))
+    hist.Sumw2()  # explicit errors: zero, said in the title (a derived quantity, not a count)
+    hist.GetXaxis().SetTitle("Class")
+    for k in range(n):  # one bar per class, not per event
+        hist.SetBinContent(k + 1, float(values[k]))
+        hist.GetXaxis().SetBinLabel(k + 1, labels[k])
+    hist.SetFillColor(bar_color)
+    hist.SetLineColor(bar_color)
+    hist.SetBarOffset(offset)
+    hist.SetBarWidth(width)
+    fig.pads[pad].cd()
+    hist.Draw("BAR SAME")
+    if label:
+        fig.legend.append((hist, label, "f"))
+    return fig.keep(key, hist, label)
+
+
+def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0) -> None:
+    ROOT = root()
+    line = ROOT.TLine(x1, y1, x2, y2)
+    line.SetLineColor(color("diagonal"))
+    line.SetLineStyle(3)
+    line.SetLineWidth(2)
+    fig.pads[pad].cd()
+    line.Draw()
+    fig.extras.append(line)
+    if label:
+        fig.legend.append((line, label, "l"))
+
+
+def add_legend(fig: Figure, x1: float, y1: float, x2: float, y2: float, pad: int = 0, columns: int | None = None,
+               margin: float | None = None) -> None:  # fmt: skip
+    """Legend of every labelled object drawn so far (NDC coordinates); `margin`: fraction of the
+    box width taken by the line/marker samples (ROOT's TLegend margin)."""
+    cms = cmsstyle()
+    fig.pads[pad].cd()
+    leg = cms.cmsLeg(x1, y1, x2, y2, textSize=STYLE["legend_text_size"], columns=columns)
+    if margin is not None:
+        leg.SetMargin(margin)
+    for obj, label, option in fig.legend:
+        leg.AddEntry(obj, label, option)
+    fig.extras.append(leg)
+    fig.legend = []
+
+
+def add_text(fig: Figure, lines: Sequence[str], x: float, y: float, pad: int = 0, align: int = 11,
+             size: float | None = None) -> None:  # fmt: skip
+    """Context lines (channel, fold, subset, ...) in NDC, top line at y."""
+    ROOT = root()
+    fig.pads[pad].cd()
+    for i, text in enumerate(lines):
+        latex = ROOT.TLatex()
+        latex.SetNDC()
+        latex.SetTextFont(42)
+        latex.SetTextSize(size or STYLE["label_text_size"])
+        latex.SetTextAlign(align)
+        latex.DrawLatex(x, y - i * 1.25 * (size or STYLE["label_text_size"]), text)
+        fig.extras.append(latex)
+
+
+def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
+               ztitle: str, title: str = "") -> object:  # fmt: skip
+    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
+    cells; `title` says what it is (shown in TBrowser, not on the canvas)."""
+    ROOT, cms = root(), cmsstyle()
+    n = len(labels)
+    hist = ROOT.TH2D(unique(key.replace("/", "_")), title, n, 0, n, n, 0, n)
+    for i in range(n):  # n <= a handful of classes: cells, not events
+        for j in range(n):
+            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]))
+    for k, label in enumerate(labels):
+        hist.GetXaxis().SetBinLabel(k + 1, label)
+        hist.GetYaxis().SetBinLabel(n - k, label)
+    for axis in (hist.GetXaxis(), hist.GetYaxis()):
+        axis.SetLabelSize(MATRIX_LABEL_SIZE if n <= 5 else 0.04)
+    hist.GetXaxis().SetTitle("Predicted class")
+    hist.GetYaxis().SetTitle("True class")
+    hist.GetZaxis().SetTitle(ztitle)
+    hist.GetZaxis().SetTitleOffset(1.6)
+    hist.GetZaxis().SetTitleSize(0.04)
+    hist.SetMinimum(0.0)
+    hist.GetXaxis().SetTitleOffset(1.25)
+    hist.GetYaxis().SetTitleOffset(1.7 + 7.5 * (_matrix_left_margin(labels) - 0.22))  # past the class labels
+    pad_obj = fig.pads[pad]
+    pad_obj.cd()
+    hist.Draw("COLZ")
+    cms.CMS_lumi(pad_obj, 0)
+    pad_obj.Update()
+    cms.UpdatePalettePosition(hist, pad_obj)
+    top = float(np.max(matrix)) if matrix.size else 0.0
+    for i in range(n):
+        for j in range(n):
+            text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
+            text.SetTextAlign(22)
+            text.SetTextFont(42)
+            text.SetTextSize(0.05 if n <= 3 else 0.035)
+            text.SetTextColor(ROOT.kWhite if top > 0 and matrix[i, j] < 0.5 * top else ROOT.kBlack)
+            text.Draw()
+            fig.extras.append(text)
+    return fig.keep(key, hist)
+
+
+def save(fig: Figure, directory: Path, formats: Sequence[str]) -> list[Path]:
+    """Write the canvas as <directory>/<fig.name>.<fmt> for each format; the canvas stays open."""
+    cms = cmsstyle()
+    written = []
+    for pad in fig.pads:
+        pad.RedrawAxis()
+    with quiet_root(root().kWarning):  # no "Info in <TCanvas::Print>" per file
+        for fmt in formats:
+            path = Path(directory) / f"{fig.name}.{fmt}"
+            cms.SaveCanvas(fig.canvas, str(path), close=False)
+            written.append(path)
+    return written

@@ -1,0 +1,250 @@
+"""The plots of the spec, composed from the generic helpers in `canvas.py`.
+
+Each function takes plain data (curves, histograms, matrices, histories) and returns a
+`canvas.Figure`; saving and writing to the ROOT file are done by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from pnetviz.draw import canvas
+from pnetviz.metrics.evaluate import Confusion
+from pnetviz.io.history import TrainingHistory
+from pnetviz.metrics.roc import decimate
+from pnetviz.draw.style import STYLE, cycle_color
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """One line on a curve plot: exact points (decimated here for drawing) and its style."""
+
+    key: str  # object name in the ROOT file, e.g. "roc/test"
+    x: np.ndarray
+    y: np.ndarray
+    label: str
+    color: int
+    line_style: int = 1
+
+
+@dataclass(frozen=True)
+class HistSpec:
+    key: str
+    hist: object  # TH1D
+    label: str
+    color: int
+    points: bool  # test style (points with errors) vs train style (line)
+
+
+def split_style(split: str) -> int:
+    return STYLE["train_line"] if split == "train" else STYLE["test_line"]
+
+
+def curve_figure(name: str, frame: canvas.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
+                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40), extra=None,
+                 underlay=None) -> canvas.Figure:  # fmt: skip
+    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context.
+    Curves are decimated for drawing in the plot's own space (log10 y on a log axis).
+    `underlay(fig)` draws under the curves (bands), `extra(fig)` over them (a hull)."""
+    fig = canvas.figure(name, frame)
+    if underlay is not None:
+        underlay(fig)
+    if diagonal:
+        canvas.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Random")
+    for c in curves:
+        y = np.log10(c.y) / max(np.log10(frame.y[1] / frame.y[0]), 1.0) if frame.logy else c.y
+        keep = decimate(c.x, y)
+        drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+        if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
+            fig.extras.append(drawn)
+            fig.keep(c.key, stored_graph(c, keep, drawn, frame), c.label)
+    if extra is not None:
+        extra(fig)
+    canvas.add_legend(fig, *legend_box, margin=0.17)  # short line samples: room for "AUC x +- y" labels
+    canvas.add_text(fig, context, 0.93, 0.88, align=31)
+    return fig
+
+
+MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
+
+
+def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> object:
+    """The curve for the ROOT file: every point up to MAX_STORED_POINTS, else the drawn (decimated)
+    points; the title says which."""
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    exact = c.x.size <= MAX_STORED_POINTS
+    x, y = (c.x, c.y) if exact else (c.x[keep], c.y[keep])
+    graph = root().TGraph(x.size, np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
+    graph.SetLineColor(drawn.GetLineColor())
+    graph.SetLineStyle(drawn.GetLineStyle())
+    graph.SetLineWidth(drawn.GetLineWidth())
+    note = f"exact curve, {x.size} points" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
+    graph.SetTitle(f"{c.label} ({note})")
+    graph.GetXaxis().SetTitle(frame.xtitle)
+    graph.GetYaxis().SetTitle(frame.ytitle)
+    return graph
+
+
+def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
+               underlay=None) -> canvas.Figure:  # fmt: skip
+    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
+    list of them, draws convex hulls;
+    `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.32), "Background efficiency (FPR)", "Signal efficiency (TPR)")
+
+    overlays = [hull] if isinstance(hull, tuple) else list(hull or [])
+
+    def draw_hull(fig: canvas.Figure) -> None:
+        for i, (key, fpr, tpr, best, *label) in enumerate(overlays):
+            canvas.add_graph(fig, f"{key}_hull", fpr, tpr, label[0] if label else "Convex hull (test)",
+                             line_color=cycle_color(5 + i), line_style=1, width=1)  # fmt: skip
+            if best is not None:
+                canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
+
+    legend_box = (0.42, 0.16, 0.93, 0.46) if hull else (0.40, 0.16, 0.93, 0.40)  # room for "AUC x #pm y"
+    return curve_figure(name, frame, curves, context, diagonal=True, legend_box=legend_box,
+                        extra=draw_hull if hull else None, underlay=underlay)  # fmt: skip
+
+
+def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
+    """Background rejection 1/eps_b vs eps_s per split (points with eps_b > 0)."""
+    specs = []
+    for split, r in results.items():
+        ok = r.curve.fpr > 0
+        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / r.curve.fpr[ok], split.capitalize(),
+                               cycle_color(color_index), split_style(split)))  # fmt: skip
+    return specs
+
+
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
+                     many: bool = False) -> canvas.Figure:  # fmt: skip
+    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis.
+    `many` curves: more headroom, legend in it below the context lines."""
+    top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
+    frame = canvas.Frame((0.0, 1.0), (1.0, (3000 if many else 20) * max(top, 10.0)), "Signal efficiency",
+                       "Background rejection (1/#varepsilon_{b})", logy=True)  # fmt: skip
+    box = (0.45, 0.54, 0.93, 0.76) if many else (0.20, 0.16, 0.62, 0.32)
+    return curve_figure(name, frame, curves, context, legend_box=box, underlay=underlay)
+
+
+def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.32), "Recall (signal efficiency)", "Precision (weighted purity)")
+    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.62, 0.40))
+
+
+def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
+                 extra_lines: Sequence[str] = (), wide_legend: bool = False) -> canvas.Figure:  # fmt: skip
+    """Normalised score distributions, log y, train as lines and test as points. More than 4
+    histograms: two legend columns, class + train | test. `wide_legend`: one column of long
+    labels below the CMS label, context top right."""
+    compact = len(hists) > 4
+    contents = np.concatenate([draw_contents(h.hist) for h in hists])
+    frame = canvas.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Normalised to unit area",
+                       logy=True)  # fmt: skip
+    fig = canvas.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
+    for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
+        canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
+    if compact:
+        lines, points = [h for h in hists if not h.points], [h for h in hists if h.points]
+        for line, point in zip(lines, points, strict=True):
+            fig.legend.append((line.hist, line.label.replace(" (train)", ", train"), "l"))
+            fig.legend.append((point.hist, "test", "pe"))
+        canvas.add_legend(fig, 0.50, 0.57, 0.94, 0.79, columns=2)
+    else:
+        for h in hists:
+            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+        box = (0.45, 0.58, 0.93, 0.78) if wide_legend else (0.60, 0.70, 0.93, 0.89)  # clear of "Simulation Preliminary"
+        canvas.add_legend(fig, *box, margin=0.17)
+    if compact or wide_legend:  # top right, above the legend
+        canvas.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=0.028)
+    else:
+        canvas.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
+    return fig
+
+
+def log_range(contents: np.ndarray, data_fraction: float = 0.62) -> tuple[float, float]:
+    """Log-axis range whose lower `data_fraction` holds the positive contents (room for labels)."""
+    positive = contents[contents > 0]
+    if not positive.size:
+        return 1e-4, 1.0
+    lo = max(float(positive.min()) * 0.5, 1e-7)
+    hi = float(positive.max()) * 1.5
+    decades = np.log10(hi / lo) / data_fraction
+    return lo, lo * 10**decades
+
+
+def draw_contents(hist) -> np.ndarray:
+    n = hist.GetNbinsX()
+    return np.array([hist.GetBinContent(i) for i in range(1, n + 1)])
+
+
+def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
+                     key_prefix: str = "confusion", labels: Sequence[str] | None = None) -> canvas.Figure:  # fmt: skip
+    """Two panels: event counts and |w|-weighted row-normalised fractions. `labels`: plot labels
+    of the classes (default: the confusion's class names)."""
+    labels = tuple(labels or confusion.labels)
+    fig = canvas.matrix_figure(name, 2, labels)
+    what = "one vs rest" if len(labels) == 2 and labels[1] == "rest" else ""
+    base = f"Confusion matrix{' ' + what if what else ''}, {split} events"
+    canvas.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, labels, ".0f", 0, "Events",
+                    f"{base}: event counts")  # fmt: skip
+    canvas.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, labels, ".3f", 1,
+                    "|w|-weighted fraction of true class", f"{base}: |w|-weighted, each true-class row sums to 1")  # fmt: skip
+    canvas.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
+    canvas.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)
+    return fig
+
+
+def _history_panels(name: str, history: TrainingHistory, panels, context: Sequence[str]) -> canvas.Figure:
+    """Generic per-epoch panels: panels = [(ytitle, [(column, label, colour, style)])]."""
+    epochs = history.epochs
+    frames = []
+    for ytitle, series in panels:
+        values = np.concatenate([history.columns[col] for col, *_ in series])
+        lo, hi = float(values.min()), float(values.max())
+        pad = 0.1 * (hi - lo or abs(hi) or 1.0)
+        frames.append(canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (lo - pad, hi + 6 * pad), "Epoch", ytitle))
+    fig = canvas.panel_figure(name, frames)
+    for i, (_, series) in enumerate(panels):
+        for col, label, col_color, style in series:
+            canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color,
+                           line_style=style, pad=i)  # fmt: skip
+        canvas.add_legend(fig, 0.62, 0.76, 0.93, 0.88, pad=i)  # right of "Simulation Preliminary"
+    canvas.add_text(fig, context, 0.93, 0.745, pad=0, align=33, size=0.03)
+    return fig
+
+
+def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
+    """`training_curves` (loss, accuracy) and, when recorded, `training_metrics` (time, memory)."""
+    train, valid = cycle_color(0), cycle_color(1)
+    figs = [_history_panels("training_curves", history, [
+        ("Loss", [("train_loss", "Training", train, 1), ("valid_loss", "Validation", valid, 2)]),
+        ("Accuracy", [("train_acc", "Training", train, 1), ("valid_acc", "Validation", valid, 2)]),
+    ], context)]  # fmt: skip
+    if "memory_mb" in history.columns:  # GB: 4-digit MB tick labels ran into the axis title
+        history = replace(history, columns={**history.columns, "memory_gb": history.columns["memory_mb"] / 1024.0})
+    metrics = [(col, title) for col, title in (("epoch_time", "Epoch time [s]"), ("memory_gb", "Memory [GB]"))
+               if col in history.columns]  # fmt: skip
+    if metrics:
+        panels = [(title, [(col, title.split(" [")[0], cycle_color(2 + i), 1)]) for i, (col, title) in enumerate(metrics)]
+        figs.append(_history_panels("training_metrics", history, panels, context))
+    return figs
+
+
+def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,
+               context: Sequence[str]) -> canvas.Figure:  # fmt: skip
+    """Per-class bars, one colour per split (train, test), side by side."""
+    n = len(labels)
+    fig = canvas.figure(name, canvas.Frame((0.0, float(n)), (0.0, 1.45), "", ytitle))
+    canvas.label_frame_bins(fig, labels)
+    width = 0.8 / len(values)
+    for k, (split, vals) in enumerate(values.items()):
+        canvas.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
+                      bar_color=cycle_color(k), offset=0.1 + k * width, width=width)  # fmt: skip
+    canvas.add_legend(fig, 0.62, 0.70, 0.93, 0.80)
+    canvas.add_text(fig, context, 0.93, 0.88, align=31)
+    return fig

@@ -1,0 +1,93 @@
+"""One ROOT file per output set: every histogram, graph, TH2 and canvas, in directories, made to
+read well in TBrowser in a plain ROOT session (no cmsstyle).
+
+Every object written gets: its key name as its name (no hash suffix), a title saying what it is
+(its legend label or key, the plot, and the output set's context: model, channel, fold), axis
+titles (those of the frame it was drawn on when it has none), no statistics box (kNoStats, also on
+every histogram inside the stored canvases), and Sumw2 on histograms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from pnetviz.draw.canvas import Figure
+from pnetviz.rootenv import root
+
+BAD_TITLES = {"", "Graph", "htemp"}
+
+
+def write_root_file(path: Path, figures: Iterable[Figure], extra: dict[str, object] | None = None,
+                    context: str = "") -> None:  # fmt: skip
+    """Objects go to the directory named by their key ("roc/test" -> roc/, key test);
+    canvases to canvases/<figure name>. Keys repeated across figures are written once."""
+    ROOT = root()
+    figures = list(figures)
+    tfile = ROOT.TFile.Open(str(path), "RECREATE")
+    if not tfile or tfile.IsZombie():
+        raise OSError(f"cannot create {path}")
+    try:
+        written: set[str] = set()
+        objects = [(key, obj, fig) for fig in figures for key, obj in fig.objects.items()]
+        objects += [(key, obj, None) for key, obj in (extra or {}).items()]
+        objects += [(f"canvases/{fig.name}", fig.canvas, fig) for fig in figures]
+        for key, obj, fig in objects:
+            if key in written:
+                continue
+            written.add(key)
+            directory, _, name = key.rpartition("/")
+            describe(obj, name, key, fig, context)
+            target = tfile.GetDirectory(directory) if directory else tfile
+            if not target:
+                target = tfile.mkdir(directory, "", True)
+            target.WriteObject(obj, name)
+    finally:
+        tfile.Close()
+
+
+def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None:
+    """Name, title, axis titles, no stats box, Sumw2: what a person needs in TBrowser."""
+    obj.SetName(name)
+    if obj.InheritsFrom("TPad"):
+        obj.SetTitle(f"{fig.name.replace('_', ' ')}" + (f" | {context}" if context else ""))
+        _no_stats(obj)
+        return
+    label = fig.labels.get(key) if fig else None
+    title = obj.GetTitle()
+    if title in BAD_TITLES or title == name or title.startswith(key.replace("/", "_")):
+        title = label or key.replace("/", " ")
+    plot = f", {fig.name.replace('_', ' ')}" if fig else ""
+    obj.SetTitle(f"{title}{plot}" + (f" | {context}" if context and context not in title else ""))
+    if fig is not None:
+        _axis_titles(obj, fig)
+    if obj.InheritsFrom("TH1"):
+        obj.SetStats(False)
+        if obj.GetSumw2N() == 0:
+            obj.Sumw2()
+
+
+def _axis_titles(obj, fig: Figure) -> None:
+    """Give an object without axis titles those of the frame of the pad it was drawn on."""
+    x, y = obj.GetXaxis(), obj.GetYaxis()
+    if x and y and x.GetTitle() and y.GetTitle():
+        return
+    for pad in fig.pads:
+        primitives = pad.GetListOfPrimitives()
+        if not primitives.FindObject(obj):
+            continue
+        frame = next((p for p in primitives if p.InheritsFrom("TH1") and p != obj), None)
+        if frame:
+            if x and not x.GetTitle():
+                x.SetTitle(frame.GetXaxis().GetTitle())
+            if y and not y.GetTitle():
+                y.SetTitle(frame.GetYaxis().GetTitle())
+        return
+
+
+def _no_stats(pad) -> None:
+    for p in pad.GetListOfPrimitives():
+        if p.InheritsFrom("TH1"):
+            p.SetStats(False)
+        elif p.InheritsFrom("TPad"):
+            _no_stats(p)

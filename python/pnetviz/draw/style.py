@@ -1,0 +1,82 @@
+"""CMS style as data, and the one place that touches cmsstyle's global state.
+
+`cms_style(options)` sets energy, run and extra text for the duration of a `with` block and
+restores cmsstyle's previous settings afterwards; every drawing helper runs inside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pnetviz.rootenv import root
+
+STYLE = {
+    "colors": {
+        "signal": "#5790fc",
+        "background": "#e42536",
+        "cycle": ("#5790fc", "#e42536", "#f89c20", "#964a8b", "#9c9ca1", "#7a21dd", "#3f90da", "#b9ac70"),
+        "diagonal": "#9c9ca1",
+    },
+    "line_width": 2,
+    "marker_size": 0.9,
+    "legend_text_size": 0.032,
+    "label_text_size": 0.032,
+    "train_line": 1,  # solid
+    "test_line": 2,  # dashed
+}
+
+
+@dataclass(frozen=True)
+class StyleOptions:
+    """What the user can set from the command line (--energy, --run, --extra-text)."""
+
+    energy: float = 13.0
+    run: str = "Run 2"
+    extra_text: str = "Simulation Preliminary"
+
+
+def cmsstyle():
+    """The cmsstyle module, imported after ROOT has been configured (it imports ROOT)."""
+    root()
+    import cmsstyle as cms  # noqa: PLC0415
+
+    return cms
+
+
+_GLOBALS = ("cms_energy", "cms_lumi", "extraText")
+
+
+@contextlib.contextmanager
+def cms_style(options: StyleOptions) -> Iterator[None]:
+    """Apply `options` to cmsstyle (and the CMS ROOT style) inside the block; restore after."""
+    cms = cmsstyle()
+    ROOT = root()
+    saved = {name: getattr(cms, name) for name in _GLOBALS}
+    previous_style = ROOT.gStyle.GetName()  # by name: a TStyle proxy may outlive its object
+    try:
+        if cms.getCMSStyle() is None:
+            cms.setCMSStyle()  # creates the TStyle once per process
+        cms.getCMSStyle().cd()
+        cms.SetEnergy(options.energy)
+        cms.SetLumi(None, run=options.run)
+        cms.SetExtraText(options.extra_text)
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(cms, name, value)
+        style = ROOT.gROOT.GetStyle(previous_style)
+        if style:
+            style.cd()
+
+
+def color(hex_or_name: str) -> int:
+    """ROOT colour index for '#rrggbb' or a STYLE['colors'] key."""
+    value = STYLE["colors"].get(hex_or_name, hex_or_name)
+    return root().TColor.GetColor(value)
+
+
+def cycle_color(index: int) -> int:
+    palette = STYLE["colors"]["cycle"]
+    return color(palette[index % len(palette)])

@@ -1,0 +1,405 @@
+"""Where a model's ntuples are: discovery in `--results-dir`, shared by every script.
+
+The trainer's layout (`--results-dir` is its `results/` or `results_bjets/` directory):
+
+    <results>/<channel>/{binary,multiclass}/<prefix><signal>/{fold-<k>,pilot}/trees/<model>.root
+    <results>/<channel>/{binary,multiclass}/<prefix><signal>/{fold-<k>,pilot}/<model>_performance.json
+
+Binary model names end in `-binary-<background>`; several models (hyperparameter variants) may
+share one `trees/`, and `--model` (full name or a part only one has) chooses: never silently.
+pnetviz's first layout is still read:
+
+    <results>/<channel>/binary/<signal>_vs_<background>/fold-<k>/predictions.root
+    <results>/<channel>/multiclass/<signal>/fold-<k>/predictions.root
+
+Every "not found" names what exists and the nearest match.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnetviz.errors import InputError
+
+DEFAULT_PREFIX = "TTToHcToWAToMuMu-"
+PILOT = "pilot"
+BINARY_TAG = "-binary-"
+KINDS = ("binary", "multiclass")
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """One model's prediction ntuple for one fold (fold None: the trainer's pilot run)."""
+
+    kind: str
+    channel: str
+    signal: str
+    fold: int | None
+    predictions: Path
+    model: str | None = None  # the trainer's model name; None in pnetviz's first layout
+    background: str | None = None  # binary: the background trained against
+
+    @property
+    def fold_name(self) -> str:
+        return PILOT if self.fold is None else f"fold-{self.fold}"
+
+
+@dataclass(frozen=True)
+class Query:
+    """What identifies a model in a results directory."""
+
+    results: Path
+    channel: str
+    signal: str
+    kind: str
+    background: str | None = None  # binary only; None: the only one there is
+    model: str | None = None  # --model: full name or a unique part
+    prefix: str = DEFAULT_PREFIX
+    pilot: bool = False
+
+
+def nearest(name: str, options: list[str]) -> str:
+    """' (nearest: X)' for the closest of `options`, or ''."""
+    close = difflib.get_close_matches(name, options, n=1, cutoff=0.4)
+    close = close or [o for o in options if o.lower() == name.lower()]
+    return f" (nearest: {close[0]})" if close else ""
+
+
+def model_background(name: str) -> str | None:
+    """`...-binary-ttZ` -> `ttZ`; None for a multi-class model."""
+    index = name.rfind(BINARY_TAG)
+    return name[index + len(BINARY_TAG):] if index >= 0 else None
+
+
+def tree_models(fold_dir: Path) -> list[str]:
+    """Model names with an ntuple in `<fold_dir>/trees/`, sorted."""
+    return sorted(p.stem for p in (Path(fold_dir) / "trees").glob("*.root") if p.is_file())
+
+
+def fold_dirs(signal_dir: Path, pilot: bool) -> dict[int | None, Path]:
+    """Fold number -> directory (`fold-<k>`), or {None: pilot/} with `pilot`."""
+    if pilot:
+        d = Path(signal_dir) / PILOT
+        return {None: d} if d.is_dir() else {}
+    out = {}
+    for d in Path(signal_dir).glob("fold-*"):
+        m = re.fullmatch(r"fold-(\d+)", d.name)
+        if m and d.is_dir():
+            out[int(m.group(1))] = d
+    return dict(sorted(out.items()))
+
+
+def trainer_signal_dir(q: Query) -> Path:
+    return Path(q.results) / q.channel / q.kind / f"{q.prefix}{q.signal}"
+
+
+def legacy_dir(q: Query) -> Path | None:
+    if q.kind == "multiclass":
+        return multiclass_dir(q.results, q.channel, q.signal)
+    return binary_dir(q.results, q.channel, q.signal, q.background) if q.background else None
+
+
+def signals_in(kind_dir: Path, prefix: str) -> list[str]:
+    """Signal points found under `<results>/<channel>/<kind>/`, in either layout."""
+    found = set()
+    for d in Path(kind_dir).iterdir() if Path(kind_dir).is_dir() else []:
+        if not d.is_dir():
+            continue
+        if prefix and d.name.startswith(prefix):
+            found.add(d.name[len(prefix):])
+        elif kind_dir.name == "binary" and "_vs_" in d.name:
+            found.add(d.name.split("_vs_")[0])
+        elif kind_dir.name == "multiclass" and any(d.glob(f"fold-*/{PREDICTIONS_FILE}")):
+            found.add(d.name)
+    return sorted(found)
+
+
+def channels_in(results: Path) -> list[str]:
+    """Channels under `results` (directories holding binary/ or multiclass/); InputError if
+    `results` is not a directory."""
+    if not Path(results).is_dir():
+        raise InputError(f"{results}: no such directory. Fix: point --results-dir at the trainer's results/ "
+                         "(or results_bjets/) directory.")  # fmt: skip
+    return sorted(d.name for d in Path(results).iterdir() if any((d / k).is_dir() for k in KINDS))
+
+
+def the_only(found: list[str], option: str, what: str, where: Path) -> str:
+    """The one name in `found`; with none or several, InputError asking for `option` and listing them."""
+    if len(found) == 1:
+        return found[0]
+    listing = f"{what} found: {', '.join(found)}" if found else f"no {what} found"
+    raise InputError(f"{where}: give {option}; {listing}.")
+
+
+def explain_missing(q: Query) -> InputError:
+    """Why nothing was found for `q`: the first level (directory, channel, signal) that does not
+    exist, with what does and the nearest match."""
+    results = Path(q.results)
+    if not results.is_dir():
+        return InputError(f"{results}: no such directory. Fix: point --results-dir at the trainer's results/ "
+                          "(or results_bjets/) directory.")  # fmt: skip
+    channels = channels_in(results)
+    if q.channel not in channels:
+        return InputError(f"{results}: no channel '{q.channel}'; channels found: {', '.join(channels) or 'none'}"
+                          f"{nearest(q.channel, channels)}. Fix: --channel (or --results-dir).")  # fmt: skip
+    kind_dir = results / q.channel / q.kind
+    signals = signals_in(kind_dir, q.prefix)
+    if q.signal not in signals:
+        return InputError(f"{kind_dir}: no signal point '{q.signal}'; signals found: {', '.join(signals) or 'none'}"
+                          f"{nearest(q.signal, signals)}. Fix: --signal (directories are named "
+                          f"{q.prefix}<signal>: --signal-prefix sets the prefix).")  # fmt: skip
+    backgrounds = sorted(d.name.split("_vs_", 1)[1] for d in kind_dir.glob(f"{q.signal}_vs_*") if d.is_dir())
+    if q.background is None:
+        return InputError(f"{kind_dir}: give --background; backgrounds found for {q.signal}: {', '.join(backgrounds)}.")
+    return InputError(f"{kind_dir}: no binary model of {q.signal} vs '{q.background}'; backgrounds found: "
+                      f"{', '.join(backgrounds) or 'none'}{nearest(q.background, backgrounds)}. Fix: --background.")  # fmt: skip
+
+
+def resolve(q: Query, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
+    """The ntuples of the model `q` for the folds asked (`0`, `0,2`, `all`; pilot with q.pilot),
+    and the folds asked for but absent; InputError if none is there."""
+    if trainer_signal_dir(q).is_dir():
+        return trainer_files(q, fold_text)
+    legacy = legacy_dir(q)
+    if legacy is not None and legacy.is_dir() and not q.pilot:
+        return legacy_files(q, legacy, fold_text)
+    raise explain_missing(q)
+
+
+def legacy_files(q: Query, model_dir: Path, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
+    text = fold_text or "0"
+    folds = parse_folds(text, model_dir)
+    if text.strip().lower() == "all":
+        present, missing = folds, gaps(folds)
+    else:
+        present, missing = split_present(folds, model_dir)
+    files = [ModelFile(q.kind, q.channel, q.signal, f, fold_dir(model_dir, f) / PREDICTIONS_FILE,
+                       background=q.background) for f in present]  # fmt: skip
+    return files, missing
+
+
+def _candidates(q: Query, names: list[str], background: str | None) -> list[str]:
+    if q.kind == "binary":
+        names = [n for n in names if model_background(n) is not None and model_background(n) == background]
+    else:
+        names = [n for n in names if model_background(n) is None]
+    if q.model:
+        exact = [n for n in names if n == q.model]
+        names = exact or [n for n in names if q.model in n]
+    return names
+
+
+def binary_background(q: Query, dirs: dict[int | None, Path]) -> str:
+    """--background, checked against the binary models present; the only one if not given."""
+    found = sorted({b for d in dirs.values() for n in tree_models(d) if (b := model_background(n))})
+    where = trainer_signal_dir(q)
+    if q.background is None:
+        if len(found) == 1:
+            return found[0]
+        raise InputError(f"{where}: give --background; binary models found for: {', '.join(found) or 'none'}.")
+    if q.background not in found:
+        raise InputError(f"{where}: no binary model for background '{q.background}'; backgrounds found: "
+                         f"{', '.join(found) or 'none'}{nearest(q.background, found)}. Fix: --background.")  # fmt: skip
+    return q.background
+
+
+def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
+    sdir = trainer_signal_dir(q)
+    dirs = fold_dirs(sdir, q.pilot)
+    if not dirs:
+        raise InputError(f"{sdir}: no {'pilot/' if q.pilot else 'fold-<k>/'} directory. "
+                         + ("Fix: drop --pilot." if q.pilot else "Fix: check --results-dir (or add --pilot)."))  # fmt: skip
+    background = binary_background(q, dirs) if q.kind == "binary" else None
+    found = {f: c for f, d in dirs.items() if (c := _candidates(q, tree_models(d), background))}
+    what = f"binary model vs {background}" if background else "multi-class model"
+    if not found:
+        models = sorted({n for d in dirs.values() for n in tree_models(d)})
+        raise InputError(f"{sdir}: no {what}" + (f" matching --model {q.model!r}" if q.model else "")
+                         + f"; models found: {', '.join(models) or 'none'}. Fix: --model or --background.")  # fmt: skip
+    if q.pilot:
+        wanted, missing = [None], []
+    elif (fold_text or "0").strip().lower() == "all":
+        wanted = sorted(found)
+        missing = gaps(wanted)
+    else:
+        wanted = parse_fold_list(fold_text or "0")
+        missing = [f for f in wanted if f not in found]
+    present = [f for f in wanted if f in found]
+    if not present:
+        have = ", ".join(f"fold-{f}" for f in found)
+        raise InputError(f"{sdir}: no {what} for fold {', '.join(map(str, wanted))}; folds with one: {have}. "
+                         "Fix: --fold.")  # fmt: skip
+    files = []
+    for f in present:
+        name = choose(found[f], dirs[f] / "trees", q.model)
+        files.append(ModelFile(q.kind, q.channel, q.signal, f, dirs[f] / "trees" / f"{name}.root", name, background))
+    return files, missing
+
+
+def choose(names: list[str], where: Path, pattern: str | None) -> str:
+    """The one model among `names`; several: InputError listing them (never pick silently)."""
+    if len(names) == 1:
+        return names[0]
+    listed = "; ".join(names)
+    hint = f"--model {pattern!r} matches {len(names)}" if pattern else f"{len(names)} models"
+    raise InputError(f"{where}: {hint}: {listed}. Fix: choose one with --model (its full name or a part only it has).")
+
+
+def plots_model_dir(file: ModelFile, results: Path, plots_root: Path) -> Path:
+    """Where a model's fold directories go by default: the trainer's tree mirrored under
+    `plots/<results dir name>/`, or pnetviz's first layout under `plots/`."""
+    if file.model is None:
+        if file.kind == "binary":
+            return binary_dir(plots_root, file.channel, file.signal, file.background or "background")
+        return multiclass_dir(plots_root, file.channel, file.signal)
+    return Path(plots_root) / Path(results).resolve().name / file.channel / file.kind / file.signal / file.model
+
+
+def plots_comparison_dir(multiclass: ModelFile, results: Path, plots_root: Path) -> Path:
+    """Where a binary-vs-multi-class comparison's fold directories go by default."""
+    if multiclass.model is None:
+        return Path(plots_root) / multiclass.channel / "comparison" / multiclass.signal
+    return (Path(plots_root) / Path(results).resolve().name / multiclass.channel / "comparison" / multiclass.signal
+            / multiclass.model)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """Every fold of one model found in a results directory (a campaign job's input)."""
+
+    kind: str  # binary or multiclass
+    channel: str
+    signal: str
+    model: str | None  # None in pnetviz's first layout
+    background: str | None  # binary only
+    folds: tuple[int | None, ...]  # (None,) for a pilot run
+    files: tuple[Path, ...]  # the ntuple of each fold
+
+    def first(self) -> ModelFile:
+        return ModelFile(self.kind, self.channel, self.signal, self.folds[0], self.files[0], self.model, self.background)
+
+
+def hyper_tag(model: str | None) -> str:
+    """The hyperparameter part of a trainer model name, which the binary and multi-class models of
+    one training share: the name without `-binary-<bkg>`, `-<n>grp-...` or `-<n>bg`."""
+    if not model:
+        return ""
+    return re.sub(r"-(binary-.+|\d+grp-.+|\d+bg)$", "", model)
+
+
+def _matches(name: str | None, pattern: str | None) -> bool:
+    return pattern is None or (name is not None and (name == pattern or pattern in name))
+
+
+def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | None = None,
+             signals: set[str] | None = None, kinds: set[str] | None = None, folds: set[int] | None = None,
+             model: str | None = None, pilot: bool = False) -> list[ModelGroup]:  # fmt: skip
+    """Every (channel, signal point, kind, model) with its folds in `results`, both layouts, after
+    the filters (None: all; `model`: full name or a part of it)."""
+    results = Path(results)
+    if not results.is_dir():
+        raise explain_missing(Query(results, "", "", "binary"))
+    found: dict[tuple, dict[int | None, Path]] = {}
+    for channel in channels_in(results):
+        if channels is not None and channel not in channels:
+            continue
+        for kind in KINDS:
+            kind_dir = results / channel / kind
+            if (kinds is not None and kind not in kinds) or not kind_dir.is_dir():
+                continue
+            for d in sorted(p for p in kind_dir.iterdir() if p.is_dir()):
+                for key, fold, path in _models_in(d, kind, prefix, pilot):
+                    if (signals is None or key[0] in signals) and (folds is None or fold in folds) and _matches(key[1], model):
+                        found.setdefault((kind, channel, *key), {})[fold] = path
+    groups = []
+    for (kind, channel, signal, name, background), per_fold in sorted(found.items(), key=lambda kv: str(kv[0])):
+        order = sorted(per_fold, key=lambda f: -1 if f is None else f)
+        groups.append(ModelGroup(kind, channel, signal, name, background, tuple(order), tuple(per_fold[f] for f in order)))
+    return groups
+
+
+def _models_in(d: Path, kind: str, prefix: str, pilot: bool):
+    """((signal, model, background), fold, ntuple) of one signal directory, in either layout."""
+    if prefix and d.name.startswith(prefix):
+        signal = d.name[len(prefix):]
+        for fold, fdir in fold_dirs(d, pilot).items():
+            for name in tree_models(fdir):
+                background = model_background(name)
+                if (kind == "binary") == (background is not None):
+                    yield (signal, name, background), fold, fdir / "trees" / f"{name}.root"
+        return
+    if pilot:
+        return
+    signal, background = (d.name.split("_vs_", 1) + [None])[:2] if kind == "binary" else (d.name, None)
+    if kind == "binary" and background is None:
+        return
+    for fold in available_folds(d):
+        yield (signal, None, background), fold, fold_dir(d, fold) / PREDICTIONS_FILE
+
+
+# --- pnetviz's first layout ---
+
+PREDICTIONS_FILE = "predictions.root"
+
+
+def binary_dir(results: Path, channel: str, signal: str, background: str) -> Path:
+    return Path(results) / channel / "binary" / f"{signal}_vs_{background}"
+
+
+def multiclass_dir(results: Path, channel: str, signal: str) -> Path:
+    return Path(results) / channel / "multiclass" / signal
+
+
+def fold_dir(model_dir: Path, fold: int) -> Path:
+    return Path(model_dir) / f"fold-{fold}"
+
+
+def available_folds(model_dir: Path) -> list[int]:
+    """Fold numbers with a predictions file under `model_dir`, ascending."""
+    folds = []
+    for d in Path(model_dir).glob("fold-*"):
+        m = re.fullmatch(r"fold-(\d+)", d.name)
+        if m and (d / PREDICTIONS_FILE).is_file():
+            folds.append(int(m.group(1)))
+    return sorted(folds)
+
+
+def parse_folds(text: str, model_dir: Path | None) -> list[int]:
+    """`--fold` value: one number, a comma list, or `all` (every fold found under model_dir)."""
+    if text.strip().lower() == "all":
+        if model_dir is None:
+            raise InputError("--fold all needs --results-dir (it lists the folds found there).")
+        folds = available_folds(model_dir)
+        if not folds:
+            raise InputError(f"{model_dir}: no fold-<k>/{PREDICTIONS_FILE} found. Fix: check --results-dir, --signal, --channel.")
+        return folds
+    return parse_fold_list(text)
+
+
+def parse_fold_list(text: str) -> list[int]:
+    """`--fold 0,2` -> [0, 2]; InputError unless non-negative integers."""
+    try:
+        folds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(f"--fold {text!r}: expected a number, a comma-separated list or 'all'.") from None
+    if not folds or min(folds) < 0:
+        raise InputError(f"--fold {text!r}: fold numbers are non-negative integers.")
+    return folds
+
+
+def split_present(folds: list[int], model_dir: Path) -> tuple[list[int], list[int]]:
+    """(folds with a predictions file, folds without); InputError if none is there."""
+    present = [f for f in folds if (fold_dir(model_dir, f) / PREDICTIONS_FILE).is_file()]
+    missing = [f for f in folds if f not in present]
+    if not present:
+        names = ", ".join(f"fold-{f}" for f in missing)
+        raise InputError(f"{model_dir}: no {PREDICTIONS_FILE} for {names}. Fix: check --fold, --results-dir, --signal, --channel.")
+    return present, missing
+
+
+def gaps(folds: list[int]) -> list[int]:
+    """Fold numbers missing between 0 and the largest fold found (for --fold all)."""
+    return sorted(set(range(max(folds) + 1)) - set(folds)) if folds else []

@@ -1,0 +1,292 @@
+"""Reading and validating prediction ntuples (the contract documented in README.md).
+
+A prediction ntuple is a ROOT file with a TTree (default ``Events``) holding per event:
+``true_label`` (integer: index into the class list, 0 = signal), ``score_<class>`` (float or
+double), ``weight`` (float or double, may be negative), ``train_mask`` and ``test_mask``
+(bool or integer), optionally ``valid_mask`` and boolean subset branches such as ``has_bjet``.
+Every column is read in one pass over the tree by the compiled reader in
+`macros/column_reader.h` (4x faster than RDataFrame AsNumpy here; see benchmarks/README.md);
+every problem becomes an InputError naming the file and branch.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.errors import InputError, PnetvizWarning
+from pnetviz.rootenv import quiet_root, root, root_errors
+
+INT_TYPES = {
+    "Int_t", "int", "UInt_t", "unsigned int", "Long64_t", "Long_t", "long", "long long",
+    "ULong64_t", "ULong_t", "unsigned long", "unsigned long long", "Short_t", "short",
+    "UShort_t", "unsigned short", "Char_t", "char", "UChar_t", "unsigned char",
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+}  # fmt: skip
+FLOAT_TYPES = {"Float_t", "float", "Double_t", "double"}
+BOOL_TYPES = {"Bool_t", "bool"} | INT_TYPES
+DTYPES = {
+    **dict.fromkeys(("Bool_t", "bool"), np.bool_),
+    **dict.fromkeys(("Char_t", "char", "int8_t"), np.int8),
+    **dict.fromkeys(("UChar_t", "unsigned char", "uint8_t"), np.uint8),
+    **dict.fromkeys(("Short_t", "short", "int16_t"), np.int16),
+    **dict.fromkeys(("UShort_t", "unsigned short", "uint16_t"), np.uint16),
+    **dict.fromkeys(("Int_t", "int", "int32_t"), np.int32),
+    **dict.fromkeys(("UInt_t", "unsigned int", "uint32_t"), np.uint32),
+    **dict.fromkeys(("Long64_t", "Long_t", "long", "long long", "int64_t"), np.int64),
+    **dict.fromkeys(("ULong64_t", "ULong_t", "unsigned long", "unsigned long long", "uint64_t"), np.uint64),
+    **dict.fromkeys(("Float_t", "float"), np.float32),
+    **dict.fromkeys(("Double_t", "double"), np.float64),
+}  # numpy dtype of each leaf type: values are copied byte for byte
+DEFAULT_CLASSES = ("signal", "nonprompt", "diboson", "ttZ")
+SPLITS = ("train", "test", "valid")
+
+
+@dataclass
+class Predictions:
+    """Columns of one prediction ntuple as numpy arrays (one entry per event)."""
+
+    path: Path
+    classes: tuple[str, ...]
+    label: np.ndarray  # integer class index (the branch's integer dtype; bool as uint8)
+    scores: dict[str, np.ndarray]  # class name -> score array (float32 or float64)
+    weight: np.ndarray  # float64, as stored (signed)
+    masks: dict[str, np.ndarray]  # split name -> bool; "valid" only when present
+    subsets: dict[str, np.ndarray] = field(default_factory=dict)  # subset branch -> bool
+    event_id: np.ndarray | None = None  # optional integer branch `event_id`, pairs events across ntuples
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # further float branches asked for (variations)
+
+    @property
+    def n_events(self) -> int:
+        return int(self.label.size)
+
+
+PROGRESS_MIN_ENTRIES = 1_000_000
+MAX_WEIGHT, MIN_WEIGHT = 1e100, 1e-100  # |w| outside (squares over- or underflow float64): rejected  # progress bar from this many entries
+
+
+def branch_types(path: Path, tree: str) -> dict[str, str]:
+    """Branch name -> C++ type of the TTree `tree` in `path`; InputError if either is unusable.
+    The entry count is returned under the key "" (not a branch name)."""
+    ROOT = root()
+    if not path.is_file():
+        raise InputError(f"{path}: no such file. Fix: check the path (or --results-dir / --predictions).")
+    try:
+        with quiet_root():
+            tfile = ROOT.TFile.Open(str(path), "READ")
+    except OSError:  # PyROOT raises where C++ returns nullptr
+        tfile = None
+    if not tfile or tfile.IsZombie() or tfile.TestBit(ROOT.TFile.kRecovered):
+        raise InputError(f"{path}: not a readable ROOT file (corrupt or truncated). Fix: re-create it.")
+    try:
+        obj = tfile.Get(tree)
+        if not obj or not obj.InheritsFrom("TTree"):
+            keys = sorted(f"{k.GetName()} ({k.GetClassName()})" for k in tfile.GetListOfKeys())
+            raise InputError(
+                f"{path}: no TTree named '{tree}'; the file holds: {', '.join(keys) or 'nothing'}. "
+                "Fix: pass the right name with --tree."
+            )
+        types = {b.GetName(): b.GetLeaf(b.GetName()).GetTypeName() if b.GetLeaf(b.GetName()) else ""
+                 for b in obj.GetListOfBranches()}  # fmt: skip
+        entries = int(obj.GetEntries())
+        short = [f"'{b.GetName()}' ({int(b.GetEntries())})" for b in obj.GetListOfBranches() if int(b.GetEntries()) != entries]
+        if short:
+            raise InputError(f"{path}: branches {', '.join(short[:5])} were not filled once per entry of the tree "
+                             f"({entries} entries); their values would be stale. Fix: re-create the ntuple.")  # fmt: skip
+        types[""] = str(entries)
+        return types
+    finally:
+        tfile.Close()
+
+
+def classes_from_branches(path: Path, tree: str = "Events") -> tuple[str, ...]:
+    """Class names from the ``score_*`` branches in the tree's order (the trainer writes them in
+    class order), ``signal`` first."""
+    names = [b[len("score_"):] for b in branch_types(Path(path), tree) if b.startswith("score_") and "__" not in b]
+    if "signal" not in names:
+        raise InputError(f"{path}: no branch 'score_signal'; score branches found: "
+                         f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in README.md.")  # fmt: skip
+    return ("signal", *(n for n in names if n != "signal"))
+
+
+def _require(path: Path, types: dict[str, str], branch: str, allowed: set[str], what: str) -> None:
+    if branch not in types:
+        raise InputError(
+            f"{path}: branch '{branch}' is missing; branches found: {', '.join(sorted(types))}. "
+            f"Fix: {what}"
+        )
+    if types[branch] not in allowed:
+        raise InputError(
+            f"{path}: branch '{branch}' has type {types[branch]}, expected one of "
+            f"{', '.join(sorted(allowed & {'int', 'bool', 'float', 'double', 'Int_t', 'Float_t', 'Double_t', 'Bool_t'}))}. "
+            "Fix: write it with a supported type."
+        )
+
+
+def read_predictions(
+    path: Path | str,
+    classes: Sequence[str] = DEFAULT_CLASSES,
+    score_classes: Sequence[str] | None = None,
+    tree: str = "Events",
+    subsets: Sequence[str] = (),
+    progress: bool = False,
+    with_event_id: bool = False,
+    optional_subsets: Sequence[str] = (),
+    binary: bool = False,
+    extra: Sequence[str] = (),
+) -> Predictions:
+    """Read and validate one prediction ntuple.
+
+    classes: class names in label order (label i <-> classes[i]; classes[0] is the signal).
+    score_classes: which ``score_<class>`` branches to read (default: all classes; a binary
+    model has only ``score_signal``). subsets: extra boolean branches to read. progress: show a
+    progress bar for files of at least PROGRESS_MIN_ENTRIES entries. with_event_id: also read the
+    optional ``event_id`` branch (to pair events across ntuples). optional_subsets: subset
+    branches read only if the tree has them (has_bjet). binary: the file must hold a binary model
+    (one background score branch at most, whatever its name, e.g. the trainer's ``score_bg1``).
+    extra: further float branches (systematic variations), as float64 in ``Predictions.extra``.
+    """
+    path = Path(path)
+    classes = tuple(classes)
+    score_classes = tuple(classes if score_classes is None else score_classes)
+    types = branch_types(path, tree)
+    entries = int(types.pop(""))
+    hint = "the ntuple contract is in README.md; class names are set with --classes."
+    _require(path, types, "true_label", INT_TYPES | {"Bool_t", "bool"}, hint)
+    _require(path, types, "weight", FLOAT_TYPES, hint)
+    for name in score_classes:
+        _require(path, types, f"score_{name}", FLOAT_TYPES, hint)
+    for split in ("train", "test"):
+        _require(path, types, f"{split}_mask", BOOL_TYPES, hint)
+    has_valid = "valid_mask" in types
+    if has_valid:
+        _require(path, types, "valid_mask", BOOL_TYPES, hint)
+    subsets = [name for name in subsets if name not in optional_subsets or name in types]
+    for name in subsets:
+        _require(path, types, name, BOOL_TYPES, "choose an existing boolean branch for --subset.")
+    for name in extra:
+        _require(path, types, name, FLOAT_TYPES, "write every variation branch as float or double.")
+    other_scores = [b for b in types if b.startswith("score_") and b != "score_signal" and "__" not in b]
+    if binary and len(other_scores) > 1:
+        raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "
+                         "a multi-class model. Fix: evaluate it with visualizeMultiClass.py.")  # fmt: skip
+
+    columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
+    columns += ["valid_mask"] * has_valid + list(subsets)
+    has_id = with_event_id and types.get("event_id") in INT_TYPES
+    columns += ["event_id"] * has_id + list(extra)
+    data = read_columns(path, tree, {c: types[c] for c in dict.fromkeys(columns)}, entries, progress,
+                        block=[f"score_{c}" for c in score_classes])  # fmt: skip
+    preds = Predictions(
+        path=path,
+        classes=classes,
+        label=data["true_label"].view(np.uint8) if data["true_label"].dtype == np.bool_ else data["true_label"],
+        scores={c: data[f"score_{c}"] for c in score_classes},
+        weight=data["weight"].astype(np.float64, copy=False),
+        masks={s: _as_bool(data[f"{s}_mask"]) for s in SPLITS if f"{s}_mask" in data},
+        subsets={name: _as_bool(data[name]) for name in subsets},
+        event_id=data["event_id"].astype(np.int64, copy=False) if has_id else None,
+        extra={name: data[name].astype(np.float64, copy=False) for name in extra},
+    )
+    validate(preds)
+    return preds
+
+
+def _as_bool(values: np.ndarray) -> np.ndarray:
+    return values if values.dtype == np.bool_ else values != 0
+
+
+def read_columns(path: Path, tree: str, columns: dict[str, str], entries: int, progress: bool = False,
+                 block: Sequence[str] = (), threads: int | None = None) -> dict[str, np.ndarray]:  # fmt: skip
+    """Branch name -> numpy array (dtype of the branch's leaf type) in one pass over the tree.
+
+    columns: branch name -> leaf type name (from `branch_types`). Branches listed in `block`
+    that share one dtype are rows of one C-contiguous (len(block), entries) array, so kernels
+    can take them as a matrix without copying. threads: default ROOT's implicit-MT pool size
+    if that is on, else 1; the values do not depend on it.
+    """
+    ROOT = root()
+    out = {name: None for name in columns}
+    dtypes = {name: _dtype(path, name, t) for name, t in columns.items()}
+    block = [b for b in block if b in columns]
+    if block and len({dtypes[b] for b in block}) == 1:
+        matrix = np.empty((len(block), entries), dtype=dtypes[block[0]])
+        out.update(zip(block, matrix))
+    for name, array in out.items():
+        if array is None:
+            out[name] = np.empty(entries, dtype=dtypes[name])
+    if entries == 0:
+        return out
+    pointers = np.array([a.ctypes.data for a in out.values()], dtype=np.uint64)
+    sizes = np.array([a.itemsize for a in out.values()], dtype=np.int32)
+    if threads is None:
+        threads = int(ROOT.GetThreadPoolSize()) if ROOT.IsImplicitMTEnabled() else 1
+    label = f"Reading {path.parent.name}/{path.name}" if progress and entries >= PROGRESS_MIN_ENTRIES else ""
+    with quiet_root(ROOT.kError), root_errors() as errors:
+        error = str(ROOT.pnetviz.read_columns(str(path), tree, list(out), pointers, sizes, entries, threads, label,
+                                              sys.stderr.isatty()))  # fmt: skip
+    if error or errors.count:
+        what = "; ".join(t for t in (error, errors.summary()) if t)
+        raise InputError(f"{path}: {what}. Fix: the ntuple contract (README.md) asks for flat scalar branches, "
+                         "one number per event; re-create the file if it is damaged.")  # fmt: skip
+    return out
+
+
+def _dtype(path: Path, branch: str, type_name: str) -> np.dtype:
+    if type_name not in DTYPES:
+        raise InputError(f"{path}: branch '{branch}' has type {type_name!r}, which pnetviz cannot read. "
+                         "Fix: write it as bool, an integer, float or double.")  # fmt: skip
+    return np.dtype(DTYPES[type_name])
+
+
+def validate(preds: Predictions) -> None:
+    """Content checks: finite values, labels in the class list, every class populated."""
+    path = preds.path
+    for name, values in [("weight", preds.weight), *((f"score_{c}", s) for c, s in preds.scores.items()),
+                         *preds.extra.items()]:  # fmt: skip
+        bad = ~np.isfinite(values)
+        if np.any(bad):
+            raise InputError(
+                f"{path}: branch '{name}' has {int(bad.sum())} NaN/inf values "
+                f"(first at entry {int(np.argmax(bad))}). Fix: repair the inference output."
+            )
+    w = np.abs(preds.weight)
+    extreme = (w > MAX_WEIGHT) | ((w > 0) & (w < MIN_WEIGHT))
+    if np.any(extreme):
+        raise InputError(
+            f"{path}: branch 'weight' has {int(extreme.sum())} values beyond 1e+-100 in magnitude (first at entry "
+            f"{int(np.argmax(extreme))}: {preds.weight[np.argmax(extreme)]:.3g}); their squares leave double precision "
+            "(errors, effective event counts). Fix: rescale the weights."
+        )
+    for c, s in preds.scores.items():
+        below, above = int(np.count_nonzero(s < 0)), int(np.count_nonzero(s > 1))
+        if below or above:
+            warnings.warn(
+                f"{path}: 'score_{c}' has {below} values below 0 and {above} above 1 (not a probability?): curves "
+                "and AUCs use the exact values; in the 50-bin score histograms on [0, 1] they are counted in the "
+                "first and the last bin (no event is lost from the normalisation).",
+                PnetvizWarning,
+                stacklevel=2,
+            )
+    n_classes = len(preds.classes)
+    outside = (preds.label < 0) | (preds.label >= n_classes)
+    if np.any(outside):
+        found = ", ".join(str(v) for v in np.unique(preds.label[outside])[:10])
+        raise InputError(
+            f"{path}: branch 'true_label' has values {found} outside the class list "
+            f"{list(preds.classes)} (labels 0..{n_classes - 1}). Fix: pass the full list with --classes."
+        )
+    for index, name in enumerate(preds.classes):
+        in_class = preds.label == index
+        if not np.any(in_class):
+            raise InputError(
+                f"{path}: class '{name}' (true_label == {index}) has no events. "
+                "Fix: check --classes and the ntuple."
+            )
+        if np.sum(np.abs(preds.weight[in_class])) == 0:
+            raise InputError(f"{path}: class '{name}' has zero total weight. Fix: check the 'weight' branch.")

@@ -1,0 +1,226 @@
+"""visualizeBinary: evaluate one binary model (signal vs one background) for one fold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.metrics import hep, pairmetrics, profiled
+from pnetviz.jobs import subsets, systematics
+from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
+from pnetviz.jobs.driver import FoldJob, RunOutput
+from pnetviz.metrics.folds import fold_curves
+from pnetviz.io.history import TrainingHistory, load_history
+from pnetviz.metrics.hep import mode_weights
+from pnetviz.io.ntuple import Predictions, read_predictions
+from pnetviz.draw.plots import CurveSpec, HistSpec
+from pnetviz.output.publish import write_set
+from pnetviz.draw.style import color
+from pnetviz.jobs.subsets import BJET_BRANCH
+
+
+@dataclass(frozen=True, kw_only=True)
+class BinaryJob(FoldJob):
+    """One fold of a binary model: signal vs `background`."""
+
+    background: str
+    compare_subset: str | None = None
+
+    @property
+    def labels(self) -> tuple[str, str]:
+        """Class names for the report: the signal point and the background category."""
+        return (self.signal, self.background)
+
+    @property
+    def display(self) -> tuple[str, str]:
+        """Class labels for plots (--labels, physics defaults)."""
+        return (self.label(self.signal) if self.signal in self.label_overrides else self.signal, self.label(self.background))
+
+    @property
+    def subset_branches(self) -> list[str]:
+        """Boolean branches compared all / true / false: --compare-subset, and has_bjet unless disabled."""
+        return list(dict.fromkeys(b for b in (self.compare_subset, BJET_BRANCH if self.bjet_comparison else None) if b))
+
+
+def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str,
+                    splits: tuple[str, ...] = SPLITS) -> dict[str, SplitResult]:  # fmt: skip
+    masks = {s: preds.masks[s] for s in splits}
+    return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, masks, keep,
+                         what, job.labels, job.hep.weight_mode)  # fmt: skip
+
+
+def context_lines(job: BinaryJob) -> list[str]:
+    lines = [f"{job.display[0]} vs {job.display[1]}", ", ".join(t for t in (job.channel, job.fold_text) if t)]
+    if job.subset:
+        lines.append(f"subset: {job.subset}")
+    return lines
+
+
+def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
+    """(key, hull fpr, hull tpr, optimum) of the test split for roc_figure(hull=...)."""
+    hull = hep.convex_hull(result.curve)
+    best = metrics["optimal_operating_point"]
+    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"])
+
+
+def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
+                  comparisons: list[subsets.SubsetComparison], metrics: dict) -> list[canvas.Figure]:  # fmt: skip
+    ctx = context_lines(job)
+    if job.hep.weight_mode != "abs":
+        ctx.append(f"weights: {job.hep.weight_mode}")
+    sig, bkg = color("signal"), color("background")
+    roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {"auc": r.curve.auc,
+                     "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
+    pr = []
+    for s, r in results.items():
+        curve = r.pr  # derived here, once
+        pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
+                            sig, plots.split_style(s)))  # fmt: skip
+    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence, from the test ROC (seed 004)
+        test = results["test"].curve
+        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, job.hep.signal_scale),
+                            f"Test, signal #times {job.hep.signal_scale:g}", plots.cycle_color(2), 1))  # fmt: skip
+    hists = []
+    for s, r in results.items():
+        hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
+        hists.append(HistSpec(f"scores/{s}_background", r.hist_background, f"{job.display[1]} ({s})", bkg, s == "test"))
+    hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
+    figs = [
+        plots.roc_figure("roc_curve", roc, ctx, hull=hull),
+        plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
+        plots.pr_figure("precision_recall_curve", pr, ctx),
+        plots.score_figure("score_distributions", hists, "P(signal)", ctx, pairmetrics.ks_lines(metrics)),
+        plots.confusion_figure("confusion_matrix", results["test"].confusion, ctx[:2], labels=job.display),
+    ]
+    if history is not None:
+        figs += plots.training_figures(history, ctx[:2])
+    for comp in comparisons:
+        t = subsets.tag(comp.branch)
+        figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",
+                                job.display, "P(signal)", ctx)  # fmt: skip
+    return figs
+
+
+def confusion_report(result: SplitResult) -> dict:
+    c = result.confusion
+    return {"labels": list(c.labels), "threshold": THRESHOLD, "counts": c.counts, "weighted": c.weighted,
+            "normalised": c.normalised}  # fmt: skip
+
+
+def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
+    per_split = {}
+    for split, r in results.items():
+        s = r.sample
+        per_split[split] = {job.signal: yields(s.weights[s.is_signal]), job.background: yields(s.weights[~s.is_signal])}
+    return {
+        "events": {sp: {c: v["events"] for c, v in d.items()} for sp, d in per_split.items()},
+        "sum_weights": {sp: {c: v["sum_weights"] for c, v in d.items()} for sp, d in per_split.items()},
+        "yields": per_split,
+    }
+
+
+def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
+                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict) -> dict:  # fmt: skip
+    keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, bool)
+    report = {
+        "kind": "binary",
+        "signal": job.signal,
+        "background": job.background,
+        "channel": job.channel,
+        **job.report_identity(),
+        "input": str(preds.path),
+        "history": str(history.path) if history else None,
+        "subset": job.subset,
+        "events_used": f"all events of the ntuple{f' with {job.subset} true' if job.subset else ''}, per split mask",
+        "weight_mode": job.hep.weight_mode,
+        "signal_scale": job.hep.signal_scale,
+        **split_report(job, results),
+        "negative_weight_fraction": {
+            name: yields(preds.weight[keep & (preds.label == i)])["negative_weight_fraction"]
+            for i, name in enumerate(job.labels)
+        },
+        "auc": {s: r.curve.auc for s, r in results.items()},
+        "average_precision": {s: r.average_precision for s, r in results.items()},
+        "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
+        "hep_metrics": metrics,
+    }
+    for comp in comparisons:
+        report[f"{subsets.tag(comp.branch)}_performance"] = {"branch": comp.branch, "split": "test", **comp.report}
+    if history is not None:
+        report["training"] = history.summary
+    report["notes"] = notes
+    return report
+
+
+def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, test_result: SplitResult,
+                 templates: dict) -> tuple[dict, profiled.Profiled]:  # fmt: skip
+    """The profiled ROC of the test events under the job's nuisances, and its report section.
+    `test_result`: the nominal test evaluation (its sample and curve are reused)."""
+    test = preds.masks["test"] if keep is None else preds.masks["test"] & keep
+    events = np.flatnonzero(test)  # the order of test_result.sample
+    nominal = test_result.sample
+    is_signal, scores, weights = nominal.is_signal, nominal.scores, nominal.weights
+
+    def variant(bases: dict[str, str], side: str) -> tuple[np.ndarray, np.ndarray]:
+        s = preds.extra[bases["score_signal"] + side][events] if "score_signal" in bases else scores
+        w = preds.extra[bases["weight"] + side][events] if "weight" in bases else weights
+        return s, w
+
+    def shift_mask(cls: str) -> np.ndarray | None:
+        return {"signal": is_signal, job.signal: is_signal, "background": ~is_signal, job.background: ~is_signal}.get(cls)
+
+    nuisances = systematics.nuisances(nominal, templates, variant, job.syst.shifts, shift_mask, job.syst.kappa,
+                                      job.hep.weight_mode)  # fmt: skip
+    prof = profiled.profile(nominal, nuisances, job.syst.kappa, job.hep.weight_mode, test_result.curve)
+    return systematics.report(prof, nuisances, templates, job.syst), prof
+
+
+def run(job: BinaryJob) -> RunOutput:
+    """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
+    templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
+    wanted = [b for b in (job.subset, *job.subset_branches) if b]
+    optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
+    preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
+                             subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
+                             binary=True, extra=extra)  # fmt: skip
+    keep = preds.subsets[job.subset] if job.subset else None
+    results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
+    used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
+    is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
+    metrics = pairmetrics.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())))
+    comparisons = []
+    for branch in job.subset_branches:
+        if branch not in preds.subsets:
+            continue
+        flag = preds.subsets[branch]
+
+        def evaluate_test(part: np.ndarray | None, what: str) -> SplitResult:
+            sel = keep if part is None else part if keep is None else keep & part
+            return evaluate_splits(job, preds, sel, what, ("test",))["test"]
+
+        comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep, results["test"],
+                                           metrics["test"]["auc_error"]))  # fmt: skip
+    notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
+    history = load_history(job.history) if job.history else None
+    if history is None:
+        notes.append("no training history file found: training_curves and training_metrics skipped")
+    elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
+        notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
+    report = build_report(job, preds, results, history, comparisons, notes, metrics)
+    prof = None
+    if job.syst.active:
+        report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)
+
+    def figures() -> list[canvas.Figure]:
+        figs = build_figures(job, results, history, comparisons, metrics)
+        if prof is not None:
+            figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled",
+                                        metrics["test"]["auc_error"])  # fmt: skip
+        return figs
+
+    written = write_set(job.output, job.formats, job.style, figures, report,
+                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"))  # fmt: skip
+    curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
+    return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

@@ -1,0 +1,308 @@
+"""visualizeComparison: binary models vs the multi-class model's likelihood ratio, per background.
+
+For background i, the binary model's test events (signal + bkg_i) are compared with the
+multi-class test events with true_label in {0, i}, scored with P(s)/(P(s)+P(bkg_i)+1e-10).
+The AUC difference gets a paired-bootstrap error when both ntuples hold the same events
+(matched by `event_id`), otherwise independent bootstrap errors (and the report says so).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.metrics import hep
+from pnetviz.jobs.driver import RunOutput
+from pnetviz.errors import PnetvizWarning
+from pnetviz.metrics.evaluate import lr_score
+from pnetviz.jobs.multiclass import check_lr
+from pnetviz.metrics.folds import FPR_GRID, tpr_on_grid
+from pnetviz.metrics.pairmetrics import HepOptions
+from pnetviz.io.ntuple import Predictions, read_predictions
+from pnetviz.draw.plots import CurveSpec
+from pnetviz.output.publish import write_set
+from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
+from pnetviz.draw.style import StyleOptions, cycle_color
+from pnetviz.io.trainer import pairing
+
+SPLIT = "test"
+
+
+@dataclass(frozen=True)
+class ComparisonJob:
+    signal: str
+    classes: tuple[str, ...]  # multi-class class (branch) names, signal first
+    pairs: dict[str, str]  # binary background -> the multi-class class it is compared with
+    channel: str
+    fold: int | None
+    binary_files: dict[str, Path]
+    multiclass_file: Path
+    output: Path
+    binary_models: dict[str, str | None] = field(default_factory=dict)
+    multiclass_model: str | None = None
+    groups: dict[str, list[str]] = field(default_factory=dict)  # multi-class group -> samples (trainer's JSON)
+    labels: dict[str, str] = field(default_factory=dict)  # class -> plot label
+    formats: tuple[str, ...] = ("png", "pdf")
+    tree: str = "Events"
+    style: StyleOptions = StyleOptions()
+    hep: HepOptions = HepOptions()
+    subset: str | None = None  # only events where this boolean branch is true, in both ntuples
+    hull: bool = False  # draw both models' convex hulls on the ROC comparison
+    progress: bool = False  # progress bar while reading large files
+
+
+@dataclass(frozen=True)
+class Side:
+    """One model's test events for one pair."""
+
+    scores: np.ndarray
+    is_signal: np.ndarray
+    weights: np.ndarray  # signed
+    used: np.ndarray  # after the weight mode
+    ids: np.ndarray | None
+
+    def curve(self) -> BinaryCurve:
+        return binary_clf_curve(self.scores, self.is_signal, self.used)
+
+
+def make_side(scores: np.ndarray, is_signal: np.ndarray, preds: Predictions, sel: np.ndarray, mode: str) -> Side:
+    w = preds.weight[sel]
+    ids = preds.event_id[sel] if preds.event_id is not None else None
+    return Side(scores[sel], is_signal[sel], w, hep.mode_weights(w, mode), ids)
+
+
+def comparability(binary: Side, multi: Side, names: tuple[str, str]) -> dict:
+    """Event counts and signed weight sums per class on both sides; consistent if identical."""
+    def summary(side: Side) -> dict:
+        return {names[0]: {"events": int(side.is_signal.sum()), "sum_weights": float(side.weights[side.is_signal].sum())},
+                names[1]: {"events": int((~side.is_signal).sum()), "sum_weights": float(side.weights[~side.is_signal].sum())}}  # fmt: skip
+
+    b, m = summary(binary), summary(multi)
+    consistent = all(b[c]["events"] == m[c]["events"] and math.isclose(b[c]["sum_weights"], m[c]["sum_weights"],
+                                                                      rel_tol=1e-9, abs_tol=1e-12) for c in names)  # fmt: skip
+    return {"binary": b, "multiclass": m, "consistent": consistent}
+
+
+def align(binary: Side, multi: Side) -> tuple[np.ndarray, np.ndarray] | None:
+    """Index arrays putting both sides in the same event order, if they hold the same events."""
+    if binary.ids is None or multi.ids is None or binary.ids.size != multi.ids.size:
+        return None
+    ib, im = np.argsort(binary.ids, kind="stable"), np.argsort(multi.ids, kind="stable")
+    same = np.array_equal(binary.ids[ib], multi.ids[im]) and np.unique(binary.ids).size == binary.ids.size
+    return (ib, im) if same and np.array_equal(binary.is_signal[ib], multi.is_signal[im]) else None
+
+
+def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, opts: HepOptions) -> dict:
+    """AUC(binary) - AUC(multi-class) with its bootstrap error: paired if the events are the same."""
+    diff = cb.auc - cm.auc
+    pairing = align(binary, multi)
+    if opts.bootstrap <= 1:
+        errors = {"binary": math.nan, "multiclass": math.nan}
+        error, method = math.nan, "no bootstrap (--bootstrap 0)"
+    elif pairing is not None:
+        ib, im = pairing
+        a, b = hep.paired_bootstrap(binary.scores[ib], multi.scores[im], binary.is_signal[ib], binary.used[ib],
+                                    multi.used[im], opts.bootstrap, opts.seed)  # fmt: skip
+        errors = {"binary": float(np.std(a, ddof=1)), "multiclass": float(np.std(b, ddof=1))}
+        error, method = float(np.std(a - b, ddof=1)), "paired Poisson bootstrap (same events, matched by event_id)"
+    else:
+        eb = hep.bootstrap(binary.scores, binary.is_signal, binary.used, opts.bootstrap, opts.seed).auc_error
+        em = hep.bootstrap(multi.scores, multi.is_signal, multi.used, opts.bootstrap, opts.seed + 1).auc_error
+        errors = {"binary": eb, "multiclass": em}
+        error, method = math.hypot(eb, em), "independent bootstraps (the two ntuples do not hold the same events)"
+    return {
+        "auc": {"binary": {"value": cb.auc, "error": errors["binary"]},
+                "multiclass": {"value": cm.auc, "error": errors["multiclass"]}},  # fmt: skip
+        "difference": {"binary_minus_multiclass": diff, "error": error,
+                       "significance": diff / error if error and error > 0 else math.nan, "method": method},  # fmt: skip
+    }
+
+
+def dominance(cb: BinaryCurve, cm: BinaryCurve) -> dict:
+    """Is one ROC above the other everywhere (on FPR_GRID, endpoints excluded), or where do they cross?"""
+    grid = FPR_GRID[(FPR_GRID > 0) & (FPR_GRID < 1)]
+    d = tpr_on_grid(cb, grid) - tpr_on_grid(cm, grid)
+    above, below = d > 1e-12, d < -1e-12
+    if not above.any() and not below.any():
+        verdict = "identical"
+    elif not below.any():
+        verdict = "binary dominates"
+    elif not above.any():
+        verdict = "multiclass dominates"
+    else:
+        verdict = "curves cross"
+    sign = np.sign(np.where(np.abs(d) > 1e-12, d, 0.0))
+    nz = np.flatnonzero(sign)
+    flips = nz[1:][sign[nz[1:]] != sign[nz[:-1]]]
+    return {"verdict": verdict, "crossings_fpr": grid[flips][:20].tolist(),
+            "fraction_binary_above": float(above.mean()), "fraction_multiclass_above": float(below.mean())}  # fmt: skip
+
+
+def pairing_note(job: ComparisonJob, background: str) -> str:
+    """How the binary background was paired with its multi-class class, for the report."""
+    target = job.pairs[background]
+    if target.lower() == background.lower():
+        return f"binary {background} model vs multi-class class {target} (same name)"
+    how = "set by --pair"
+    if pairing(background, (job.classes[0], target), job.groups) == target:
+        how = f"the multi-class group holding {background}: {', '.join(job.groups.get(target, []))}"
+    return f"binary {background} model vs multi-class class {target} ({how}); the multi-class class holds more events"
+
+
+def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[dict, BinaryCurve, BinaryCurve]:
+    target = job.pairs[background]
+    index = job.classes.index(target)
+    binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
+                              score_classes=(job.classes[0],), tree=job.tree, progress=job.progress,
+                              with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
+    mode = job.hep.weight_mode
+    keep_b = binary.masks[SPLIT] & (binary.subsets[job.subset] if job.subset else True)
+    side_b = make_side(binary.scores[job.classes[0]], binary.label == 0, binary, keep_b, mode)
+    lr = lr_score(mc.scores[job.classes[0]], mc.scores[target])
+    sel = mc.masks[SPLIT] & np.isin(mc.label, (0, index)) & (mc.subsets[job.subset] if job.subset else True)
+    check_lr(mc, lr[sel], np.flatnonzero(sel), target)
+    side_m = make_side(lr, mc.label == 0, mc, sel, mode)
+    cb, cm = side_b.curve(), side_m.curve()
+    check = comparability(side_b, side_m, (job.signal, background))
+    if not check["consistent"]:
+        warnings.warn(f"{background}: binary and multi-class test events differ: binary {check['binary']}, "
+                      f"multi-class {check['multiclass']}", PnetvizWarning, stacklevel=2)  # fmt: skip
+    result = {
+        "multiclass_class": target,
+        "pairing": pairing_note(job, background),
+        "binary_input": str(binary.path),
+        "binary_model": job.binary_models.get(background),
+        **auc_difference(side_b, side_m, cb, cm, job.hep),
+        "rejection_0.5": {"binary": hep.rejection_at(cb, 0.5), "multiclass": hep.rejection_at(cm, 0.5)},
+        "dominance": dominance(cb, cm),
+        "comparability": check,
+    }
+    return result, cb, cm
+
+
+def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[canvas.Figure]:
+    tag = f"signal_vs_{background}"
+    auc = result["auc"]
+    b_label, m_label = job.labels.get(background, background), job.labels.get(job.pairs[background], job.pairs[background])
+    vs = b_label if b_label == m_label else f"{b_label} (multi-class: {m_label})"
+    ctx = [f"{job.signal} vs {vs}, test", job.channel + ("" if job.fold is None else f", fold {job.fold}")]
+    if job.subset:
+        ctx.append(f"subset: {job.subset}")
+
+    def label(name: str, key: str) -> str:
+        err = auc[key]["error"]
+        return f"{name}: AUC {auc[key]['value']:.4f}" + (f" #pm {err:.4f}" if err == err else "")
+
+    roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), cycle_color(0), 2),
+           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), cycle_color(2), 2)]  # fmt: skip
+    ok_b, ok_m = cb.fpr > 0, cm.fpr > 0
+    rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", cycle_color(0), 2),
+           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", cycle_color(2), 2)]  # fmt: skip
+    d = result["difference"]
+    diff_line = f"#DeltaAUC = {d['binary_minus_multiclass']:+.4f}" + (f" #pm {d['error']:.4f}" if d["error"] == d["error"] else "")
+    return [
+        plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, result["dominance"]["verdict"]],
+                           hull=hulls(tag, cb, cm) if job.hull else None),
+        plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx),
+    ]
+
+
+def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
+    """roc_figure hull overlays: each model's test convex hull (no single optimum for two models)."""
+    out = []
+    for key, curve, name in ((f"{tag}/roc_binary", cb, "Binary"), (f"{tag}/roc_multiclass", cm, "Multi-class")):
+        h = hep.convex_hull(curve)
+        out.append((key, h.fpr, h.tpr, None, f"{name} convex hull"))
+    return out
+
+
+def run(job: ComparisonJob) -> RunOutput:
+    mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, progress=job.progress,
+                          with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
+    pairs, curves = {}, {}
+    for background in job.pairs:
+        pairs[background], cb, cm = compare_pair(job, background, mc)
+        curves[background] = (cb, cm)
+    report = {
+        "kind": "comparison",
+        "signal": job.signal,
+        "channel": job.channel,
+        "fold": job.fold,
+        "split": SPLIT,
+        "multiclass_input": str(job.multiclass_file),
+        "multiclass_model": job.multiclass_model,
+        "classes": list(job.classes),
+        "pairs_compared": {b: c for b, c in job.pairs.items()},
+        "weight_mode": job.hep.weight_mode,
+        "signal_scale": job.hep.signal_scale,
+        "subset": job.subset,
+        "bootstrap_replicas": job.hep.bootstrap,
+        "selection": "binary: all test events of its ntuple; multi-class: test events with true_label in {0, i}, "
+                     "score P(s)/(P(s)+P(bkg_i)+1e-10)",
+        "pairs": pairs,
+    }
+
+    def figures() -> list[canvas.Figure]:
+        return [fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)]
+
+    written = write_set(job.output, job.formats, job.style, figures, report,
+                      ", ".join(t for t in (f"pnetviz binary vs multi-class comparison: {job.signal}", job.channel,
+                                            "" if job.fold is None else f"fold {job.fold}", job.multiclass_model or "") if t))  # fmt: skip
+    return RunOutput(written, {}, extra={"pairs": pairs})
+
+
+def _mean_std(values: list[float]) -> dict[str, float]:
+    v = np.array([x for x in values if x == x], dtype=float)
+    return {"mean": float(v.mean()) if v.size else math.nan,
+            "std": float(np.std(v, ddof=1)) if v.size > 1 else 0.0 if v.size else math.nan}  # fmt: skip
+
+
+def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
+    """Across folds, per background: AUCs and their difference, fold by fold and mean +- std."""
+    folds = sorted(per_fold)
+    backgrounds = list(next(iter(per_fold.values())))
+    out = {"folds": folds, "missing_folds": missing, "std_convention": "sample standard deviation (ddof=1)", "pairs": {}}
+    for b in backgrounds:
+        rows = {f: per_fold[f][b] for f in folds}
+        table = {
+            "auc_binary": {str(f): r["auc"]["binary"]["value"] for f, r in rows.items()},
+            "auc_multiclass": {str(f): r["auc"]["multiclass"]["value"] for f, r in rows.items()},
+            "auc_binary_error": {str(f): r["auc"]["binary"]["error"] for f, r in rows.items()},
+            "auc_multiclass_error": {str(f): r["auc"]["multiclass"]["error"] for f, r in rows.items()},
+            "difference": {str(f): r["difference"]["binary_minus_multiclass"] for f, r in rows.items()},
+            "difference_error": {str(f): r["difference"]["error"] for f, r in rows.items()},
+            "dominance": {str(f): r["dominance"]["verdict"] for f, r in rows.items()},
+        }
+        out["pairs"][b] = {"per_fold": table, **{k: _mean_std(list(table[k].values()))
+                                                 for k in ("auc_binary", "auc_multiclass", "difference")}}  # fmt: skip
+    return out
+
+
+def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figure]:
+    """AUC per fold with bootstrap errors, binary vs multi-class, one plot per background."""
+    figs = []
+    folds = np.array(report["folds"], dtype=float)
+    for b, pair in report["pairs"].items():
+        rows = pair["per_fold"]
+        yb, ym = np.array(list(rows["auc_binary"].values())), np.array(list(rows["auc_multiclass"].values()))
+        lo, hi = float(min(yb.min(), ym.min())), float(max(yb.max(), ym.max()))
+        pad = max(hi - lo, 0.005)
+        frame = canvas.Frame((folds.min() - 0.7, folds.max() + 0.7), (lo - pad, hi + 2.5 * pad), "Fold", "Test AUC")
+        fig = canvas.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45)
+        eb = np.array(list(rows["auc_binary_error"].values()), dtype=float)
+        em = np.array(list(rows["auc_multiclass_error"].values()), dtype=float)
+        canvas.add_error_points(fig, f"signal_vs_{b}/auc_binary", folds - 0.08, yb, eb,
+                              f"Binary: {pair['auc_binary']['mean']:.4f} #pm {pair['auc_binary']['std']:.4f}",
+                              marker_color=cycle_color(0))  # fmt: skip
+        canvas.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
+                              f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
+                              marker_color=cycle_color(2), marker=21)  # fmt: skip
+        canvas.add_legend(fig, 0.22, 0.62, 0.70, 0.74)
+        canvas.add_text(fig, [f"{signal} vs {b}", channel, "mean #pm std over folds"], 0.93, 0.88, align=31)
+        figs.append(fig)
+    return figs

@@ -1,0 +1,113 @@
+"""The per-fold loop shared by the visualize scripts, and the cross-fold summary after it."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pnetviz.errors import PnetvizWarning
+from pnetviz.metrics.folds import FoldCurves
+from pnetviz.jobs.foldsummary import write_fold_summary
+from pnetviz.metrics.pairmetrics import HepOptions
+from pnetviz.output.atomic import transaction
+from pnetviz.draw.style import StyleOptions
+from pnetviz.jobs.systematics import SystOptions
+from pnetviz.io.trainer import TrainerInfo, display_label
+
+
+@dataclass(frozen=True, kw_only=True)
+class FoldJob:
+    """What one fold's run of a visualize script needs, resolved by the CLI (the binary and
+    multi-class jobs add their own fields)."""
+
+    signal: str
+    channel: str
+    fold: int | None  # None: unknown, or the trainer's pilot run (pilot=True)
+    predictions: Path
+    history: Path | None
+    output: Path
+    pilot: bool = False
+    model: str | None = None  # the trainer's model name, when the ntuple is in its layout
+    info: TrainerInfo = TrainerInfo()  # the trainer's JSON metadata (empty without it)
+    label_overrides: dict = field(default_factory=dict)  # --labels: class name -> plot label
+    bjet_comparison: bool = True  # all / with / without b-jet when the ntuple has has_bjet
+    syst: SystOptions = SystOptions()  # --syst, --syst-kappa, --score-shift: the profiled ROC
+    formats: tuple[str, ...] = ("png", "pdf")
+    tree: str = "Events"
+    subset: str | None = None
+    style: StyleOptions = StyleOptions()
+    hep: HepOptions = HepOptions()
+    progress: bool = False  # progress bar while reading large files
+    hull: bool = False
+
+    @property
+    def fold_text(self) -> str:
+        """'fold 3', 'pilot' or '' (unknown fold) for plots and messages."""
+        return "pilot" if self.pilot else "" if self.fold is None else f"fold {self.fold}"
+
+    def label(self, name: str) -> str:
+        """Plot label of class `name` (--labels, then the physics defaults)."""
+        return display_label(name, self.label_overrides)
+
+    def describe(self, what: str) -> str:
+        """One line naming the evaluation: what, channel, fold, model (report and ROOT-object titles)."""
+        parts = [what, self.channel, self.fold_text, self.model or ""]
+        return ", ".join(p for p in parts if p)
+
+    def report_identity(self) -> dict:
+        """Fold, pilot flag and the trainer's model metadata for summary_report.json."""
+        return {"fold": self.fold, "pilot": self.pilot, "model": self.info.report() if self.info.meta or self.info.info
+                else {"model_name": self.model}}  # fmt: skip
+
+
+@dataclass
+class RunOutput:
+    """What one fold's run wrote, and its curves for the fold summary:
+    pair name -> (file prefix, split -> FoldCurves)."""
+
+    written: list[Path]
+    curves: dict[str, tuple[str, dict[str, FoldCurves]]] = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # script-specific per-fold results
+
+
+def job_inputs(job) -> list[Path]:
+    """Every file a job reads (an output directory must not hold one: it is replaced whole)."""
+    info = getattr(job, "info", None)
+    return [p for p in (job.predictions, job.history, info.model_info if info else None) if p is not None]
+
+
+def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput], summary_dir: Path,
+             missing: Sequence[int], quiet: bool, title: str, context: Sequence[str], wait: bool = False,
+             meta: dict | None = None) -> None:  # fmt: skip
+    """Run every fold (progress per fold); with several folds, write the summary to summary_dir.
+    All or nothing: every fold's set and the summary are staged and published only when all
+    succeeded (output.transaction); on any error every output directory keeps what it had.
+    `meta` (cli.provenance) is recorded in every set's marker."""
+    if missing:
+        warnings.warn(f"folds {', '.join(map(str, missing))} have no predictions file and are skipped; "
+                      "the fold summary lists them as missing", PnetvizWarning, stacklevel=2)  # fmt: skip
+    targets = [job.output for job in jobs] + ([summary_dir] if len(jobs) > 1 else [])
+    inputs = [p for job in jobs for p in job_inputs(job)]
+    collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
+    display: dict[str, str] = {}  # pair name -> plot text (physics labels)
+    with transaction(targets, inputs, wait, meta) as stages:
+        for i, job in enumerate(jobs, start=1):
+            out = run_one(replace(job, output=stages[job.output]))
+            display.update(out.extra.get("display", {}))
+            for name, (prefix, per_split) in out.curves.items():
+                entry = collected.setdefault(name, (prefix, {}))
+                for split, curves in per_split.items():
+                    entry[1].setdefault(split, []).append(curves)
+            if not quiet:
+                print(f"[pnetviz {script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files for {job.output}",
+                      flush=True)  # fmt: skip
+        if len(jobs) > 1:
+            first = jobs[0]
+            written = write_fold_summary(stages[summary_dir], first.formats, first.style, title, context, collected,
+                                         missing, display)  # fmt: skip
+    if not quiet:
+        if len(jobs) > 1:
+            print(f"[pnetviz {script}] summary of {len(jobs)} folds: {len(written)} files in {summary_dir}", flush=True)
+        print(f"[pnetviz {script}] published {len(targets)} output set{'s' * (len(targets) > 1)}", flush=True)

@@ -1,0 +1,65 @@
+"""The `folds/` output set written when a visualize script runs several folds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, aggregate, aggregate_report
+from pnetviz.output.publish import write_set
+from pnetviz.draw.style import StyleOptions, cycle_color
+
+FOLDS_DIR = "folds"
+
+
+def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: Sequence[str]) -> list[canvas.Figure]:
+    """Mean ROC and mean rejection curve with +-1 sigma bands, train and test."""
+    aggs = {split: aggregate(curves) for split, curves in per_split.items()}
+    n = len(next(iter(aggs.values())).folds)
+
+    def roc_bands(fig: canvas.Figure) -> None:
+        for k, (split, agg) in enumerate(aggs.items()):
+            lo, hi = np.clip(agg.tpr_mean - agg.tpr_std, 0, 1), np.clip(agg.tpr_mean + agg.tpr_std, 0, 1)
+            canvas.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=cycle_color(k))
+
+    def rejection_bands(fig: canvas.Figure) -> None:
+        for k, (split, agg) in enumerate(aggs.items()):
+            ok = np.isfinite(agg.log_rejection_mean)
+            lo, hi = agg.rejection_band
+            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID[ok], lo[ok], hi[ok], None,
+                          band_color=cycle_color(k))  # fmt: skip
+
+    roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
+                           f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", cycle_color(k),
+                           plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
+    ok = {s: np.isfinite(a.log_rejection_mean) for s, a in aggs.items()}
+    rej = [plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[ok[s]], a.rejection_mean[ok[s]],
+                           f"{s.capitalize()}, geometric mean #pm 1#sigma", cycle_color(k), plots.split_style(s))
+           for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
+    return [
+        plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
+                         underlay=roc_bands),  # fmt: skip
+        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"{n} folds, #sigma of log_{{10}}"],
+                               underlay=rejection_bands),  # fmt: skip
+    ]
+
+
+def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
+                       pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int],
+                       display: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
+    """pairs: name -> (file prefix, split -> per-fold curves); display: name -> plot text (default
+    the name). Writes figures, report, plots.root."""
+    report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
+                        for name, (_, per_split) in pairs.items()}}  # fmt: skip
+    report["missing_folds"] = list(missing)
+
+    def figures() -> list[canvas.Figure]:
+        figs = []
+        for name, (prefix, per_split) in pairs.items():
+            figs += band_figures(prefix, per_split, [(display or {}).get(name, name), *context[1:]] if prefix else context)
+        return figs
+
+    return write_set(output, formats, style, figures, report, title)

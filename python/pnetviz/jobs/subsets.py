@@ -1,0 +1,92 @@
+"""All test events vs a boolean subset and its complement: the trainer's b-jet comparison.
+
+Made automatically when the ntuple has `has_bjet` (off with --no-bjet-comparison), and for any
+boolean branch with the binary script's --compare-subset. One mechanism for the binary model and
+every multi-class likelihood-ratio pair: the caller gives a function evaluating the test split
+for an event mask; this module returns AUC +- bootstrap error per part and the two figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.metrics import hep
+from pnetviz.errors import InputError
+from pnetviz.metrics.evaluate import SplitResult
+from pnetviz.metrics.pairmetrics import HepOptions
+from pnetviz.draw.plots import CurveSpec, HistSpec
+from pnetviz.draw.style import color, cycle_color
+
+BJET_BRANCH = "has_bjet"
+
+
+def tag(branch: str) -> str:
+    """Name used in output files and the report: `bjet` for has_bjet, else the branch name."""
+    return "bjet" if branch == BJET_BRANCH else branch
+
+
+def part_labels(branch: str) -> dict[str, str]:
+    if branch == BJET_BRANCH:
+        return {"all": "All", "with": "b jet", "without": "No b jet"}
+    return {"all": "All", "with": f"{branch}", "without": f"not {branch}"}
+
+
+@dataclass(frozen=True)
+class SubsetComparison:
+    branch: str
+    results: dict[str, SplitResult]  # part -> test split result
+    report: dict  # part -> {auc, auc_error, events}; or {"skipped": reason}
+
+
+def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray | None, str], SplitResult],
+            opts: HepOptions, overall: SplitResult, overall_error: float) -> SubsetComparison:  # fmt: skip
+    """The test split for `flag` true and `flag` false (evaluate_test(keep, what), `what` the
+    part's label) beside `overall`, the test result of all events already computed (with its AUC
+    error: not sorted or bootstrapped twice). A part without signal or background is not an error
+    of the run: the comparison is skipped and says why."""
+    results, labels = {"all": overall}, part_labels(branch)
+    try:
+        for part, keep in (("with", flag), ("without", ~flag)):
+            results[part] = evaluate_test(keep, f"{labels[part].lower()} ({branch})")
+    except InputError as err:
+        return SubsetComparison(branch, {}, {"skipped": str(err)})
+    report = {}
+    for part, r in results.items():
+        s = r.sample
+        error = overall_error if part == "all" else math.nan
+        if part != "all" and opts.bootstrap > 1:
+            error = hep.bootstrap(s.scores, s.is_signal, s.used, opts.bootstrap, opts.seed, chunks=r.curve.chunks).auc_error
+        report[part] = {"auc": r.curve.auc, "auc_error": error,
+                        "events": {"signal": int(s.is_signal.sum()), "background": int((~s.is_signal).sum())}}  # fmt: skip
+    return SubsetComparison(branch, results, report)
+
+
+def auc_label(name: str, entry: dict) -> str:
+    err = entry["auc_error"]
+    return f"{name} (AUC {entry['auc']:.4f}" + (f" #pm {err:.4f})" if err == err else ")")
+
+
+def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,
+            context: Sequence[str]) -> list[canvas.Figure]:  # fmt: skip
+    """ROC of all / with / without (test), and the score distributions with the flag (lines)
+    beside those without it (points), signal and background. `names`: plot labels of signal and background."""
+    if not comp.results:
+        return []
+    labels = part_labels(comp.branch)
+    ctx = [*context, "test events"]
+    curves = [CurveSpec(f"{key}/roc_{part}", r.curve.fpr, r.curve.tpr, auc_label(labels[part], comp.report[part]),
+                        cycle_color(i)) for i, (part, r) in enumerate(comp.results.items())]  # fmt: skip
+    hists = []
+    for part in ("with", "without"):
+        r, points = comp.results[part], part == "without"
+        text = labels[part] if part == "with" else labels[part].lower()
+        hists.append(HistSpec(f"{key}/scores_{part}_signal", r.hist_signal, f"{names[0]}, {text}", color("signal"), points))
+        hists.append(HistSpec(f"{key}/scores_{part}_background", r.hist_background, f"{names[1]}, {text}",
+                              color("background"), points))  # fmt: skip
+    score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True)
+    return [plots.roc_figure(roc_name, curves, ctx), score]

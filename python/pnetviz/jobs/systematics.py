@@ -1,0 +1,146 @@
+"""Nuisances from the ntuple and the command line, the profiled ROC of one pair, its figures.
+
+Template variations are branches named the CMS way, `score_<class>__<syst>Up/Down` and
+`weight__<syst>Up/Down`; `--syst NAME[,NAME]` or `all` chooses them. `--score-shift CLASS=TAU`
+adds an analytic shift of one class's discriminant scores (`signal`, `background` or a class
+name). Everything is evaluated on the test split; the machinery is `profiled.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.metrics import profiled
+from pnetviz.errors import InputError
+from pnetviz.metrics.evaluate import BinarySample
+from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, eps_b_on_grid
+from pnetviz.metrics.hep import mode_weights
+from pnetviz.draw.plots import CurveSpec
+from pnetviz.draw.style import color, cycle_color
+
+VARIATION = re.compile(r"^(weight|score_.+)__(.+)(Up|Down)$")
+
+
+@dataclass(frozen=True)
+class SystOptions:
+    names: tuple[str, ...] = ()  # template nuisances asked for; ("all",) = every one in the ntuple
+    kappa: float = 1.0
+    shifts: dict = field(default_factory=dict)  # class -> tau
+
+    @property
+    def active(self) -> bool:
+        return bool(self.names or self.shifts)
+
+
+def find_templates(path, branches: Sequence[str], asked: Sequence[str]) -> dict[str, dict[str, str]]:
+    """syst -> {base branch: variation stem} for the nuisances asked; InputError for an Up
+    without its Down (or the reverse) and for a name the ntuple does not have."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for branch in branches:
+        m = VARIATION.match(branch)
+        if m:
+            found.setdefault(m.group(2), {}).setdefault(m.group(1), set()).add(m.group(3))
+    for syst, bases in found.items():
+        for base, sides in bases.items():
+            if sides != {"Up", "Down"}:
+                have, miss = next(iter(sides)), ({"Up", "Down"} - sides).pop()
+                raise InputError(f"{path}: branch '{base}__{syst}{have}' has no '{base}__{syst}{miss}'. "
+                                 "Fix: write both variations of every nuisance.")  # fmt: skip
+    names = sorted(found) if list(asked) == ["all"] else list(asked)
+    unknown = [n for n in names if n not in found]
+    if unknown:
+        raise InputError(f"{path}: no variation branches for --syst {', '.join(unknown)}; nuisances found: "
+                         f"{', '.join(sorted(found)) or 'none'} (branches <score or weight>__<name>Up/Down).")  # fmt: skip
+    return {n: {base: f"{base}__{n}" for base in found[n]} for n in names}
+
+
+def templates_for(path, tree: str, opts: SystOptions, bases: set[str]) -> tuple[dict, list[str]]:
+    """The template nuisances asked for (--syst) and the variation branches of `bases` to read."""
+    if not opts.names:
+        return {}, []
+    from pnetviz.io.ntuple import branch_types  # noqa: PLC0415
+
+    templates = find_templates(path, [b for b in branch_types(path, tree) if b], opts.names)
+    return templates, variation_branches(templates, bases)
+
+
+def variation_branches(templates: dict[str, dict[str, str]], wanted_bases: set[str]) -> list[str]:
+    return [f"{stem}{side}" for bases in templates.values() for base, stem in bases.items() if base in wanted_bases
+            for side in ("Up", "Down")]  # fmt: skip
+
+
+def nuisances(nominal: BinarySample, templates: dict[str, dict[str, str]],
+              variant: Callable[[dict[str, str], str], tuple[np.ndarray, np.ndarray]], shifts: dict[str, float],
+              shift_mask: Callable[[str], np.ndarray | None], kappa: float, mode: str) -> list[profiled.Nuisance]:  # fmt: skip
+    """profiled.Nuisance list of one pair. variant(bases, "Up") -> (scores, signed weights) of the
+    pair's events with those branches varied; shift_mask(class) -> which events move (None: the
+    class is not in this pair)."""
+    out = []
+    for name, bases in templates.items():
+        sides = {}
+        for side in ("Up", "Down"):
+            scores, weights = variant(bases, side)
+            sides[side] = BinarySample(scores, nominal.is_signal, weights, mode_weights(weights, mode))
+        out.append(profiled.Nuisance(name, "template", sides["Up"], sides["Down"]))
+    for cls, tau in shifts.items():
+        mask = shift_mask(cls)
+        if mask is None:
+            continue
+        moved = [BinarySample(nominal.scores + sign * kappa * tau * mask, nominal.is_signal, nominal.weights, nominal.used)
+                 for sign in (1.0, -1.0)]  # fmt: skip
+        out.append(profiled.Nuisance(f"shift_{cls}", "shift", *moved))
+    return out
+
+
+def report(prof: profiled.Profiled, nuisance_list: Sequence[profiled.Nuisance], templates: dict, opts: SystOptions) -> dict:
+    described = []
+    for n in nuisance_list:
+        if n.kind == "template":
+            described.append({"name": n.name, "kind": "template", "branches": sorted(templates[n.name].values())})
+        else:
+            cls = n.name.removeprefix("shift_")
+            described.append({"name": n.name, "kind": "score shift", "class": cls, "tau": opts.shifts[cls],
+                              "range": [-opts.kappa * opts.shifts[cls], opts.kappa * opts.shifts[cls]]})  # fmt: skip
+    return {"split": "test", "kappa": opts.kappa, "nuisances": described, "interpolation": profiled.INTERPOLATION,
+            "combination": profiled.COMBINATION, **profiled.summary(prof)}  # fmt: skip
+
+
+def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name: str, rejection_name: str,
+            nominal_error: float = float("nan")) -> list[canvas.Figure]:  # fmt: skip
+    """ROC and rejection: nominal, each variation (up dashed, down dotted), the profiled curve and
+    the band between the most and least favourable configurations."""
+    worst, best = prof.curve(), prof.curve(prof.fpr, prof.best_tpr)
+    ctx = [*context, "test events, profiled"]
+    error = f" #pm {nominal_error:.4f}" if nominal_error == nominal_error else ""
+    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal (AUC {prof.nominal.auc:.4f}{error})",
+                     color("signal"), 1)]  # fmt: skip
+    rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1)]
+    for i, ((name, side), (fpr, tpr)) in enumerate(prof.variations.items()):
+        style, col = (2 if side == "up" else 3), cycle_color(2 + i // 2)
+        label = f"{name} {side}"
+        roc.append(CurveSpec(f"{key}/roc_{name}_{side}", fpr, tpr, label, col, style))
+        rej.append(_rejection_spec(f"{key}/rejection_{name}_{side}", fpr, tpr, label, col, style))
+    roc.append(CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled (AUC {prof.auc:.4f})", color("background"), 1))
+    rej.append(_rejection_spec(f"{key}/rejection_profiled", worst.fpr, worst.tpr, "Profiled", color("background"), 1))
+
+    def roc_band(fig: canvas.Figure) -> None:
+        canvas.add_band(fig, f"{key}/roc_band", FPR_GRID, np.interp(FPR_GRID, worst.fpr, worst.tpr),
+                      np.interp(FPR_GRID, best.fpr, best.tpr), "Nuisance envelope", band_color=color("background"))  # fmt: skip
+
+    def rejection_band(fig: canvas.Figure) -> None:
+        with np.errstate(divide="ignore"):
+            low, high = 1.0 / eps_b_on_grid(worst, EFF_GRID), 1.0 / eps_b_on_grid(best, EFF_GRID)
+        canvas.add_band(fig, f"{key}/rejection_band", EFF_GRID, low, high, "Nuisance envelope", band_color=color("background"))
+
+    return [plots.roc_figure(roc_name, roc, ctx, underlay=roc_band),
+            plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band, many=True)]
+
+
+def _rejection_spec(key: str, fpr: np.ndarray, tpr: np.ndarray, label: str, col: int, style: int) -> CurveSpec:
+    ok = fpr > 0
+    return CurveSpec(key, tpr[ok], 1.0 / fpr[ok], label, col, style)

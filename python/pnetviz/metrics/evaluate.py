@@ -1,0 +1,202 @@
+"""Compute side of a signal-vs-background evaluation (binary model or one multi-class LR pair).
+
+Everything here returns plain data (numpy arrays, dataclasses) or filled ROOT histograms;
+nothing draws. Conventions: signal is the positive class; weights enter as |w| (the spec's
+choice) for curves, histograms and confusion matrices; yields are reported signed and |w|.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.errors import InputError
+from pnetviz.metrics.hep import bootstrap_chunk_size, mode_weights
+from pnetviz.metrics.roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
+from pnetviz.rootenv import root
+
+N_BINS = 50
+SCORE_RANGE = (0.0, 1.0)
+THRESHOLD = 0.5
+SPLITS = ("train", "test")
+WEIGHT_MODE = "abs"  # default; --weights abs|signed|drop
+LR_EPSILON = 1e-10  # the spec's guard against 0/0
+
+
+def lr_score(p_signal: np.ndarray, p_background: np.ndarray) -> np.ndarray:
+    """Likelihood-ratio score P(s) / (P(s) + P(b_i) + 1e-10) in float64 (spec section 3)."""
+    p_signal = np.asarray(p_signal, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero denominator is reported by the caller
+        return p_signal / (p_signal + np.asarray(p_background, dtype=np.float64) + LR_EPSILON)
+
+
+@dataclass(frozen=True)
+class BinarySample:
+    """The events of one split of a binary problem."""
+
+    scores: np.ndarray
+    is_signal: np.ndarray  # bool
+    weights: np.ndarray  # signed, as stored
+    used: np.ndarray  # the weights metrics use, after the weight mode (hep.mode_weights)
+
+
+def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, masks: dict[str, np.ndarray],
+                   keep: np.ndarray | None = None, mode: str = WEIGHT_MODE) -> dict[str, BinarySample]:  # fmt: skip
+    """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
+    out = {}
+    for split in (s for s in SPLITS if s in masks):
+        sel = masks[split] if keep is None else masks[split] & keep
+        w = weights[sel]
+        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=mode_weights(w, mode))
+    return out
+
+
+def binned_sums(scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sums of w and w^2 in the N_BINS equal bins of [0, 1]. Scores <= 0 go to the first bin and
+    scores >= 1 to the last, never to under/overflow, so no event leaves the normalisation; the
+    same rule as the C++ multi-class tables (`macros/class_tables.h`)."""
+    bins = np.clip(np.asarray(scores, dtype=np.float64) * N_BINS, 0, N_BINS - 1).astype(np.intp)
+    w = np.asarray(weights, dtype=np.float64)
+    return np.bincount(bins, weights=w, minlength=N_BINS), np.bincount(bins, weights=w * w, minlength=N_BINS)
+
+
+def score_histogram(name: str, scores: np.ndarray, weights: np.ndarray, title: str = "") -> object:
+    """50-bin TH1D of `scores` on [0, 1] (binning of `binned_sums`), normalised to unit integral."""
+    return histogram_from_sums(name, *binned_sums(scores, weights), title, entries=np.size(scores))
+
+
+def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title: str = "",
+                        entries: int | None = None) -> object:  # fmt: skip
+    """The one way pnetviz builds a score TH1D: N_BINS bins on [0, 1] from binned sums of w and
+    w^2, normalised to unit integral; errors sqrt(sum w^2), scaled with it. Statistics (mean,
+    RMS) are computed from the bins; `entries` = the number of events (default: the effective
+    number, ROOT's choice)."""
+    ROOT = root()
+    hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
+    hist.Sumw2()
+    contents = np.zeros(N_BINS + 2)
+    contents[1:-1] = sum_w
+    hist.SetContent(contents)
+    contents[1:-1] = sum_w2
+    hist.GetSumw2().Set(N_BINS + 2, contents)
+    hist.ResetStats()
+    if entries is not None:
+        hist.SetEntries(entries)
+    integral = hist.Integral()
+    if integral > 0:
+        hist.Scale(1.0 / integral)
+    return hist
+
+
+def hist_contents(hist) -> tuple[np.ndarray, np.ndarray]:
+    """Bin contents and errors of a TH1 (in-range bins) as numpy arrays."""
+    n = hist.GetNbinsX()
+    values = np.frombuffer(hist.GetArray(), dtype=np.float64, count=n + 2)[1:-1].copy()
+    errors = np.sqrt(np.frombuffer(hist.GetSumw2().GetArray(), dtype=np.float64, count=n + 2)[1:-1])
+    return values, errors
+
+
+def weighted_confusion(true: np.ndarray, pred: np.ndarray, weights: np.ndarray | None, n: int) -> np.ndarray:
+    """n x n matrix, rows = true class, columns = predicted class, summing `weights` (1 if None)."""
+    flat = np.asarray(true, dtype=np.int64) * n + np.asarray(pred, dtype=np.int64)
+    return np.bincount(flat, weights=weights, minlength=n * n).reshape(n, n).astype(np.float64)
+
+
+def row_normalise(matrix: np.ndarray) -> np.ndarray:
+    totals = matrix.sum(axis=1, keepdims=True)
+    return np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals != 0)
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """Class order (signal, background) for binary; counts and |w|-weighted row-normalised."""
+
+    labels: tuple[str, ...]
+    counts: np.ndarray
+    weighted: np.ndarray  # sum |w|
+    normalised: np.ndarray  # weighted, each true-class row sums to 1
+
+
+def binary_confusion(sample: BinarySample, labels: tuple[str, str], threshold: float = THRESHOLD) -> Confusion:
+    """Signal predicted when score >= threshold; index 0 = signal, 1 = background. Counts are of
+    the events the weight mode uses (non-zero weight)."""
+    true = np.where(sample.is_signal, 0, 1)
+    pred = np.where(sample.scores >= threshold, 0, 1)
+    weighted = weighted_confusion(true, pred, sample.used, 2)
+    counts = weighted_confusion(true, pred, (sample.used != 0).astype(float), 2)
+    return Confusion(labels, counts, weighted, row_normalise(weighted))
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    """Everything computed for one split of one signal-vs-background pair."""
+
+    sample: BinarySample
+    curve: BinaryCurve
+    average_precision: float
+    hist_signal: object  # TH1D
+    hist_background: object  # TH1D
+    confusion: Confusion
+
+    @property
+    def pr(self) -> PrecisionRecall:
+        """The precision-recall curve, derived when asked (for plotting; not kept in memory)."""
+        return precision_recall(self.curve)
+
+
+def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
+    """Curve, PR curve, histograms and confusion matrix of one split (weights after the mode)."""
+    w = sample.used
+    curve = binary_clf_curve(sample.scores, sample.is_signal, w, min_chunk=bootstrap_chunk_size(w.size))
+    sig, bkg = sample.is_signal, ~sample.is_signal
+    return SplitResult(
+        sample=sample,
+        curve=curve,
+        average_precision=average_precision(curve),
+        hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} events, {_words(tag)}"),
+        hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} events, {_words(tag)}"),
+        confusion=binary_confusion(sample, labels),
+    )
+
+
+def _words(tag: str) -> str:
+    """'test_signal vs ttZ, all' -> 'test split, signal vs ttZ, all events' (histogram titles)."""
+    split, _, what = tag.partition("_")
+    return f"{split} split, {what}" + (" events" if what.endswith("all") else "")
+
+
+def yields(weights: np.ndarray) -> dict:
+    """Event count, signed and |w| weight sums, and the negative-weight fractions."""
+    negative = weights < 0
+    abs_sum = float(np.sum(np.abs(weights)))
+    return {
+        "events": int(weights.size),
+        "sum_weights": float(np.sum(weights)),
+        "sum_abs_weights": abs_sum,
+        "negative_weight_fraction": {
+            "events": float(np.mean(negative)) if weights.size else 0.0,
+            "abs_weight": float(np.sum(np.abs(weights[negative])) / abs_sum) if abs_sum > 0 else 0.0,
+        },
+    }
+
+
+def evaluate_pair(path: Path, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+                  masks: dict[str, np.ndarray], keep: np.ndarray | None, what: str,
+                  labels: tuple[str, str], mode: str = WEIGHT_MODE) -> dict[str, SplitResult]:  # fmt: skip
+    """SplitResult per split; a split missing a class is an InputError naming file and selection."""
+    return evaluate_samples(path, binary_samples(scores, is_signal, weights, masks, keep, mode), what, labels)
+
+
+def evaluate_samples(path: Path, samples: dict[str, BinarySample], what: str,
+                     labels: tuple[str, str]) -> dict[str, SplitResult]:  # fmt: skip
+    """evaluate_split of each split's sample; a split missing a class is an InputError naming
+    the file and the selection (`what`)."""
+    results = {}
+    for split, sample in samples.items():
+        try:
+            results[split] = evaluate_split(sample, f"{split}_{what}", labels)
+        except SingleClassError as err:
+            raise InputError(f"{path}: {split} split ({what}): {err}. Fix: check the masks and --subset.") from None
+    return results

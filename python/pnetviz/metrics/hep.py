@@ -1,0 +1,319 @@
+"""HEP metrics beyond AUC, computed from the exact weighted ROC (`roc.BinaryCurve`).
+
+Conventions: eps_s = TPR (signal efficiency), eps_b = FPR (background efficiency); yields are
+weight sums, S = signal_scale * sum(w_signal) and B = sum(w_background), so the prevalence is
+pi_s = S / (S + B). References: A. Valassi (seed 003) for FIP1/FIP2/Punzi, seed 002 for the ROC
+convex hull and iso-accuracy lines, seed 004 for PR-from-ROC and negative weights.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
+from pnetviz.rootenv import root
+
+REJECTION_EFFICIENCIES = (0.3, 0.5, 0.7, 0.9)
+PARTIAL_AUC_FPR = (0.01, 0.1)
+PUNZI_SIGMA = 3.0  # Punzi's a: eps_s / (a/2 + sqrt(B_sel))
+WEIGHT_MODES = ("abs", "signed", "drop")
+
+
+def mode_weights(weights: np.ndarray, mode: str) -> np.ndarray:
+    """Weights a metric uses: abs -> |w| (the spec's choice); signed -> w as stored (rates may
+    leave [0, 1]); drop -> w for w > 0 and 0 otherwise (zero-weight events are ignored by every
+    curve, histogram and matrix, so this equals removing the negative-weight events)."""
+    if mode == "abs":
+        return np.abs(weights)
+    if mode == "signed":
+        return np.asarray(weights, dtype=np.float64)
+    if mode == "drop":
+        return np.where(weights > 0, weights, 0.0)
+    raise ValueError(f"unknown weight mode {mode!r}; choose one of {WEIGHT_MODES}")
+
+
+def background_efficiency_at(curve: BinaryCurve, eps_s: float) -> float:
+    """eps_b where the exact curve first reaches signal efficiency eps_s along the threshold sweep
+    (linear between points). With signed weights TPR need not be monotone: the first crossing is
+    the convention, the same as the C++ bootstrap replicas."""
+    tpr, fpr = curve.tpr, curve.fpr
+    reached = tpr >= eps_s
+    if not reached.any():
+        return float(fpr[-1])
+    k = int(np.argmax(reached))
+    if k == 0:
+        return float(fpr[0])
+    frac = (eps_s - tpr[k - 1]) / (tpr[k] - tpr[k - 1])
+    return float(fpr[k - 1] + frac * (fpr[k] - fpr[k - 1]))
+
+
+def rejection_at(curve: BinaryCurve, eps_s: float) -> float:
+    """Background rejection 1/eps_b at signal efficiency eps_s (inf when eps_b = 0)."""
+    eps_b = background_efficiency_at(curve, eps_s)
+    return math.inf if eps_b <= 0 else 1.0 / eps_b
+
+
+def partial_auc(curve: BinaryCurve, max_fpr: float) -> dict[str, float]:
+    """Area under the ROC for FPR in [0, max_fpr]: raw, and McClish-standardised as scikit-learn's
+    roc_auc_score(max_fpr=...) (0.5 = random, 1 = perfect). Integrated along the threshold sweep up
+    to where FPR first passes max_fpr (signed weights: FPR need not be monotone)."""
+    fpr, tpr = curve.fpr, curve.tpr
+    beyond = fpr > max_fpr
+    stop = int(np.argmax(beyond)) if beyond.any() else fpr.size  # first point past max_fpr along the sweep
+    x, y = fpr[:stop], tpr[:stop]
+    if stop < fpr.size:  # close the area on the segment that first crosses max_fpr
+        frac = (max_fpr - fpr[stop - 1]) / (fpr[stop] - fpr[stop - 1])
+        x, y = np.r_[x, max_fpr], np.r_[y, tpr[stop - 1] + frac * (tpr[stop] - tpr[stop - 1])]
+    raw = float(np.trapezoid(y, x))
+    lo, hi = 0.5 * max_fpr**2, max_fpr
+    return {"raw": raw, "mcclish": 0.5 * (1 + (raw - lo) / (hi - lo))}
+
+
+@dataclass(frozen=True)
+class Hull:
+    """Upper convex hull of the ROC: vertex indices into the curve, rates and thresholds."""
+
+    index: np.ndarray
+    fpr: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray
+
+
+def convex_hull(curve: BinaryCurve) -> Hull:
+    """ROC convex hull (seed 002): the upper hull of the points, from (0, 0) to (1, 1)."""
+    x, y = np.ascontiguousarray(curve.fpr), np.ascontiguousarray(curve.tpr)
+    index = np.empty(x.size, dtype=np.int64)
+    m = int(root().pnetviz.upper_hull(x, y, x.size, index))
+    idx = index[:m].copy()
+    return Hull(index=idx, fpr=x[idx], tpr=y[idx], thresholds=curve.thresholds[idx])
+
+
+def fip2(hull: Hull, signal: float, background: float) -> float:
+    """Valassi eq. 5: integral over eps_s of the local purity S d eps_s / (S d eps_s + B d eps_b),
+    on the convex hull (exact for its piecewise-linear segments)."""
+    ds, db = np.diff(hull.tpr), np.diff(hull.fpr)
+    s, b = signal * ds, background * db
+    rho = np.divide(s, s + b, out=np.zeros_like(s), where=(s + b) > 0)
+    return float(np.sum(rho * ds))
+
+
+def binned_fip(signal_yields: np.ndarray, background_yields: np.ndarray) -> float:
+    """Valassi eq. 4: sum_k s_k^2 / n_k / sum_k s_k over bins with n_k = s_k + b_k > 0."""
+    s, n = np.asarray(signal_yields, float), np.asarray(signal_yields, float) + np.asarray(background_yields, float)
+    used = n > 0
+    return float(np.sum(s[used] ** 2 / n[used]) / np.sum(s))
+
+
+def asimov(s: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Asimov significance sqrt(2((s+b) ln(1+s/b) - s)); NaN where b <= 0 (a cut selecting no
+    background has no finite Z; such cuts are excluded from the best-cut search)."""
+    s, b = np.asarray(s, float), np.asarray(b, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z2 = 2 * ((s + b) * np.log1p(s / b) - s)
+    return np.where(b > 0, np.sqrt(np.maximum(z2, 0.0)), np.nan)
+
+
+def _best(values: np.ndarray, curve: BinaryCurve) -> dict[str, float]:
+    """Maximum of a per-threshold figure (first point excluded: it selects nothing)."""
+    v = values[1:]
+    if not np.any(np.isfinite(v)):
+        return {"value": math.nan, "threshold": math.nan, "eps_s": math.nan, "eps_b": math.nan}
+    k = int(np.nanargmax(v)) + 1
+    return {"value": float(values[k]), "threshold": float(curve.thresholds[k]), "eps_s": float(curve.tpr[k]),
+            "eps_b": float(curve.fpr[k])}  # fmt: skip
+
+
+def optimal_operating_point(hull: Hull, signal: float, background: float) -> dict[str, float]:
+    """Iso-accuracy optimum (seed 002): the hull vertex maximising pi_s eps_s - (1 - pi_s) eps_b,
+    i.e. the weighted accuracy for the weighted class priors."""
+    pi = signal / (signal + background)
+    k = int(np.argmax(pi * hull.tpr - (1 - pi) * hull.fpr))
+    accuracy = pi * hull.tpr[k] + (1 - pi) * (1 - hull.fpr[k])
+    return {"eps_s": float(hull.tpr[k]), "eps_b": float(hull.fpr[k]), "threshold": float(hull.thresholds[k]),
+            "accuracy": float(accuracy), "prevalence": pi}  # fmt: skip
+
+
+def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0, scale: tuple[float, float] = (1.0, 1.0)) -> dict:
+    """FIP1, FIP2 (hull), Punzi and Asimov of the best cut, with yields S, B from the weights
+    (times `scale`: signal and background factors, e.g. from a split to the full sample)."""
+    S, B = signal_scale * curve.total_signal * scale[0], curve.total_background * scale[1]
+    s_sel, b_sel = S * curve.tpr, B * curve.fpr
+    selected = s_sel + b_sel
+    purity = np.divide(s_sel, selected, out=np.zeros_like(s_sel), where=selected > 0)
+    hull = convex_hull(curve)
+    return {
+        "signal_yield": S,
+        "background_yield": B,
+        "fip1": _best(curve.tpr * purity, curve),
+        "fip2_hull": fip2(hull, S, B),
+        "punzi": _best(curve.tpr / (PUNZI_SIGMA / 2 + np.sqrt(np.maximum(b_sel, 0.0))), curve),
+        "asimov": _best(asimov(s_sel, b_sel), curve),
+        "optimal_operating_point": optimal_operating_point(hull, S, B),
+    }
+
+
+def is_concave(curve: BinaryCurve, hull: Hull | None = None) -> bool:
+    """True when the ROC lies on its convex hull (the hull's area equals the AUC to 1e-9): then
+    the binned FIP of a score histogram cannot exceed FIP2 on the hull but by finite-sample noise."""
+    hull = convex_hull(curve) if hull is None else hull
+    return float(np.trapezoid(hull.tpr, hull.fpr)) - curve.auc <= 1e-9
+
+
+def operating_point(curve: BinaryCurve, eps_s: float, eps_b: float, signal_scale: float = 1.0) -> dict[str, float]:
+    """Weighted precision (purity at the sample's prevalence times signal_scale), recall and F1 at (eps_b, eps_s)."""
+    s, b = signal_scale * curve.total_signal * eps_s, curve.total_background * eps_b
+    precision = s / (s + b) if s + b > 0 else math.nan
+    f1 = 2 * precision * eps_s / (precision + eps_s) if precision + eps_s > 0 else math.nan
+    return {"eps_s": eps_s, "eps_b": eps_b, "precision": precision, "recall": eps_s, "f1": f1}
+
+
+def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
+    """(eps_s, eps_b) of the cut score >= threshold."""
+    k = int(np.searchsorted(-curve.thresholds, -threshold, side="right")) - 1  # last threshold >= cut
+    return float(curve.tpr[k]), float(curve.fpr[k])
+
+
+def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0) -> np.ndarray:
+    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first."""
+    S, B = signal_scale * curve.total_signal, curve.total_background
+    pi = S / (S + B)
+    r, e = curve.tpr[1:], curve.fpr[1:]
+    den = pi * r + (1 - pi) * e
+    return np.divide(pi * r, den, out=np.zeros_like(r), where=den > 0)
+
+
+def effective_events(weights: np.ndarray) -> float:
+    """(sum w)^2 / sum w^2: the unweighted sample size with the same relative statistical error."""
+    w2 = float(np.sum(np.square(weights)))
+    return float(np.sum(weights)) ** 2 / w2 if w2 > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    auc: np.ndarray
+    rejection_50: np.ndarray  # 1/eps_b at eps_s = 0.5, per replica
+
+    @property
+    def auc_error(self) -> float:
+        return float(np.std(self.auc, ddof=1)) if self.auc.size > 1 else math.nan
+
+    @property
+    def rejection_50_error(self) -> float:
+        finite = self.rejection_50[np.isfinite(self.rejection_50)]
+        return float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan
+
+
+BINNED_BOOTSTRAP_FROM = 200_000  # events; above, replicas run over ~BOOTSTRAP_CHUNKS chunks
+BOOTSTRAP_CHUNKS = 4096  # of at least 64 events each
+
+
+def bootstrap_chunk_size(n: int, binned: bool | None = None) -> int:
+    """Events per chunk of the binned bootstrap for n events; 0 = exact per-event replicas."""
+    if binned is None:
+        binned = n > BINNED_BOOTSTRAP_FROM
+    return max(64, -(-n // BOOTSTRAP_CHUNKS)) if binned else 0
+
+
+def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, replicas: int = 200,
+              seed: int = 20251001, binned: bool | None = None, chunks: np.ndarray | None = None) -> Bootstrap:  # fmt: skip
+    """Seeded Poisson bootstrap (weights x Poisson(1) per event) of AUC and rejection at eps_s = 0.5
+    (C++ core, one sort). Exact per-event replicas up to BINNED_BOOTSTRAP_FROM events; above (or
+    binned=True), per-chunk normal draws with the same mean and variance, O(chunks) per replica.
+    `chunks`: the chunk sums a curve already computed from its sort (BinaryCurve.chunks, made
+    with min_chunk = bootstrap_chunk_size(n)); then nothing is sorted again, same replicas."""
+    if chunks is not None:
+        auc, eps_b = np.empty(replicas), np.empty(replicas)
+        if replicas > 0:
+            ws, vs, wb, vb = (np.ascontiguousarray(row) for row in chunks)
+            root().pnetviz.bootstrap_chunks(ws, vs, wb, vb, ws.size, replicas, seed, 0.5, auc, eps_b)
+        return _bootstrap_result(auc, eps_b)
+    scores = np.asarray(scores)
+    scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
+    labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    auc, eps_b = np.empty(replicas), np.empty(replicas)
+    if replicas > 0:
+        core = root().pnetviz
+        kernel = core.roc_bootstrap_f32 if scores.dtype == np.float32 else core.roc_bootstrap_f64
+        chunk = max(1, bootstrap_chunk_size(scores.size, binned))
+        kernel(scores, w, labels, scores.size, replicas, seed, 0.5, chunk, auc, eps_b)
+    return _bootstrap_result(auc, eps_b)
+
+
+def _bootstrap_result(auc: np.ndarray, eps_b: np.ndarray) -> Bootstrap:
+    with np.errstate(divide="ignore"):
+        rejection = np.where(eps_b > 0, 1.0 / eps_b, np.inf)
+    return Bootstrap(auc=auc, rejection_50=rejection)
+
+
+def weighted_ks(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray) -> dict[str, float]:
+    """Two-sample Kolmogorov-Smirnov test with weights (|w| expected), as TMVA's overtraining check:
+    D = max |F_a - F_b| of the weighted ECDFs, p = KolmogorovProb(D sqrt(n_a n_b / (n_a + n_b)))
+    with effective event counts n = (sum w)^2 / sum w^2.
+
+    D is computed as max |TPR - FPR| of the exact ROC of sample a against sample b: the ROC's
+    points are the pairs of survival functions at every distinct value, so this is the same
+    maximum, from one radix sort in the C++ core instead of two argsorts."""
+    both = np.result_type(np.asarray(a).dtype, np.asarray(b).dtype)
+    scores = np.concatenate([np.asarray(a, dtype=both), np.asarray(b, dtype=both)])
+    from_a = np.r_[np.ones(len(a), dtype=bool), np.zeros(len(b), dtype=bool)]
+    wa, wb = np.asarray(wa, dtype=float), np.asarray(wb, dtype=float)
+    curve = binary_clf_curve(scores, from_a, np.r_[wa, wb])
+    d = float(np.max(np.abs(curve.tpr - curve.fpr)))
+    na, nb = effective_events(wa), effective_events(wb)
+    z = d * math.sqrt(na * nb / (na + nb))
+    return {"statistic": d, "p_value": float(root().TMath.KolmogorovProb(z)), "n_eff": [na, nb]}
+
+
+def curve_flags(curve: BinaryCurve) -> dict[str, bool]:
+    """What signed weights can do to a ROC: rates outside [0, 1], a non-monotone curve."""
+    outside = bool(np.any((curve.tpr < 0) | (curve.tpr > 1) | (curve.fpr < 0) | (curve.fpr > 1)))
+    non_monotone = bool(np.any(np.diff(curve.tps) < 0) or np.any(np.diff(curve.fps) < 0))
+    return {"rates_outside_unit_interval": outside, "non_monotone": non_monotone}
+
+
+def _sorted_auc_parts(scores: np.ndarray, is_signal: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Order by decreasing score, the signal flags in that order, and the last index of each tie group."""
+    order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
+    ordered = np.asarray(scores, dtype=np.float64)[order]
+    ends = np.r_[np.flatnonzero(np.diff(ordered) != 0), ordered.size - 1]
+    return order, np.asarray(is_signal, bool)[order], ends
+
+
+def _auc_from_sorted(weights: np.ndarray, sig: np.ndarray, ends: np.ndarray) -> float:
+    tp = np.cumsum(np.where(sig, weights, 0.0))[ends]
+    fp = np.cumsum(np.where(sig, 0.0, weights))[ends]
+    area = np.sum(np.diff(np.r_[0.0, fp]) * (tp + np.r_[0.0, tp[:-1]]))
+    return 0.5 * area / (tp[-1] * fp[-1]) if tp[-1] != 0 and fp[-1] != 0 else math.nan
+
+
+def paired_bootstrap(scores_a: np.ndarray, scores_b: np.ndarray, is_signal: np.ndarray, weights_a: np.ndarray,
+                     weights_b: np.ndarray, replicas: int, seed: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """AUC replicas of two classifiers evaluated on the *same* events (aligned arrays): each
+    replica multiplies an event's weight by the same Poisson(1) count in both, so the spread of
+    the difference includes their correlation. Each model is sorted once; a replica is O(n)."""
+    parts_a, parts_b = _sorted_auc_parts(scores_a, is_signal), _sorted_auc_parts(scores_b, is_signal)
+    rng = np.random.default_rng(seed)
+    auc_a, auc_b = np.empty(replicas), np.empty(replicas)
+    wa, wb = np.asarray(weights_a, float), np.asarray(weights_b, float)
+    for r in range(replicas):  # replicas, not events: each is a vectorised pass
+        counts = rng.poisson(1.0, wa.size)
+        (oa, sa, ea), (ob, sb, eb) = parts_a, parts_b
+        auc_a[r] = _auc_from_sorted((wa * counts)[oa], sa, ea)
+        auc_b[r] = _auc_from_sorted((wb * counts)[ob], sb, eb)
+    return auc_a, auc_b
+
+
+def auc_weight_modes(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray) -> dict[str, float | None]:
+    """AUC under abs, signed and drop weights from one sort (C++); None where a class has no weight."""
+    scores = np.asarray(scores)
+    scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
+    labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
+    out = np.empty(3)
+    core = root().pnetviz
+    kernel = core.auc_weight_modes_f32 if scores.dtype == np.float32 else core.auc_weight_modes_f64
+    kernel(scores, np.ascontiguousarray(weights, dtype=np.float64), labels, scores.size, out)
+    return {mode: (float(v) if np.isfinite(v) else None) for mode, v in zip(("abs", "signed", "drop"), out, strict=True)}

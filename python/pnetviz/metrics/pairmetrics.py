@@ -1,0 +1,112 @@
+"""One signal-vs-background pair's HEP metrics for the report: per split, and train vs test.
+
+Used by both visualize scripts (binary model, and each multi-class likelihood-ratio pair).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.metrics import hep
+from pnetviz.metrics.evaluate import SplitResult, hist_contents
+
+
+@dataclass(frozen=True)
+class HepOptions:
+    weight_mode: str = "abs"
+    signal_scale: float = 1.0
+    bootstrap: int = 200
+    seed: int = 20251001
+
+
+def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
+    """AUC of the same events under abs, signed and drop weights (None where undefined), one sort;
+    without negative weights the three modes are the same weights: the curve's AUC, no sort."""
+    sample = result.sample
+    if not np.any(sample.weights < 0):
+        return dict.fromkeys(hep.WEIGHT_MODES, result.curve.auc)
+    return hep.auc_weight_modes(sample.scores, sample.is_signal, sample.weights)
+
+
+def binned_fip(result: SplitResult, signal_scale: float, scale: tuple[float, float] = (1.0, 1.0)) -> float:
+    """Valassi eq. 4 on the 50-bin score histograms actually drawn, as weighted yields."""
+    s = hist_contents(result.hist_signal)[0] * signal_scale * result.curve.total_signal * scale[0]
+    b = hist_contents(result.hist_background)[0] * result.curve.total_background * scale[1]
+    return hep.binned_fip(s, b)
+
+
+YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "
+                       "divided by the split's fraction of the total weight, signal and background separately")  # fmt: skip
+
+
+def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
+                  full: tuple[float, float] | None = None) -> tuple[dict, hep.Bootstrap]:  # fmt: skip
+    """Every metric of one split; `full`: the whole sample's signal and background weight sums (all
+    splits), to which the prevalence-aware metrics' yields are normalised (None: the split's own)."""
+    curve, sample = result.curve, result.sample
+    scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
+    boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
+    sig = sample.is_signal
+    metrics = {
+        "auc": curve.auc,
+        "auc_error": boot.auc_error,
+        "auc_all_weight_modes": auc_all_modes(result),
+        "rejection": {f"{e:g}": hep.rejection_at(curve, e) for e in hep.REJECTION_EFFICIENCIES},
+        "rejection_0.5_error": boot.rejection_50_error,
+        "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
+        "average_precision": result.average_precision,
+        **hep.prevalence_metrics(curve, opts.signal_scale, scale),
+        "binned_fip_50": binned_fip(result, opts.signal_scale, scale),
+        "yield_scale": {"signal": scale[0], "background": scale[1]},
+        "roc_concave": hep.is_concave(curve),
+        "effective_events": {"signal": hep.effective_events(sample.used[sig]),
+                             "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
+        "bootstrap_replicas": opts.bootstrap,
+        "curve_flags": hep.curve_flags(curve),
+    }
+    metrics["operating_points"] = operating_points(curve, metrics, opts.signal_scale)
+    return metrics, boot
+
+
+def operating_points(curve, metrics: dict, signal_scale: float) -> dict:
+    """Precision, recall and F1 at the cut 0.5, at the FIP1 optimum and at the iso-accuracy optimum."""
+    points = {"threshold_0.5": hep.at_threshold(curve, 0.5),
+              "fip1": (metrics["fip1"]["eps_s"], metrics["fip1"]["eps_b"]),
+              "iso_accuracy": (metrics["optimal_operating_point"]["eps_s"], metrics["optimal_operating_point"]["eps_b"])}  # fmt: skip
+    return {name: hep.operating_point(curve, s, b, signal_scale) for name, (s, b) in points.items()}
+
+
+def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode: str = "abs") -> dict:
+    """Weighted KS train vs test for signal and for background (|weights used|), AUC gap +- error."""
+    train, test = results["train"].sample, results["test"].sample
+    out = {}
+    for name, sel_train, sel_test in (("signal", train.is_signal, test.is_signal),
+                                      ("background", ~train.is_signal, ~test.is_signal)):  # fmt: skip
+        out[f"ks_{name}"] = hep.weighted_ks(train.scores[sel_train], np.abs(train.used[sel_train]),
+                                            test.scores[sel_test], np.abs(test.used[sel_test]))  # fmt: skip
+    gap = results["train"].curve.auc - results["test"].curve.auc
+    error = math.hypot(errors["train"], errors["test"])
+    out["auc_gap"] = {"value": gap, "error": error, "significance": gap / error if error > 0 else math.nan}
+    out["ks_weights"] = "|w|: the KS test needs non-negative weights" if mode == "signed" else f"weights after --weights {mode}"
+    return out
+
+
+def pair_metrics(results: dict[str, SplitResult], opts: HepOptions, full: tuple[float, float] | None = None) -> dict:
+    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}; `full` as in split_metrics."""
+    out, errors = {}, {}
+    for k, (split, result) in enumerate(results.items()):
+        out[split], boot = split_metrics(result, opts, opts.seed + k, full)
+        errors[split] = boot.auc_error
+    out["overtraining"] = overtraining(results, errors, opts.weight_mode)
+    if full is not None:
+        out["yield_normalisation"] = YIELD_NORMALISATION
+    return out
+
+
+def ks_lines(metrics: dict) -> list[str]:
+    """The KS p-values as shown on score-distribution plots (TMVA style)."""
+    ot = metrics["overtraining"]
+    return [f"KS p (train vs test): sig {ot['ks_signal']['p_value']:.3f}, bkg {ot['ks_background']['p_value']:.3f}"]

@@ -1,0 +1,181 @@
+"""Exact weighted ROC and precision-recall curves over the C++ core in `macros/weighted_roc.h`.
+
+Conventions (throughout pnetviz):
+  * signal is the positive class; an event is selected when ``score >= threshold``;
+  * events with equal scores form a single curve point; zero-weight events are ignored;
+  * cumulative weights are float64; the AUC is the trapezoidal area of the exact curve, which
+    equals the weighted Mann-Whitney statistic with ties counted 1/2.
+
+`binary_clf_curve` is the one private-ish core; every public curve is derived from it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.errors import InputError
+from pnetviz.rootenv import root
+
+
+class SingleClassError(InputError):
+    """The ROC is undefined: one of the two classes has no events or zero total weight."""
+
+
+@dataclass(frozen=True)
+class BinaryCurve:
+    """Cumulative selected weights at each distinct threshold, thresholds decreasing.
+
+    Point 0 is (0, 0) at threshold +inf; the last point selects every event. `auc` is the
+    trapezoidal area of the exact curve (computed in the same pass as the curve).
+    """
+
+    thresholds: np.ndarray
+    tps: np.ndarray  # selected signal weight
+    fps: np.ndarray  # selected background weight
+    auc: float
+    chunks: np.ndarray | None = None  # binned-bootstrap chunk sums from the same sort (4 x chunks), if asked
+
+    @property
+    def total_signal(self) -> float:
+        return float(self.tps[-1])
+
+    @property
+    def total_background(self) -> float:
+        return float(self.fps[-1])
+
+    @functools.cached_property
+    def tpr(self) -> np.ndarray:
+        """Signal efficiency eps_s."""
+        return _rate(self.tps, self.total_signal)
+
+    @functools.cached_property
+    def fpr(self) -> np.ndarray:
+        """Background efficiency eps_b."""
+        return _rate(self.fps, self.total_background)
+
+
+def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
+    rate = cumulative / total
+    if np.all(np.diff(cumulative) >= 0):  # non-negative weights: only rounding can leave [0, 1]
+        np.clip(rate, 0.0, 1.0, out=rate)
+    return rate
+
+
+def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None,
+                     min_chunk: int = 0) -> BinaryCurve:  # fmt: skip
+    """Exact weighted ROC ingredients of a binary problem.
+
+    scores: float32 or float64 (float32 keeps its own precision, others are cast to float64);
+    is_signal: boolean-like (nonzero = signal); weights: event weights (default 1), as given.
+    min_chunk > 0 also returns, from the same sort, the chunk sums of the binned bootstrap
+    (rows: signal sum w, sum w^2, background sum w, sum w^2; see hep.bootstrap).
+    Raises SingleClassError, naming the missing class, when signal or background weight is 0.
+    """
+    scores = np.asarray(scores)
+    if scores.dtype != np.float32:
+        scores = scores.astype(np.float64, copy=False)
+    scores = np.ascontiguousarray(scores)
+    labels = _as_uint8_labels(is_signal)
+    n = scores.size
+    w = np.ones(n) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    if labels.size != n or w.size != n:
+        raise ValueError(f"scores ({n}), labels ({labels.size}) and weights ({w.size}) differ in length")
+    n_signal = int(np.count_nonzero(labels))
+    for name, count in (("signal", n_signal), ("background", n - n_signal)):
+        if count == 0:
+            raise SingleClassError(f"ROC undefined: there are no {name} events")
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
+    core = root().pnetviz
+    chunks = None
+    if min_chunk > 0:
+        chunks, n_chunks = np.empty((4, n // min_chunk + 1)), np.zeros(1, dtype=np.uint64)
+        kernel = core.roc_curve_chunks_f32 if scores.dtype == np.float32 else core.roc_curve_chunks_f64
+        m = int(kernel(scores, w, labels, n, tps, fps, thr, auc, min_chunk, chunks, n_chunks))
+        chunks = np.ascontiguousarray(chunks[:, : int(n_chunks[0])])
+    else:
+        kernel = core.roc_curve_f32 if scores.dtype == np.float32 else core.roc_curve_f64
+        m = int(kernel(scores, w, labels, n, tps, fps, thr, auc))
+    for name, total in (("signal", tps[m - 1]), ("background", fps[m - 1])):
+        if total == 0:
+            raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
+    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]),
+                       chunks=chunks)  # fmt: skip
+
+
+def _as_uint8_labels(is_signal: np.ndarray) -> np.ndarray:
+    labels = np.asarray(is_signal)
+    if labels.dtype == np.bool_:
+        return np.ascontiguousarray(labels).view(np.uint8)
+    return (labels != 0).view(np.uint8)
+
+
+def _shrink(buffer: np.ndarray, m: int) -> np.ndarray:
+    """The first m entries; copied only when that frees most of the buffer."""
+    return buffer[:m].copy() if 4 * m < buffer.size else buffer[:m]
+
+
+def roc_auc(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Weighted AUC (signal positive) from the exact curve."""
+    return binary_clf_curve(scores, is_signal, weights).auc
+
+
+@dataclass(frozen=True)
+class PrecisionRecall:
+    """Weighted precision-recall curve in scikit-learn's layout (>= 1.9, no truncation).
+
+    Thresholds increase, recall decreases; a final point (recall 0, precision 1) is appended.
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    thresholds: np.ndarray
+
+    @property
+    def average_precision(self) -> float:
+        """AP = sum_n (R_n - R_{n-1}) P_n (step-wise, no interpolation), as scikit-learn."""
+        return float(-np.sum(np.diff(self.recall) * self.precision[:-1]))
+
+
+def _precision(curve: BinaryCurve) -> np.ndarray:
+    """Selected signal / selected weight at every point after the first (0 where nothing is selected)."""
+    tps, selected = curve.tps[1:], curve.tps[1:] + curve.fps[1:]
+    return np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
+
+
+def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
+    """Precision-recall curve derived from the ROC ingredients (signal positive)."""
+    precision = _precision(curve)
+    recall = curve.tps[1:] / curve.total_signal
+    return PrecisionRecall(
+        precision=np.r_[precision[::-1], 1.0],
+        recall=np.r_[recall[::-1], 0.0],
+        thresholds=curve.thresholds[:0:-1].copy(),
+    )
+
+
+def average_precision(curve: BinaryCurve) -> float:
+    """AP of `precision_recall(curve)` without building the curve: sum over points of
+    (R_n - R_{n-1}) P_n, with P = 0 where nothing is selected (as scikit-learn)."""
+    return float(np.dot(np.diff(curve.tps), _precision(curve)) / curve.total_signal)
+
+
+def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
+    """Indices of a monotone curve's points to keep for plotting.
+
+    A point is kept each time the L1 arc length crosses a multiple of `step`, together with the
+    point before any single jump longer than step/2, and both end points. Every dropped point
+    lies inside the bounding box of its neighbouring kept segment, so the distance of the exact
+    curve to the drawn one is below `step`; the count is about 2/step for a ROC.
+    """
+    n = len(x)
+    if n <= 2:
+        return np.arange(n)
+    seg = np.abs(np.diff(x)) + np.abs(np.diff(y))
+    bucket = np.floor(np.r_[0.0, np.cumsum(seg)] / step)
+    crossing = np.flatnonzero(np.diff(bucket) != 0) + 1
+    before_jump = crossing[seg[crossing - 1] > step / 2] - 1
+    keep = np.unique(np.r_[0, crossing, before_jump, n - 1])
+    return keep

@@ -1,0 +1,163 @@
+"""visualizeCampaign.py on a trainer-faithful tree: Dask (a LocalCluster the test starts, reached
+through --scheduler), same outputs as the single scripts, failure isolation, resume after kill -9,
+and the summary (CSV, LaTeX, maps)."""
+
+from __future__ import annotations
+
+import csv
+import re
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import REPO, load_script
+from pnetviz.cli.common import run
+from pnetviz.output.atomic import MARKER
+from pnetviz.rootenv import root
+from pnetviz.demo.trainertree import write_trainer_fold
+
+CHANNELS, SIGNALS, FOLDS = ("Run1E2Mu", "Run3Mu"), ("MHc100_MA95", "MHc160_MA85"), (0, 1)
+COMMON = ["--formats", "png", "--bootstrap", "20", "-q"]
+SCRIPT = str(REPO / "python" / "visualizeCampaign.py")
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    base = tmp_path_factory.mktemp("campaign") / "results"
+    for channel in CHANNELS:
+        for signal in SIGNALS:
+            for fold in FOLDS:
+                write_trainer_fold(base, channel, signal, fold, events=1500)
+    return base
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A LocalCluster of two single-process workers, as a user's cluster would be."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def done(tree, scheduler, tmp_path_factory):
+    out = tmp_path_factory.mktemp("plots")
+    argv = ["--results-dir", str(tree), "--plots-dir", str(out), "--scheduler", scheduler, *COMMON]
+    assert run(load_script("visualizeCampaign").main, argv) == 0
+    return out
+
+
+def test_readme_output_paths_are_where_the_campaign_writes(done):
+    """Every trainer-layout output path the README states (plots/<...>/...) exists in a campaign's tree."""
+    text = (REPO / "README.md").read_text()
+    stated = set(re.findall(r"`plots/([^`]*)`", text))
+    first_layout = {s for s in stated if s.startswith(("<channel>/", "<channel>"))}  # tests/jobs cover those
+    checked = 0
+    for path in sorted(stated - first_layout):
+        pattern = re.sub(r"<results dir name>", "results", path)
+        pattern = re.sub(r"<[^>]*>", "*", pattern).replace("...", "**")
+        if not pattern.strip("/"):
+            continue
+        assert list(done.glob(pattern.rstrip("/"))), f"README path plots/{path} not in the campaign output"
+        checked += 1
+    assert checked >= 4
+
+
+def test_dry_run_lists_every_job(tree, capsys):
+    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "[pnetviz campaign] 20 jobs" in out  # 2 channels x 2 signals x (3 binary + 1 multi-class + 1 comparison)
+    assert out.count("pnetviz binary ") == 12 and out.count("pnetviz compare ") == 4
+    argv = ["--results-dir", str(tree), "--dry-run", "--channels", "Run3Mu", "--signals", "MHc160_MA85", "--kinds", "binary"]
+    assert run(load_script("visualizeCampaign").main, argv) == 0
+    assert "[pnetviz campaign] 3 jobs" in capsys.readouterr().out
+
+
+def test_outputs_match_the_single_scripts(tree, done, tmp_path):
+    model = "ParticleNet-nNodes128-Adam-initLR0p0010-decay0p00010-StepLR-weighted_ce-binary-ttZ"
+    job_dir = done / "results" / "Run3Mu" / "binary" / "MHc160_MA85" / model
+    alone = tmp_path / "alone"
+    argv = ["--results-dir", str(tree), "--channel", "Run3Mu", "--signal", "MHc160_MA85", "--background", "ttZ",
+            "--fold", "0,1", "--plots-dir", str(alone), *COMMON]  # fmt: skip
+    assert run(load_script("visualizeBinary").main, argv) == 0
+    for sub in ("fold-0", "fold-1", "folds"):
+        campaign_report = json.loads((job_dir / sub / "summary_report.json").read_text())
+        single = json.loads((alone / "results" / "Run3Mu" / "binary" / "MHc160_MA85" / model / sub / "summary_report.json").read_text())
+        assert campaign_report == single, sub
+    for kind in ("multiclass", "comparison"):
+        assert list((done / "results" / "Run1E2Mu" / kind / "MHc100_MA95").glob("*/fold-1/summary_report.json"))
+
+
+def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
+    campaign = done / "campaign"
+    rows = list(csv.DictReader((campaign / "campaign_summary.csv").open()))
+    assert len(rows) == 2 * 2 * 2 * (3 + 3)  # channels x signals x folds x (3 binary + 3 multi-class pairs)
+    for row in rows:
+        kind_dir = done / "results" / row["channel"] / row["kind"] / row["signal"]
+        report_path = next(kind_dir.glob(f"*{'-binary-' + row['pair'] if row['kind'] == 'binary' else '-3grp-*'}/fold-{row['fold']}/summary_report.json"))
+        report = json.loads(report_path.read_text())
+        metrics = report["hep_metrics"] if row["kind"] == "binary" else report["hep_metrics"][row["pair"]]
+        assert float(row["auc_test"]) == metrics["test"]["auc"]
+        assert float(row["auc_train"]) == metrics["train"]["auc"]
+    means = list(csv.DictReader((campaign / "campaign_summary_folds_mean.csv").open()))
+    assert len(means) == len(rows) // 2  # two folds each
+    for m in means:
+        values = [float(r["auc_test"]) for r in rows
+                  if all(r[k] == m[k] for k in ("channel", "signal", "kind", "model", "pair"))]  # fmt: skip
+        assert float(m["auc_test_mean"]) == pytest.approx(np.mean(values), rel=1e-12)
+        assert float(m["auc_test_std"]) == pytest.approx(np.std(values, ddof=1), rel=1e-12)
+    tex = (campaign / "campaign_summary.tex").read_text()
+    assert r"\toprule" in tex and r"$m_{H^\pm} = 160$, $m_A = 85$" in tex and "Multi-class" in tex
+    f = root().TFile.Open(str(campaign / "campaign.root"))
+    try:
+        h = f.Get("maps/map_auc_test_binary_Run1E2Mu_ttZ_vs_ttX")
+        filled = [(i, j) for i in range(1, h.GetNbinsX() + 1) for j in range(1, h.GetNbinsY() + 1) if h.GetBinContent(i, j) != 0]
+        assert len(filled) == len(SIGNALS) and h.GetXaxis().GetBinLabel(1) == "100"
+    finally:
+        f.Close()
+    assert (campaign / "map_auc_test_difference_Run3Mu_nonprompt.png").stat().st_size > 1000
+    assert (campaign / "auc_vs_mA_multiclass_Run1E2Mu_ttX.png").exists()
+
+
+def test_broken_ntuple_fails_only_its_job_and_resume(tree, done, scheduler, tmp_path, capsys):
+    broken = tmp_path / "results"
+    subprocess.run(["cp", "-a", str(tree), str(broken)], check=True)
+    bad = next((broken / "Run3Mu" / "binary" / "TTToHcToWAToMuMu-MHc100_MA95" / "fold-1" / "trees").glob("*-binary-diboson.root"))
+    bad.write_bytes(b"not a ROOT file")
+    out = tmp_path / "plots"
+    argv = ["--results-dir", str(broken), "--plots-dir", str(out), "--scheduler", scheduler, "--kinds", "binary", *COMMON]
+    assert run(load_script("visualizeCampaign").main, argv) == 2
+    err = capsys.readouterr().err
+    assert "1 of 12 jobs failed" in err and "Run3Mu/MHc100_MA95/binary/diboson" in err and "not a readable ROOT file" in err
+    assert len(list(out.glob("results/*/binary/*/*/folds/" + MARKER))) == 11
+    # again: the 11 good jobs are up to date, only the broken one runs (and fails again)
+    argv[argv.index("-q")] = "--dry-run"
+    assert run(load_script("visualizeCampaign").main, argv) == 0
+    assert capsys.readouterr().out.count("(up to date)") == 11
+
+
+def test_kill_9_then_rerun_does_only_the_rest(tree, tmp_path):
+    out = tmp_path / "plots"
+    cmd = [sys.executable, SCRIPT, "--results-dir", str(tree), "--plots-dir", str(out), "--workers", "1", *COMMON]
+    proc = subprocess.Popen(cmd, start_new_session=True, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 240
+    while len(list(out.glob("results/**/folds/" + MARKER))) < 3 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)  # the campaign and its workers
+    proc.wait()
+    finished = len(list(out.glob("results/**/folds/" + MARKER)))
+    assert 3 <= finished < 20
+    listing = subprocess.run([*cmd[:-1], "--dry-run"], capture_output=True, text=True, check=True).stdout
+    assert listing.count("(up to date)") >= finished - 1  # a set published at the kill may lack its sibling folds
+    proc = subprocess.run([*cmd], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(out.glob("results/**/folds/" + MARKER))) == 20
+    assert not list(out.rglob("*.pnetviz-stage-*")) and not list(out.rglob("*.pnetviz-old-*"))

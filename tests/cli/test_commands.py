@@ -1,0 +1,105 @@
+"""The command line: one meaning per option, no silent analysis defaults, every evaluation
+option passed on by the campaign, and the README's commands and paths."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from conftest import REPO, load_script
+from pnetviz.cli import common
+from pnetviz.cli.commands import COMMANDS, parser_of
+from pnetviz.cli.common import run
+from pnetviz.demo.trainertree import write_trainer_fold
+from pnetviz.errors import PnetvizWarning
+
+
+@pytest.fixture(scope="module")
+def two_channels(tmp_path_factory):
+    results = tmp_path_factory.mktemp("two") / "results"
+    for channel in ("Run1E2Mu", "Run3Mu"):
+        write_trainer_fold(results, channel, "MHc130_MA90", 0, events=300, seed=1)
+    return results
+
+
+def test_missing_channel_is_an_error_listing_what_exists(two_channels, capsys):
+    argv = ["--results-dir", str(two_channels), "--signal", "MHc130_MA90", "--background", "nonprompt"]
+    assert run(load_script("visualizeBinary").main, argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give --channel; channels found: Run1E2Mu, Run3Mu" in err
+
+
+def test_the_only_signal_is_taken_and_a_wrong_one_named(two_channels, tmp_path, capsys):
+    argv = ["--results-dir", str(two_channels), "--channel", "Run3Mu", "--background", "nonprompt",
+            "--plots-dir", str(tmp_path), "--formats", "png", "--bootstrap", "0", "-q", "--no-bjet-comparison"]  # fmt: skip
+    assert run(load_script("visualizeBinary").main, argv) == 0
+    assert list(tmp_path.glob("results/Run3Mu/binary/MHc130_MA90*/**/fold-0/summary_report.json"))
+    assert run(load_script("visualizeBinary").main, [*argv, "--signal", "MHc130_MA95"]) == 2
+    assert "signals found: MHc130_MA90" in capsys.readouterr().err
+
+
+def test_predictions_without_identity_need_output_or_names(two_channels, tmp_path, capsys):
+    ntuple = next(two_channels.glob("Run3Mu/binary/*/fold-0/trees/*nonprompt.root"))
+    lone = tmp_path / "lone.root"
+    lone.write_bytes(ntuple.read_bytes())  # no trainer JSON beside it
+    assert run(load_script("visualizeBinary").main, ["--predictions", str(lone)]) == 2
+    assert "give --channel and --signal (or --output)" in capsys.readouterr().err
+
+
+def test_every_evaluation_option_reaches_the_jobs_that_have_it(two_channels, capsys):
+    extra = ["--subset", "has_bjet", "--hull", "--signal-scale", "2", "--classes", "signal,nonprompt,diboson,ttX",
+             "--pair", "ttZ:ttX", "--threads", "2", "--tree", "Events", "--labels", "ttX=t#bar{t}X",
+             "--weights", "signed", "--compare-subset", "has_bjet", "--syst-kappa", "0.5"]  # fmt: skip
+    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(two_channels), "--dry-run", *extra]) == 0
+    lines = [shlex.split(line) for line in capsys.readouterr().out.splitlines() if line.startswith("    pnetviz ")]
+    by_kind = {}
+    for argv in lines:
+        by_kind.setdefault(argv[1], []).append(argv[2:])
+    assert set(by_kind) == {"binary", "multiclass", "compare"}
+    for kind, argvs in by_kind.items():
+        args = parser_of(kind).parse_args(argvs[0])  # every job's argv is valid for its command
+        for opt in common.EVALUATION:
+            if opt.campaign and kind in opt.kinds and opt.flags[-1] in extra:
+                assert opt.flags[-1] in argvs[0], (kind, opt.flags)
+        assert args.subset == "has_bjet" and args.hull and args.signal_scale == 2.0 and args.threads == 2
+    assert parser_of("compare").parse_args(by_kind["compare"][0]).pair == "ttZ:ttX"
+    assert "--classes" not in by_kind["binary"][0] and "--compare-subset" in by_kind["binary"][0]
+
+
+def test_campaign_output_is_the_plots_dir_with_a_warning(two_channels, tmp_path, capsys):
+    argv = ["--results-dir", str(two_channels), "--output", str(tmp_path / "p"), "--dry-run"]
+    with pytest.warns(PnetvizWarning, match="now --plots-dir"):
+        assert run(load_script("visualizeCampaign").main, argv) == 0
+    assert f"--plots-dir {tmp_path / 'p'}" in capsys.readouterr().out
+
+
+def readme_commands() -> list[list[str]]:
+    text = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh|console)?\n(.*?)```", text, flags=re.S)
+    commands = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split(" #")[0].strip()
+            if line.startswith("pnetviz "):
+                commands.append(shlex.split(line)[1:])
+    return commands
+
+
+def test_readme_commands_parse():
+    commands = readme_commands()
+    assert len(commands) >= 8 and {c[0] for c in commands} >= {"binary", "multiclass", "compare", "campaign", "demo"}
+    for argv in commands:
+        assert argv[0] in COMMANDS, argv
+        parser_of(argv[0]).parse_args(argv[1:])  # SystemExit (a usage error) fails the test
+
+
+def test_readme_paths_exist():
+    text = (REPO / "README.md").read_text()
+    paths = set(re.findall(r"`((?:python|macros|tests|benchmarks|\.ci)/[\w./-]*)`", text))  # plots/: tests/campaign
+    paths |= {p for p in re.findall(r"`([\w-]+\.(?:sh|toml|txt|ini))`", text)}
+    assert len(paths) >= 10
+    missing = [p for p in paths if not (REPO / p).exists()]
+    assert not missing, f"README names paths that do not exist: {missing}"
+    assert ".venv/bin/python" not in text
