@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "python"))
 
 CHANNELS = ("Run1E2Mu", "Run3Mu")
 SIGNALS = ("MHc100_MA95", "MHc130_MA90", "MHc160_MA85")
@@ -74,7 +73,7 @@ def main() -> int:
         cmds2 = cmds.replace(str(work / f"loop{n}"), str(work / f"xargs{n}"))
         xargs = timed(["xargs", "-P", "2", "-I{}", "sh", "-c", "{}"], cmds2)
         campaign = timed([sys.executable, str(REPO / "python" / "visualizeCampaign.py"), "--results-dir", str(base),
-                          "--output", str(work / f"campaign{n}"), "--workers", "2", "--kinds", "binary,multiclass",
+                          "--plots-dir", str(work / f"campaign{n}"), "--workers", "2", "--kinds", "binary,multiclass",
                           "--channels", ",".join(channels), "--signals", ",".join(signals),
                           "--folds", ",".join(map(str, folds)), "--force", "-q"])  # fmt: skip
         rows.append((n, loop, xargs, campaign))

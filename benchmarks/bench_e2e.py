@@ -32,13 +32,13 @@ READ = (
     "ROOT.RDataFrame('Events', sys.argv[1]).AsNumpy(cols)\n"
 )
 OURS_READ = (
-    "import sys; sys.path.insert(0, 'python')\n"
+    "import sys\n"
     "from pnetviz.rootenv import enable_threads\n"
-    "from pnetviz.ntuple import read_predictions\n"
+    "from pnetviz.io.ntuple import read_predictions\n"
     "enable_threads(int(sys.argv[2]))\n"
     "read_predictions(sys.argv[1])\n"
 )
-STARTUP = "import sys; sys.path.insert(0, 'python')\nfrom pnetviz.style import cmsstyle\ncmsstyle()\n"
+STARTUP = "from pnetviz.draw.style import cmsstyle\ncmsstyle()\n"
 
 
 def measure(cmd: list[str]) -> tuple[float, float]:

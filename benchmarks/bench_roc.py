@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import argparse
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from pnetviz.metrics.roc import binary_clf_curve  # noqa: E402
 from pnetviz.rootenv import root  # noqa: E402
