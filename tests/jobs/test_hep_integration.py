@@ -15,7 +15,7 @@ from pnetviz.demo.toys import DemoConfig
 from pnetviz.io.ntuple import read_predictions
 
 CFG = DemoConfig(events=5000, folds=2)
-SPLIT_KEYS = {"auc", "auc_error", "auc_all_weight_modes", "rejection", "rejection_0.5_error", "partial_auc",
+SPLIT_KEYS = {"auc", "auc_error", "auc_all_weight_modes", "rejection", "rejection_0.5_interval", "background_efficiency", "rejection_lower_limit", "rejection_limit", "partial_auc",
               "average_precision", "fip1", "fip2_hull", "punzi", "asimov", "optimal_operating_point",
               "binned_fip_50", "effective_events", "curve_flags"}  # fmt: skip
 

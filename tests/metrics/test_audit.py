@@ -54,17 +54,6 @@ def test_p2_yields_are_the_full_samples_whatever_the_split():
     assert "full sample" in m["yield_normalisation"]
 
 
-def test_p3_concavity_is_reported():
-    rng = np.random.default_rng(5)
-    y = rng.random(20000) < 0.5
-    # a high-score region of low purity: the top 10% of scores are background-rich
-    s = np.where(y, rng.normal(1.0, 1.0, y.size), rng.normal(0.0, 1.0, y.size))
-    s[(~y) & (rng.random(y.size) < 0.1)] = 10.0
-    assert not hep.is_concave(binary_clf_curve(s, y))
-    smooth = binary_clf_curve(np.r_[np.zeros(10), np.ones(10)], np.r_[np.zeros(10, bool), np.ones(10, bool)])
-    assert hep.is_concave(smooth)
-
-
 def test_p4_out_of_range_scores_are_counted_and_placed(tmp_path):
     cols = contract_columns(n=400, n_classes=2)
     cols["score_signal"] = cols["score_signal"].copy()

@@ -41,32 +41,38 @@ def test_identical_folds_give_zero_width_bands():
     results, metrics = toy_results(1, 1.5)
     curves = [folds.fold_curves(k, results["test"], metrics["test"]) for k in range(5)]
     agg = folds.aggregate(curves)
-    assert np.all(agg.tpr_std == 0) and np.all(agg.log_rejection_std == 0)
+    assert np.all(agg.tpr_std == 0) and np.all(agg.eps_b_std == 0)
+    lo, hi = agg.rejection_band
+    np.testing.assert_array_equal(lo, hi)
     assert agg.std["auc"] == 0 and agg.mean["auc"] == pytest.approx(results["test"].curve.auc)
 
 
 def test_mean_and_std_equal_numpy_on_per_fold_values():
-    curves, aucs, rej = [], [], []
+    curves, aucs, rej, rej_eps = [], [], [], []
     for k, sep in enumerate((0.8, 1.2, 1.6, 2.0)):
         results, metrics = toy_results(10 + k, sep)
         curves.append(folds.fold_curves(k, results["test"], metrics["test"]))
         aucs.append(results["test"].curve.auc)
         rej.append(metrics["test"]["rejection"]["0.5"])
+        rej_eps.append(metrics["test"]["background_efficiency"]["0.5"])
     agg = folds.aggregate(curves)
     assert agg.mean["auc"] == pytest.approx(np.mean(aucs), rel=1e-14)
     assert agg.std["auc"] == pytest.approx(np.std(aucs, ddof=1), rel=1e-12)
-    assert agg.mean["rejection_0.5"] == pytest.approx(np.mean(rej), rel=1e-14)
+    eps = np.array([metrics_eps for metrics_eps in rej_eps])
+    assert agg.mean["rejection_0.5"] == pytest.approx(1 / np.mean(eps), rel=1e-13)  # 1/mean(eps_b), not mean(1/eps_b)
+    assert agg.std["rejection_0.5"] == pytest.approx(np.std(eps, ddof=1) / np.mean(eps) ** 2, rel=1e-12)
+    assert agg.table["rejection_0.5"] == {str(k): pytest.approx(r) for k, r in enumerate(rej)}
     tprs = np.stack([c.tpr for c in curves])
     np.testing.assert_allclose(agg.tpr_mean, tprs.mean(axis=0), rtol=1e-14)
     np.testing.assert_allclose(agg.tpr_std, tprs.std(axis=0, ddof=1), rtol=1e-12, atol=1e-15)
     assert agg.std["auc"] > 0.01
-    logs = np.log10(np.stack([c.rejection for c in curves]))
-    finite = np.all(np.isfinite(logs), axis=0)
-    np.testing.assert_allclose(agg.log_rejection_mean[finite], logs[:, finite].mean(axis=0), rtol=1e-13)
-    np.testing.assert_allclose(agg.log_rejection_std[finite], logs[:, finite].std(axis=0, ddof=1), rtol=1e-12, atol=1e-15)
+    stack = np.stack([c.eps_b for c in curves])
+    np.testing.assert_allclose(agg.eps_b_mean, stack.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(agg.eps_b_std, stack.std(axis=0, ddof=1), rtol=1e-12, atol=1e-15)
     lo, hi = agg.rejection_band
-    assert np.all(lo[finite] >= 1.0) and np.all(lo[finite] <= agg.rejection_mean[finite])
-    np.testing.assert_allclose(np.log10(hi[finite]) - agg.log_rejection_mean[finite], agg.log_rejection_std[finite], atol=1e-12)
+    mean = stack.mean(axis=0)
+    np.testing.assert_allclose(agg.rejection_mean, 1 / np.where(mean > 0, mean, agg.eps_b_floor), rtol=1e-13)
+    assert np.all(lo <= agg.rejection_mean) and np.all(agg.rejection_mean <= hi)
 
 
 def test_script_summary_and_missing_fold(tmp_path, recwarn):

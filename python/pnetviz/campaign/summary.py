@@ -14,7 +14,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,13 +23,16 @@ from pnetviz.draw import canvas
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag
 from pnetviz.campaign.plan import Job, JobResult
+from pnetviz.metrics.folds import Rejection
 from pnetviz.draw.style import cmsstyle, cycle_color
 
 MASS = re.compile(r"MHc(\d+)_MA(\d+)")
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
-              "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "ks_p_signal", "ks_p_background",
-              "events_test_signal", "events_test_background", "auc_test_profiled")  # fmt: skip
-AGG_FIELDS = ("auc_test", "auc_train", "rejection_0.5", "rejection_0.9", "fip2", "punzi", "auc_test_profiled")
+              "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "ks_p_signal",
+              "ks_p_background", "events_test_signal", "events_test_background", "n_eff_test_background",
+              "auc_test_profiled")  # fmt: skip
+AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
+REJECTION_FIELDS = ("rejection_0.5", "rejection_0.9")  # 1/mean(eps_b) over folds, or a lower limit (never dropped)
 GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
 
 
@@ -46,6 +49,9 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | No
         "model": job.model or "", "pair": pair, "fold": "pilot" if fold is None else fold,
         "auc_test": test["auc"], "auc_test_error": test["auc_error"], "auc_train": train["auc"],
         "rejection_0.5": test["rejection"]["0.5"], "rejection_0.9": test["rejection"]["0.9"],
+        "rejection_0.5_limit": test["rejection_lower_limit"]["0.5"], "rejection_0.9_limit": test["rejection_lower_limit"]["0.9"],
+        "eps_b_0.5": test["background_efficiency"]["0.5"], "eps_b_0.9": test["background_efficiency"]["0.9"],
+        "n_eff_test_background": test["rejection_limit"]["effective_background_events"],
         "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"],
         "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
         "events_test_signal": events[0], "events_test_background": events[1],
@@ -88,6 +94,10 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
                                              "folds": [m["fold"] for m in members]}  # fmt: skip
         for name in AGG_FIELDS:
             entry[f"{name}_mean"], entry[f"{name}_std"] = _mean_std([m[name] for m in members])
+        for name in REJECTION_FIELDS:
+            eps = np.array([m[f"eps_b_{name.split('_')[1]}"] for m in members], dtype=float)
+            rej = Rejection.over_folds(eps, sum(m["n_eff_test_background"] for m in members))
+            entry[f"{name}_mean"], entry[f"{name}_std"], entry[f"{name}_limit"] = rej.value, rej.std, rej.lower_limit
         out.append(entry)
     return out
 
@@ -135,11 +145,23 @@ def summary(results: Sequence[JobResult]) -> dict:
                              "tag": hyper_tag(b["model"]), "binary_model": b["model"], "multiclass_model": model,
                              "background": b["pair"], "multiclass_class": target,
                              **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k in ("auc_test", "rejection_0.5")
-                                for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")}})  # fmt: skip
+                                for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")},
+                             **{f"rejection_0.5_{side}_limit": src["rejection_0.5_limit"]
+                                for side, src in (("binary", b), ("multiclass", m))}})  # fmt: skip
     jobs = [{"job": r.job.name, "status": {0: "done", -1: "up to date"}.get(r.code, "failed"), "message": r.message,
              "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs]} for r in results]  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
             "std_convention": "sample standard deviation over folds (ddof=1)"}  # fmt: skip
+
+
+def _cell(row: dict, key: str):
+    """A CSV cell: a rejection that is a lower limit reads "> X" (its `_limit` flag, per fold, or
+    of the fold mean `<name>_mean` -> `<name>_limit`); missing values stay empty."""
+    value = row.get(key)
+    flag = row.get(f"{key}_limit", row.get(key.removesuffix("_mean") + "_limit") if key.endswith("_mean") else None)
+    if value is None:
+        return ""
+    return f"> {value:.6g}" if flag else value
 
 
 def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
@@ -147,7 +169,7 @@ def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
     writer = csv.DictWriter(out, fieldnames=list(fields), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in fields})
+        writer.writerow({k: _cell(row, k) for k in fields})
     return out.getvalue()
 
 
@@ -197,6 +219,8 @@ class MapSpec:
     points: dict[tuple[int, int], float]  # (m_hc, m_a) -> value
     fmt: str
     diverging: bool = False
+    bounds: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> ">" or "<": the value is a limit
+    undefined: tuple[tuple[int, int], ...] = ()  # signal points with no value (a difference of two lower limits)
 
 
 def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
@@ -212,17 +236,25 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
         suffix = f"_{tag}" if len(tags) > 1 and tag else ""
         pair = background if cls == background else f"{background}_vs_{cls}"
         for key, what, fmt in quantities:
+            limit = (lambda c, side: c.get(f"{key}_{side}_limit", False))  # noqa: E731 - a rejection's lower limit
             for side in ("binary", "multiclass"):
                 label = "binary" if side == "binary" else "multi-class LR"
                 vs = trainer.display_label(background if side == "binary" else cls, {})
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
                                      f"{what}, {label}, signal vs {vs}, {channel}",
-                                     what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt))  # fmt: skip
+                                     what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
+                                     bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)}))  # fmt: skip
+            # multi-class minus binary: a lower limit on the multi-class side bounds it from below, on
+            # the binary side from above; both limits: no statement, the cell stays empty
+            diff = {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel
+                    if not (limit(c, "multiclass") and limit(c, "binary"))}  # fmt: skip
+            bounds = {(c["m_hc"], c["m_a"]): ">" if limit(c, "multiclass") else "<" for c in sel
+                      if limit(c, "multiclass") != limit(c, "binary")}  # fmt: skip
             specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
                                  f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
                                  f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
-                                 {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel},
-                                 "+.4f" if key == "auc_test" else "+.1f", diverging=True))  # fmt: skip
+                                 diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
+                                 undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff)))  # fmt: skip
     return specs
 
 
@@ -231,8 +263,9 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     ROOT, cms = root(), cmsstyle()
-    xs = sorted({m[0] for m in spec.points})
-    ys = sorted({m[1] for m in spec.points})
+    cells = {*spec.points, *spec.undefined}
+    xs = sorted({m[0] for m in cells})
+    ys = sorted({m[1] for m in cells})
     fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
     hist = ROOT.TH2D(spec.name, f"{spec.title};m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}",
                      len(xs), 0, len(xs), len(ys), 0, len(ys))  # fmt: skip
@@ -273,10 +306,20 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj.Update()
     cms.UpdatePalettePosition(hist, pad_obj)
     for (x, y), v in spec.points.items():
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "n/a" if not math.isfinite(v) else format(v, spec.fmt))
+        label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
+        if (x, y) in spec.bounds:
+            label = f"{spec.bounds[(x, y)]} {label}"
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
         text.SetTextAlign(22)
         text.SetTextFont(42)
         text.SetTextSize(0.04)
+        text.Draw()
+        fig.extras.append(text)
+    for x, y in spec.undefined:  # both sides lower limits: no difference to state
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "both limits")
+        text.SetTextAlign(22)
+        text.SetTextFont(42)
+        text.SetTextSize(0.03)
         text.Draw()
         fig.extras.append(text)
     canvas.add_text(fig, [spec.title], 0.02, 0.025, pad=0, align=11, size=0.03)
@@ -344,7 +387,8 @@ def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Pa
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "m_hc", "m_a", "folds",
-                                                    *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std"))]),
+                                                    *(f"{k}_{s}" for k in (*AGG_FIELDS, *REJECTION_FIELDS)
+                                                      for s in ("mean", "std"))]),
         "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_table(data["binary_vs_multiclass"]),
     }  # fmt: skip

@@ -123,6 +123,17 @@ def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, 
     }
 
 
+def rejection_05(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve) -> dict:
+    """Rejection at eps_s = 0.5 of both models, never missing: 1/eps_b, or a lower limit where no
+    background passes (hep.REJECTION_LIMIT_RULE)."""
+    out = {"rejection_0.5": {}, "rejection_0.5_lower_limit": {}}
+    for name, side, curve in (("binary", binary, cb), ("multiclass", multi, cm)):
+        value, limit = hep.rejection_value(hep.background_efficiency_at(curve, 0.5),
+                                           hep.effective_events(side.used[~side.is_signal]))  # fmt: skip
+        out["rejection_0.5"][name], out["rejection_0.5_lower_limit"][name] = value, limit
+    return out
+
+
 def dominance(cb: BinaryCurve, cm: BinaryCurve) -> dict:
     """Is one ROC above the other everywhere (on FPR_GRID, endpoints excluded), or where do they cross?"""
     grid = FPR_GRID[(FPR_GRID > 0) & (FPR_GRID < 1)]
@@ -178,7 +189,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
         "binary_input": str(binary.path),
         "binary_model": job.binary_models.get(background),
         **auc_difference(side_b, side_m, cb, cm, job.hep),
-        "rejection_0.5": {"binary": hep.rejection_at(cb, 0.5), "multiclass": hep.rejection_at(cm, 0.5)},
+        **rejection_05(side_b, side_m, cb, cm),
         "dominance": dominance(cb, cm),
         "comparability": check,
     }

@@ -27,22 +27,29 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
 
     def rejection_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
-            ok = np.isfinite(agg.log_rejection_mean)
             lo, hi = agg.rejection_band
-            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID[ok], lo[ok], hi[ok], None,
-                          band_color=cycle_color(k))  # fmt: skip
+            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=cycle_color(k))
 
     roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
                            f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", cycle_color(k),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
-    ok = {s: np.isfinite(a.log_rejection_mean) for s, a in aggs.items()}
-    rej = [plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[ok[s]], a.rejection_mean[ok[s]],
-                           f"{s.capitalize()}, geometric mean #pm 1#sigma", cycle_color(k), plots.split_style(s))
-           for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
+    # rejection = 1/mean(eps_b) over folds, never dropped: where every fold has eps_b = 0 it is a
+    # lower limit, drawn dotted (its own legend entry) so that a plateau is not read as a measurement
+    rej = []
+    for k, (s, a) in enumerate(aggs.items()):
+        measured = a.eps_b_mean > 0
+        rej.append(plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[measured], a.rejection_mean[measured],
+                                   f"{s.capitalize()}, 1/#LT#varepsilon_{{b}}#GT #pm 1#sigma", cycle_color(k),
+                                   plots.split_style(s)))  # fmt: skip
+        if not measured.all():
+            limit = np.flatnonzero(~measured)
+            edge = np.arange(limit.min(), min(limit.max() + 2, EFF_GRID.size))  # joins the measured part
+            rej.append(plots.CurveSpec(f"{prefix}folds/rejection_limit_{s}", EFF_GRID[edge], a.rejection_mean[edge],
+                                       f"{s.capitalize()}: lower limit (95% CL)", cycle_color(k), 3))  # fmt: skip
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
                          underlay=roc_bands),  # fmt: skip
-        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"{n} folds, #sigma of log_{{10}}"],
+        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"{n} folds, #sigma of #varepsilon_{{b}}"],
                                underlay=rejection_bands),  # fmt: skip
     ]
 

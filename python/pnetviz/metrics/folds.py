@@ -1,5 +1,10 @@
 """Cross-fold aggregation: per-fold metric table with mean +- std, mean ROC and rejection
-curves with +-1 sigma bands on common grids (rejection: in log10, geometric mean).
+curves with +-1 sigma bands on common grids.
+
+Rejection is never averaged as 1/eps_b (infinite where no background passes, and its
+arithmetic and geometric means disagree): eps_b is averaged over folds (zeros included) and
+the rejection is 1/mean(eps_b) everywhere, a lower limit (hep.REJECTION_LIMIT_RULE) where that
+mean is 0.
 
 Only small per-fold summaries are kept (curves interpolated on fixed grids, scalars), so
 aggregating folds of 1e7-event ntuples costs no memory. std is the sample standard deviation
@@ -9,12 +14,12 @@ aggregating folds of 1e7-event ntuples costs no memory. std is the sample standa
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.roc import BinaryCurve
 
@@ -50,21 +55,21 @@ class FoldCurves:
 
     fold: int
     tpr: np.ndarray  # on FPR_GRID
-    rejection: np.ndarray  # 1/eps_b on EFF_GRID (inf where eps_b = 0)
+    eps_b: np.ndarray  # on EFF_GRID (0 where no background passes)
+    background_events: float  # effective number of background events (for the rejection limits)
     scalars: dict[str, float]
 
 
 TABULATED = {  # report key -> path in a split's hep_metrics
     "auc": ("auc",),
     "average_precision": ("average_precision",),
-    "rejection_0.5": ("rejection", "0.5"),
-    "rejection_0.9": ("rejection", "0.9"),
     "partial_auc_0.1": ("partial_auc", "0.1", "mcclish"),
     "fip1": ("fip1", "value"),
     "fip2_hull": ("fip2_hull",),
     "punzi": ("punzi", "value"),
     "asimov": ("asimov", "value"),
 }
+REJECTIONS = {"rejection_0.5": "0.5", "rejection_0.9": "0.9"}  # report key -> eps_s; from background_efficiency
 
 
 def fold_curves(fold: int, result: SplitResult, split_metrics: dict) -> FoldCurves:
@@ -74,9 +79,11 @@ def fold_curves(fold: int, result: SplitResult, split_metrics: dict) -> FoldCurv
         for part in path:
             value = value[part]
         scalars[key] = float(value)
-    with np.errstate(divide="ignore"):
-        rejection = 1.0 / eps_b_on_grid(result.curve)
-    return FoldCurves(fold=fold, tpr=tpr_on_grid(result.curve), rejection=rejection, scalars=scalars)
+    for key, eps_s in REJECTIONS.items():
+        scalars[key] = float(split_metrics["background_efficiency"][eps_s])  # eps_b, turned into rejection in aggregate
+    n_eff = float(split_metrics["rejection_limit"]["effective_background_events"])
+    return FoldCurves(fold=fold, tpr=tpr_on_grid(result.curve), eps_b=np.maximum(eps_b_on_grid(result.curve), 0.0),
+                      background_events=n_eff, scalars=scalars)  # fmt: skip
 
 
 def _mean_std(values: np.ndarray) -> tuple[float, float]:
@@ -89,39 +96,58 @@ def _mean_std(values: np.ndarray) -> tuple[float, float]:
 
 
 def _band(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Column-wise mean and sample std over folds (NaN ignored); exact where all folds agree."""
-    with warnings.catch_warnings():  # all-NaN columns (eps_b = 0 in every fold) stay NaN
-        warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.nanmean(stack, axis=0)
-        std = np.nanstd(stack, axis=0, ddof=1) if stack.shape[0] > 1 else np.zeros(stack.shape[1])
-        same = np.nanmax(stack, axis=0) == np.nanmin(stack, axis=0)
-    mean = np.where(same, stack[0], mean)
-    return mean, np.where(same, 0.0, np.nan_to_num(std))
+    """Column-wise mean and sample std over folds; exact where all folds agree."""
+    mean = np.mean(stack, axis=0)
+    std = np.std(stack, axis=0, ddof=1) if stack.shape[0] > 1 else np.zeros(stack.shape[1])
+    same = np.max(stack, axis=0) == np.min(stack, axis=0)
+    return np.where(same, stack[0], mean), np.where(same, 0.0, std)
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A rejection over folds from eps_b: 1/mean(eps_b), its fold spread by error propagation
+    (std(eps_b)/mean^2), or a lower limit (std None) where every fold has eps_b = 0."""
+
+    value: float
+    std: float | None
+    lower_limit: bool
+
+    @staticmethod
+    def over_folds(eps_b: np.ndarray, background_events: float) -> Rejection:
+        mean, std = _mean_std(np.asarray(eps_b, float))
+        if mean > 0:
+            return Rejection(1.0 / mean, std / mean**2, False)
+        return Rejection(1.0 / hep.eps_b_limit(background_events), None, True)
 
 
 @dataclass(frozen=True)
 class Aggregate:
     folds: list[int]
-    table: dict[str, dict[str, float]]  # metric -> {fold: value}
+    table: dict[str, dict[str, float]]  # metric -> {fold: value}; rejection: 1/eps_b or its lower limit
+    lower_limits: dict[str, dict[str, bool]]  # rejection metric -> {fold: is a lower limit}
     mean: dict[str, float]
-    std: dict[str, float]
+    std: dict[str, float | None]
+    mean_lower_limit: dict[str, bool]  # rejection metric -> the mean is a lower limit
     tpr_mean: np.ndarray
     tpr_std: np.ndarray
-    # log10(1/eps_b) over the folds with eps_b > 0 at that eps_s: rejection spans decades, so its
-    # spread is taken in log space (a linear mean - std falls below 1 at low eps_s)
-    log_rejection_mean: np.ndarray
-    log_rejection_std: np.ndarray
+    eps_b_mean: np.ndarray  # on EFF_GRID, zeros included
+    eps_b_std: np.ndarray
+    eps_b_floor: float  # the smallest resolvable eps_b: the limit from the folds' summed N_eff
 
     @property
     def rejection_mean(self) -> np.ndarray:
-        """Geometric mean of 1/eps_b over folds."""
-        return 10.0**self.log_rejection_mean
+        """1/mean(eps_b) over folds; where the mean is 0, the lower limit 1/eps_b_floor."""
+        return 1.0 / np.where(self.eps_b_mean > 0, self.eps_b_mean, self.eps_b_floor)
 
     @property
     def rejection_band(self) -> tuple[np.ndarray, np.ndarray]:
-        """+-1 sigma of log10(1/eps_b), as rejections (never below 1)."""
-        m, s = self.log_rejection_mean, self.log_rejection_std
-        return np.maximum(10.0 ** (m - s), 1.0), 10.0 ** (m + s)
+        """1/(mean +- std of eps_b): the fold spread of eps_b inverted; where mean - std <= 0 the
+        upper edge is unbounded and drawn at the larger of the rejection and 1/eps_b_floor."""
+        m, s = self.eps_b_mean, self.eps_b_std
+        top = 1.0 / np.minimum(np.where(m > 0, m, self.eps_b_floor), self.eps_b_floor)
+        low = 1.0 / np.where(m + s > 0, m + s, self.eps_b_floor)
+        high = np.where(m - s > 0, 1.0 / np.where(m - s > 0, m - s, 1.0), top)
+        return low, high
 
 
 def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
@@ -129,20 +155,21 @@ def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
     folds = [c.fold for c in curves]
     table = {key: {str(c.fold): c.scalars[key] for c in curves} for key in TABULATED}
     stats = {key: _mean_std(np.array(list(v.values()))) for key, v in table.items()}
+    mean = {k: m for k, (m, _) in stats.items()}
+    std: dict[str, float | None] = {k: s for k, (_, s) in stats.items()}
+    n_eff = float(sum(c.background_events for c in curves))
+    lower_limits, mean_limit = {}, {}
+    for key in REJECTIONS:
+        per_fold = {str(c.fold): hep.rejection_value(c.scalars[key], c.background_events) for c in curves}
+        table[key] = {f: v for f, (v, _) in per_fold.items()}
+        lower_limits[key] = {f: limit for f, (_, limit) in per_fold.items()}
+        rej = Rejection.over_folds(np.array([c.scalars[key] for c in curves]), n_eff)
+        mean[key], std[key], mean_limit[key] = rej.value, rej.std, rej.lower_limit
     tpr_mean, tpr_std = _band(np.stack([c.tpr for c in curves]))
-    rej = np.stack([c.rejection for c in curves])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_mean, log_std = _band(np.where(np.isfinite(rej) & (rej > 0), np.log10(rej), np.nan))
-    return Aggregate(
-        folds=folds,
-        table=table,
-        mean={k: m for k, (m, _) in stats.items()},
-        std={k: s for k, (_, s) in stats.items()},
-        tpr_mean=tpr_mean,
-        tpr_std=tpr_std,
-        log_rejection_mean=log_mean,
-        log_rejection_std=log_std,
-    )
+    eps_mean, eps_std = _band(np.stack([c.eps_b for c in curves]))
+    return Aggregate(folds=folds, table=table, lower_limits=lower_limits, mean=mean, std=std, mean_lower_limit=mean_limit,
+                     tpr_mean=tpr_mean, tpr_std=tpr_std, eps_b_mean=eps_mean, eps_b_std=eps_std,
+                     eps_b_floor=hep.eps_b_limit(n_eff))  # fmt: skip
 
 
 def aggregate_report(agg: Aggregate, missing: Sequence[int]) -> dict:
@@ -150,18 +177,23 @@ def aggregate_report(agg: Aggregate, missing: Sequence[int]) -> dict:
     return {
         "folds": agg.folds,
         "missing_folds": list(missing),
-        "std_convention": "sample standard deviation over folds (ddof=1)",
+        "std_convention": "sample standard deviation over folds (ddof=1); rejection: std(eps_b)/mean(eps_b)^2",
         "per_fold": agg.table,
+        "per_fold_lower_limits": agg.lower_limits,
         "mean": agg.mean,
         "std": agg.std,
+        "mean_lower_limit": agg.mean_lower_limit,
+        "rejection_convention": hep.REJECTION_LIMIT_RULE,
         "roc_band": {"fpr": FPR_GRID, "tpr_mean": agg.tpr_mean, "tpr_std": agg.tpr_std},
         "rejection_band": {
-            "convention": "mean and sample std of log10(1/eps_b) over folds; band = 10^(mean +- std)",
+            "convention": "rejection = 1/mean(eps_b) over folds; band = 1/(mean(eps_b) +- std(eps_b)), capped at "
+                          "1/eps_b_floor (the 95% CL limit from the folds' summed effective background events)",
             "eps_s": EFF_GRID,
-            "geometric_mean": agg.rejection_mean,
+            "rejection": agg.rejection_mean,
             "low": agg.rejection_band[0],
             "high": agg.rejection_band[1],
-            "log10_mean": agg.log_rejection_mean,
-            "log10_std": agg.log_rejection_std,
+            "eps_b_mean": agg.eps_b_mean,
+            "eps_b_std": agg.eps_b_std,
+            "eps_b_floor": agg.eps_b_floor,
         },
     }

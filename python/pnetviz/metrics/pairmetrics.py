@@ -50,18 +50,19 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
     scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
     boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
     sig = sample.is_signal
+    hull = hep.convex_hull(curve)
     metrics = {
         "auc": curve.auc,
         "auc_error": boot.auc_error,
         "auc_all_weight_modes": auc_all_modes(result),
-        "rejection": {f"{e:g}": hep.rejection_at(curve, e) for e in hep.REJECTION_EFFICIENCIES},
-        "rejection_0.5_error": boot.rejection_50_error,
+        **rejections(curve, hep.effective_events(sample.used[~sample.is_signal])),
+        "rejection_0.5_interval": boot.rejection_50_interval,
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
         "average_precision": result.average_precision,
-        **hep.prevalence_metrics(curve, opts.signal_scale, scale),
+        **hep.prevalence_metrics(curve, opts.signal_scale, scale, hull),
         "binned_fip_50": binned_fip(result, opts.signal_scale, scale),
         "yield_scale": {"signal": scale[0], "background": scale[1]},
-        "roc_concave": hep.is_concave(curve),
+        "hull_excess": hep.hull_excess(curve, boot.auc_error, hull),
         "effective_events": {"signal": hep.effective_events(sample.used[sig]),
                              "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
         "bootstrap_replicas": opts.bootstrap,
@@ -69,6 +70,20 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
     }
     metrics["operating_points"] = operating_points(curve, metrics, opts.signal_scale)
     return metrics, boot
+
+
+def rejections(curve, n_eff_background: float) -> dict:
+    """eps_b at each REJECTION_EFFICIENCIES point (zero allowed) and the rejection 1/eps_b, a
+    lower limit (flagged) where no background passes: never missing."""
+    eps_b = {f"{e:g}": hep.background_efficiency_at(curve, e) for e in hep.REJECTION_EFFICIENCIES}
+    values = {k: hep.rejection_value(v, n_eff_background) for k, v in eps_b.items()}
+    return {
+        "background_efficiency": eps_b,
+        "rejection": {k: v for k, (v, _) in values.items()},
+        "rejection_lower_limit": {k: limit for k, (_, limit) in values.items()},
+        "rejection_limit": {"cl": hep.REJECTION_CL, "effective_background_events": n_eff_background,
+                            "rule": hep.REJECTION_LIMIT_RULE},  # fmt: skip
+    }
 
 
 def operating_points(curve, metrics: dict, signal_scale: float) -> dict:
