@@ -71,6 +71,28 @@ def test_readme_output_paths_are_where_the_campaign_writes(done):
     assert checked >= 4
 
 
+def test_binary_vs_multiclass_paired_statistics_over_folds(done):
+    from scipy import stats
+
+    campaign = done / "campaign"
+    rows = list(csv.DictReader((campaign / "campaign_summary.csv").open()))
+    compared = list(csv.DictReader((campaign / "campaign_binary_vs_multiclass.csv").open()))
+    assert len(compared) == 2 * 2 * 3  # channels x signals x binary backgrounds
+    for c in compared:
+        def aucs(kind: str, pair: str) -> dict:
+            return {r["fold"]: float(r["auc_test"]) for r in rows if (r["channel"], r["signal"], r["kind"], r["pair"]) ==
+                    (c["channel"], c["signal"], kind, pair)}  # fmt: skip
+
+        b, m = aucs("binary", c["background"]), aucs("multiclass", c["multiclass_class"])
+        folds = sorted(b)
+        ref = stats.ttest_rel([m[f] for f in folds], [b[f] for f in folds])
+        assert int(c["auc_diff_folds"]) == 2
+        assert float(c["auc_diff_mean"]) == pytest.approx(np.mean([m[f] - b[f] for f in folds]), rel=1e-12)
+        assert float(c["auc_diff_t"]) == pytest.approx(ref.statistic, rel=1e-9)
+        assert float(c["auc_diff_p_value"]) == pytest.approx(ref.pvalue, rel=1e-7)
+        assert float(c["auc_diff_combined_error"]) > 0
+
+
 def test_dry_run_lists_every_job(tree, capsys):
     assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run"]) == 0
     out = capsys.readouterr().out

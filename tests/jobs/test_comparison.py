@@ -63,6 +63,14 @@ def test_outputs_and_aucs_equal_sklearn(comparison):
     diffs = [p["difference"]["binary_minus_multiclass"] for p in per]
     assert summary["pairs"]["ttZ"]["difference"]["mean"] == pytest.approx(np.mean(diffs), rel=1e-12)
     assert summary["pairs"]["ttZ"]["difference"]["std"] == pytest.approx(np.std(diffs, ddof=1), rel=1e-12)
+    from scipy import stats
+
+    st = summary["pairs"]["ttZ"]["difference_statistics"]
+    ref = stats.ttest_rel([p["auc"]["binary"]["value"] for p in per], [p["auc"]["multiclass"]["value"] for p in per])
+    assert st["t"] == pytest.approx(ref.statistic, rel=1e-9) and st["p_value"] == pytest.approx(ref.pvalue, rel=1e-7)
+    assert st["standard_error"] == pytest.approx(np.std(diffs, ddof=1) / np.sqrt(2), rel=1e-12)
+    errs = np.array([p["difference"]["error"] for p in per])
+    assert st["combined"] == pytest.approx(np.sum(np.array(diffs) / errs**2) / np.sum(errs**-2), rel=1e-12)
     assert (comparison / "folds" / "signal_vs_ttZ_auc_by_fold.png").exists()
 
 

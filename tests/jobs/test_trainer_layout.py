@@ -183,6 +183,26 @@ def test_comparison_pairs_binary_ttZ_with_multiclass_ttX(base, tmp_path):
     assert pair["auc"]["binary"]["value"] == pytest.approx(expected, abs=1e-9)
     assert (tmp_path / "fold-1" / "signal_vs_ttZ_roc_comparison.png").exists()
     assert (tmp_path / "folds" / "signal_vs_ttZ_auc_by_fold.png").exists()
+    # D5: class names are the keys (class 0 is `signal`, the ttX events are called ttX)
+    assert set(pair["comparability"]["binary"]) == {"signal", "ttZ"}
+    assert set(pair["comparability"]["multiclass"]) == {"signal", "ttX"}
+    # D6: one bootstrap per (model, fold, split): the comparison shows each model's report error
+    common = ["--results-dir", str(base), "--signal", SIGNAL, "--fold", "1", *COMMON]
+    assert script("visualizeBinary", [*common, "--background", "ttZ", "--output", str(tmp_path / "b")]) == 0
+    assert script("visualizeMultiClass", [*common, "--output", str(tmp_path / "m")]) == 0
+    binary = json.loads((tmp_path / "b" / "summary_report.json").read_text())
+    multi = json.loads((tmp_path / "m" / "summary_report.json").read_text())
+    assert pair["auc"]["binary"]["error"] == binary["hep_metrics"]["test"]["auc_error"]
+    assert pair["auc"]["multiclass"]["error"] == multi["hep_metrics"]["ttX"]["test"]["auc_error"]
+    assert set(binary["events"]["test"]) == {"signal", "ttZ"} and binary["signal"] == SIGNAL
+    assert set(multi["auc"]["ttX"]["events_used"]["test"]) == {"signal", "ttX"}
+
+    def keys(value) -> set:
+        if isinstance(value, dict):
+            return set(value) | {k for v in value.values() for k in keys(v)}
+        return {k for v in value for k in keys(v)} if isinstance(value, list) else set()
+
+    assert SIGNAL not in keys(multi) and SIGNAL not in keys(binary)  # the signal point is a field, never a key
     # --pair overrides the pairing
     out = tmp_path / "pair"
     with pytest.warns(PnetvizWarning, match="ttZ: binary and multi-class test events differ"):

@@ -133,3 +133,48 @@ def test_d3_reports_never_drop_a_rejection_and_count_every_replica():
     q16, q84 = np.quantile(eps, [(1 - 0.6827) / 2, (1 + 0.6827) / 2])
     assert iv["low"] == pytest.approx(1 / q84) and iv["replicas_without_background"] == 30
     assert iv["high"] is None and iv["unbounded_above"] and q16 == 0
+
+
+def test_d4_one_prevalence_for_every_operating_point_quantity():
+    from pnetviz.metrics import pairmetrics
+    from pnetviz.metrics.evaluate import BinarySample, evaluate_split
+
+    # a split whose signal fraction differs from the full sample's (class-dependent splits)
+    s, y, w = gaussian_toy(6000, 0.3, 1.5, seed=31)
+    result = evaluate_split(BinarySample(s, y, w, w), "test", ("s", "b"))
+    full = (float(w[y].sum() * 4.0), float(w[~y].sum() * 1.5))  # the split holds 25% of signal, 67% of background
+    m, _ = pairmetrics.split_metrics(result, pairmetrics.HepOptions(bootstrap=0), seed=1, full=full)
+    S, B = m["signal_yield"], m["background_yield"]
+    assert (S, B) == pytest.approx(full)
+    for name in ("fip1", "iso_accuracy", "threshold_0.5"):
+        point = m["operating_points"][name]
+        expected = S * point["eps_s"] / (S * point["eps_s"] + B * point["eps_b"])
+        assert point["precision"] == pytest.approx(expected, rel=1e-12), name
+    # the FIP1 optimum's value is efficiency x purity with that same purity
+    fip1 = m["operating_points"]["fip1"]
+    assert m["fip1"]["value"] == pytest.approx(fip1["eps_s"] * fip1["precision"], rel=1e-12)
+
+
+def test_item6_paired_statistics_over_folds_equal_scipy():
+    from scipy import stats
+
+    from pnetviz.metrics.folds import paired_difference
+
+    a = np.array([0.812, 0.805, 0.820, 0.799, 0.815])
+    b = np.array([0.946, 0.941, 0.950, 0.938, 0.944])
+    e = np.array([0.004, 0.005, 0.004, 0.006, 0.005])
+    out = paired_difference(b, a, e)
+    ref = stats.ttest_rel(b, a)
+    d = b - a
+    assert out["mean"] == pytest.approx(d.mean()) and out["std"] == pytest.approx(np.std(d, ddof=1))
+    assert out["standard_error"] == pytest.approx(np.std(d, ddof=1) / np.sqrt(5))
+    assert out["t"] == pytest.approx(ref.statistic, rel=1e-12) and out["dof"] == 4
+    assert out["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
+    w = 1 / e**2
+    assert out["combined"] == pytest.approx(np.sum(w * d) / np.sum(w)) and out["combined_error"] == pytest.approx(w.sum() ** -0.5)
+    # a noisy difference is not significant; one fold has no t
+    noisy = paired_difference([0.80, 0.82, 0.79], [0.81, 0.80, 0.80])
+    assert noisy["p_value"] == pytest.approx(stats.ttest_rel([0.80, 0.82, 0.79], [0.81, 0.80, 0.80]).pvalue, rel=1e-9)
+    assert noisy["p_value"] > 0.05 and noisy["combined"] is None
+    one = paired_difference([0.9], [0.8])
+    assert one["mean"] == pytest.approx(0.1) and one["t"] is None and one["p_value"] is None

@@ -23,7 +23,7 @@ from pnetviz.draw import canvas
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag
 from pnetviz.campaign.plan import Job, JobResult
-from pnetviz.metrics.folds import Rejection
+from pnetviz.metrics.folds import Rejection, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
 
 MASS = re.compile(r"MHc(\d+)_MA(\d+)")
@@ -34,6 +34,7 @@ ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold
 AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
 REJECTION_FIELDS = ("rejection_0.5", "rejection_0.9")  # 1/mean(eps_b) over folds, or a lower limit (never dropped)
 GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
+SIGNIFICANCE = 0.05  # difference-map cells marked "*" below this two-sided p-value
 
 
 def masses(signal: str) -> tuple[int, int] | None:
@@ -66,13 +67,14 @@ def job_rows(job: Job) -> tuple[list[dict], dict]:
         report = json.loads((directory / "summary_report.json").read_text())
         if job.kind == "binary":
             ev = report["events"]["test"]
-            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev[job.signal], ev[job.pair]),
+            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev["signal"], ev[job.pair]),
                              report.get("systematics")))  # fmt: skip
             continue
         info = {"classes": report["classes"], "groups": (report.get("model", {}).get("background_info") or {})}
         for pair, metrics in report["hep_metrics"].items():
             used = report["auc"][pair]["events_used"]["test"]
-            rows.append(_row(job, fold, pair, metrics, (used[job.signal], used[pair]), report.get("systematics", {}).get(pair)))
+            rows.append(_row(job, fold, pair, metrics, (used[report["classes"][0]], used[pair]),
+                             report.get("systematics", {}).get(pair)))  # fmt: skip
     return rows, info
 
 
@@ -122,6 +124,34 @@ def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[
     return Pairing(table)
 
 
+DIFFERENCE_CONVENTION = ("difference = multi-class minus binary test AUC per fold (the folds both have); paired "
+                         "Student t over folds with its two-sided p-value; inverse-variance combination with the "
+                         "per-fold errors sqrt(e_binary^2 + e_multiclass^2)")  # fmt: skip
+
+
+def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
+    """Paired statistics of the test-AUC difference (multi-class minus binary) over the folds that
+    both models of comparison `c` have (folds.paired_difference), as flat `auc_diff_*` fields."""
+    def per_fold(kind: str, model: str, pair: str) -> dict:
+        return {r["fold"]: r for r in rows if (r["channel"], r["signal"], r["kind"], r["model"], r["pair"]) ==
+                (c["channel"], c["signal"], kind, model, pair)}  # fmt: skip
+
+    b = per_fold("binary", c["binary_model"], c["background"])
+    m = per_fold("multiclass", c["multiclass_model"], c["multiclass_class"])
+    folds = sorted(set(b) & set(m), key=str)
+    stats = paired_difference([m[f]["auc_test"] for f in folds], [b[f]["auc_test"] for f in folds],
+                              [math.hypot(b[f]["auc_test_error"] or math.nan, m[f]["auc_test_error"] or math.nan)
+                               for f in folds])  # fmt: skip
+    return {f"auc_diff_{k}": stats[k] for k in ("folds", "mean", "standard_error", "t", "p_value", "combined", "combined_error")}
+
+
+COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "tag", "background", "multiclass_class", "binary_model",
+                   "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
+                   "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
+                   "auc_diff_p_value", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
+                   "rejection_0.5_multiclass_mean")  # fmt: skip
+
+
 def summary(results: Sequence[JobResult]) -> dict:
     """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign."""
     rows, mc_info = [], {}
@@ -148,10 +178,12 @@ def summary(results: Sequence[JobResult]) -> dict:
                                 for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")},
                              **{f"rejection_0.5_{side}_limit": src["rejection_0.5_limit"]
                                 for side, src in (("binary", b), ("multiclass", m))}})  # fmt: skip
+    for c in compared:
+        c.update(fold_statistics(rows, c))
     jobs = [{"job": r.job.name, "status": {0: "done", -1: "up to date"}.get(r.code, "failed"), "message": r.message,
              "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs]} for r in results]  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
-            "std_convention": "sample standard deviation over folds (ddof=1)"}  # fmt: skip
+            "std_convention": "sample standard deviation over folds (ddof=1)", "difference_convention": DIFFERENCE_CONVENTION}  # fmt: skip
 
 
 def _cell(row: dict, key: str):
@@ -221,6 +253,7 @@ class MapSpec:
     diverging: bool = False
     bounds: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> ">" or "<": the value is a limit
     undefined: tuple[tuple[int, int], ...] = ()  # signal points with no value (a difference of two lower limits)
+    significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has p < SIGNIFICANCE (paired t over folds)
 
 
 def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
@@ -250,10 +283,13 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                     if not (limit(c, "multiclass") and limit(c, "binary"))}  # fmt: skip
             bounds = {(c["m_hc"], c["m_a"]): ">" if limit(c, "multiclass") else "<" for c in sel
                       if limit(c, "multiclass") != limit(c, "binary")}  # fmt: skip
+            significant = ({(c["m_hc"], c["m_a"]) for c in sel if (c.get("auc_diff_p_value") or 1.0) < SIGNIFICANCE}
+                           if key == "auc_test" else set())  # fmt: skip
             specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
                                  f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
                                  f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
+                                 significant=tuple(sorted(significant)),
                                  undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff)))  # fmt: skip
     return specs
 
@@ -309,6 +345,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
         if (x, y) in spec.bounds:
             label = f"{spec.bounds[(x, y)]} {label}"
+        if (x, y) in spec.significant:
+            label += "*"
         text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
         text.SetTextAlign(22)
         text.SetTextFont(42)
@@ -322,7 +360,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.SetTextSize(0.03)
         text.Draw()
         fig.extras.append(text)
-    canvas.add_text(fig, [spec.title], 0.02, 0.025, pad=0, align=11, size=0.03)
+    note = f" (* p < {SIGNIFICANCE:g}, paired t over folds)" if spec.diverging and "AUC" in spec.title else ""
+    canvas.add_text(fig, [spec.title + note], 0.02, 0.025, pad=0, align=11, size=0.03)
     stored = hist.Clone(f"{spec.name}_values")  # for the ROOT file: cells without a signal point hold 0
     stored.SetTitle(f"{spec.title} (empty cell: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
     for i in range(len(xs)):
@@ -389,6 +428,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Pa
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "m_hc", "m_a", "folds",
                                                     *(f"{k}_{s}" for k in (*AGG_FIELDS, *REJECTION_FIELDS)
                                                       for s in ("mean", "std"))]),
+        "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_table(data["binary_vs_multiclass"]),
     }  # fmt: skip

@@ -30,8 +30,9 @@ class BinaryJob(FoldJob):
 
     @property
     def labels(self) -> tuple[str, str]:
-        """Class names for the report: the signal point and the background category."""
-        return (self.signal, self.background)
+        """Class names, the keys of the report: `signal` (class 0, the branch score_signal) and the
+        background category; the signal point is the report's `signal` field, not a class key."""
+        return ("signal", self.background)
 
     @property
     def display(self) -> tuple[str, str]:
@@ -113,7 +114,7 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     per_split = {}
     for split, r in results.items():
         s = r.sample
-        per_split[split] = {job.signal: yields(s.weights[s.is_signal]), job.background: yields(s.weights[~s.is_signal])}
+        per_split[split] = {job.labels[0]: yields(s.weights[s.is_signal]), job.background: yields(s.weights[~s.is_signal])}
     return {
         "events": {sp: {c: v["events"] for c, v in d.items()} for sp, d in per_split.items()},
         "sum_weights": {sp: {c: v["sum_weights"] for c, v in d.items()} for sp, d in per_split.items()},

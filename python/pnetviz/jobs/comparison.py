@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.draw import canvas, plots
-from pnetviz.metrics import hep
+from pnetviz.metrics import hep, pairmetrics
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
 from pnetviz.jobs.multiclass import check_lr
-from pnetviz.metrics.folds import FPR_GRID, tpr_on_grid
+from pnetviz.metrics.folds import FPR_GRID, paired_difference, tpr_on_grid
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
@@ -76,15 +76,17 @@ def make_side(scores: np.ndarray, is_signal: np.ndarray, preds: Predictions, sel
     return Side(scores[sel], is_signal[sel], w, hep.mode_weights(w, mode), ids)
 
 
-def comparability(binary: Side, multi: Side, names: tuple[str, str]) -> dict:
-    """Event counts and signed weight sums per class on both sides; consistent if identical."""
-    def summary(side: Side) -> dict:
+def comparability(binary: Side, multi: Side, binary_names: tuple[str, str], multi_names: tuple[str, str]) -> dict:
+    """Event counts and signed weight sums per class on both sides, each keyed by its own class
+    names (binary `signal`/`ttZ`, multi-class `signal`/`ttX`); consistent if identical."""
+    def summary(side: Side, names: tuple[str, str]) -> dict:
         return {names[0]: {"events": int(side.is_signal.sum()), "sum_weights": float(side.weights[side.is_signal].sum())},
                 names[1]: {"events": int((~side.is_signal).sum()), "sum_weights": float(side.weights[~side.is_signal].sum())}}  # fmt: skip
 
-    b, m = summary(binary), summary(multi)
-    consistent = all(b[c]["events"] == m[c]["events"] and math.isclose(b[c]["sum_weights"], m[c]["sum_weights"],
-                                                                      rel_tol=1e-9, abs_tol=1e-12) for c in names)  # fmt: skip
+    b, m = summary(binary, binary_names), summary(multi, multi_names)
+    consistent = all(b[cb]["events"] == m[cm]["events"] and math.isclose(b[cb]["sum_weights"], m[cm]["sum_weights"],
+                                                                        rel_tol=1e-9, abs_tol=1e-12)
+                     for cb, cm in zip(binary_names, multi_names, strict=True))  # fmt: skip
     return {"binary": b, "multiclass": m, "consistent": consistent}
 
 
@@ -98,23 +100,24 @@ def align(binary: Side, multi: Side) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, opts: HepOptions) -> dict:
-    """AUC(binary) - AUC(multi-class) with its bootstrap error: paired if the events are the same."""
+    """AUC(binary) - AUC(multi-class) with its bootstrap error: paired if the events are the same.
+    Each model's own AUC error is the one of its report (the same bootstrap, pairmetrics.auc_error);
+    the paired bootstrap serves the difference only."""
     diff = cb.auc - cm.auc
     pairing = align(binary, multi)
     if opts.bootstrap <= 1:
         errors = {"binary": math.nan, "multiclass": math.nan}
         error, method = math.nan, "no bootstrap (--bootstrap 0)"
-    elif pairing is not None:
-        ib, im = pairing
-        a, b = hep.paired_bootstrap(binary.scores[ib], multi.scores[im], binary.is_signal[ib], binary.used[ib],
-                                    multi.used[im], opts.bootstrap, opts.seed)  # fmt: skip
-        errors = {"binary": float(np.std(a, ddof=1)), "multiclass": float(np.std(b, ddof=1))}
-        error, method = float(np.std(a - b, ddof=1)), "paired Poisson bootstrap (same events, matched by event_id)"
     else:
-        eb = hep.bootstrap(binary.scores, binary.is_signal, binary.used, opts.bootstrap, opts.seed).auc_error
-        em = hep.bootstrap(multi.scores, multi.is_signal, multi.used, opts.bootstrap, opts.seed + 1).auc_error
-        errors = {"binary": eb, "multiclass": em}
-        error, method = math.hypot(eb, em), "independent bootstraps (the two ntuples do not hold the same events)"
+        errors = {"binary": pairmetrics.auc_error(binary, opts, SPLIT), "multiclass": pairmetrics.auc_error(multi, opts, SPLIT)}
+        if pairing is not None:
+            ib, im = pairing
+            a, b = hep.paired_bootstrap(binary.scores[ib], multi.scores[im], binary.is_signal[ib], binary.used[ib],
+                                        multi.used[im], opts.bootstrap, opts.seed)  # fmt: skip
+            error, method = float(np.std(a - b, ddof=1)), "paired Poisson bootstrap (same events, matched by event_id)"
+        else:
+            error = math.hypot(errors["binary"], errors["multiclass"])
+            method = "independent bootstraps (the two ntuples do not hold the same events)"
     return {
         "auc": {"binary": {"value": cb.auc, "error": errors["binary"]},
                 "multiclass": {"value": cm.auc, "error": errors["multiclass"]}},  # fmt: skip
@@ -179,7 +182,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     check_lr(mc, lr[sel], np.flatnonzero(sel), target)
     side_m = make_side(lr, mc.label == 0, mc, sel, mode)
     cb, cm = side_b.curve(), side_m.curve()
-    check = comparability(side_b, side_m, (job.signal, background))
+    check = comparability(side_b, side_m, ("signal", background), (job.classes[0], target))
     if not check["consistent"]:
         warnings.warn(f"{background}: binary and multi-class test events differ: binary {check['binary']}, "
                       f"multi-class {check['multiclass']}", PnetvizWarning, stacklevel=2)  # fmt: skip
@@ -290,7 +293,13 @@ def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
             "dominance": {str(f): r["dominance"]["verdict"] for f, r in rows.items()},
         }
         out["pairs"][b] = {"per_fold": table, **{k: _mean_std(list(table[k].values()))
-                                                 for k in ("auc_binary", "auc_multiclass", "difference")}}  # fmt: skip
+                                                 for k in ("auc_binary", "auc_multiclass", "difference")},
+                           "difference_statistics": {
+                               "convention": "binary minus multi-class, per fold; paired Student t over folds "
+                                             "(two-sided p-value); inverse-variance combination with the per-fold "
+                                             "difference errors",
+                               **paired_difference(list(table["auc_binary"].values()), list(table["auc_multiclass"].values()),
+                                                   list(table["difference_error"].values()))}}  # fmt: skip
     return out
 
 

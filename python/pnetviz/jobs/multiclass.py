@@ -53,8 +53,9 @@ class MultiClassJob(FoldJob):
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Class names for the report: the signal point's name for class 0, then the branch names."""
-        return (self.signal, *self.classes[1:])
+        """Class names, the keys of the report (as in classification_report.json and the ROOT
+        file): the branch names, class 0 first; the signal point is the report's `signal` field."""
+        return tuple(self.classes)
 
     @property
     def display(self) -> tuple[str, ...]:
@@ -191,7 +192,7 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     for i, background in enumerate(job.classes[1:], start=1):
         samples = pair_samples(preds, used, selections, class_masks, i)
         what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
-        pairs[background] = evaluate_samples(preds.path, samples, what, (job.signal, background))
+        pairs[background] = evaluate_samples(preds.path, samples, what, (job.names[0], background))
         everywhere = keep if keep is not None else slice(None)
         full = (float(used[everywhere][class_masks[0][everywhere]].sum()), float(used[everywhere][class_masks[i][everywhere]].sum()))
         hep_metrics[background] = pairmetrics.pair_metrics(pairs[background], job.hep, full)
@@ -207,7 +208,7 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
             def evaluate_test(part: np.ndarray | None, what: str, i: int = i, background: str = background) -> SplitResult:
                 sel = {"test": selections["test"] if part is None else selections["test"] & part}
                 return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i),
-                                        f"signal vs {background}, {what}", (job.signal, background))["test"]  # fmt: skip
+                                        f"signal vs {background}, {what}", (job.names[0], background))["test"]  # fmt: skip
 
             comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep, pairs[background]["test"],
                                                       hep_metrics[background]["test"]["auc_error"])  # fmt: skip
@@ -328,7 +329,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         auc[background] = {
             **{s: r.curve.auc for s, r in results.items()},
             "events_used": {
-                s: {job.signal: int(r.sample.is_signal.sum()), background: int((~r.sample.is_signal).sum())}
+                s: {job.names[0]: int(r.sample.is_signal.sum()), background: int((~r.sample.is_signal).sum())}
                 for s, r in results.items()
             },
             "selection": f"true_label in {{0, {i}}}" + (f" and {job.subset}" if job.subset else "") + ", per split mask",

@@ -22,6 +22,7 @@ import numpy as np
 from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.roc import BinaryCurve
+from pnetviz.rootenv import root
 
 # Common grids: FPR dense near 0 (log-spaced from 1e-4) plus linear; eps_s for rejection.
 FPR_GRID = np.unique(np.r_[0.0, np.logspace(-4, 0, 300), np.linspace(0, 1, 101)])
@@ -197,3 +198,29 @@ def aggregate_report(agg: Aggregate, missing: Sequence[int]) -> dict:
             "eps_b_floor": agg.eps_b_floor,
         },
     }
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[float] | None = None) -> dict:
+    """Two models evaluated on the same folds: statistics of the per-fold differences d = a - b.
+
+    mean, sample std (ddof=1), standard error std/sqrt(n), the paired Student t = mean/se with
+    n - 1 degrees of freedom and its two-sided p-value; and, with per-fold errors of d, the
+    inverse-variance combination sum(d/e^2)/sum(1/e^2) with error 1/sqrt(sum(1/e^2)).
+    Undefined entries (one fold, zero spread, missing errors) are None."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    n = int(d.size)
+    out: dict = {"folds": n, "mean": float(d.mean()) if n else None, "std": None, "standard_error": None,
+                 "t": None, "dof": n - 1 if n > 1 else None, "p_value": None, "combined": None, "combined_error": None}  # fmt: skip
+    if n > 1:
+        std = float(np.std(d, ddof=1))
+        se = std / math.sqrt(n)
+        out |= {"std": std, "standard_error": se}
+        if se > 0:
+            t_value = out["mean"] / se
+            out |= {"t": t_value, "p_value": 2.0 * float(root().Math.tdistribution_cdf_c(abs(t_value), n - 1))}
+    if errors is not None:
+        e = np.asarray(errors, float)
+        if e.size == n and n and np.all(np.isfinite(e)) and np.all(e > 0):
+            w = 1.0 / e**2
+            out |= {"combined": float(np.sum(w * d) / np.sum(w)), "combined_error": float(1.0 / math.sqrt(np.sum(w)))}
+    return out

@@ -217,9 +217,10 @@ def hull_excess(curve: BinaryCurve, auc_error: float, hull: Hull | None = None) 
             "concave_within_errors": bool(value <= auc_error) if ok else None}  # fmt: skip
 
 
-def operating_point(curve: BinaryCurve, eps_s: float, eps_b: float, signal_scale: float = 1.0) -> dict[str, float]:
-    """Weighted precision (purity at the sample's prevalence times signal_scale), recall and F1 at (eps_b, eps_s)."""
-    s, b = signal_scale * curve.total_signal * eps_s, curve.total_background * eps_b
+def operating_point(eps_s: float, eps_b: float, signal_yield: float, background_yield: float) -> dict[str, float]:
+    """Weighted precision (purity for the yields S, B: the same yields the operating points were
+    found with), recall and F1 at (eps_b, eps_s)."""
+    s, b = signal_yield * eps_s, background_yield * eps_b
     precision = s / (s + b) if s + b > 0 else math.nan
     f1 = 2 * precision * eps_s / (precision + eps_s) if precision + eps_s > 0 else math.nan
     return {"eps_s": eps_s, "eps_b": eps_b, "precision": precision, "recall": eps_s, "f1": f1}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import SplitResult, hist_contents
+from pnetviz.metrics.evaluate import SPLITS, SplitResult, hist_contents
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
         "bootstrap_replicas": opts.bootstrap,
         "curve_flags": hep.curve_flags(curve),
     }
-    metrics["operating_points"] = operating_points(curve, metrics, opts.signal_scale)
+    metrics["operating_points"] = operating_points(curve, metrics)
     return metrics, boot
 
 
@@ -86,12 +86,15 @@ def rejections(curve, n_eff_background: float) -> dict:
     }
 
 
-def operating_points(curve, metrics: dict, signal_scale: float) -> dict:
-    """Precision, recall and F1 at the cut 0.5, at the FIP1 optimum and at the iso-accuracy optimum."""
+def operating_points(curve, metrics: dict) -> dict:
+    """Precision, recall and F1 at the cut 0.5, at the FIP1 optimum and at the iso-accuracy optimum,
+    all with one prevalence: the yields S, B the optima were found with (metrics' signal_yield,
+    background_yield: the full sample's, times --signal-scale)."""
     points = {"threshold_0.5": hep.at_threshold(curve, 0.5),
               "fip1": (metrics["fip1"]["eps_s"], metrics["fip1"]["eps_b"]),
               "iso_accuracy": (metrics["optimal_operating_point"]["eps_s"], metrics["optimal_operating_point"]["eps_b"])}  # fmt: skip
-    return {name: hep.operating_point(curve, s, b, signal_scale) for name, (s, b) in points.items()}
+    S, B = metrics["signal_yield"], metrics["background_yield"]
+    return {name: hep.operating_point(s, b, S, B) for name, (s, b) in points.items()}
 
 
 def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode: str = "abs") -> dict:
@@ -109,11 +112,22 @@ def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode
     return out
 
 
+def split_seed(opts: HepOptions, split: str) -> int:
+    """The bootstrap seed of a split: one bootstrap per (model, fold, split), so every output that
+    shows an AUC (the model's report, a comparison) gives it the same error."""
+    return opts.seed + SPLITS.index(split)
+
+
+def auc_error(sample, opts: HepOptions, split: str) -> float:
+    """The AUC's bootstrap error of a split's sample, exactly as in that model's report."""
+    return hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, split_seed(opts, split)).auc_error
+
+
 def pair_metrics(results: dict[str, SplitResult], opts: HepOptions, full: tuple[float, float] | None = None) -> dict:
     """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}; `full` as in split_metrics."""
     out, errors = {}, {}
-    for k, (split, result) in enumerate(results.items()):
-        out[split], boot = split_metrics(result, opts, opts.seed + k, full)
+    for split, result in results.items():
+        out[split], boot = split_metrics(result, opts, split_seed(opts, split), full)
         errors[split] = boot.auc_error
     out["overtraining"] = overtraining(results, errors, opts.weight_mode)
     if full is not None:
