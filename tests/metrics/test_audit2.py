@@ -178,3 +178,39 @@ def test_item6_paired_statistics_over_folds_equal_scipy():
     assert noisy["p_value"] > 0.05 and noisy["combined"] is None
     one = paired_difference([0.9], [0.8])
     assert one["mean"] == pytest.approx(0.1) and one["t"] is None and one["p_value"] is None
+
+
+def test_item8_expected_yields_make_punzi_and_asimov_physical(tmp_path):
+    import json
+
+    from conftest import contract_columns, load_script, write_ntuple
+    from pnetviz.cli.common import run
+
+    cols = contract_columns(n=3000, n_classes=2)
+    cols["weight"] = np.abs(cols["weight"]) * 0.01  # a training normalisation: tiny, unphysical yields
+    path = write_ntuple(tmp_path / "p.root", cols)
+    base = ["--predictions", str(path), "--formats", "png", "--bootstrap", "0", "-q", "--background", "nonprompt"]
+    assert run(load_script("visualizeBinary").main, [*base, "--output", str(tmp_path / "rel")]) == 0
+    assert run(load_script("visualizeBinary").main, [*base, "--output", str(tmp_path / "exp"),
+                                                     "--expected-yields", "signal=20,nonprompt=500"]) == 0  # fmt: skip
+    rel = json.loads((tmp_path / "rel" / "summary_report.json").read_text())["hep_metrics"]
+    exp = json.loads((tmp_path / "exp" / "summary_report.json").read_text())["hep_metrics"]
+    assert rel["yields"]["kind"] == "relative" and "training weights" in rel["yields"]["meaning"]
+    assert exp["yields"] == {"kind": "expected", "meaning": exp["yields"]["meaning"], "signal": 20.0, "background": 500.0}
+    test = cols["test_mask"]
+    curve = binary_clf_curve(cols["score_signal"][test], cols["true_label"][test] == 0, cols["weight"][test])
+    s, b = 20.0 * curve.tpr, 500.0 * curve.fpr
+    asimov = np.nanmax(hep.asimov(s, b)[1:])
+    punzi = np.max((curve.tpr / (1.5 + np.sqrt(b)))[1:])
+    assert exp["test"]["asimov"]["value"] == pytest.approx(asimov, rel=1e-12)
+    assert exp["test"]["punzi"]["value"] == pytest.approx(punzi, rel=1e-12)
+    assert exp["test"]["signal_yield"] == pytest.approx(20.0) and exp["test"]["background_yield"] == pytest.approx(500.0)
+    assert rel["test"]["asimov"]["value"] != pytest.approx(asimov, rel=0.05)  # the training weights are not physics yields
+    # a campaign's table: one entry per channel and signal point; a missing one is one line, exit 2
+    table = tmp_path / "yields.json"
+    table.write_text(json.dumps({"Run3Mu": {"MHc130_MA90": {"signal": 20, "nonprompt": 500}}}))
+    argv = [*base, "--output", str(tmp_path / "t"), "--channel", "Run3Mu", "--signal", "MHc130_MA90", "--expected-yields", str(table)]
+    assert run(load_script("visualizeBinary").main, argv) == 0
+    assert json.loads((tmp_path / "t" / "summary_report.json").read_text())["hep_metrics"]["test"]["asimov"]["value"] == pytest.approx(asimov)
+    argv[argv.index("MHc130_MA90")] = "MHc160_MA85"
+    assert run(load_script("visualizeBinary").main, [*argv[:-4], "--output", str(tmp_path / "u"), *argv[-4:]]) == 2

@@ -28,7 +28,7 @@ from pnetviz.draw.style import cmsstyle, cycle_color
 
 MASS = re.compile(r"MHc(\d+)_MA(\d+)")
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
-              "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "ks_p_signal",
+              "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "yields", "ks_p_signal",
               "ks_p_background", "events_test_signal", "events_test_background", "n_eff_test_background",
               "auc_test_profiled")  # fmt: skip
 AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
@@ -53,7 +53,7 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | No
         "rejection_0.5_limit": test["rejection_lower_limit"]["0.5"], "rejection_0.9_limit": test["rejection_lower_limit"]["0.9"],
         "eps_b_0.5": test["background_efficiency"]["0.5"], "eps_b_0.9": test["background_efficiency"]["0.9"],
         "n_eff_test_background": test["rejection_limit"]["effective_background_events"],
-        "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"],
+        "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"], "yields": metrics.get("yields", {}).get("kind", "relative"),
         "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
         "events_test_signal": events[0], "events_test_background": events[1],
         "auc_test_profiled": syst["profiled"]["auc"] if syst else None,

@@ -7,7 +7,7 @@ import sys
 import warnings
 import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnetviz.errors import InputError, PnetvizWarning
@@ -104,6 +104,10 @@ EVALUATION = (
     _opt("--signal-scale", "physics", type=float, default=1.0,
          help="multiply signal weights for prevalence-aware metrics (FIP, Punzi, Asimov), since the signal "
               "normalisation is a hypothesis (default: %(default)s)"),
+    _opt("--expected-yields", "physics", MODEL_KINDS, metavar="CLASS=N,...|FILE.json",
+         help="expected event counts per class, e.g. signal=12.5,nonprompt=410,diboson=95,ttX=60, or a JSON file "
+              "{channel: {signal point: {class: N}}} (a campaign's table): Punzi, Asimov, FIP and the operating points "
+              "use them; without it they are relative figures of the training weights (said in the report)"),
     _opt("--bootstrap", "physics", type=int, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=int, default=20251001, help="bootstrap seed (default: %(default)s)"),
@@ -283,8 +287,9 @@ def hep_options(args) -> object:
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
-    from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+    from pnetviz.io import trainer  # noqa: PLC0415
+    from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
     check_energy(args.energy)
     apply_run_options(args)
@@ -297,6 +302,11 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
+    yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)
+    if yields is not None and args.signal_scale != 1.0:
+        raise InputError("--expected-yields and --signal-scale: give one (the expected signal yield already sets the "
+                         "signal normalisation).")  # fmt: skip
+    common["hep"] = replace(common["hep"], expected_yields=yields)
     outputs, summary = output_dirs(args, model_dir, files)
     todo = []
     for file, out in zip(files, outputs, strict=True):

@@ -12,6 +12,7 @@ from pnetviz.jobs import subsets, systematics
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
+from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
@@ -190,7 +191,8 @@ def run(job: BinaryJob) -> RunOutput:
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
     is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
-    metrics = pairmetrics.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())))
+    metrics = pairmetrics.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())),
+                                       pair_yields(job.hep.expected_yields, "signal", job.background))  # fmt: skip
     comparisons = []
     for branch in job.subset_branches:
         if branch not in preds.subsets:

@@ -33,6 +33,7 @@ from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.errors import InputError
 from pnetviz.metrics.folds import fold_curves
 from pnetviz.metrics.hep import mode_weights
+from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictions
 from pnetviz.draw.plots import CurveSpec, HistSpec
@@ -195,7 +196,8 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
         pairs[background] = evaluate_samples(preds.path, samples, what, (job.names[0], background))
         everywhere = keep if keep is not None else slice(None)
         full = (float(used[everywhere][class_masks[0][everywhere]].sum()), float(used[everywhere][class_masks[i][everywhere]].sum()))
-        hep_metrics[background] = pairmetrics.pair_metrics(pairs[background], job.hep, full)
+        hep_metrics[background] = pairmetrics.pair_metrics(pairs[background], job.hep, full,
+                                                           pair_yields(job.hep.expected_yields, job.classes[0], background))  # fmt: skip
     scores = score_matrix(preds)
     tables = {s: class_tables(scores, preds.label, used, sel) for s, sel in selections.items()}
     metrics = {s: class_metrics(t, job.names) for s, t in tables.items()}

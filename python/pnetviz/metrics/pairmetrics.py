@@ -20,6 +20,7 @@ class HepOptions:
     signal_scale: float = 1.0
     bootstrap: int = 200
     seed: int = 20251001
+    expected_yields: dict[str, float] | None = None  # class -> expected events (--expected-yields); None: relative
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
@@ -40,14 +41,24 @@ def binned_fip(result: SplitResult, signal_scale: float, scale: tuple[float, flo
 
 YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "
                        "divided by the split's fraction of the total weight, signal and background separately")  # fmt: skip
+RELATIVE_YIELDS = ("relative: the training weights' sums (normalised for training, not to a luminosity), so Punzi, "
+                   "Asimov, FIP1 and the operating points' precision are relative figures; --expected-yields makes "
+                   "them physical")  # fmt: skip
+EXPECTED_YIELDS = ("expected event counts (--expected-yields): each class scaled to its expected yield before Punzi, "
+                   "Asimov, FIP1, FIP2 and the operating points; efficiencies come from the split")  # fmt: skip
 
 
-def split_metrics(result: SplitResult, opts: HepOptions, seed: int,
-                  full: tuple[float, float] | None = None) -> tuple[dict, hep.Bootstrap]:  # fmt: skip
+def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[float, float] | None = None,
+                  expected: tuple[float, float] | None = None) -> tuple[dict, hep.Bootstrap]:  # fmt: skip
     """Every metric of one split; `full`: the whole sample's signal and background weight sums (all
-    splits), to which the prevalence-aware metrics' yields are normalised (None: the split's own)."""
+    splits), to which the prevalence-aware metrics' yields are normalised (None: the split's own);
+    `expected`: the expected signal and background event counts, which replace them (physical
+    Punzi, Asimov, FIP and operating points)."""
     curve, sample = result.curve, result.sample
-    scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
+    if expected is not None:
+        scale = (expected[0] / (opts.signal_scale * curve.total_signal), expected[1] / curve.total_background)
+    else:
+        scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
     boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
     sig = sample.is_signal
     hull = hep.convex_hull(curve)
@@ -123,15 +134,18 @@ def auc_error(sample, opts: HepOptions, split: str) -> float:
     return hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, split_seed(opts, split)).auc_error
 
 
-def pair_metrics(results: dict[str, SplitResult], opts: HepOptions, full: tuple[float, float] | None = None) -> dict:
-    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}; `full` as in split_metrics."""
+def pair_metrics(results: dict[str, SplitResult], opts: HepOptions, full: tuple[float, float] | None = None,
+                 expected: tuple[float, float] | None = None) -> dict:  # fmt: skip
+    """`hep_metrics` of one pair: {train: ..., test: ..., overtraining: ...}; `full`, `expected` as in split_metrics."""
     out, errors = {}, {}
     for split, result in results.items():
-        out[split], boot = split_metrics(result, opts, split_seed(opts, split), full)
+        out[split], boot = split_metrics(result, opts, split_seed(opts, split), full, expected)
         errors[split] = boot.auc_error
     out["overtraining"] = overtraining(results, errors, opts.weight_mode)
-    if full is not None:
+    if full is not None and expected is None:
         out["yield_normalisation"] = YIELD_NORMALISATION
+    out["yields"] = {"kind": "expected" if expected else "relative", "meaning": EXPECTED_YIELDS if expected else RELATIVE_YIELDS,
+                     **({"signal": expected[0], "background": expected[1]} if expected else {})}  # fmt: skip
     return out
 
 
