@@ -20,13 +20,9 @@ def parser(prog: str | None = None):
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
-    from pnetviz.jobs import binary, driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
+    from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     make = functools.partial(binary.BinaryJob, compare_subset=args.compare_subset)
-    todo, missing, summary = common.fold_jobs(args, "binary", make, background=args.background)
-    first = todo[0]
-    context = [f"{first.display[0]} vs {first.display[1]}", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
-    title = f"pnetviz fold summary: {first.signal} vs {first.background}, {first.channel}" + (f", {first.model}" if first.model else "")
-    driver.run_jobs("binary", todo, binary.run, summary, missing, args.quiet, title, context, wait=args.wait,
-                    meta=common.provenance("binary", argv))  # fmt: skip
-    return 0
+    return common.evaluate_folds("binary", args, argv, make, binary.run,
+                                 lambda j: (f"{j.display[0]} vs {j.display[1]}", f"{j.signal} vs {j.background}"),
+                                 background=args.background)  # fmt: skip

@@ -318,6 +318,23 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     return todo, missing, summary
 
 
+def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,
+                   what: Callable[[object], tuple[str, str]], background: str | None = None) -> int:  # fmt: skip
+    """`pnetviz binary|multiclass` after parsing: one job per fold (`make`), run by `run_one` in
+    one all-or-nothing transaction with the fold summary; `what(first job)` gives the plot
+    context line and the summary title's head."""
+    from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
+
+    todo, missing, summary = fold_jobs(args, kind, make, background=background)
+    first = todo[0]
+    head, title = what(first)
+    context = [head, first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    title = f"pnetviz fold summary: {title}, {first.channel}" + (f", {first.model}" if first.model else "")
+    driver.run_jobs(kind, todo, run_one, summary, missing, args.quiet, title, context, wait=args.wait,
+                    meta=provenance(kind, argv))  # fmt: skip
+    return 0
+
+
 def model_query(args, kind: str, background: str | None = None) -> object:
     """The layout.Query of the model the options name; a missing --channel or --signal is taken
     only when there is exactly one, else an error listing what exists."""

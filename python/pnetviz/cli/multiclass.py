@@ -32,13 +32,8 @@ def parser(prog: str | None = None):
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
-    from pnetviz.jobs import driver, multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
+    from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes))
-    todo, missing, summary = common.fold_jobs(args, "multiclass", make)
-    first = todo[0]
-    context = [f"{first.signal}, multi-class", first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
-    title = f"pnetviz fold summary: {first.signal} multi-class, {first.channel}" + (f", {first.model}" if first.model else "")
-    driver.run_jobs("multiclass", todo, multiclass.run, summary, missing, args.quiet, title, context, wait=args.wait,
-                    meta=common.provenance("multiclass", argv))  # fmt: skip
-    return 0
+    return common.evaluate_folds("multiclass", args, argv, make, multiclass.run,
+                                 lambda j: (f"{j.signal}, multi-class", f"{j.signal} multi-class"))
