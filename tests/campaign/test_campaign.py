@@ -8,6 +8,7 @@ import csv
 import re
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -93,6 +94,24 @@ def test_binary_vs_multiclass_paired_statistics_over_folds(done):
         assert float(c["auc_diff_combined_error"]) > 0
 
 
+def test_latex_tables_compile_within_a_16cm_text_width(done, tmp_path):
+    tex = (done / "campaign" / "campaign_summary.tex").read_text()
+    assert tex.count(r"\begin{table}") == 2 and tex.count(r"\caption{") == 2 and tex.count(r"\label{tab:") == 2
+    assert r"$1e2\mu$" in tex and r"$3\mu$" in tex and "Masses in GeV" in tex and "over 2 folds" in tex
+    pdflatex = shutil.which("pdflatex")
+    if pdflatex is None:
+        pytest.skip("pdflatex is not installed (.ci/run installs texlive-latex-recommended)")
+    (tmp_path / "campaign_summary.tex").write_text(tex)
+    (tmp_path / "note.tex").write_text("\\documentclass[11pt]{article}\n\\usepackage[a4paper,textwidth=16cm]{geometry}\n"
+                                       "\\usepackage{booktabs}\n\\begin{document}\n\\input{campaign_summary}\n\\end{document}\n")
+    proc = subprocess.run([pdflatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "note.tex"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)  # fmt: skip
+    log = (tmp_path / "note.log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-2000:]
+    assert "Overfull \\hbox" not in log, [line for line in log.splitlines() if "Overfull" in line]
+    assert (tmp_path / "note.pdf").stat().st_size > 1000
+
+
 def test_dry_run_lists_every_job(tree, capsys):
     assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run"]) == 0
     out = capsys.readouterr().out
@@ -137,7 +156,7 @@ def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
         assert float(m["auc_test_mean"]) == pytest.approx(np.mean(values), rel=1e-12)
         assert float(m["auc_test_std"]) == pytest.approx(np.std(values, ddof=1), rel=1e-12)
     tex = (campaign / "campaign_summary.tex").read_text()
-    assert r"\toprule" in tex and r"$m_{H^\pm} = 160$, $m_A = 85$" in tex and "Multi-class" in tex
+    assert r"\toprule" in tex and "160 & 85 & " in tex and "B & MC" in tex
     f = root().TFile.Open(str(campaign / "campaign.root"))
     try:
         h = f.Get("maps/map_auc_test_binary_Run1E2Mu_ttZ_vs_ttX")

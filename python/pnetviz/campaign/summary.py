@@ -22,6 +22,8 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag
+from pnetviz.campaign.latex import latex_tables
+from pnetviz.escape import csv_cell
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
@@ -177,7 +179,8 @@ def summary(results: Sequence[JobResult]) -> dict:
                              **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k in ("auc_test", "rejection_0.5")
                                 for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")},
                              **{f"rejection_0.5_{side}_limit": src["rejection_0.5_limit"]
-                                for side, src in (("binary", b), ("multiclass", m))}})  # fmt: skip
+                                for side, src in (("binary", b), ("multiclass", m))},
+                             "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
     for c in compared:
         c.update(fold_statistics(rows, c))
     jobs = [{"job": r.job.name, "status": {0: "done", -1: "up to date"}.get(r.code, "failed"), "message": r.message,
@@ -193,7 +196,7 @@ def _cell(row: dict, key: str):
     flag = row.get(f"{key}_limit", row.get(key.removesuffix("_mean") + "_limit") if key.endswith("_mean") else None)
     if value is None:
         return ""
-    return f"> {value:.6g}" if flag else value
+    return f"> {value:.6g}" if flag else csv_cell(value)
 
 
 def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
@@ -203,44 +206,6 @@ def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
     for row in rows:
         writer.writerow({k: _cell(row, k) for k in fields})
     return out.getvalue()
-
-
-def _pm(mean: float, std: float) -> str:
-    return "--" if not math.isfinite(mean) else f"${mean:.3f} \\pm {std:.3f}$"
-
-
-def _tex(text: str) -> str:
-    return text.replace("_", r"\_").replace("#bar{t}", r"$\bar{t}$").replace("t$\\bar{t}$", r"t$\bar{t}$")
-
-
-def latex_table(compared: Sequence[dict]) -> str:
-    """booktabs table per channel and hyperparameter tag: rows signal points, for each background
-    the binary and the multi-class test AUC (mean +- std over folds) side by side."""
-    blocks = []
-    for (channel, tag) in sorted({(c["channel"], c["tag"]) for c in compared}):
-        sel = [c for c in compared if (c["channel"], c["tag"]) == (channel, tag)]
-        columns = sorted({(c["background"], c["multiclass_class"]) for c in sel})
-        signals = sorted({c["signal"] for c in sel}, key=lambda s: masses(s) or (0, 0))
-        head = " & ".join(rf"\multicolumn{{2}}{{c}}{{{_tex(trainer.display_label(b, {}))}"
-                          + (f" / {_tex(trainer.display_label(m, {}))}" if m != b else "") + "}" for b, m in columns)  # fmt: skip
-        rules = " ".join(rf"\cmidrule(lr){{{2 + 2 * i}-{3 + 2 * i}}}" for i in range(len(columns)))
-        lines = [rf"% {channel}" + (f", {tag}" if tag else ""), r"\begin{tabular}{l" + "cc" * len(columns) + "}",
-                 r"\toprule", rf"Signal & {head} \\", rules,
-                 " & " + " & ".join(["Binary & Multi-class"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
-        for signal in signals:
-            cells = []
-            for b, m in columns:
-                c = next((x for x in sel if (x["signal"], x["background"], x["multiclass_class"]) == (signal, b, m)), None)
-                cells += [_pm(c["auc_test_binary_mean"], c["auc_test_binary_std"]) if c else "--",
-                          _pm(c["auc_test_multiclass_mean"], c["auc_test_multiclass_std"]) if c else "--"]  # fmt: skip
-            mass = masses(signal)
-            name = rf"$m_{{H^\pm}} = {mass[0]}$, $m_A = {mass[1]}$" if mass else _tex(signal)
-            lines.append(f"{name} & " + " & ".join(cells) + r" \\")
-        lines += [r"\bottomrule", r"\end{tabular}", ""]
-        blocks.append("\n".join(lines))
-    caption = ("% Test AUC, mean $\\pm$ sample standard deviation over folds; binary model vs the multi-class "
-               "likelihood ratio P(sig)/(P(sig)+P(bkg)).\n% Needs \\usepackage{booktabs}.\n")  # fmt: skip
-    return caption + "\n".join(blocks)
 
 
 @dataclass(frozen=True)
@@ -430,7 +395,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Pa
                                                       for s in ("mean", "std"))]),
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
-        "campaign_summary.tex": latex_table(data["binary_vs_multiclass"]),
+        "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed")},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],

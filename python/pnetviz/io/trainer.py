@@ -13,6 +13,8 @@ models have `score_bg1`. Display labels (`t#bar{t}X`) are separate and only used
 
 from __future__ import annotations
 
+import re
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +181,33 @@ def parse_mapping(text: str | None, option: str, sep: str, example: str) -> dict
 def parse_labels(text: str | None) -> dict[str, str]:
     """`--labels ttX=t#bar{t}X,nonprompt=Fakes` -> {"ttX": "t#bar{t}X", ...}."""
     return parse_mapping(text, "--labels", "=", "name=label (ttX=t#bar{t}X)")
+
+
+CHANNEL = re.compile(r"Run(\d+)E(\d+)Mu|Run(\d+)Mu|Run(\d+)E")
+
+
+def channel_label(name: str, overrides: dict[str, str] | None = None) -> str:
+    """A channel as its final state in TLatex: Run1E2Mu -> 1e2#mu, Run3Mu -> 3#mu (--labels
+    first; other names unchanged)."""
+    if overrides and name in overrides:
+        return overrides[name]
+    m = CHANNEL.fullmatch(name)
+    if not m:
+        return name
+    if m.group(1):
+        return f"{m.group(1)}e{m.group(2)}#mu"
+    return f"{m.group(3)}#mu" if m.group(3) else f"{m.group(4)}e"
+
+
+SIGNAL = re.compile(r"MHc(\d+)_MA(\d+)")
+
+
+def signal_label(name: str, overrides: dict[str, str] | None = None) -> str:
+    """A signal point in TLatex: MHc130_MA90 -> m_{H^{+}} = 130 GeV, m_{A} = 90 GeV."""
+    if overrides and name in overrides:
+        return overrides[name]
+    m = SIGNAL.fullmatch(name)
+    return f"m_{{H^{{+}}}} = {m.group(1)} GeV, m_{{A}} = {m.group(2)} GeV" if m else name
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:

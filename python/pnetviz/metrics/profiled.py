@@ -13,20 +13,52 @@ Nuisances, each a pair of alternative samples of the same events at theta = +kap
 * an analytic score shift of one class (`--score-shift background=0.02`): that class's
   discriminant scores move by theta in [-kappa tau, kappa tau]; the samples at +-kappa tau are exact.
 
-Several nuisances add their per-event changes. For weight nuisances FPR(t) and TPR(t) are ratios of
-yields linear in each theta_i, monotone between the nodes {-kappa, 0, +kappa}, so the extremes of one
-nuisance are at theta = 0 or +-kappa; the configurations evaluated are nominal, each nuisance alone
-at +-kappa and all 2^n corners of the box (the report lists them).
+Several nuisances add their per-event changes. A configuration is one theta vector in the box
+|theta_i| <= kappa; the configurations evaluated (the report states the rule, the count, the
+lowest-AUC one and, up to MAX_LISTED, their names):
+
+* n <= GRID_MAX = 6 nuisances: every vertex of the grid {-kappa, 0, +kappa}^n (3^6 = 729 at most);
+  a worst case that combines nuisances at different nodes, e.g. (+kappa, 0, -kappa), is among them;
+* n > 6 (3^n grows too fast: 2187 at n = 7): nominal, each nuisance alone at +-kappa, every pair of
+  nuisances on its full 3x3 grid, all 2^n corners while 2^n <= MAX_CORNERS = 512 (n <= 9; beyond,
+  only all-up and all-down), and every nuisance at its own lowest-AUC node together (to first order
+  in the nuisances' effects, the worst vertex). Pairs and that combination catch the mixed worst
+  cases; what can be missed is a vertex where three or more nuisances are at non-worst nodes;
+* plus a theta scan of every nuisance whose extremes need not be at the nodes (below): theta at the
+  SCAN_POINTS = 9 equally spaced values over [-kappa, kappa], i.e. the 6 interior ones +-kappa/4,
+  +-kappa/2, +-3kappa/4, with the other nuisances at every grid value while (scanned nuisances) x 6
+  x 3^(n-1) <= SCAN_BUDGET = 729 (always for n <= 4), otherwise with the others at nominal and at the
+  lowest-AUC vertex. Two scanned nuisances are never both at interior values.
+
+Why the nodes suffice for some nuisances and not others: a nuisance that moves the weights of one
+class only (no score, no weight changing sign over the box) changes that class's efficiency at a
+fixed threshold as a ratio of yields linear in theta_i on each side of 0 (linear-fractional: monotone,
+and jointly quasi-linear on each orthant of the box, so the extremes over the box are at grid
+vertices), and leaves the other class's efficiency alone. With only such nuisances, at every
+threshold the highest FPR and the lowest TPR are reached together at one grid vertex, so every
+interior configuration's point lies above the lower envelope of the grid curves: the grid is exact
+(for these nuisances, given the values of any scanned ones). A weight nuisance moving both classes keeps each
+efficiency monotone at a fixed threshold, but the two move at different rates (different
+normalisation changes), so a ROC point at an interior theta can fall below every node's curve; a
+nuisance moving scores moves events past each other, and the curve need not be monotone in theta at
+all (two populations crossing the background at different theta make the middle of the range the
+worst). Those are scanned.
 
 The profiled curve is the lower envelope of those configurations' exact curves in ROC space: at
-every background efficiency where any of them has a point, the lowest signal efficiency (each
-configuration is an exact weighted ROC of the same events). Where the
-nuisances move only the background (the article's example), this is the worst FPR at each
-threshold; in general it is its conservative form, so the profiled AUC never exceeds the nominal
-one. Exact: the curves' own points (left and right limits at vertical steps), no binning.
+every background efficiency the lowest signal efficiency of any configuration (each configuration
+is an exact weighted ROC of the same events; where two curves cross between their points the
+crossing is a corner of the envelope). Where the nuisances move only the background (the article's
+example), this is the worst FPR at each threshold; in general it is its conservative form, so the
+profiled AUC never exceeds the nominal one. Exact: the curves' own points (left and right limits at
+vertical steps), no binning. Cost: configurations that move no score reuse the nominal sort (a
+weighted cumulative sum each), every nuisance's per-event changes are computed once, and the
+envelope is merged one curve at a time, keeping only its own corners (points of a curve that lies
+above the envelope there are dropped), so it stays about as large as one curve.
 """
 
 from __future__ import annotations
+
+import math
 
 import itertools
 from dataclasses import dataclass
@@ -37,12 +69,24 @@ from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.hep import mode_weights
-from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
+from pnetviz.metrics.roc import BinaryCurve, SingleClassError, binary_clf_curve
 
-COMBINATION = ("lower envelope in ROC space (lowest signal efficiency at each background efficiency) of: nominal, "
-               "each nuisance alone at theta = +-kappa, and all 2^n corners of the box |theta_i| <= kappa")  # fmt: skip
+GRID_MAX = 6  # the full {-kappa, 0, +kappa}^n grid up to this many nuisances (3^6 = 729 configurations)
+MAX_CORNERS = 512  # n > GRID_MAX: all 2^n corners while 2^n <= this, else all-up and all-down only
+SCAN_POINTS = 9  # theta scan: equally spaced values over [-kappa, kappa]; the nodes are on the grid already
+SCAN_FRACTIONS = tuple(float(f) for f in np.linspace(-1.0, 1.0, SCAN_POINTS) if f not in (-1.0, 0.0, 1.0))
+SCAN_BUDGET = 729  # scan x every grid value of the other nuisances while it costs at most this many configurations
+MAX_LISTED = 100  # the report names every configuration up to this many (always: the rule and the count)
+COMBINATION = ("lower envelope in ROC space (lowest signal efficiency at each background efficiency) over the box "
+               "|theta_i| <= kappa: for n <= 6 nuisances every vertex of the grid {-kappa, 0, +kappa}^n; for n > 6 "
+               "nominal, each nuisance alone at +-kappa, every pair on its 3x3 grid, all 2^n corners while 2^n <= 512 "
+               "(else all-up and all-down) and each nuisance at its own lowest-AUC node together; plus a theta scan "
+               "(+-kappa/4, +-kappa/2, +-3kappa/4) of each nuisance that moves scores, moves the weights of both classes "
+               "or can flip a weight's sign, with the other nuisances at every grid value while that costs <= 729 "
+               "configurations, else at nominal and at the lowest-AUC vertex. Weight nuisances of one class have "
+               "their extremes at the grid nodes (rates linear-fractional in theta)")  # fmt: skip
 INTERPOLATION = ("per event, linear between nominal (theta = 0) and Up/Down (theta = +-1), extrapolated beyond: "
-                 "score s0 + theta (s_up/down - s0), weight w0 + theta (w_up/down - w0); for weights this is the "
+                 "score s0 + |theta| (s_up/down - s0), weight w0 + |theta| (w_up/down - w0); for weights this is the "
                  "linear interpolation of the cumulative yields above every threshold, and at theta = +-1 the "
                  "templates themselves; several nuisances add their changes")  # fmt: skip
 
@@ -66,7 +110,12 @@ class Profiled:
     fpr: np.ndarray  # envelope abscissae (each point twice: left and right limit)
     tpr: np.ndarray  # profiled: the lowest signal efficiency of any configuration at each fpr
     best_tpr: np.ndarray  # the highest (upper edge of the band)
-    configurations: list[str]
+    configurations: list[str]  # every configuration evaluated, in order ("nominal", "jes up & xsec theta=-0.5", ...)
+    rule: str = ""  # which configurations, for this number of nuisances, and why
+    aucs: tuple[float, ...] = ()  # the AUC of each configuration
+    scanned: tuple[str, ...] = ()  # the nuisances given the theta scan
+    kappa: float = 1.0
+    background_events: float = math.nan  # the nominal sample's effective background events (rejection limits)
 
     @property
     def auc(self) -> float:
@@ -109,55 +158,266 @@ def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weig
     if weight_mode == "signed":
         raise InputError("the profiled ROC needs non-negative weights (efficiencies must grow as the threshold "
                          "falls). Fix: --weights abs or drop.")  # fmt: skip
-    configs = _configurations([n.name for n in nuisances])
-    by_name = {n.name: n for n in nuisances}
-    curves = [nominal_curve or _curve(nominal)]
-    curves += [_curve(configuration(nominal, [(by_name[name], side) for name, side in c], kappa, weight_mode))
-               for c in configs[1:]]  # fmt: skip
-    variations = {c[0]: (curve.fpr, curve.tpr) for c, curve in zip(configs, curves) if len(c) == 1}
-    fpr, low, high = envelope([(c.fpr, c.tpr) for c in curves])
-    names = [" & ".join(f"{name} {side}" for name, side in c) or "nominal" for c in configs]
-    return Profiled(curves[0], variations, fpr, low, high, names)
+    names = [n.name for n in nuisances]
+    events = _Events(nominal, nuisances, kappa, weight_mode)
+    nominal_curve = nominal_curve or _curve(nominal)
+    env = _Envelope()
+    aucs: dict[tuple[float, ...], float] = {}  # configuration (theta / kappa of each nuisance) -> its AUC
+    variations: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+
+    def evaluate(configs: list[tuple[float, ...]]) -> None:
+        for c in configs:
+            if c in aucs:
+                continue
+            fpr, tpr, aucs[c] = events.curve(c) if any(c) else (nominal_curve.fpr, nominal_curve.tpr, nominal_curve.auc)
+            env.add(fpr, tpr)
+            moved = [(i, f) for i, f in enumerate(c) if f]
+            if len(moved) == 1 and abs(moved[0][1]) == 1:
+                variations[(names[moved[0][0]], "up" if moved[0][1] > 0 else "down")] = (fpr, tpr)
+
+    vertices, rule = _vertices(len(names))
+    evaluate(vertices)
+    if len(names) > GRID_MAX:  # each nuisance at its own lowest-AUC node, all together
+        unit = [tuple(f if j == i else 0 for j in range(len(names))) for i in range(len(names)) for f in (1, 0, -1)]
+        evaluate([tuple(min((0, 1, -1), key=lambda f, i=i: aucs[unit[3 * i + 1 - f]]) for i in range(len(names)))])
+    scanned = [i for i, exact in enumerate(events.node_exact) if not exact]
+    if scanned:
+        configs, how = _scan(len(names), scanned, min(aucs, key=aucs.get))
+        evaluate(configs)
+        rule += f"; theta scan of {', '.join(names[i] for i in scanned)} at theta/kappa = " \
+                f"{', '.join(f'{f:+g}' for f in SCAN_FRACTIONS)} with {how}"
+    exact = [names[i] for i, e in enumerate(events.node_exact) if e]
+    if exact:
+        rule += f"; grid values only (move no score and the weights of one class at most): {', '.join(exact)}"
+    fpr, low, high = env.result()
+    return Profiled(nominal_curve, variations, fpr, low, high, [_name(names, c, kappa) for c in aucs],
+                    f"{len(aucs)} configurations: {rule}", tuple(aucs.values()), tuple(names[i] for i in scanned),
+                    kappa, hep.effective_events(nominal.used[~nominal.is_signal]))  # fmt: skip
 
 
-def configuration(nominal: BinarySample, moves: list[tuple[Nuisance, str]], kappa: float, mode: str) -> BinarySample:
-    """The events with every nuisance in `moves` at its end: per event, scores and weights change by
-    the sum of the nuisances' changes, templates scaled by kappa (shifts are made at +-kappa tau)."""
-    if not moves:
-        return nominal
-    scores, weights = nominal.scores.astype(np.float64), nominal.weights.astype(np.float64)
-    for nuisance, side in moves:
-        varied = nuisance.up if side == "up" else nuisance.down
-        k = kappa if nuisance.kind == "template" else 1.0
-        scores = scores + k * (np.asarray(varied.scores, dtype=np.float64) - nominal.scores)
-        weights = weights + k * (varied.weights - nominal.weights)
-    return BinarySample(scores, nominal.is_signal, weights, mode_weights(weights, mode))
+class _Events:
+    """What every configuration shares: the nominal events in float64, each nuisance's per-event
+    changes at theta = +-kappa (computed once), whether its extremes are at the nodes, and the
+    nominal score order (configurations that move no score reuse it: one weighted cumulative sum)."""
+
+    def __init__(self, nominal: BinarySample, nuisances: list[Nuisance], kappa: float, mode: str):
+        self.nominal, self.mode = nominal, mode
+        self.is_signal = np.asarray(nominal.is_signal, dtype=bool)
+        self.scores = np.asarray(nominal.scores, dtype=np.float64)
+        self.weights = np.asarray(nominal.weights, dtype=np.float64)
+        self.changes = []  # per nuisance: {+1: (d_score, d_weight), -1: (...)}, None where nothing moves
+        for n in nuisances:
+            k = kappa if n.kind == "template" else 1.0
+            sides = {}
+            for sign, varied in ((1, n.up), (-1, n.down)):
+                ds = k * (np.asarray(varied.scores, dtype=np.float64) - self.scores)
+                dw = k * (np.asarray(varied.weights, dtype=np.float64) - self.weights)
+                sides[sign] = (ds if ds.any() else None, dw if dw.any() else None)
+            self.changes.append(sides)
+        self.node_exact = self._node_exact()
+        self._sorted: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _node_exact(self) -> list[bool]:
+        """Per nuisance: moves the weights of one class only, no score, and no weight touched can change
+        sign anywhere in the box (|w| or max(w, 0) would not be linear in theta)."""
+        low, high = self.weights.copy(), self.weights.copy()
+        for sides in self.changes:
+            dws = [dw for _, dw in sides.values() if dw is not None]
+            if dws:
+                low += np.minimum.reduce([np.minimum(dw, 0.0) for dw in dws])
+                high += np.maximum.reduce([np.maximum(dw, 0.0) for dw in dws])
+        flips = (low < 0) & (high > 0)
+        out = []
+        for sides in self.changes:
+            if any(ds is not None for ds, _ in sides.values()):
+                out.append(False)
+                continue
+            touched = np.zeros(self.weights.size, dtype=bool)
+            for _, dw in sides.values():
+                if dw is not None:
+                    touched |= dw != 0
+            one_class = not (touched & self.is_signal).any() or not (touched & ~self.is_signal).any()
+            out.append(one_class and not (touched & flips).any())
+        return out
+
+    def moved(self, c: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Scores and signed weights at configuration c (theta / kappa per nuisance); whether scores moved."""
+        scores, weights, moved = self.scores, self.weights, False
+        for f, sides in zip(c, self.changes):
+            if f:
+                ds, dw = sides[1 if f > 0 else -1]
+                if ds is not None:
+                    scores, moved = scores + abs(f) * ds, True
+                if dw is not None:
+                    weights = weights + abs(f) * dw
+        return scores, weights, moved
+
+    def curve(self, c: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, float]:
+        """(fpr, tpr, auc) of the exact weighted ROC at configuration c."""
+        scores, weights, moved = self.moved(c)
+        used = mode_weights(weights, self.mode)
+        if moved:
+            curve = binary_clf_curve(scores, self.is_signal, used)
+            return curve.fpr, curve.tpr, curve.auc
+        if self._sorted is None:  # the nominal thresholds (in the nominal dtype), as binary_clf_curve has them
+            s = np.asarray(self.nominal.scores)
+            order = np.argsort(-s, kind="stable")
+            ss = s[order]
+            self._sorted = order, np.r_[np.flatnonzero(ss[1:] != ss[:-1]), s.size - 1], self.is_signal[order]
+        order, last, signal = self._sorted
+        w = used[order]
+        tps = np.r_[0.0, np.cumsum(np.where(signal, w, 0.0))[last]]
+        fps = np.r_[0.0, np.cumsum(np.where(signal, 0.0, w))[last]]
+        step = np.r_[True, (tps[1:] != tps[:-1]) | (fps[1:] != fps[:-1])]  # scores of zero-weight events only: no point
+        tps, fps = tps[step], fps[step]
+        for name, total in (("signal", tps[-1]), ("background", fps[-1])):
+            if total <= 0:
+                raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
+        fpr, tpr = np.clip(fps / fps[-1], 0.0, 1.0), np.clip(tps / tps[-1], 0.0, 1.0)
+        return fpr, tpr, trapezoid(fpr, tpr)
 
 
 def envelope(rates: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lowest and highest TPR over the curves at every FPR where any curve has a point, each FPR
-    listed twice (left and right limits), so vertical steps keep zero area: for one curve this is
-    the curve itself, trapezoidal area included."""
-    x = np.unique(np.concatenate([f for f, _ in rates]))
-    limits = [tpr_limits(f, t, x) for f, t in rates]
-    lo = np.minimum.reduce([np.stack(pair) for pair in limits])  # 2 x len(x): left, right
-    hi = np.maximum.reduce([np.stack(pair) for pair in limits])
-    return np.repeat(x, 2), lo.T.ravel(), hi.T.ravel()
+    """Lowest and highest TPR over the curves at every FPR, each FPR listed twice (left and right
+    limits), so vertical steps keep zero area: for one curve this is the curve itself, trapezoidal
+    area included. Where two curves cross between points, the crossing is a point of the envelope."""
+    env = _Envelope()
+    for fpr, tpr in rates:
+        env.add(fpr, tpr)
+    return env.result()
 
 
-def _configurations(names: list[str]) -> list[tuple[tuple[str, str], ...]]:
-    """Nominal, each nuisance alone at up and down, then every corner (all nuisances at up or down)."""
-    alone = [((name, side),) for name in names for side in ("up", "down")]
-    corners = [tuple(zip(names, sides)) for sides in itertools.product(("up", "down"), repeat=len(names))]
-    return [(), *alone, *(c for c in corners if len(names) > 1)]
+Line = tuple[np.ndarray, np.ndarray, np.ndarray]  # x strictly increasing; the curve's left and right limits at x
+
+
+def _line(fpr: np.ndarray, tpr: np.ndarray) -> Line:
+    """A curve (fpr non-decreasing, a vertical step = several points at one fpr) as a Line."""
+    first = np.flatnonzero(np.r_[True, fpr[1:] != fpr[:-1]])
+    return fpr[first], tpr[first], tpr[np.r_[first[1:] - 1, fpr.size - 1]]
+
+
+def _values(line: Line, x: np.ndarray, k: np.ndarray, on: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right limits of `line` at the sorted x; k: how many of its points lie below each x,
+    on: x is one of its points (from _merged, no search)."""
+    px, left, right = line
+    i, j = np.minimum(k, px.size - 1), np.maximum(k - 1, 0)
+    span = px[i] - px[j]
+    between = right[j] + np.divide(x - px[j], span, out=np.zeros_like(x), where=span > 0) * (left[i] - right[j])
+    between[k == 0] = left[0]  # before the first point (beyond the last: right[-1] already)
+    return np.where(on, left[i], between), np.where(on, right[i], between)
+
+
+def _merged(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted union x of two strictly increasing arrays and, for a and for b, how many of its
+    values lie below each x and whether x is one of them."""
+    both = np.concatenate([a, b])
+    order = np.argsort(both, kind="stable")  # two sorted runs: merged in linear time, a's value first at a tie
+    xs, from_a = both[order], order < a.size
+    first = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
+    below_a = (np.cumsum(from_a) - from_a)[first]
+    on_a = from_a[first]
+    on_b = ~on_a | (np.r_[first[1:], xs.size] - first == 2)  # a's value, then b's equal one
+    return xs[first], below_a, on_a, first - below_a, on_b
+
+
+def _lower(a: Line, b: Line) -> Line:
+    """The exact pointwise minimum of two Lines, without the points that add nothing: a point of one
+    Line where the other is strictly lower on both sides (and straight there) is dropped."""
+    x, ka, a_on, kb, b_on = _merged(a[0], b[0])
+    al, ar = _values(a, x, ka, a_on)
+    bl, br = _values(b, x, kb, b_on)
+    keep = ~((~a_on & (al < bl) & (ar < br)) | (~b_on & (bl < al) & (br < ar)))
+    d0, d1 = (ar - br)[:-1], (al - bl)[1:]  # a - b just after each point and just before the next
+    k = np.flatnonzero(d0 * d1 < 0)  # the Lines cross strictly between x[k] and x[k + 1]
+    frac = d0[k] / (d0[k] - d1[k])
+    xc = x[k] + frac * (x[k + 1] - x[k])
+    yc = ar[k] + frac * (al[k + 1] - ar[k])
+    inside = (xc > x[k]) & (xc < x[k + 1])  # a crossing closer to a point than rounding: that point is the corner
+    xs = np.concatenate([x[keep], xc[inside]])
+    order = np.argsort(xs, kind="stable")
+    return (xs[order], np.concatenate([np.minimum(al, bl)[keep], yc[inside]])[order],
+            np.concatenate([np.minimum(ar, br)[keep], yc[inside]])[order])  # fmt: skip
+
+
+def _negated(line: Line) -> Line:
+    return line[0], -line[1], -line[2]
+
+
+class _Envelope:
+    """Lower and upper envelopes of curves added one at a time (the curves themselves are not kept)."""
+
+    def __init__(self) -> None:
+        self.low: Line | None = None
+        self.high: Line | None = None
+
+    def add(self, fpr: np.ndarray, tpr: np.ndarray) -> None:
+        line = _line(np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64))
+        if self.low is None:
+            self.low, self.high = line, line
+            return
+        self.low = _lower(self.low, line)
+        self.high = _negated(_lower(_negated(self.high), _negated(line)))
+
+    def result(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(fpr listed twice, lowest tpr, highest tpr) at the points of either envelope."""
+        x, k_low, on_low, k_high, on_high = _merged(self.low[0], self.high[0])
+        low = np.stack(_values(self.low, x, k_low, on_low), axis=1).ravel()
+        high = np.stack(_values(self.high, x, k_high, on_high), axis=1).ravel()
+        return np.repeat(x, 2), low, np.maximum(high, low)  # max: rounding where the two touch between points
+
+
+def _vertices(n: int) -> tuple[list[tuple[int, ...]], str]:
+    """The grid configurations (theta / kappa in {-1, 0, +1} per nuisance): nominal first, then each
+    nuisance alone (up, down), then the rest; and the rule that chose them."""
+    nominal = (0,) * n
+    alone = [tuple(f if j == i else 0 for j in range(n)) for i in range(n) for f in (1, -1)]
+    if n <= GRID_MAX:
+        rest = sorted((c for c in itertools.product((1, 0, -1), repeat=n) if np.count_nonzero(c) > 1), key=np.count_nonzero)
+        return [nominal, *alone, *rest], f"n = {n}: every vertex of {{-kappa, 0, +kappa}}^{n} ({3**n})"
+    pairs = [tuple(a if k == i else b if k == j else 0 for k in range(n))
+             for i, j in itertools.combinations(range(n), 2) for a, b in itertools.product((1, -1), repeat=2)]  # fmt: skip
+    if 2**n <= MAX_CORNERS:
+        corners, which = list(itertools.product((1, -1), repeat=n)), f"all 2^{n} = {2**n} corners"
+    else:
+        corners, which = [(1,) * n, (-1,) * n], f"the all-up and all-down corners (2^{n} > {MAX_CORNERS})"
+    return [nominal, *alone, *pairs, *corners], (
+        f"n = {n} > {GRID_MAX} (the full grid would be 3^{n} = {3**n}): nominal, each nuisance alone at +-kappa "
+        f"({2 * n}), every pair on its 3x3 grid ({len(pairs)} more), {which}, and every nuisance at its own "
+        "lowest-AUC node together")  # fmt: skip
+
+
+def _scan(n: int, scanned: list[int], worst: tuple[float, ...]) -> tuple[list[tuple[float, ...]], str]:
+    """Theta-scan configurations: each scanned nuisance at the interior SCAN_FRACTIONS, the others at
+    every grid value if that stays within SCAN_BUDGET, else at nominal and at `worst` (the lowest-AUC
+    vertex); and how the others were set."""
+    if len(scanned) * len(SCAN_FRACTIONS) * 3 ** (n - 1) <= SCAN_BUDGET:
+        others = list(itertools.product((1, 0, -1), repeat=n - 1))
+        how = f"the other nuisances at every grid value ({len(scanned)} x {len(SCAN_FRACTIONS)} x 3^{n - 1})"
+        return [(*o[:i], f, *o[i:]) for i in scanned for f in SCAN_FRACTIONS for o in others], how
+    bases = [(0,) * n, worst]
+    how = (f"the other nuisances at nominal and at the lowest-AUC vertex (every grid value would be "
+           f"{len(scanned)} x {len(SCAN_FRACTIONS)} x 3^{n - 1} > {SCAN_BUDGET})")  # fmt: skip
+    return [(*b[:i], f, *b[i + 1 :]) for i in scanned for f in SCAN_FRACTIONS for b in bases], how
+
+
+def _name(names: list[str], c: tuple[float, ...], kappa: float) -> str:
+    """'nominal', or e.g. 'jes up & xsec theta=-0.5' (up / down: theta = +-kappa)."""
+    sides = {1: "up", -1: "down"}
+    return " & ".join(f"{name} {sides.get(f) or f'theta={f * kappa:+g}'}" for name, f in zip(names, c) if f) or "nominal"
 
 
 def summary(prof: Profiled) -> dict:
     """The report's `systematics` numbers: AUC and rejection at the usual eps_s, nominal, per
-    variation (theta = +-kappa) and profiled, and the impact of each nuisance on the AUC."""
+    variation (theta = +-kappa) and profiled, the impact of each nuisance on the AUC, and the
+    configurations: how many, the rule, the grid and scan values, the lowest-AUC one and (up to
+    MAX_LISTED) their names."""
 
     def numbers(curve: BinaryCurve) -> dict:
-        return {"auc": curve.auc, "rejection": {f"{e:g}": hep.rejection_at(curve, e) for e in hep.REJECTION_EFFICIENCIES}}
+        """AUC and rejection (a 95% CL lower limit from the nominal N_eff where eps_b = 0, flagged)."""
+        values = {f"{e:g}": hep.rejection_value(hep.background_efficiency_at(curve, e), prof.background_events)
+                  for e in hep.REJECTION_EFFICIENCIES}  # fmt: skip
+        return {"auc": curve.auc, "rejection": {k: v for k, (v, _) in values.items()},
+                "rejection_lower_limit": {k: limit for k, (_, limit) in values.items()}}
 
     nominal = numbers(prof.nominal)
     out = {"nominal": nominal, "variations": {}, "impact": {}}
@@ -166,5 +426,11 @@ def summary(prof: Profiled) -> dict:
         out["variations"].setdefault(name, {})[side] = entry
         out["impact"].setdefault(name, {})[f"delta_auc_{side}"] = entry["auc"] - nominal["auc"]
     out["profiled"] = numbers(prof.curve())
-    out["configurations"] = prof.configurations
+    lowest = int(np.argmin(prof.aucs))
+    out["configurations"] = {"count": len(prof.configurations), "rule": prof.rule,
+                             "theta_grid": [-prof.kappa, 0.0, prof.kappa], "scanned": list(prof.scanned),
+                             "theta_scan": [f * prof.kappa for f in SCAN_FRACTIONS] if prof.scanned else [],
+                             "lowest_auc": {"configuration": prof.configurations[lowest], "auc": prof.aucs[lowest]}}  # fmt: skip
+    if len(prof.configurations) <= MAX_LISTED:
+        out["configurations"]["names"] = prof.configurations
     return out

@@ -1,0 +1,39 @@
+"""One escaping function per target, for every string that comes from disk or the command line
+(channel, signal, model, class and background names, labels) and reaches a LaTeX table, a CSV
+cell or ROOT's TLatex. Each is total: any input gives text that the target shows literally."""
+
+from __future__ import annotations
+
+import re
+
+_LATEX = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
+    "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
+}  # fmt: skip
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
+
+
+def latex(text: object) -> str:
+    """`text` as literal LaTeX text: the ten special characters escaped, < and > as text, and
+    every line break or other control character a space (a newline in a name must never start a
+    line of its own: that is how `\\immediate\\write18` gets in)."""
+    out = []
+    for ch in str(text):
+        if ch in _LATEX:
+            out.append(_LATEX[ch])
+        elif ch < " " or ch == "\x7f" or ch in "\u2028\u2029\x85":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell that no spreadsheet evaluates: a string starting with = + - @, a tab or a CR
+    that is not a number gets a leading apostrophe (OWASP's CSV-injection rule); numbers and
+    other strings are returned unchanged."""
+    if not isinstance(value, str) or not value:
+        return value
+    if value[0] in "=+-@\t\r" and not _NUMBER.fullmatch(value.strip()):
+        return "'" + value
+    return value
