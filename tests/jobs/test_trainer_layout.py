@@ -94,7 +94,7 @@ def test_binary_all_folds_match_sklearn_and_carry_the_model(base, binary_out):
             assert bjet[part]["auc"] == pytest.approx(expected, abs=1e-9)
             assert bjet[part]["auc_error"] > 0
         for stem in ("roc_curve", "score_distributions", "roc_curve_bjet_comparison", "score_distributions_bjet_comparison",
-                     "training_curves"):  # fmt: skip
+                     "training_loss", "training_accuracy"):  # fmt: skip
             assert (d / f"{stem}.png").stat().st_size > 1000, stem
     assert (binary_out / "folds" / "summary_report.json").exists()
 

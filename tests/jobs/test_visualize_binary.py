@@ -19,8 +19,9 @@ from pnetviz.output.atomic import MARKER
 from pnetviz.rootenv import root
 
 CFG = DemoConfig(events=6000, folds=2)
-IMAGES = ["roc_curve", "precision_recall_curve", "score_distributions", "confusion_matrix", "training_curves",
-          "training_metrics"]  # fmt: skip
+IMAGES = ["roc_curve", "precision_recall_curve", "score_distributions", "confusion_matrix", "confusion_matrix_counts",
+          "training_loss", "training_accuracy", "training_epoch_time",
+          "training_memory"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -131,8 +132,8 @@ def test_missing_history_skips_training_plots_with_a_note(tmp_path):
     argv = ["--predictions", str(path), "--fold", "0", "--output", str(out), "--formats", "png", "-q"]
     assert run(script.main, argv) == 0
     report = json.loads((out / "summary_report.json").read_text())
-    assert any("training_curves" in note for note in report["notes"])
-    assert not (out / "training_curves.png").exists() and (out / "roc_curve.png").exists()
+    assert any("training" in note for note in report["notes"])
+    assert not (out / "training_loss.png").exists() and (out / "roc_curve.png").exists()
 
 
 @pytest.mark.parametrize("columns,message", [

@@ -40,7 +40,8 @@ def test_spec_worked_example():
 
 
 def test_every_output_for_every_fold(mc_run):
-    stems = ["overall_confusion_matrix", "precision_by_class", "recall_by_class", "f1_score_by_class", "training_curves"]
+    stems = ["overall_confusion_matrix", "overall_confusion_matrix_counts", "precision_by_class", "recall_by_class",
+             "f1_score_by_class", "training_loss", "training_accuracy"]
     for bkg in ("nonprompt", "diboson", "ttZ"):
         stems += [f"signal_vs_{bkg}_roc_curve", f"signal_vs_{bkg}_lr_score_distribution"]
     for cls in ("signal", "nonprompt", "diboson", "ttZ"):

@@ -303,7 +303,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj = fig.pads[0]
     pad_obj.cd()
     hist.Draw("COLZ")
-    cms.CMS_lumi(pad_obj, 0)
+    canvas.cms_label_above(pad_obj)
     pad_obj.Update()
     cms.UpdatePalettePosition(hist, pad_obj)
     for (x, y), v in spec.points.items():

@@ -69,6 +69,25 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     return Figure(name=name, canvas=canvas, pads=[canvas])
 
 
+def plain_figure(name: str, frame: Frame) -> Figure:
+    """A single square pad with a frame and no CMS label (computing-resource plots are not physics
+    results); same size and margins as `figure`."""
+    ROOT = root()
+    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
+    canvas.SetMargin(0.13, 0.04, 0.11, 0.06)
+    canvas.SetLogy(frame.logy)
+    hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe.SetTitle("")
+    hframe.SetBit(ROOT.TH1.kNoTitle)
+    for axis, title in ((hframe.GetXaxis(), frame.xtitle), (hframe.GetYaxis(), frame.ytitle)):
+        axis.SetTitle(title)
+        axis.SetTitleSize(0.05)
+        axis.SetLabelSize(0.045)
+    hframe.GetYaxis().SetTitleOffset(1.25)
+    hframe.GetYaxis().SetMaxDigits(4)
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
 def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05, cms_pos: int = 11) -> Figure:
     """Side-by-side pads (600 px each), each with a CMS frame and CMS label (cms_pos 0: above the frame)."""
     ROOT, cms = root(), cmsstyle()
@@ -89,33 +108,30 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
     return fig
 
 
-MATRIX_FRAME_PX = 580  # frame width of a matrix panel; the CMS label and the run text fit above it
+MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names
+MATRIX_LABEL_SIZE = 0.05  # class labels and cell numbers: >= 7 pt when the figure is 8 cm wide
+MATRIX_MARGINS = (0.24, 0.17, 0.25, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
 
 
-MATRIX_LABEL_SIZE = 0.05  # class labels: near the axis titles' size, readable when the figure is shrunk
-
-
-def _matrix_left_margin(labels: Sequence[str]) -> float:
-    """Left pad margin leaving room for the class labels and the y title (longer names, more room)."""
-    longest = max((len(label.replace("#bar", "").replace("{", "").replace("}", "")) for label in labels), default=0)
-    return 0.22 + 0.018 * max(0, longest - 6)
-
-
-def matrix_figure(name: str, n_panels: int, labels: Sequence[str] = ()) -> Figure:
-    """Side-by-side frameless pads (about 1000 x 700 px each) for TH2 matrices of `labels` drawn
-    with their own labelled axes; the CMS label sits above each frame, context goes below
-    (add_text). Long class labels widen the pads, never the frame."""
+def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> Figure:
+    """One frameless 4:3 pad for a TH2 drawn with its own labelled axes (a matrix or a mass-grid
+    map); the CMS label sits above the frame, context goes below it (add_text). `n_panels` is 1:
+    one figure per file."""
+    if n_panels != 1:
+        raise ValueError("one figure per file: matrix_figure draws a single panel")
     ROOT = root()
-    left = _matrix_left_margin(labels)
-    width = round(MATRIX_FRAME_PX / (1.0 - left - 0.20))
-    canvas = ROOT.TCanvas(unique(name), name, width * n_panels, 700)
-    canvas.Divide(n_panels, 1, 0.001, 0.001)
-    fig = Figure(name=name, canvas=canvas)
-    for i in range(1, n_panels + 1):
-        pad = canvas.cd(i)
-        pad.SetMargin(left, 0.20, 0.17, 0.08)
-        fig.pads.append(pad)
-    return fig
+    canvas = ROOT.TCanvas(unique(name), "", *MATRIX_SIZE)
+    canvas.SetMargin(*MATRIX_MARGINS)
+    return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def cms_label_above(pad) -> None:
+    """The CMS label above the frame (cmsstyle's iPos 0) with the run text right-aligned at the
+    canvas edge, over the palette: above a narrow frame the two would otherwise collide."""
+    right = pad.GetRightMargin()
+    pad.SetRightMargin(0.02)
+    cmsstyle().CMS_lumi(pad, 0)
+    pad.SetRightMargin(right)
 
 
 def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, legend_option: str, pad: int) -> object:
@@ -228,11 +244,13 @@ def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], l
     return fig.keep(key, hist, label)
 
 
-def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0) -> None:
+def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0,
+             line_color: int | None = None, line_style: int = 3) -> None:  # fmt: skip
+    """A reference line in data coordinates (dotted grey by default: the random classifier)."""
     ROOT = root()
     line = ROOT.TLine(x1, y1, x2, y2)
-    line.SetLineColor(color("diagonal"))
-    line.SetLineStyle(3)
+    line.SetLineColor(color("diagonal") if line_color is None else line_color)
+    line.SetLineStyle(line_style)
     line.SetLineWidth(2)
     fig.pads[pad].cd()
     line.Draw()
@@ -284,20 +302,21 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     for k, label in enumerate(labels):
         hist.GetXaxis().SetBinLabel(k + 1, label)
         hist.GetYaxis().SetBinLabel(n - k, label)
-    for axis in (hist.GetXaxis(), hist.GetYaxis()):
-        axis.SetLabelSize(MATRIX_LABEL_SIZE if n <= 5 else 0.04)
+    for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
+        axis.SetLabelSize(MATRIX_LABEL_SIZE)
+        axis.SetTitleSize(MATRIX_LABEL_SIZE)
     hist.GetXaxis().SetTitle("Predicted class")
     hist.GetYaxis().SetTitle("True class")
     hist.GetZaxis().SetTitle(ztitle)
-    hist.GetZaxis().SetTitleOffset(1.6)
-    hist.GetZaxis().SetTitleSize(0.04)
+    hist.GetZaxis().SetTitleOffset(1.15)
     hist.SetMinimum(0.0)
-    hist.GetXaxis().SetTitleOffset(1.25)
-    hist.GetYaxis().SetTitleOffset(1.7 + 7.5 * (_matrix_left_margin(labels) - 0.22))  # past the class labels
+    hist.GetXaxis().SetTitleOffset(1.1)
+    hist.GetYaxis().SetTitleOffset(2.0)  # past the class labels
+    hist.SetStats(False)
     pad_obj = fig.pads[pad]
     pad_obj.cd()
     hist.Draw("COLZ")
-    cms.CMS_lumi(pad_obj, 0)
+    cms_label_above(pad_obj)
     pad_obj.Update()
     cms.UpdatePalettePosition(hist, pad_obj)
     top = float(np.max(matrix)) if matrix.size else 0.0
@@ -306,7 +325,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
             text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
             text.SetTextAlign(22)
             text.SetTextFont(42)
-            text.SetTextSize(0.05 if n <= 3 else 0.035)
+            text.SetTextSize(MATRIX_LABEL_SIZE)
             text.SetTextColor(ROOT.kWhite if top > 0 and matrix[i, j] < 0.5 * top else ROOT.kBlack)
             text.Draw()
             fig.extras.append(text)

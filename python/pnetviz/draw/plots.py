@@ -182,56 +182,77 @@ def draw_contents(hist) -> np.ndarray:
     return np.array([hist.GetBinContent(i) for i in range(1, n + 1)])
 
 
-def confusion_figure(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
-                     key_prefix: str = "confusion", labels: Sequence[str] | None = None) -> canvas.Figure:  # fmt: skip
-    """Two panels: event counts and |w|-weighted row-normalised fractions. `labels`: plot labels
-    of the classes (default: the confusion's class names)."""
+def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
+                      key_prefix: str = "confusion", labels: Sequence[str] | None = None) -> list[canvas.Figure]:  # fmt: skip
+    """One figure per file: `<name>` the |w|-weighted row-normalised fractions (each true class sums
+    to 1), `<name>_counts` the event counts. `labels`: plot labels of the classes."""
     labels = tuple(labels or confusion.labels)
-    fig = canvas.matrix_figure(name, 2, labels)
     what = "one vs rest" if len(labels) == 2 and labels[1] == "rest" else ""
     base = f"Confusion matrix{' ' + what if what else ''}, {split} events"
-    canvas.add_matrix(fig, f"{key_prefix}/{split}_counts", confusion.counts, labels, ".0f", 0, "Events",
-                    f"{base}: event counts")  # fmt: skip
-    canvas.add_matrix(fig, f"{key_prefix}/{split}_normalised", confusion.normalised, labels, ".3f", 1,
-                    "|w|-weighted fraction of true class", f"{base}: |w|-weighted, each true-class row sums to 1")  # fmt: skip
-    canvas.add_text(fig, [f"{split} events: " + ", ".join(context)], 0.02, 0.025, pad=0, align=11, size=0.03)
-    canvas.add_text(fig, [f"{split} events, |w|-weighted, each row sums to 1"], 0.02, 0.025, pad=1, align=11, size=0.03)
-    return fig
+    figs = []
+    for suffix, matrix, fmt, ztitle, title, note in (
+        ("", confusion.normalised, ".3f", "Fraction of true class", f"{base}: |w|-weighted, each true-class row sums to 1",
+         "|w|-weighted, rows sum to 1"),
+        ("_counts", confusion.counts, ".0f", "Events", f"{base}: event counts", "event counts"),
+    ):  # fmt: skip
+        fig = canvas.matrix_figure(f"{name}{suffix}", 1, labels)
+        kind = "normalised" if not suffix else "counts"
+        canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title)
+        canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.075, pad=0, align=11,
+                        size=0.042)  # fmt: skip
+        figs.append(fig)
+    return figs
 
 
-def _history_panels(name: str, history: TrainingHistory, panels, context: Sequence[str]) -> canvas.Figure:
-    """Generic per-epoch panels: panels = [(ytitle, [(column, label, colour, style)])]."""
+def best_epoch(history: TrainingHistory) -> int:
+    """The epoch kept by the trainer: its `best_epoch` if recorded, else the lowest validation loss."""
+    recorded = history.summary.get("best_epoch")
+    if isinstance(recorded, (int, float)) and recorded in set(history.epochs.tolist()):
+        return int(recorded)
+    return int(history.epochs[int(np.argmin(history.columns["valid_loss"]))])
+
+
+def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
+                    physics: bool = True, mark_best: bool = False) -> canvas.Figure:  # fmt: skip
+    """One per-epoch quantity: series = [(column, label, colour, style)]; the best epoch as a dashed
+    vertical line; `physics` False: a computing-resource plot, without the CMS physics label."""
     epochs = history.epochs
-    frames = []
-    for ytitle, series in panels:
-        values = np.concatenate([history.columns[col] for col, *_ in series])
-        lo, hi = float(values.min()), float(values.max())
-        pad = 0.1 * (hi - lo or abs(hi) or 1.0)
-        frames.append(canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (lo - pad, hi + 6 * pad), "Epoch", ytitle))
-    fig = canvas.panel_figure(name, frames)
-    for i, (_, series) in enumerate(panels):
-        for col, label, col_color, style in series:
-            canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color,
-                           line_style=style, pad=i)  # fmt: skip
-        canvas.add_legend(fig, 0.62, 0.76, 0.93, 0.88, pad=i)  # right of "Simulation Preliminary"
-    canvas.add_text(fig, context, 0.93, 0.745, pad=0, align=33, size=0.03)
+    values = np.concatenate([history.columns[col] for col, *_ in series])
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo or abs(hi) or 1.0
+    top = hi + 0.9 * span  # room above the data for the CMS label, legend and context (upper third)
+    if ytitle == "Accuracy":
+        top = min(top, 1.0 + 0.9 * (1.0 - lo)) if hi <= 1.0 else top
+    frame = canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span, top),
+                         "Epoch", ytitle)  # fmt: skip
+    fig = canvas.figure(name, frame) if physics else canvas.plain_figure(name, frame)
+    for col, label, col_color, style in series:
+        canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color, line_style=style)
+    if mark_best:
+        best = best_epoch(history)
+        canvas.add_line(fig, best, frame.y[0], best, lo + 1.02 * span, f"Best epoch ({best})", line_color=cycle_color(4),
+                        line_style=7)  # fmt: skip
+    canvas.add_legend(fig, 0.55, 0.62, 0.93, 0.62 + 0.055 * (len(series) + mark_best))
+    canvas.add_text(fig, context, 0.93, 0.88, align=31)
     return fig
 
 
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
-    """`training_curves` (loss, accuracy) and, when recorded, `training_metrics` (time, memory)."""
+    """`training_loss` and `training_accuracy` (training and validation, best epoch marked) and,
+    when recorded, `training_epoch_time` and `training_memory` (no CMS physics label)."""
     train, valid = cycle_color(0), cycle_color(1)
-    figs = [_history_panels("training_curves", history, [
-        ("Loss", [("train_loss", "Training", train, 1), ("valid_loss", "Validation", valid, 2)]),
-        ("Accuracy", [("train_acc", "Training", train, 1), ("valid_acc", "Validation", valid, 2)]),
-    ], context)]  # fmt: skip
+    figs = [
+        _history_figure("training_loss", history, "Loss", [("train_loss", "Training", train, 1),
+                                                           ("valid_loss", "Validation", valid, 2)], context, mark_best=True),
+        _history_figure("training_accuracy", history, "Accuracy", [("train_acc", "Training", train, 1),
+                                                                   ("valid_acc", "Validation", valid, 2)], context, mark_best=True),
+    ]  # fmt: skip
     if "memory_mb" in history.columns:  # GB: 4-digit MB tick labels ran into the axis title
         history = replace(history, columns={**history.columns, "memory_gb": history.columns["memory_mb"] / 1024.0})
-    metrics = [(col, title) for col, title in (("epoch_time", "Epoch time [s]"), ("memory_gb", "Memory [GB]"))
-               if col in history.columns]  # fmt: skip
-    if metrics:
-        panels = [(title, [(col, title.split(" [")[0], cycle_color(2 + i), 1)]) for i, (col, title) in enumerate(metrics)]
-        figs.append(_history_panels("training_metrics", history, panels, context))
+    for stem, col, title in (("training_epoch_time", "epoch_time", "Epoch time [s]"), ("training_memory", "memory_gb", "Memory [GB]")):
+        if col in history.columns:
+            figs.append(_history_figure(stem, history, title, [(col, title.split(" [")[0], cycle_color(2), 1)], context,
+                                        physics=False))  # fmt: skip
     return figs
 
 

@@ -94,7 +94,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
         plots.score_figure("score_distributions", hists, "P(signal)", ctx, pairmetrics.ks_lines(metrics)),
-        plots.confusion_figure("confusion_matrix", results["test"].confusion, ctx[:2], labels=job.display),
+        *plots.confusion_figures("confusion_matrix", results["test"].confusion, ctx[:2], labels=("Signal", job.display[1])),
     ]
     if history is not None:
         figs += plots.training_figures(history, ctx[:2])
@@ -208,9 +208,9 @@ def run(job: BinaryJob) -> RunOutput:
     notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
     history = load_history(job.history) if job.history else None
     if history is None:
-        notes.append("no training history file found: training_curves and training_metrics skipped")
+        notes.append("no training history file found: training_loss, training_accuracy, training_epoch_time and training_memory skipped")
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
-        notes.append("history has no epoch_time/memory_mb: training_metrics skipped")
+        notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
     prof = None
     if job.syst.active:

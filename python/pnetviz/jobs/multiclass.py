@@ -301,11 +301,11 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, ev, index, ctx))
         ovr = ev.one_vs_rest["test"][index]
-        figs.append(plots.confusion_figure(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
-                                           key_prefix=f"confusion/{file_tag(name)}_vs_rest",
-                                           labels=(job.display[index], "rest")))  # fmt: skip
-    figs.append(plots.confusion_figure("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall",
-                                       labels=job.display))  # fmt: skip
+        figs += plots.confusion_figures(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
+                                        key_prefix=f"confusion/{file_tag(name)}_vs_rest",
+                                        labels=("Signal" if index == 0 else job.display[index], "rest"))  # fmt: skip
+    figs += plots.confusion_figures("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall",
+                                    labels=("Signal", *job.display[1:]))  # fmt: skip
     for metric in ("precision", "recall", "f1"):
         values = {s: getattr(m, metric) for s, m in ev.metrics.items()}
         stem = "f1_score" if metric == "f1" else metric
@@ -469,7 +469,7 @@ def run(job: MultiClassJob) -> RunOutput:
                              extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
-    notes = [] if history else ["no training history file found: training_curves skipped"]
+    notes = [] if history else ["no training history file found: training_loss and training_accuracy skipped"]
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)
