@@ -59,14 +59,64 @@ class Frame:
 
 
 def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.0,
-           y_title_offset: float | None = None) -> Figure:  # fmt: skip
-    """A single-pad CMS canvas with its frame drawn (extra_space widens the left margin)."""
+           y_title_offset: float | None = None, cms_pos: int = 11) -> Figure:  # fmt: skip
+    """A single-pad CMS canvas (600 x 600, or 800 x 600) with its frame drawn (extra_space widens
+    the left margin); `cms_pos` is cmsstyle's iPos: 11 inside the frame top left, 0 above it."""
     cms = cmsstyle()
-    canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square, iPos=11,
+    canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square, iPos=cms_pos,
                            extraSpace=extra_space, yTitOffset=y_title_offset)  # fmt: skip
+    canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple[float, float]:
+    """Data coordinates of `frame` (linear or log axes) to the pad's NDC."""
+    p = fig.pads[pad]
+    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
+
+    def frac(v: float, lo: float, hi: float, log: bool) -> float:
+        return (np.log10(v / lo) / np.log10(hi / lo)) if log else (v - lo) / (hi - lo)
+
+    return (left + frac(x, *frame.x, frame.logx) * (1 - left - right),
+            bottom + frac(y, *frame.y, frame.logy) * (1 - bottom - top))  # fmt: skip
+
+
+LINE_HEIGHT = (0.038, 0.05)  # NDC per legend line: the tightest that stays readable, and the comfortable one
+
+
+def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str] = (), width: float = 0.50,
+                   below_diagonal: bool = False, pad: int = 0) -> None:  # fmt: skip
+    """The legend of every labelled object drawn so far, `header` lines (the context) first, in a
+    corner of the frame ("lower right", "lower left", "upper right") sized by its line count;
+    `below_diagonal`: its top-left corner stays under y = x (ROC plots), lines tightened to fit."""
+    p = fig.pads[pad]
+    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
+    n = len(header) + len(fig.legend)
+    inset = 0.02
+    x1 = 1 - right - inset - width if "right" in corner else left + inset
+    x2 = x1 + width
+    height = n * LINE_HEIGHT[1]
+    if below_diagonal:
+        data_x = frame.x[0] + (x1 - left) / (1 - left - right) * (frame.x[1] - frame.x[0])
+        room = to_ndc(fig, data_x, data_x, frame, pad)[1] - (bottom + inset) - 0.01
+        height = min(height, max(room, n * LINE_HEIGHT[0]))
+    if corner.startswith("lower"):
+        y1, y2 = bottom + inset, bottom + inset + height
+    else:
+        y2 = 1 - top - inset
+        y1 = y2 - height
+    cms = cmsstyle()
+    p.cd()
+    leg = cms.cmsLeg(x1, y1, x2, y2, textSize=STYLE["legend_text_size"])
+    leg.SetMargin(0.17)
+    for line in header:
+        leg.AddEntry(root().nullptr, line, "")
+    for obj, label, option in fig.legend:
+        leg.AddEntry(obj, label, option)
+    fig.extras.append(leg)
+    fig.legend = []
 
 
 def plain_figure(name: str, frame: Frame) -> Figure:

@@ -44,16 +44,17 @@ def split_style(split: str) -> int:
 
 
 def curve_figure(name: str, frame: canvas.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
-                 diagonal: bool = False, legend_box=(0.50, 0.16, 0.93, 0.40), extra=None,
-                 underlay=None) -> canvas.Figure:  # fmt: skip
-    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, legend, context.
-    Curves are decimated for drawing in the plot's own space (log10 y on a log axis).
-    `underlay(fig)` draws under the curves (bands), `extra(fig)` over them (a hull)."""
-    fig = canvas.figure(name, frame)
+                 diagonal: bool = False, corner: str = "lower right", extra=None, underlay=None) -> canvas.Figure:  # fmt: skip
+    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box in a
+    corner the curves leave empty holding the context lines and the legend (never crossed by the
+    diagonal); the CMS label above the frame. Curves are decimated for drawing in the plot's own
+    space (log10 y on a log axis). `underlay(fig)` draws under the curves (bands), `extra(fig)` over
+    them (a hull)."""
+    fig = canvas.figure(name, frame, cms_pos=0)
     if underlay is not None:
         underlay(fig)
     if diagonal:
-        canvas.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Random")
+        canvas.add_line(fig, frame.x[0], frame.x[0], frame.x[1], frame.x[1], "Random classifier")
     for c in curves:
         y = np.log10(c.y) / max(np.log10(frame.y[1] / frame.y[0]), 1.0) if frame.logy else c.y
         keep = decimate(c.x, y)
@@ -63,8 +64,7 @@ def curve_figure(name: str, frame: canvas.Frame, curves: Sequence[CurveSpec], co
             fig.keep(c.key, stored_graph(c, keep, drawn, frame), c.label)
     if extra is not None:
         extra(fig)
-    canvas.add_legend(fig, *legend_box, margin=0.17)  # short line samples: room for "AUC x +- y" labels
-    canvas.add_text(fig, context, 0.93, 0.88, align=31)
+    canvas.add_legend_box(fig, frame, corner, header=context, width=0.52, below_diagonal=diagonal)
     return fig
 
 
@@ -94,7 +94,7 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
     """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
     list of them, draws convex hulls;
     `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.32), "Background efficiency (FPR)", "Signal efficiency (TPR)")
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), "Background efficiency (FPR)", "Signal efficiency (TPR)")
 
     overlays = [hull] if isinstance(hull, tuple) else list(hull or [])
 
@@ -105,9 +105,7 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
             if best is not None:
                 canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
 
-    legend_box = (0.42, 0.16, 0.93, 0.46) if hull else (0.40, 0.16, 0.93, 0.40)  # room for "AUC x #pm y"
-    return curve_figure(name, frame, curves, context, diagonal=True, legend_box=legend_box,
-                        extra=draw_hull if hull else None, underlay=underlay)  # fmt: skip
+    return curve_figure(name, frame, curves, context, diagonal=True, extra=draw_hull if hull else None, underlay=underlay)
 
 
 def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
@@ -125,15 +123,17 @@ def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[s
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis.
     `many` curves: more headroom, legend in it below the context lines."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    frame = canvas.Frame((0.0, 1.0), (1.0, (3000 if many else 20) * max(top, 10.0)), "Signal efficiency",
-                       "Background rejection (1/#varepsilon_{b})", logy=True)  # fmt: skip
-    box = (0.45, 0.54, 0.93, 0.76) if many else (0.20, 0.16, 0.62, 0.32)
-    return curve_figure(name, frame, curves, context, legend_box=box, underlay=underlay)
+    # fitted to the data (the legend box sits under the curves at low eps_s); `many`: a decade and a
+    # half above them for the box in the upper right
+    high = max(top, 2.0) * (30.0 if many else 2.5)
+    frame = canvas.Frame((0.0, 1.0), (1.0, high), "Signal efficiency", "Background rejection (1/#varepsilon_{b})",
+                       logy=True)  # fmt: skip
+    return curve_figure(name, frame, curves, context, corner="upper right" if many else "lower left", underlay=underlay)
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.32), "Recall (signal efficiency)", "Precision (weighted purity)")
-    return curve_figure(name, frame, curves, context, legend_box=(0.20, 0.16, 0.62, 0.40))
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), "Recall (signal efficiency)", "Precision (weighted purity)")
+    return curve_figure(name, frame, curves, context, corner="lower left")
 
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
