@@ -203,8 +203,8 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     tag = f"signal_vs_{background}"
     auc = result["auc"]
     b_label, m_label = job.labels.get(background, background), job.labels.get(job.pairs[background], job.pairs[background])
-    vs = b_label if b_label == m_label else f"{b_label} (multi-class: {m_label})"
-    ctx = [f"{job.signal} vs {vs}, test", job.channel + ("" if job.fold is None else f", fold {job.fold}")]
+    vs = b_label if b_label == m_label else f"{b_label} / {m_label}"  # binary background / multi-class class
+    ctx = [f"{job.signal} vs {vs}", job.channel + ("" if job.fold is None else f", fold {job.fold}") + ", test"]
     if job.subset:
         ctx.append(f"subset: {job.subset}")
 
