@@ -138,12 +138,13 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False) -> canvas.Figure:  # fmt: skip
-    """Normalised score distributions, log y, train as lines and test as points. More than 4
+    """Score distributions as the fraction of events per bin (each histogram sums to 1), log y, train
+    as lines and test as points. More than 4
     histograms: two legend columns, class + train | test. `wide_legend`: one column of long
     labels below the CMS label, context top right."""
     compact = len(hists) > 4
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    frame = canvas.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Normalised to unit area",
+    frame = canvas.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Fraction of events",
                        logy=True)  # fmt: skip
     fig = canvas.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
