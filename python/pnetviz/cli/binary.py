@@ -24,5 +24,5 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
     make = functools.partial(binary.BinaryJob, compare_subset=args.compare_subset)
     return common.evaluate_folds("binary", args, argv, make, binary.run,
-                                 lambda j: (f"{j.display[0]} vs {j.display[1]}", f"{j.signal} vs {j.background}"),
+                                 lambda j: (j.context(f"vs {j.display[1]}")[:2], f"{j.signal} vs {j.background}"),
                                  background=args.background)  # fmt: skip

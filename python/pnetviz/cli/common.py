@@ -319,7 +319,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
 
 
 def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,
-                   what: Callable[[object], tuple[str, str]], background: str | None = None) -> int:  # fmt: skip
+                   what: Callable[[object], tuple[list[str], str]], background: str | None = None) -> int:  # fmt: skip
     """`pnetviz binary|multiclass` after parsing: one job per fold (`make`), run by `run_one` in
     one all-or-nothing transaction with the fold summary; `what(first job)` gives the plot
     context line and the summary title's head."""
@@ -328,7 +328,8 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     todo, missing, summary = fold_jobs(args, kind, make, background=background)
     first = todo[0]
     head, title = what(first)
-    context = [head, first.channel] + ([f"subset: {args.subset}"] if args.subset else [])
+    # the folds' context without a fold: the signal point, then what and the channel
+    context = [head[0], head[1].replace(f", {first.fold_text}", "")] + ([f"subset: {args.subset}"] if args.subset else [])
     title = f"pnetviz fold summary: {title}, {first.channel}" + (f", {first.model}" if first.model else "")
     driver.run_jobs(kind, todo, run_one, summary, missing, args.quiet, title, context, wait=args.wait,
                     meta=provenance(kind, argv))  # fmt: skip

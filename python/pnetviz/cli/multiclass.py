@@ -36,4 +36,4 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
     make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes))
     return common.evaluate_folds("multiclass", args, argv, make, multiclass.run,
-                                 lambda j: (f"{j.signal}, multi-class", f"{j.signal} multi-class"))
+                                 lambda j: (j.context("multi-class")[:2], f"{j.signal} multi-class"))

@@ -38,7 +38,7 @@ class BinaryJob(FoldJob):
     @property
     def display(self) -> tuple[str, str]:
         """Class labels for plots (--labels, physics defaults)."""
-        return (self.label(self.signal) if self.signal in self.label_overrides else self.signal, self.label(self.background))
+        return (self.label_overrides.get("signal", "Signal"), self.label(self.background))
 
     @property
     def subset_branches(self) -> list[str]:
@@ -54,10 +54,7 @@ def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
 
 
 def context_lines(job: BinaryJob) -> list[str]:
-    lines = [f"{job.display[0]} vs {job.display[1]}", ", ".join(t for t in (job.channel, job.fold_text) if t)]
-    if job.subset:
-        lines.append(f"subset: {job.subset}")
-    return lines
+    return job.context(f"vs {job.display[1]}")
 
 
 def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:

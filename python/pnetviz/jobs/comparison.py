@@ -28,7 +28,7 @@ from pnetviz.draw.plots import CurveSpec
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.draw.style import StyleOptions, cycle_color
-from pnetviz.io.trainer import pairing
+from pnetviz.io.trainer import channel_label, pairing, signal_label
 
 SPLIT = "test"
 
@@ -204,7 +204,8 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     auc = result["auc"]
     b_label, m_label = job.labels.get(background, background), job.labels.get(job.pairs[background], job.pairs[background])
     vs = b_label if b_label == m_label else f"{b_label} / {m_label}"  # binary background / multi-class class
-    ctx = [f"{job.signal} vs {vs}", job.channel + ("" if job.fold is None else f", fold {job.fold}") + ", test"]
+    where = ", ".join(t for t in (f"vs {vs}", channel_label(job.channel), "" if job.fold is None else f"fold {job.fold}", "test") if t)
+    ctx = [signal_label(job.signal), where]
     if job.subset:
         ctx.append(f"subset: {job.subset}")
 

@@ -14,7 +14,7 @@ from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.output.atomic import transaction
 from pnetviz.draw.style import StyleOptions
 from pnetviz.jobs.systematics import SystOptions
-from pnetviz.io.trainer import TrainerInfo, display_label
+from pnetviz.io.trainer import TrainerInfo, channel_label, display_label, signal_label
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,6 +50,13 @@ class FoldJob:
     def label(self, name: str) -> str:
         """Plot label of class `name` (--labels, then the physics defaults)."""
         return display_label(name, self.label_overrides)
+
+    def context(self, what: str) -> list[str]:
+        """The plot context in physics labels: the signal point (m_{H^{+}} = 130 GeV, m_{A} = 90 GeV),
+        then `what` (e.g. "vs Nonprompt") with the channel's final state and the fold, then the
+        subset if any. Short lines: they sit in a legend box."""
+        where = ", ".join(t for t in (what, channel_label(self.channel, self.label_overrides), self.fold_text) if t)
+        return [signal_label(self.signal, self.label_overrides), where] + ([f"subset: {self.subset}"] if self.subset else [])
 
     def describe(self, what: str) -> str:
         """One line naming the evaluation: what, channel, fold, model (report and ROOT-object titles)."""

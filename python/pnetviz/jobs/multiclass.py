@@ -61,7 +61,7 @@ class MultiClassJob(FoldJob):
     @property
     def display(self) -> tuple[str, ...]:
         """Class labels for plots: the signal point, then --labels or the physics defaults (t#bar{t}X)."""
-        first = self.label_overrides.get(self.classes[0], self.label_overrides.get(self.signal, self.signal))
+        first = self.label_overrides.get(self.classes[0], "Signal")
         return (first, *(self.label(c) for c in self.classes[1:]))
 
 
@@ -218,11 +218,8 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
                       one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons)  # fmt: skip
 
 
-def context_lines(job: MultiClassJob) -> list[str]:
-    lines = [f"{job.display[0]}, multi-class", ", ".join(t for t in (job.channel, job.fold_text) if t)]
-    if job.subset:
-        lines.append(f"subset: {job.subset}")
-    return lines
+def context_lines(job: MultiClassJob, what: str = "multi-class") -> list[str]:
+    return job.context(what)
 
 
 def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str]) -> list[canvas.Figure]:
@@ -231,7 +228,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     background, label = job.classes[index], job.display[index]
     results, metrics = ev.pairs[background], ev.hep[background]
     tag = f"signal_vs_{file_tag(background)}"
-    ctx = [f"{job.display[0]} vs {label} (LR)", *ctx[1:]]
+    ctx = [*context_lines(job, f"vs {label} (LR)"), *ctx[len(context_lines(job)):]]
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
         "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
@@ -249,7 +246,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
         plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
         plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics)),
     ]
-    direct_ctx = [f"{job.display[0]} and {label} events", *ctx[1:]]
+    direct_ctx = [*context_lines(job, f"{job.display[0]} and {label} events"), *ctx[len(context_lines(job)):]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
         figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
     comp = ev.subset_comparisons.get(background)
