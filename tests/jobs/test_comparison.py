@@ -53,20 +53,20 @@ def test_outputs_and_aucs_equal_sklearn(comparison):
             assert pair["auc"]["binary"]["value"] == pytest.approx(expected_b, abs=1e-9)
             assert pair["auc"]["multiclass"]["value"] == pytest.approx(expected_m, abs=1e-9)
             diff = pair["difference"]
-            assert diff["binary_minus_multiclass"] == pytest.approx(expected_b - expected_m, abs=1e-9)
+            assert diff["multiclass_minus_binary"] == pytest.approx(expected_m - expected_b, abs=1e-9)
             assert diff["method"].startswith("paired")  # the demo's ntuples hold the same events
             assert 0 < diff["error"] < pair["auc"]["binary"]["error"] + pair["auc"]["multiclass"]["error"]
             assert pair["comparability"]["consistent"]
             assert pair["dominance"]["verdict"] in {"binary dominates", "multiclass dominates", "curves cross"}
     summary = json.loads((comparison / "folds" / "summary_report.json").read_text())
     per = [json.loads((comparison / f"fold-{f}" / "summary_report.json").read_text())["pairs"]["ttZ"] for f in (0, 1)]
-    diffs = [p["difference"]["binary_minus_multiclass"] for p in per]
+    diffs = [p["difference"]["multiclass_minus_binary"] for p in per]
     assert summary["pairs"]["ttZ"]["difference"]["mean"] == pytest.approx(np.mean(diffs), rel=1e-12)
     assert summary["pairs"]["ttZ"]["difference"]["std"] == pytest.approx(np.std(diffs, ddof=1), rel=1e-12)
     from scipy import stats
 
     st = summary["pairs"]["ttZ"]["difference_statistics"]
-    ref = stats.ttest_rel([p["auc"]["binary"]["value"] for p in per], [p["auc"]["multiclass"]["value"] for p in per])
+    ref = stats.ttest_rel([p["auc"]["multiclass"]["value"] for p in per], [p["auc"]["binary"]["value"] for p in per])
     assert st["t"] == pytest.approx(ref.statistic, rel=1e-9) and st["p_value"] == pytest.approx(ref.pvalue, rel=1e-7)
     assert st["standard_error"] == pytest.approx(np.std(diffs, ddof=1) / np.sqrt(2), rel=1e-12)
     errs = np.array([p["difference"]["error"] for p in per])

@@ -100,10 +100,11 @@ def align(binary: Side, multi: Side) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, opts: HepOptions) -> dict:
-    """AUC(binary) - AUC(multi-class) with its bootstrap error: paired if the events are the same.
+    """AUC(multi-class) - AUC(binary), the one sign convention of pnetviz (the campaign's maps and
+    tables too), with its bootstrap error: paired if the events are the same.
     Each model's own AUC error is the one of its report (the same bootstrap, pairmetrics.auc_error);
     the paired bootstrap serves the difference only."""
-    diff = cb.auc - cm.auc
+    diff = cm.auc - cb.auc
     pairing = align(binary, multi)
     if opts.bootstrap <= 1:
         errors = {"binary": math.nan, "multiclass": math.nan}
@@ -121,7 +122,7 @@ def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, 
     return {
         "auc": {"binary": {"value": cb.auc, "error": errors["binary"]},
                 "multiclass": {"value": cm.auc, "error": errors["multiclass"]}},  # fmt: skip
-        "difference": {"binary_minus_multiclass": diff, "error": error,
+        "difference": {"multiclass_minus_binary": diff, "error": error,
                        "significance": diff / error if error and error > 0 else math.nan, "method": method},  # fmt: skip
     }
 
@@ -219,7 +220,7 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", cycle_color(0), 2),
            CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", cycle_color(2), 2)]  # fmt: skip
     d = result["difference"]
-    diff_line = f"#DeltaAUC = {d['binary_minus_multiclass']:+.4f}" + (f" #pm {d['error']:.4f}" if d["error"] == d["error"] else "")
+    diff_line = f"#DeltaAUC(MC#minusB) = {d['multiclass_minus_binary']:+.4f}" + (f" #pm {d['error']:.4f}" if d["error"] == d["error"] else "")
     return [
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, result["dominance"]["verdict"]],
                            hull=hulls(tag, cb, cm) if job.hull else None),
@@ -289,17 +290,17 @@ def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
             "auc_multiclass": {str(f): r["auc"]["multiclass"]["value"] for f, r in rows.items()},
             "auc_binary_error": {str(f): r["auc"]["binary"]["error"] for f, r in rows.items()},
             "auc_multiclass_error": {str(f): r["auc"]["multiclass"]["error"] for f, r in rows.items()},
-            "difference": {str(f): r["difference"]["binary_minus_multiclass"] for f, r in rows.items()},
+            "difference": {str(f): r["difference"]["multiclass_minus_binary"] for f, r in rows.items()},
             "difference_error": {str(f): r["difference"]["error"] for f, r in rows.items()},
             "dominance": {str(f): r["dominance"]["verdict"] for f, r in rows.items()},
         }
         out["pairs"][b] = {"per_fold": table, **{k: _mean_std(list(table[k].values()))
                                                  for k in ("auc_binary", "auc_multiclass", "difference")},
                            "difference_statistics": {
-                               "convention": "binary minus multi-class, per fold; paired Student t over folds "
+                               "convention": "multi-class minus binary, per fold; paired Student t over folds "
                                              "(two-sided p-value); inverse-variance combination with the per-fold "
                                              "difference errors",
-                               **paired_difference(list(table["auc_binary"].values()), list(table["auc_multiclass"].values()),
+                               **paired_difference(list(table["auc_multiclass"].values()), list(table["auc_binary"].values()),
                                                    list(table["difference_error"].values()))}}  # fmt: skip
     return out
 
