@@ -206,6 +206,7 @@ def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | 
     graph.SetLineStyle(line_style)
     graph.SetLineWidth(width or STYLE["line_width"])
     graph.SetMarkerColor(line_color)
+    graph.SetMarkerStyle(1)  # a line alone in TBrowser too, not the style's fat markers
     return _place(fig, key, graph, "L SAME", label, "l", pad)
 
 

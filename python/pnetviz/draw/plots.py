@@ -82,6 +82,7 @@ def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> 
     graph.SetLineColor(drawn.GetLineColor())
     graph.SetLineStyle(drawn.GetLineStyle())
     graph.SetLineWidth(drawn.GetLineWidth())
+    graph.SetMarkerStyle(1)
     note = f"exact curve, {x.size} points" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
     graph.SetTitle(f"{c.label} ({note})")
     graph.GetXaxis().SetTitle(frame.xtitle)

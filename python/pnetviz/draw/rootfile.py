@@ -16,6 +16,12 @@ from pnetviz.draw.canvas import Figure
 from pnetviz.rootenv import root
 
 BAD_TITLES = {"", "Graph", "htemp"}
+MAX_TITLE = 79  # TBrowser and a default canvas show a title of up to this length whole
+
+
+def short(title: str) -> str:
+    """`title` cut to MAX_TITLE characters (the long description is the file's README object)."""
+    return title if len(title) <= MAX_TITLE else title[: MAX_TITLE - 3].rstrip() + "..."
 
 
 def write_root_file(path: Path, figures: Iterable[Figure], extra: dict[str, object] | None = None,
@@ -32,6 +38,10 @@ def write_root_file(path: Path, figures: Iterable[Figure], extra: dict[str, obje
         objects = [(key, obj, fig) for fig in figures for key, obj in fig.objects.items()]
         objects += [(key, obj, None) for key, obj in (extra or {}).items()]
         objects += [(f"canvases/{fig.name}", fig.canvas, fig) for fig in figures]
+        if context:
+            readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
+                                           "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
+            tfile.WriteObject(readme, "README")
         for key, obj, fig in objects:
             if key in written:
                 continue
@@ -50,7 +60,7 @@ def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None
     """Name, title, axis titles, no stats box, Sumw2: what a person needs in TBrowser."""
     obj.SetName(name)
     if obj.InheritsFrom("TPad"):
-        obj.SetTitle(f"{fig.name.replace('_', ' ')}" + (f" | {context}" if context else ""))
+        obj.SetTitle(short(f"{fig.name.replace('_', ' ')}" + (f" | {context}" if context else "")))
         _no_stats(obj)
         return
     label = fig.labels.get(key) if fig else None
@@ -58,7 +68,7 @@ def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None
     if title in BAD_TITLES or title == name or title.startswith(key.replace("/", "_")):
         title = label or key.replace("/", " ")
     plot = f", {fig.name.replace('_', ' ')}" if fig else ""
-    obj.SetTitle(f"{title}{plot}" + (f" | {context}" if context and context not in title else ""))
+    obj.SetTitle(short(f"{title}{plot}"))
     if fig is not None:
         _axis_titles(obj, fig)
     if obj.InheritsFrom("TH1"):
@@ -86,8 +96,11 @@ def _axis_titles(obj, fig: Figure) -> None:
 
 
 def _no_stats(pad) -> None:
+    """No statistics box and no title box on any histogram of a stored canvas: it redraws as
+    saved in a plain session (gStyle's OptTitle and OptStat on)."""
     for p in pad.GetListOfPrimitives():
         if p.InheritsFrom("TH1"):
             p.SetStats(False)
+            p.SetBit(root().TH1.kNoTitle)
         elif p.InheritsFrom("TPad"):
             _no_stats(p)
