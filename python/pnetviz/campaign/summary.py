@@ -211,7 +211,7 @@ def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
 @dataclass(frozen=True)
 class MapSpec:
     name: str  # file stem
-    title: str  # what the values are
+    title: str  # what the values are (the ROOT object's title)
     ztitle: str
     points: dict[tuple[int, int], float]  # (m_hc, m_a) -> value
     fmt: str
@@ -219,6 +219,7 @@ class MapSpec:
     bounds: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> ">" or "<": the value is a limit
     undefined: tuple[tuple[int, int], ...] = ()  # signal points with no value (a difference of two lower limits)
     significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has p < SIGNIFICANCE (paired t over folds)
+    short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
 
 
 def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
@@ -241,7 +242,8 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
                                      f"{what}, {label}, signal vs {vs}, {channel}",
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
-                                     bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)}))  # fmt: skip
+                                     bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)},
+                                     short=f"{label}, signal vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
             # multi-class minus binary: a lower limit on the multi-class side bounds it from below, on
             # the binary side from above; both limits: no statement, the cell stays empty
             diff = {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel
@@ -255,7 +257,8 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                  f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
                                  significant=tuple(sorted(significant)),
-                                 undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff)))  # fmt: skip
+                                 undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff),
+                                 short=f"MC #minus B, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
     return specs
 
 
@@ -291,18 +294,26 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
             hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
     for axis, title in ((hist.GetXaxis(), "m_{H^{+}} [GeV]"), (hist.GetYaxis(), "m_{A} [GeV]")):
         axis.SetTitle(title)
-        axis.SetLabelSize(0.045)
-        axis.SetTitleSize(0.045)
+        axis.SetLabelSize(canvas.BIN_LABEL_SIZE["matrix"])
+        axis.SetTitleSize(canvas.MATRIX_LABEL_SIZE)
+    hist.SetBit(ROOT.TH1.kNoTitle)
     hist.GetXaxis().SetTitleOffset(1.3)
     hist.GetYaxis().SetTitleOffset(1.6)
     hist.GetZaxis().SetTitle(spec.ztitle)
-    hist.GetZaxis().SetTitleOffset(1.5)
-    hist.GetZaxis().SetTitleSize(0.04)
-    hist.GetZaxis().SetLabelSize(0.035)
-    hist.GetZaxis().SetMaxDigits(3)
+    hist.GetZaxis().SetTitleOffset(1.55)
+    hist.GetZaxis().SetTitleSize(canvas.MATRIX_LABEL_SIZE)
+    hist.GetZaxis().SetLabelSize(canvas.MATRIX_LABEL_SIZE)
+    hist.GetZaxis().SetNoExponent(True)  # no "x10^-3" over the run text
+    hist.GetZaxis().SetNdivisions(505)
     pad_obj = fig.pads[0]
     pad_obj.cd()
+    pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
+    # the palette travels with the canvas (a TExec runs when it is painted, in a plain session too):
+    # a diverging one centred on zero for differences, a sequential one otherwise
+    palette = ROOT.TExec("palette", f"gStyle->SetPalette({87 if spec.diverging else 57});")  # kLightTemperature, kBird
     hist.Draw("COLZ")
+    pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
+    fig.extras.append(palette)
     canvas.cms_label_above(pad_obj)
     pad_obj.Update()
     cms.UpdatePalettePosition(hist, pad_obj)
@@ -315,18 +326,22 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
         text.SetTextAlign(22)
         text.SetTextFont(42)
-        text.SetTextSize(0.04)
+        text.SetTextSize(canvas.MATRIX_LABEL_SIZE)
+        # white on the palettes' dark ends: both ends of the diverging one, the low end of the sequential one
+        where = (v - lo) / (hi - lo) if hi > lo and math.isfinite(v) else 0.5
+        dark = abs(where - 0.5) > 0.35 if spec.diverging else where < 0.3
+        text.SetTextColor(ROOT.kWhite if dark else ROOT.kBlack)
         text.Draw()
         fig.extras.append(text)
     for x, y in spec.undefined:  # both sides lower limits: no difference to state
         text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "both limits")
         text.SetTextAlign(22)
         text.SetTextFont(42)
-        text.SetTextSize(0.03)
+        text.SetTextSize(canvas.CONTEXT_SIZE["matrix"])
         text.Draw()
         fig.extras.append(text)
     note = f" (* p < {SIGNIFICANCE:g}, paired t over folds)" if spec.diverging and "AUC" in spec.title else ""
-    canvas.add_text(fig, [spec.title + note], 0.02, 0.025, pad=0, align=11, size=0.03)
+    canvas.add_text(fig, [(spec.short or spec.title) + note], 0.02, 0.025, pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
     stored = hist.Clone(f"{spec.name}_values")  # for the ROOT file: cells without a signal point hold 0
     stored.SetTitle(f"{spec.title} (empty cell: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
     for i in range(len(xs)):
@@ -355,11 +370,13 @@ def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
         errs = np.array([a["auc_test_std"] for a in sel])
         lo, hi = float((aucs - errs).min()), float((aucs + errs).max())
         span = max(hi - lo, 0.01)
-        frame = canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - 0.3 * span, hi + 1.2 * span), "m_{A} [GeV]", "Test AUC")
+        # the lower half left to the legend box; a bounded quantity: the axis ends at 1.1 at most
+        frame = canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - 1.1 * span, min(hi + 0.2 * span, 1.1)), "m_{A} [GeV]",
+                             "Test AUC")  # fmt: skip
         tag = hyper_tag(model)
         suffix = f"_{tag}" if len(tags) > 1 and tag else ""
         what = "binary" if kind == "binary" else "multi-class LR"
-        fig = canvas.figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", frame, extra_space=0.03, y_title_offset=1.45)
+        fig = canvas.figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0)
         cmsstyle().GetCmsCanvasHist(fig.canvas).GetXaxis().SetNdivisions(505)
         for i, mhc in enumerate(sorted({a["m_hc"] for a in sel})):
             pts = sorted((a for a in sel if a["m_hc"] == mhc), key=lambda a: a["m_a"])
@@ -373,9 +390,9 @@ def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
                            "m_{A} [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
-        canvas.add_legend(fig, 0.62, 0.62, 0.93, 0.78)
-        canvas.add_text(fig, [f"signal vs {trainer.display_label(pair, {})} ({what})", channel, "mean #pm std over folds"],
-                      0.22, 0.76, align=13)  # fmt: skip
+        canvas.add_legend_box(fig, frame, "lower right", width=0.60,
+                              header=[f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}",
+                                      "mean #pm std over folds"])  # fmt: skip
         figs.append(fig)
     return figs
 

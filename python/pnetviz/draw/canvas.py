@@ -83,7 +83,7 @@ def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple
             bottom + frac(y, *frame.y, frame.logy) * (1 - bottom - top))  # fmt: skip
 
 
-LINE_HEIGHT = (0.038, 0.05)  # NDC per legend line: the tightest that stays readable, and the comfortable one
+LINE_HEIGHT = (0.045, 0.05)  # NDC per legend line: the tightest that keeps sub- and superscripts apart, and the comfortable one
 
 
 def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str] = (), width: float = 0.50,
@@ -95,13 +95,16 @@ def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str]
     left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
     n = len(header) + len(fig.legend)
     inset = 0.02
-    x1 = 1 - right - inset - width if "right" in corner else left + inset
+    if "center" in corner:
+        x1 = left + (1 - left - right - width) / 2
+    else:
+        x1 = 1 - right - inset - width if "right" in corner else left + inset
     x2 = x1 + width
-    height = n * LINE_HEIGHT[1]
+    height = (n + 0.3) * LINE_HEIGHT[1]  # + room for the last line's descenders and subscripts
     if below_diagonal:
         data_x = frame.x[0] + (x1 - left) / (1 - left - right) * (frame.x[1] - frame.x[0])
         room = to_ndc(fig, data_x, data_x, frame, pad)[1] - (bottom + inset) - 0.01
-        height = min(height, max(room, n * LINE_HEIGHT[0]))
+        height = min(height, max(room, (n + 0.3) * LINE_HEIGHT[0]))
     if corner.startswith("lower"):
         y1, y2 = bottom + inset, bottom + inset + height
     else:
@@ -124,6 +127,7 @@ def plain_figure(name: str, frame: Frame) -> Figure:
     results); same size and margins as `figure`."""
     ROOT = root()
     canvas = ROOT.TCanvas(unique(name), "", 600, 600)
+    canvas.SetCanvasSize(600, 600)
     canvas.SetMargin(0.13, 0.04, 0.11, 0.06)
     canvas.SetLogy(frame.logy)
     hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
@@ -159,7 +163,9 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
 
 
 MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names
-MATRIX_LABEL_SIZE = 0.05  # class labels and cell numbers: >= 7 pt when the figure is 8 cm wide
+MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
+BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
+CONTEXT_SIZE = {"square": 0.032, "matrix": 0.044}  # context lines: >= 7 pt at 8 cm
 MATRIX_MARGINS = (0.24, 0.17, 0.25, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
 
 
@@ -171,6 +177,7 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
         raise ValueError("one figure per file: matrix_figure draws a single panel")
     ROOT = root()
     canvas = ROOT.TCanvas(unique(name), "", *MATRIX_SIZE)
+    canvas.SetCanvasSize(*MATRIX_SIZE)  # the image itself 800 x 600 (the constructor's size includes decorations)
     canvas.SetMargin(*MATRIX_MARGINS)
     return Figure(name=name, canvas=canvas, pads=[canvas])
 
@@ -269,7 +276,7 @@ def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0) -> None:
     axis.Set(len(labels), 0.0, float(len(labels)))
     for k, label in enumerate(labels, start=1):
         axis.SetBinLabel(k, label)
-    axis.SetLabelSize(0.045)
+    axis.SetLabelSize(BIN_LABEL_SIZE["square"])
     axis.LabelsOption("h")
 
 
@@ -336,7 +343,7 @@ def add_text(fig: Figure, lines: Sequence[str], x: float, y: float, pad: int = 0
         latex.SetTextFont(42)
         latex.SetTextSize(size or STYLE["label_text_size"])
         latex.SetTextAlign(align)
-        latex.DrawLatex(x, y - i * 1.25 * (size or STYLE["label_text_size"]), text)
+        latex.DrawLatex(x, y - i * 1.45 * (size or STYLE["label_text_size"]), text)  # room for sub- and superscripts
         fig.extras.append(latex)
 
 
@@ -354,8 +361,9 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
         hist.GetXaxis().SetBinLabel(k + 1, label)
         hist.GetYaxis().SetBinLabel(n - k, label)
     for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
-        axis.SetLabelSize(MATRIX_LABEL_SIZE)
+        axis.SetLabelSize(BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE)
         axis.SetTitleSize(MATRIX_LABEL_SIZE)
+    hist.SetBit(ROOT.TH1.kNoTitle)  # the title is for TBrowser: no title box when the canvas is redrawn
     hist.GetXaxis().SetTitle("Predicted class")
     hist.GetYaxis().SetTitle("True class")
     hist.GetZaxis().SetTitle(ztitle)
@@ -367,6 +375,9 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     pad_obj = fig.pads[pad]
     pad_obj.cd()
     hist.Draw("COLZ")
+    palette = ROOT.TExec("palette", "gStyle->SetPalette(57);")  # kBird, stored with the canvas, painted before the cells
+    pad_obj.GetListOfPrimitives().AddFirst(palette)
+    fig.extras.append(palette)
     cms_label_above(pad_obj)
     pad_obj.Update()
     cms.UpdatePalettePosition(hist, pad_obj)

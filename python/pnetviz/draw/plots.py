@@ -64,7 +64,7 @@ def curve_figure(name: str, frame: canvas.Frame, curves: Sequence[CurveSpec], co
             fig.keep(c.key, stored_graph(c, keep, drawn, frame), c.label)
     if extra is not None:
         extra(fig)
-    canvas.add_legend_box(fig, frame, corner, header=context, width=0.52, below_diagonal=diagonal)
+    canvas.add_legend_box(fig, frame, corner, header=context, width=0.57, below_diagonal=diagonal)
     return fig
 
 
@@ -124,9 +124,9 @@ def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[s
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis.
     `many` curves: more headroom, legend in it below the context lines."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    # fitted to the data (the legend box sits under the curves at low eps_s); `many`: a decade and a
-    # half above them for the box in the upper right
-    high = max(top, 2.0) * (30.0 if many else 2.5)
+    # fitted to the data (the legend box sits under the curves at low eps_s); `many`: a decade above
+    # them for the box in the upper right (at most a decade: the figure linter's rule)
+    high = max(top, 2.0) * (10.0 if many else 2.5)
     frame = canvas.Frame((0.0, 1.0), (1.0, high), "Signal efficiency", "Background rejection (1/#varepsilon_{b})",
                        logy=True)  # fmt: skip
     return curve_figure(name, frame, curves, context, corner="upper right" if many else "lower left", underlay=underlay)
@@ -147,7 +147,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     frame = canvas.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Fraction of events",
                        logy=True)  # fmt: skip
-    fig = canvas.figure(name, frame, extra_space=0.03, y_title_offset=1.45)
+    fig = canvas.figure(name, frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0 if compact or wide_legend else 11)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
         canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
     if compact:
@@ -159,10 +159,10 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     else:
         for h in hists:
             fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-        box = (0.45, 0.58, 0.93, 0.78) if wide_legend else (0.60, 0.70, 0.93, 0.89)  # clear of "Simulation Preliminary"
-        canvas.add_legend(fig, *box, margin=0.17)
+        box = (0.45, 0.53, 0.93, 0.73) if wide_legend else (0.66, 0.70, 0.93, 0.89)  # clear of "Simulation Preliminary"
+        canvas.add_legend(fig, *box, margin=0.17 if wide_legend else 0.11)
     if compact or wide_legend:  # top right, above the legend
-        canvas.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=0.028)
+        canvas.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=canvas.CONTEXT_SIZE["square"])
     else:
         canvas.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
     return fig
@@ -201,7 +201,7 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
         kind = "normalised" if not suffix else "counts"
         canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title)
         canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.075, pad=0, align=11,
-                        size=0.042)  # fmt: skip
+                        size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
         figs.append(fig)
     return figs
 
@@ -223,8 +223,8 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
     lo, hi = float(values.min()), float(values.max())
     span = hi - lo or abs(hi) or 1.0
     top = hi + 0.9 * span  # room above the data for the CMS label, legend and context (upper third)
-    if ytitle == "Accuracy":
-        top = min(top, 1.0 + 0.9 * (1.0 - lo)) if hi <= 1.0 else top
+    if ytitle == "Accuracy":  # a bounded quantity: the axis ends at 1.1 at most
+        top = min(top, 1.1)
     frame = canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span, top),
                          "Epoch", ytitle)  # fmt: skip
     fig = canvas.figure(name, frame) if physics else canvas.plain_figure(name, frame)
@@ -262,7 +262,7 @@ def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], 
                context: Sequence[str]) -> canvas.Figure:  # fmt: skip
     """Per-class bars, one colour per split (train, test), side by side."""
     n = len(labels)
-    fig = canvas.figure(name, canvas.Frame((0.0, float(n)), (0.0, 1.45), "", ytitle))
+    fig = canvas.figure(name, canvas.Frame((0.0, float(n)), (0.0, 1.1), "", ytitle), cms_pos=0)
     canvas.label_frame_bins(fig, labels)
     width = 0.8 / len(values)
     for k, (split, vals) in enumerate(values.items()):

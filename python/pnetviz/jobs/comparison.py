@@ -324,7 +324,7 @@ def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figu
         canvas.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
                               f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
                               marker_color=cycle_color(2), marker=21)  # fmt: skip
-        canvas.add_legend(fig, 0.22, 0.62, 0.70, 0.74)
+        canvas.add_legend(fig, 0.22, 0.62, 0.93, 0.74)
         canvas.add_text(fig, [f"{signal} vs {b}", channel, "mean #pm std over folds"], 0.93, 0.88, align=31)
         figs.append(fig)
     return figs

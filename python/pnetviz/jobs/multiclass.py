@@ -246,7 +246,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
         plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
         plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics)),
     ]
-    direct_ctx = [*context_lines(job, f"{job.display[0]} and {label} events"), *ctx[len(context_lines(job)):]]
+    direct_ctx = [*context_lines(job, ""), f"{job.display[0]} and {label} events", *ctx[len(context_lines(job)):]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
         figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
     comp = ev.subset_comparisons.get(background)

@@ -1,0 +1,776 @@
+"""A figure linter for the canvases pnetviz stores (`canvases/` in every plots.root, and
+campaign/campaign.root): plain functions returning plain data (violation strings).
+
+Every check runs in a separate *plain* ROOT process (`python figlint.py`): it imports ROOT in
+batch mode and nothing else (no pnetviz, no cmsstyle, ROOT's default style: gStyle "Modern",
+OptTitle 1, OptStat 1111), so a canvas must carry everything it needs. `lint_paths` (called from
+the test process) starts the workers and collects their answers; the worker entry point is
+`main()`. A worker that crashes becomes one violation.
+
+How each quantity is measured (after `canvas.Draw()`; `SetCanvasSize(W, H)` back to the stored
+size, because drawing a stored canvas in batch mode subtracts ROOT's window decoration of 4 x 28
+pixels a second time; `Update()`):
+
+* Figure size: the stored canvas size in pixels, W x H (`GetWw`, `GetWh` before drawing) - the size
+  of the PNG pnetviz wrote. The figure is assumed printed 8 cm wide, so a length of h pixels is
+  h * 226.8 / W points.
+* Text size (rule `size`): the nominal height in pixels is size * min(pad width px, pad height px)
+  for fonts of precision 0-2 (font % 10 <= 2, e.g. 42, 61, 62) and size itself for precision 3
+  (e.g. 43); it must be >= 7 pt. Applied to every TLatex/TText primitive (the CMS label texts that
+  cmsstyle draws - "CMS", "Simulation Preliminary", the run/lumi text - are TLatex primitives of
+  the pad), each TLegend (its text size and any entry's own size; size 0 is a violation: ROOT then
+  takes gStyle's legend text size or shrinks the text to fit, so the size depends on the session),
+  each TPaveText (its lines), and the label and title sizes of the axes of the frame histogram
+  (the first TH1 drawn in a pad; the z axis too for a 2-D histogram drawn with a palette) and of
+  any TGaxis primitive. Axes with label size 0 and empty titles are not checked (not drawn). Bin
+  labels (an axis with SetBinLabel) count at 2/3 of the label size: TGaxis::PaintAxis draws
+  alphanumeric labels with charheight *= 0.66666 unless the font has precision 3.
+* Text extents (rules `overlap`, `outside`): ROOT's own TLatex layout. A small C++ class derived
+  from TLatex (declared with gInterpreter, still a plain ROOT session) calls the protected
+  `TLatex::FirstParse` - the same call `TLatex::GetBoundingBox` and `TLatex::PaintLatex` make -
+  to get the painted width and the heights above (Over) and below (Under) the baseline in pixels
+  of the current pad. The box is then placed as `PaintLatex` places it: horizontal alignment
+  shifts by 0, W/2 or W; vertical alignment 1 puts the baseline on the anchor, 2 puts the baseline
+  at anchor + H/2 - Under + 1 px, 3 at anchor + Over, 0 at anchor - Under (pixel y downwards).
+  Checked in this wheel against the ink of PNGs rendered in batch mode (CMS label, run text,
+  context lines with #bar, subscripts, #splitline, all alignments, precision-3 fonts, 30 and 90
+  degree rotations): widths within 2 px; heights are typographic (ascent/descent, a #bar or a
+  subscript), up to ~5 px taller than the ink, never shorter. `TLatex::GetBoundingBox` gives the
+  same width and H = Over + Under but no placement; its `angle=True` control box puts
+  bottom-aligned text entirely above the anchor and so misses descenders and subscripts. Rotated
+  texts (angle != 0) use the corners of that box rotated about the anchor. TText (not TLatex) uses
+  `TText::GetControlBox`. A legend's box is its pave (NDC corners) united with the painted boxes
+  of its entry labels, laid out as `TLegend::PaintPrimitives` does (margin, column widths from
+  the label widths, rows of (y2-y1)/nRows, centred labels); a label reaching beyond the pave or
+  into another label is a violation of its own (rule `legend`). TPaveText and the palette
+  (TPaletteAxis): their pave corners. Boxes of one canvas (all pads, in absolute pixels) must not overlap
+  by more than OVERLAP_TOLERANCE_PX in both directions, and each must lie inside its pad.
+  Texts in the top margin (the CMS label, the run text) are boxes like any other.
+* Panels (rule `panels`): the TPad primitives of the canvas (recursively). None or one: one panel.
+  Two: allowed only as a main pad over a ratio panel (lower pad lower than 0.4 of the canvas, not
+  above the main pad's bottom edge, spanning the same x range). Anything else is a violation.
+* Aspect (rule `aspect`): W / H must be 1 or 4/3 within 2 %.
+* Bounded axes (rule `range`): a frame axis (x, y; z of a 2-D histogram) whose title names a
+  quantity bounded by 1 (efficiency, TPR, FPR, precision, recall, purity, accuracy, AUC, F1,
+  fraction; not a difference, ratio or rejection) must end at <= 1.1, and start at >= -0.05 on a
+  linear axis. The range is the pad's (`GetUxmin/Uxmax/Uymin/Uymax`, 10** on log axes); the z
+  range is the histogram's GetMinimum/GetMaximum.
+* Log axes (rule `logrange`): the range of a log axis may exceed the range of the drawn data by
+  at most LOG_SLACK_DECADES on each side. Data: the positive y (x) values of every TGraph and the
+  positive bin contents of every 1-D histogram drawn in the pad other than the frame and its
+  "sameaxis" copies, within the visible x range; for a log z axis the 2-D histogram's contents.
+* Title and stats boxes (rules `title`, `stats`): after the plain redraw, a TPaveText named
+  "title" among a pad's primitives (the stored histogram has a title and no kNoTitle bit), or a
+  "stats" box (a pad primitive or in a histogram's list of functions), is a violation.
+* Redraw (rule `redraw`, optional): for the first file (sorted paths) holding each canvas name,
+  the plain redraw saved as PNG at the stored size is compared with the PNG pnetviz wrote next
+  to the ROOT file (`<canvas name>.png`, when present); more than
+  REDRAW_TOLERANCE of the pixels differing by more than 30 (of 255) in a channel, or another size,
+  is a violation (a canvas that does not carry its palette and style, or gains a title box).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+MIN_PT = 7.0
+FIGURE_WIDTH_PT = 8.0 / 2.54 * 72.0  # 8 cm = 226.77 pt
+ASPECTS = {"square": 1.0, "4:3": 4.0 / 3.0}
+ASPECT_TOLERANCE = 0.02
+RATIO_PANEL_MAX_HEIGHT = 0.4
+OVERLAP_TOLERANCE_PX = 1.0
+OUTSIDE_TOLERANCE_PX = 1.0
+BOUNDED_MAX, BOUNDED_MIN = 1.1, -0.05
+LOG_SLACK_DECADES = 1.05  # "about one decade" on each side
+REDRAW_TOLERANCE = 0.001  # fraction of pixels
+ALPHANUMERIC_LABEL_SCALE = 0.66666  # TGaxis::PaintAxis draws bin labels (font precision != 3) at 2/3 of the label size
+BOUNDED_WORDS = ("efficiency", "tpr", "fpr", "precision", "recall", "purity", "accuracy", "auc", "f1", "fraction")
+UNBOUNDED_WORDS = ("rejection", "difference", "delta", "ratio", "significance", "1 -", "1-")
+
+HERE = Path(__file__).resolve()
+
+
+# --------------------------------------------------------------------------------------------
+# Test-process side: start plain workers, collect their violations.
+# --------------------------------------------------------------------------------------------
+
+def lint_paths(paths: Iterable[Path], jobs: int = 2, redraw: bool = True, timeout: float = 600.0) -> list[str]:
+    """Violation strings for every canvas in `paths` (ROOT files with a canvases/ directory)."""
+    return [format_violation(v) for v in lint_records(paths, jobs, redraw, timeout)]
+
+
+def lint_records(paths: Iterable[Path], jobs: int = 2, redraw: bool = True, timeout: float = 600.0) -> list[dict]:
+    """As lint_paths, as dicts {file, canvas, rule, object, detail}. With `redraw`, the first file
+    (in sorted order) holding a canvas name is redraw-compared with its PNG for that name."""
+    paths = sorted(Path(p).resolve() for p in paths)
+    if not paths:
+        return []
+    chunks = [paths[i::jobs] for i in range(jobs) if paths[i::jobs]]
+    with tempfile.TemporaryDirectory(prefix="figlint-") as tmp:
+        return _run_workers(chunks, paths, redraw, timeout, Path(tmp))
+
+
+def _run_workers(chunks: list, paths: list, redraw: bool, timeout: float, tmp: Path) -> list[dict]:
+    procs = []
+    for k, chunk in enumerate(chunks):
+        task = tmp / f"task{k}.json"
+        task.write_text(json.dumps({"files": [str(p) for p in chunk], "redraw": redraw, "all_files": [str(p) for p in paths]}))
+        cmd = [sys.executable, str(HERE), str(task)]
+        env = {name: value for name, value in os.environ.items() if name != "PYTHONSTARTUP"}
+        procs.append((chunk, subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    records: list[dict] = []
+    for chunk, proc in procs:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            records.append(_record(str(chunk[0]), "*", "worker", "figlint", f"timed out after {timeout} s on {len(chunk)} files"))
+            continue
+        marker = out.rfind("FIGLINT-JSON:")
+        if proc.returncode != 0 or marker < 0:
+            tail = " | ".join(err.strip().splitlines()[-5:])
+            records.append(_record(str(chunk[0]), "*", "worker", "figlint",
+                                   f"plain ROOT worker exited {proc.returncode} on {len(chunk)} files: {tail}"))  # fmt: skip
+            continue
+        records += json.loads(out[marker + len("FIGLINT-JSON:"):])
+    return records
+
+
+def format_violation(v: dict) -> str:
+    return f"{v['file']}: canvas {v['canvas']}: [{v['rule']}] {v['object']}: {v['detail']}"
+
+
+def summarize(records: Sequence[dict], max_lines: int = 300) -> str:
+    """Violations grouped by rule, canvas name, object and detail with their numbers masked (they
+    vary per file): how many files each group applies to, with one example."""
+    groups: dict[tuple[str, str, str, str], list] = {}
+    for v in records:
+        key = (v["rule"], v["canvas"], re.sub(r"\d+(\.\d+)?", "#", v["object"]), re.sub(r"\d+(\.\d+)?", "#", v["detail"]))
+        groups.setdefault(key, [set(), v])[0].add(v["file"])
+    lines, rule = [], None
+    for key in sorted(groups):
+        files, example = groups[key]
+        if key[0] != rule:
+            rule = key[0]
+            lines.append(f"== {rule} ({sum(1 for v in records if v['rule'] == rule)} violations)")
+        lines.append(f"  {example['canvas']} [{len(files)} file(s)] {example['object']}: {example['detail']}")
+    if len(lines) > max_lines:
+        lines = lines[:max_lines] + [f"... {len(lines) - max_lines} more groups"]
+    return "\n".join(lines)
+
+
+def _record(file: str, canvas: str, rule: str, obj: str, detail: str) -> dict:
+    return {"file": file, "canvas": canvas, "rule": rule, "object": obj, "detail": detail}
+
+
+# --------------------------------------------------------------------------------------------
+# Worker side: a plain ROOT session (no pnetviz, no cmsstyle).
+# --------------------------------------------------------------------------------------------
+
+_CPP = r"""
+#include "TLatex.h"
+#include "TString.h"
+#include <array>
+struct FiglintLatex : public TLatex {
+   explicit FiglintLatex(const TLatex &t) : TLatex(t) {}
+   // {width, over, under} in pixels of gPad, as TLatex::GetBoundingBox / PaintLatex compute them;
+   // {-1, -1, -1} for a LaTeX syntax error.
+   std::array<double, 3> Measure() {
+      TString text = GetTitle();
+      std::array<double, 3> r{0., 0., 0.};
+      if (text.Length() == 0 || !gPad) return r;
+      fError = nullptr;
+      if (CheckLatexSyntax(text)) { fError = nullptr; return {-1., -1., -1.}; }
+      fError = nullptr;
+      TLatexFormSize fs = FirstParse(GetTextAngle(), GetTextSize(), text.Data());
+      fTabSize.clear();
+      return {fs.Width(), fs.Over(), fs.Under()};
+   }
+};
+"""
+
+_ROOT = None
+
+
+def _root():
+    global _ROOT
+    if _ROOT is None:
+        import warnings
+
+        warnings.filterwarnings("ignore", category=UserWarning, module="ROOT")
+        warnings.filterwarnings("ignore", message=r"\s*.*alpha", category=UserWarning)
+        import ROOT  # noqa: PLC0415
+
+        ROOT.gROOT.SetBatch(True)
+        ROOT.gErrorIgnoreLevel = ROOT.kWarning
+        ROOT.TH1.AddDirectory(False)
+        if not ROOT.gInterpreter.Declare(_CPP):
+            raise RuntimeError("figlint: the TLatex measuring helper does not compile")
+        _ROOT = ROOT
+    return _ROOT
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    task = json.loads(Path(argv[0]).read_text())
+    ROOT = _root()
+    if "pnetviz" in sys.modules or "cmsstyle" in sys.modules:
+        raise RuntimeError("figlint worker: not a plain ROOT session")
+    redraw_of: dict[tuple[str, str], bool] = {}
+    if task.get("redraw"):
+        seen: set[str] = set()
+        for path in task["all_files"]:
+            for name in _canvas_names(ROOT, path):
+                if name not in seen:
+                    seen.add(name)
+                    redraw_of[(path, name)] = True
+    records: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="figlint-png-") as tmp:
+        for path in task["files"]:
+            records += lint_file(path, {n for (p, n) in redraw_of if p == path}, Path(tmp))
+    sys.stdout.write("FIGLINT-JSON:" + json.dumps(records))
+    sys.stdout.flush()
+    return 0
+
+
+def _canvas_names(ROOT, path: str) -> list[str]:
+    f = ROOT.TFile.Open(path)
+    try:
+        d = f.GetDirectory("canvases") if f and not f.IsZombie() else None
+        names = []
+        for key in d.GetListOfKeys() if d else []:
+            if key.GetName() not in names and ROOT.TClass.GetClass(key.GetClassName()).InheritsFrom("TPad"):
+                names.append(key.GetName())
+        return names
+    finally:
+        if f:
+            f.Close()
+
+
+def lint_file(path: str, redraw: set[str] = frozenset(), tmp: Path | None = None) -> list[dict]:
+    """Violations of every canvas under canvases/ in one ROOT file (call in a plain ROOT session)."""
+    ROOT = _root()
+    f = ROOT.TFile.Open(str(path))
+    if not f or f.IsZombie():
+        return [_record(str(path), "*", "file", "file", "cannot be opened")]
+    records: list[dict] = []
+    try:
+        d = f.GetDirectory("canvases")
+        if not d:
+            return [_record(str(path), "*", "file", "canvases/", "no canvases/ directory")]
+        names = _canvas_names(ROOT, str(path))
+        if not names:
+            return [_record(str(path), "*", "file", "canvases/", "no canvas stored")]
+        for name in names:
+            canvas = d.Get(name)
+            png = Path(path).parent / f"{name}.png" if name in redraw else None
+            try:
+                for rule, obj, detail in lint_canvas(canvas, png if png and png.exists() else None, tmp):
+                    records.append(_record(str(path), name, rule, obj, detail))
+            except Exception as err:  # noqa: BLE001 - one canvas the linter cannot read is one violation
+                records.append(_record(str(path), name, "error", "canvas", f"the linter failed on it: {err!r}"))
+            finally:
+                canvas.Close()
+                del canvas
+    finally:
+        f.Close()
+    return records
+
+
+def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> list[tuple[str, str, str]]:
+    """(rule, object, detail) for one stored canvas: draws it in this plain session first."""
+    ROOT = _root()
+    W, H = int(canvas.GetWw()), int(canvas.GetWh())
+    canvas.Draw()
+    canvas.SetCanvasSize(W, H)
+    canvas.Modified()
+    canvas.Update()
+    out: list[tuple[str, str, str]] = []
+    out += _check_aspect(W, H)
+    pads = [canvas, *_subpads(canvas)]
+    out += _check_panels(canvas, pads[1:])
+    boxes: list[tuple[str, tuple[float, float, float, float], object]] = []
+    for pad in pads:
+        pad.cd()
+        out += _check_sizes(ROOT, pad, W, H)
+        pad_boxes, problems = _boxes(ROOT, pad, W, H)
+        out += problems
+        boxes += [(label, box, pad) for label, box in pad_boxes]
+        out += _check_ranges(ROOT, pad)
+        out += _check_title_stats(ROOT, pad)
+    out += _check_overlaps(boxes, W, H)
+    if png is not None and tmp is not None:
+        out += _check_redraw(ROOT, canvas, png, tmp, W, H)
+    return out
+
+
+# -- aspect and panels -----------------------------------------------------------------------
+
+def _check_aspect(W: int, H: int) -> list[tuple[str, str, str]]:
+    ratio = W / H
+    if any(abs(ratio / a - 1.0) <= ASPECT_TOLERANCE for a in ASPECTS.values()):
+        return []
+    return [("aspect", "canvas", f"{W}x{H} px, width/height {ratio:.3f}: not 1 (square) or 1.333 (4:3) within 2%")]
+
+
+def _subpads(pad) -> list:
+    found = []
+    for obj in pad.GetListOfPrimitives():
+        if obj.InheritsFrom("TPad"):
+            found.append(obj)
+            found += _subpads(obj)
+    return found
+
+
+def _check_panels(canvas, subpads: list) -> list[tuple[str, str, str]]:
+    if len(subpads) <= 1:
+        return []
+
+    def geometry(p):
+        return (p.GetAbsXlowNDC(), p.GetAbsYlowNDC(), p.GetAbsXlowNDC() + p.GetAbsWNDC(), p.GetAbsYlowNDC() + p.GetAbsHNDC())
+
+    desc = ", ".join(f"{p.GetName()} at ({', '.join(f'{v:.2f}' for v in geometry(p))})" for p in subpads)
+    if len(subpads) == 2:
+        main, ratio = sorted(subpads, key=lambda p: -p.GetAbsYlowNDC())
+        (mx1, my1, mx2, _), (rx1, ry1, rx2, ry2) = geometry(main), geometry(ratio)
+        shared_x = min(mx2, rx2) - max(mx1, rx1)
+        if (ry2 - ry1) < RATIO_PANEL_MAX_HEIGHT and ry2 <= my1 + 0.02 and shared_x >= 0.8 * max(mx2 - mx1, rx2 - rx1):
+            return []
+        return [("panels", "canvas",
+                 f"2 pads that are not a main pad over a ratio panel (lower pad < 0.4 high, below, same width): {desc}")]
+    return [("panels", "canvas", f"{len(subpads)} pads, one figure per canvas allowed: {desc}")]
+
+
+# -- text sizes --------------------------------------------------------------------------------
+
+def _pad_px(pad, W: int, H: int) -> tuple[float, float]:
+    return pad.GetAbsWNDC() * W, pad.GetAbsHNDC() * H
+
+
+def _pt(size: float, font: int, pad_w: float, pad_h: float, W: int) -> float:
+    px = size if font % 10 == 3 else size * min(pad_w, pad_h)
+    return px * FIGURE_WIDTH_PT / W
+
+
+def _short(text: str, n: int = 40) -> str:
+    text = str(text)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _frame(pad):
+    return next((o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+
+
+def _check_sizes(ROOT, pad, W: int, H: int) -> list[tuple[str, str, str]]:
+    out = []
+    pw, ph = _pad_px(pad, W, H)
+    where = "" if pad.InheritsFrom("TCanvas") else f" in pad {pad.GetName()}"
+
+    def check(what: str, size: float, font: int) -> None:
+        pt = _pt(size, font, pw, ph, W)
+        if pt < MIN_PT:
+            unit = "px" if font % 10 == 3 else "of the pad's smaller side"
+            out.append(("size", what + where,
+                        f"{pt:.2f} pt at 8 cm (size {size:.4g} {unit}, font {font}, canvas {W}x{H}); minimum {MIN_PT} pt"))
+
+    for obj in pad.GetListOfPrimitives():
+        if obj.InheritsFrom("TLegend"):
+            if obj.GetTextSize() == 0:
+                out.append(("size", f"legend{where}", "text size 0 (automatic: ROOT takes the session's gStyle legend text "
+                                                       "size or shrinks the labels to fit the box): set an explicit size"))  # fmt: skip
+            else:
+                check("legend text", obj.GetTextSize(), obj.GetTextFont())
+            for entry in obj.GetListOfPrimitives():
+                if entry.GetTextSize() > 0:
+                    check(f"legend entry '{_short(entry.GetLabel())}'", entry.GetTextSize(), entry.GetTextFont() or obj.GetTextFont())
+        elif obj.InheritsFrom("TPaveText") and obj.GetName() not in ("title", "stats"):
+            lines = [line for line in (obj.GetListOfLines() or []) if line.InheritsFrom("TText")]
+            for line in lines:
+                size = line.GetTextSize() or obj.GetTextSize()
+                font = line.GetTextFont() or obj.GetTextFont()
+                if size == 0:
+                    out.append(("size", f"text box line '{_short(line.GetTitle())}'{where}",
+                                "text size 0 (automatic): set an explicit size"))
+                else:
+                    check(f"text box line '{_short(line.GetTitle())}'", size, font)
+        elif obj.InheritsFrom("TText") and obj.GetTitle():
+            check(f"text '{_short(obj.GetTitle())}'", obj.GetTextSize(), obj.GetTextFont())
+        elif obj.InheritsFrom("TGaxis"):
+            if obj.GetLabelSize() > 0:
+                check(f"axis {obj.GetName() or 'TGaxis'} labels", obj.GetLabelSize(), obj.GetLabelFont())
+            if obj.GetTitle():
+                check(f"axis {obj.GetName() or 'TGaxis'} title", obj.GetTitleSize(), obj.GetTitleFont())
+    frame = _frame(pad)
+    if frame is not None:
+        axes = [("x", frame.GetXaxis()), ("y", frame.GetYaxis())]
+        if frame.InheritsFrom("TH2") and "Z" in frame.GetDrawOption().upper():
+            axes.append(("z", frame.GetZaxis()))
+        for name, axis in axes:
+            if axis.GetLabelSize() > 0:
+                labels = axis.GetLabels()
+                if labels and labels.GetSize() and axis.GetLabelFont() % 10 != 3:  # TGaxis: bin labels at 2/3 size
+                    check(f"{name} axis bin labels (drawn at 2/3 of the label size {axis.GetLabelSize():.4g})",
+                          axis.GetLabelSize() * ALPHANUMERIC_LABEL_SCALE, axis.GetLabelFont())  # fmt: skip
+                else:
+                    check(f"{name} axis labels", axis.GetLabelSize(), axis.GetLabelFont())
+            if axis.GetTitle():
+                check(f"{name} axis title '{_short(axis.GetTitle())}'", axis.GetTitleSize(), axis.GetTitleFont())
+    return out
+
+
+# -- bounding boxes ----------------------------------------------------------------------------
+
+Box = tuple  # (x1, y1, x2, y2) in absolute canvas pixels, y downwards
+
+
+def _latex_box(ROOT, text, pad, x: float, y: float, ndc: bool) -> Box | None:
+    """Painted box of a TLatex at (x, y) (NDC or user coordinates) in `pad`, absolute pixels."""
+    pad.cd()
+    width, over, under = ROOT.FiglintLatex(text).Measure()
+    if width < 0:
+        return None
+    if ndc:
+        ax = pad.XtoAbsPixel(pad.GetX1() + x * (pad.GetX2() - pad.GetX1()))
+        ay = pad.YtoAbsPixel(pad.GetY1() + y * (pad.GetY2() - pad.GetY1()))
+    else:
+        ax = pad.XtoAbsPixel(pad.XtoPad(x))
+        ay = pad.YtoAbsPixel(pad.YtoPad(y))
+    halign, valign = divmod(text.GetTextAlign(), 10)
+    x0 = ax - (width / 2 if halign == 2 else width if halign == 3 else 0.0)
+    height = over + under
+    baseline = {0: ay - under, 1: ay, 2: ay + height * 0.5 - under + 1, 3: ay + over}.get(valign, ay)
+    x1, y1, x2, y2 = x0, baseline - over, x0 + width, baseline + under
+    angle = text.GetTextAngle()
+    if angle:
+        a = math.radians(angle)
+        corners = [(cx - ax, cy - ay) for cx in (x1, x2) for cy in (y1, y2)]
+        rotated = [(ax + dx * math.cos(a) + dy * math.sin(a), ay - dx * math.sin(a) + dy * math.cos(a)) for dx, dy in corners]
+        xs, ys = [c[0] for c in rotated], [c[1] for c in rotated]
+        return min(xs), min(ys), max(xs), max(ys)
+    return x1, y1, x2, y2
+
+
+def _ttext_box(ROOT, text, pad) -> Box:
+    import numpy as np  # noqa: PLC0415
+
+    pad.cd()
+    if text.TestBit(ROOT.TText.kTextNDC):
+        ax = pad.XtoAbsPixel(pad.GetX1() + text.GetX() * (pad.GetX2() - pad.GetX1()))
+        ay = pad.YtoAbsPixel(pad.GetY1() + text.GetY() * (pad.GetY2() - pad.GetY1()))
+    else:
+        ax, ay = pad.XtoAbsPixel(pad.XtoPad(text.GetX())), pad.YtoAbsPixel(pad.YtoPad(text.GetY()))
+    bx, by = np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int32)
+    text.GetControlBox(int(ax), int(ay), text.GetTextAngle(), bx, by)
+    return float(bx.min()), float(by.min()), float(bx.max()), float(by.max())
+
+
+def _pave_box(pad, pave) -> Box:
+    u1, v1, u2, v2 = pave.GetX1NDC(), pave.GetY1NDC(), pave.GetX2NDC(), pave.GetY2NDC()
+    px1, py1, pw, ph = _pad_abs(pad)
+    return px1 + u1 * pw, py1 + (1 - v2) * ph, px1 + u2 * pw, py1 + (1 - v1) * ph
+
+
+def _pad_abs(pad) -> tuple[float, float, float, float]:
+    """(left, top, width, height) of a pad in absolute canvas pixels."""
+    c = pad.GetCanvas()
+    W, H = c.GetWw(), c.GetWh()
+    return pad.GetAbsXlowNDC() * W, (1 - pad.GetAbsYlowNDC() - pad.GetAbsHNDC()) * H, pad.GetAbsWNDC() * W, pad.GetAbsHNDC() * H
+
+
+def _ndc(pad, box: Box) -> str:
+    px, py, pw, ph = _pad_abs(pad)
+    x1, y1, x2, y2 = box
+    return f"({(x1 - px) / pw:.3f}, {1 - (y2 - py) / ph:.3f}, {(x2 - px) / pw:.3f}, {1 - (y1 - py) / ph:.3f})"
+
+
+def _legend_entry_boxes(ROOT, pad, legend) -> list[tuple[str, Box]]:
+    """Painted boxes of a legend's labels, laid out as TLegend::PaintPrimitives does."""
+    entries = list(legend.GetListOfPrimitives())
+    n_rows = legend.GetNRows()
+    if not entries or n_rows == 0 or legend.GetTextSize() == 0:
+        return []
+    ncol = max(legend.GetNColumns(), 1)
+    x1, y1, x2, y2 = legend.GetX1NDC(), legend.GetY1NDC(), legend.GetX2NDC(), legend.GetY2NDC()
+    margin = legend.GetMargin() * (x2 - x1) / ncol
+    yspace = (y2 - y1) / n_rows
+    sep = legend.GetEntrySeparation()
+
+    def probe(entry, x=0.0, y=0.0):
+        t = ROOT.TLatex(x, y, entry.GetLabel())
+        t.SetNDC()
+        t.SetTextFont(entry.GetTextFont() or legend.GetTextFont())
+        t.SetTextSize(entry.GetTextSize() or legend.GetTextSize())
+        t.SetTextAlign(entry.GetTextAlign() or legend.GetTextAlign())
+        t.SetTextAngle(entry.GetTextAngle() or legend.GetTextAngle())
+        return t
+
+    pad.cd()
+    widths = [0.0] * ncol  # NDC, as ROOT computes them (GetXsize in user coordinates / pad range)
+    icol = 0
+    for entry in entries:
+        if "h" not in entry.GetOption().lower():
+            w = probe(entry).GetXsize() / (pad.GetX2() - pad.GetX1())
+            widths[icol] = max(widths[icol], w)
+            icol = (icol + 1) % ncol
+    total = sum(widths) / ((1.0 - legend.GetMargin() - legend.GetColumnSeparation()) if ncol > 1 else (1.0 - legend.GetMargin()))
+    col_w = [(w / total * (x2 - x1) if total > 0 else 0.0) + margin for w in widths]
+    out = []
+    ytext = y2 + 0.5 * yspace
+    icol = 0
+    for entry in entries:
+        if icol == 0:
+            ytext -= yspace
+        align = entry.GetTextAlign() or legend.GetTextAlign()
+        halign, valign = divmod(align, 10)
+        ex1, ex2, entry_margin = x1, x2, margin
+        if "h" in entry.GetOption().lower():
+            entry_margin = margin / 10.0
+        elif ncol > 1:
+            for i in range(icol):
+                ex1 += col_w[i] + legend.GetColumnSeparation() * (x2 - x1) / (ncol - 1)
+            ex2 = ex1 + col_w[icol]
+            icol = (icol + 1) % ncol
+        x = {1: ex1 + entry_margin, 2: 0.5 * (ex1 + entry_margin + ex2), 3: ex2 - entry_margin / 10.0}.get(halign, ex1 + entry_margin)
+        y = ytext
+        t = probe(entry)
+        if valign == 1:
+            y = ytext - (1.0 - sep) * yspace / 2
+        elif valign == 3:
+            y = ytext + (1.0 - sep) * yspace / 2
+        elif valign == 2:
+            font = t.GetTextFont()
+            tsize = t.GetTextSize()
+            if font % 10 == 3:
+                tsize = (pad.AbsPixeltoY(0) - pad.AbsPixeltoY(int(tsize))) / (pad.GetY2() - pad.GetY1())
+            if yspace / 2 < tsize:
+                t.SetTextAlign(10 * halign + 1)
+                y = ytext - (1.0 - sep) * yspace / 4
+        t.SetX(x)
+        t.SetY(y)
+        box = _latex_box(ROOT, t, pad, x, y, True)
+        if box is not None and entry.GetLabel():
+            out.append((entry.GetLabel(), box))
+    return out
+
+
+def _boxes(ROOT, pad, W: int, H: int) -> tuple[list[tuple[str, Box]], list[tuple[str, str, str]]]:
+    """Labelled boxes of texts, legends, text boxes and the palette of one pad, and the legend
+    layout problems (labels out of their box or into each other)."""
+    boxes, problems = [], []
+    where = "" if pad.InheritsFrom("TCanvas") else f" in pad {pad.GetName()}"
+    for obj in pad.GetListOfPrimitives():
+        name = obj.GetName()
+        if obj.InheritsFrom("TLegend"):
+            box = _pave_box(pad, obj)
+            union = list(box)
+            entries = _legend_entry_boxes(ROOT, pad, obj)
+            for label, eb in entries:
+                over = max(eb[2] - box[2], box[0] - eb[0], box[1] - eb[1], eb[3] - box[3])
+                if over > OUTSIDE_TOLERANCE_PX:
+                    problems.append(("legend", f"legend entry '{_short(label)}'{where}",
+                                     f"label box {_ndc(pad, eb)} reaches {over:.1f} px beyond the legend box "
+                                     f"{_ndc(pad, box)}"))
+                union = [min(union[0], eb[0]), min(union[1], eb[1]), max(union[2], eb[2]), max(union[3], eb[3])]
+            for i in range(len(entries)):
+                for j in range(i + 1, len(entries)):
+                    ow, oh = _intersection(entries[i][1], entries[j][1])
+                    if ow > OVERLAP_TOLERANCE_PX and oh > OVERLAP_TOLERANCE_PX:
+                        problems.append(("legend", f"legend entries '{_short(entries[i][0])}' and '{_short(entries[j][0])}'{where}",
+                                         f"labels overlap by {ow:.1f} x {oh:.1f} px (rows too tight for the text size)"))  # fmt: skip
+            boxes.append((f"legend{where}", tuple(union)))
+        elif obj.InheritsFrom("TPave") and name in ("title", "stats"):
+            continue  # rules title/stats
+        elif obj.InheritsFrom("TPave"):
+            first = ""
+            if obj.InheritsFrom("TPaveText") and obj.GetListOfLines() and obj.GetListOfLines().GetSize():
+                first = f" '{_short(obj.GetListOfLines().First().GetTitle())}'"
+            boxes.append((f"{obj.ClassName()}{first}{where}", _pave_box(pad, obj)))
+        elif obj.InheritsFrom("TLatex") and obj.GetTitle():
+            box = _latex_box(ROOT, obj, pad, obj.GetX(), obj.GetY(), obj.TestBit(ROOT.TLatex.kTextNDC))
+            if box is None:
+                problems.append(("size", f"text '{_short(obj.GetTitle())}'{where}", "TLatex syntax error: not drawn"))
+            else:
+                boxes.append((f"text '{_short(obj.GetTitle())}'{where}", box))
+        elif obj.InheritsFrom("TText") and obj.GetTitle():
+            boxes.append((f"text '{_short(obj.GetTitle())}'{where}", _ttext_box(ROOT, obj, pad)))
+        elif obj.InheritsFrom("TH1"):
+            palette = obj.GetListOfFunctions().FindObject("palette") if obj.GetListOfFunctions() else None
+            if palette and palette.InheritsFrom("TPave"):
+                boxes.append((f"palette of {obj.GetName()}{where}", _pave_box(pad, palette)))
+    return boxes, problems
+
+
+def _intersection(a: Box, b: Box) -> tuple[float, float]:
+    return min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+
+
+def _check_overlaps(boxes: list, W: int, H: int) -> list[tuple[str, str, str]]:
+    out = []
+    for label, box, pad in boxes:
+        px, py, pw, ph = _pad_abs(pad)
+        beyond = {"left": px - box[0], "right": box[2] - (px + pw), "top": py - box[1], "bottom": box[3] - (py + ph)}
+        worst = max(beyond, key=beyond.get)
+        if beyond[worst] > OUTSIDE_TOLERANCE_PX:
+            out.append(("outside", label, f"box {_ndc(pad, box)} leaves the pad by {beyond[worst]:.1f} px at the {worst}"))
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            (la, a, pa), (lb, b, pb) = boxes[i], boxes[j]
+            ow, oh = _intersection(a, b)
+            if ow > OVERLAP_TOLERANCE_PX and oh > OVERLAP_TOLERANCE_PX:
+                out.append(("overlap", f"{la} / {lb}", f"boxes {_ndc(pa, a)} and {_ndc(pb, b)} overlap by {ow:.1f} x {oh:.1f} px"))
+    return out
+
+
+# -- axis ranges -------------------------------------------------------------------------------
+
+def _bounded(title: str) -> bool:
+    t = title.lower()
+    if any(w in t for w in UNBOUNDED_WORDS):
+        return False
+    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", t) for w in BOUNDED_WORDS)
+
+
+def _pad_range(pad, axis: str) -> tuple[float, float]:
+    lo, hi = (pad.GetUxmin(), pad.GetUxmax()) if axis == "x" else (pad.GetUymin(), pad.GetUymax())
+    if (pad.GetLogx() if axis == "x" else pad.GetLogy()):
+        return 10.0**lo, 10.0**hi
+    return lo, hi
+
+
+def _drawn_data(ROOT, pad, frame) -> tuple[list[float], list[float]]:
+    """Positive x and y values of the graphs and 1-D histograms drawn in the pad (not the frame)."""
+    xlo, xhi = _pad_range(pad, "x")
+    ylo, yhi = _pad_range(pad, "y")
+    xs, ys = [], []
+
+    def graph(g):
+        n = g.GetN()
+        if n <= 0:
+            return
+        gx, gy = g.GetX(), g.GetY()
+        for i in range(n):
+            x, y = float(gx[i]), float(gy[i])
+            if xlo <= x <= xhi and y > 0 and math.isfinite(y):
+                ys.append(y)
+            if ylo <= y <= yhi and x > 0 and math.isfinite(x):
+                xs.append(x)
+
+    def hist(h):
+        if h is frame or h.GetDimension() != 1 or "AXIS" in h.GetDrawOption().upper():
+            return
+        ax = h.GetXaxis()
+        for i in range(1, h.GetNbinsX() + 1):
+            c = h.GetBinContent(i)
+            if c > 0 and ax.GetBinUpEdge(i) > xlo and ax.GetBinLowEdge(i) < xhi:
+                ys.append(c)
+                if ax.GetBinCenter(i) > 0:
+                    xs.append(ax.GetBinCenter(i))
+
+    for obj in pad.GetListOfPrimitives():
+        if obj.InheritsFrom("TGraph"):
+            graph(obj)
+        elif obj.InheritsFrom("TMultiGraph"):
+            for g in obj.GetListOfGraphs() or []:
+                graph(g)
+        elif obj.InheritsFrom("THStack"):
+            for h in obj.GetHists() or []:
+                hist(h)
+        elif obj.InheritsFrom("TH1"):
+            hist(obj)
+    return xs, ys
+
+
+def _check_ranges(ROOT, pad) -> list[tuple[str, str, str]]:
+    frame = _frame(pad)
+    if frame is None:
+        return []
+    out = []
+    where = "" if pad.InheritsFrom("TCanvas") else f" in pad {pad.GetName()}"
+    axes = [("x", frame.GetXaxis().GetTitle(), _pad_range(pad, "x"), pad.GetLogx()),
+            ("y", frame.GetYaxis().GetTitle(), _pad_range(pad, "y"), pad.GetLogy())]  # fmt: skip
+    is2d = frame.InheritsFrom("TH2")
+    if is2d:
+        axes.append(("z", frame.GetZaxis().GetTitle(), (frame.GetMinimum(), frame.GetMaximum()), pad.GetLogz()))
+    for name, title, (lo, hi), log in axes:
+        if title and _bounded(title):
+            if hi > BOUNDED_MAX + 1e-9:
+                out.append(("range", f"{name} axis '{_short(title)}'{where}",
+                            f"ends at {hi:.4g}: a quantity bounded by 1 may end at {BOUNDED_MAX} at most"))
+            if not log and lo < BOUNDED_MIN - 1e-9:
+                out.append(("range", f"{name} axis '{_short(title)}'{where}",
+                            f"starts at {lo:.4g}: a quantity bounded below by 0 may start at {BOUNDED_MIN} at least"))
+    logs = [(n, t, r) for n, t, r, log in axes if log]
+    if logs:
+        if is2d:
+            vals = [frame.GetBinContent(i, j) for i in range(1, frame.GetNbinsX() + 1) for j in range(1, frame.GetNbinsY() + 1)]
+            data = {"z": [v for v in vals if v > 0]}
+        else:
+            xs, ys = _drawn_data(ROOT, pad, frame)
+            data = {"x": xs, "y": ys}
+        for name, title, (lo, hi) in logs:
+            values = data.get(name) or []
+            if not values or lo <= 0 or hi <= 0:
+                continue
+            dmin, dmax = min(values), max(values)
+            above, below = math.log10(hi / dmax), math.log10(dmin / lo)
+            for side, dec, edge, ref in (("above", above, hi, dmax), ("below", below, lo, dmin)):
+                if dec > LOG_SLACK_DECADES:
+                    out.append(("logrange", f"{name} axis '{_short(title)}' (log){where}",
+                                f"range {lo:.3g}..{hi:.3g} extends {dec:.2f} decades {side} the data ({dmin:.3g}..{dmax:.3g}); "
+                                f"at most {LOG_SLACK_DECADES - 0.05:.0f} decade allowed"))  # fmt: skip
+    return out
+
+
+# -- title and stats boxes, redraw --------------------------------------------------------------
+
+def _check_title_stats(ROOT, pad) -> list[tuple[str, str, str]]:
+    out = []
+    where = "" if pad.InheritsFrom("TCanvas") else f" in pad {pad.GetName()}"
+    for obj in pad.GetListOfPrimitives():
+        if obj.GetName() == "title" and obj.InheritsFrom("TPaveText"):
+            line = obj.GetLine(0)
+            text = _short(line.GetTitle() if line else "", 70)
+            out.append(("title", f"title box{where}", f"a plain session draws the title box '{text}': "
+                                                      "store the frame histogram with an empty title or kNoTitle"))  # fmt: skip
+        elif obj.InheritsFrom("TPaveStats") or (obj.GetName() == "stats" and obj.InheritsFrom("TPave")):
+            out.append(("stats", f"stats box{where}", "a plain session draws a statistics box: set kNoStats / SetStats(False)"))
+        elif obj.InheritsFrom("TH1") and obj.GetListOfFunctions() and obj.GetListOfFunctions().FindObject("stats"):
+            out.append(("stats", f"stats box of {obj.GetName()}{where}", "a plain session draws a statistics box: SetStats(False) on it"))
+    return out
+
+
+def _load_png(ROOT, path: Path):
+    import numpy as np  # noqa: PLC0415
+
+    image = ROOT.TASImage.Open(str(path))
+    w, h = int(image.GetWidth()), int(image.GetHeight())
+    argb = np.frombuffer(image.GetArgbArray(), dtype=np.uint32, count=w * h).reshape(h, w)
+    return np.stack([(argb >> 16) & 255, (argb >> 8) & 255, argb & 255], axis=2).astype(np.int16)
+
+
+def _check_redraw(ROOT, canvas, png: Path, tmp: Path, W: int, H: int) -> list[tuple[str, str, str]]:
+    import numpy as np  # noqa: PLC0415
+
+    target = tmp / "redraw.png"
+    canvas.cd()
+    canvas.SaveAs(str(target))
+    a, b = _load_png(ROOT, png), _load_png(ROOT, target)
+    if a.shape != b.shape:
+        return [("redraw", "canvas", f"the plain redraw is {b.shape[1]}x{b.shape[0]} px, {png.name} {a.shape[1]}x{a.shape[0]} px")]
+    differ, total = int((np.abs(a - b).max(axis=2) > 30).sum()), a.shape[0] * a.shape[1]
+    if differ > REDRAW_TOLERANCE * total:
+        return [("redraw", "canvas", f"the plain redraw differs from {png.name} in {differ} px ({100.0 * differ / total:.2f}%)")]
+    return []
+
+
+if __name__ == "__main__":
+    sys.exit(main())
