@@ -342,14 +342,11 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         fig.extras.append(text)
     note = f" (* p < {SIGNIFICANCE:g}, paired t over folds)" if spec.diverging and "AUC" in spec.title else ""
     canvas.add_text(fig, [(spec.short or spec.title) + note], 0.02, 0.025, pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
-    stored = hist.Clone(f"{spec.name}_values")  # for the ROOT file: cells without a signal point hold 0
-    stored.SetTitle(f"{spec.title} (empty cell: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
-    for i in range(len(xs)):
-        for j in range(len(ys)):
-            if (xs[i], ys[j]) not in spec.points:
-                stored.SetBinContent(i + 1, j + 1, 0.0)
-    stored.SetMinimum()
-    stored.SetMaximum()
+    # for the ROOT file: the same z range, cells without a signal point below it, so that COLZ leaves
+    # them empty when the map is drawn alone (a stored 0 would read as a value, e.g. "no difference")
+    stored = hist.Clone(f"{spec.name}_values")
+    stored.SetTitle(f"{spec.short or spec.title} (blank: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
+    stored.SetBit(ROOT.TH1.kNoTitle, False)
     fig.extras.append(hist)
     fig.keep(f"maps/{spec.name}", stored)
     return fig
