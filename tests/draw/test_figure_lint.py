@@ -357,22 +357,10 @@ def stored_files(tmp_path_factory):
     return files
 
 
-# Still open (issue 21): the log-y score distributions keep headroom above 1 for their legend, so
-# their "Fraction of events" axis ends far above 1 and more than a decade above the data. These two
-# rules on those canvases are the only violations allowed; everything else must be clean.
-OPEN = {"range", "logrange"}
-
-
-def _known_open(record: dict) -> bool:
-    return record["rule"] in OPEN and "Fraction of events" in record["object"] + record["detail"]
-
-
 def test_every_stored_canvas_passes(stored_files):
     records = figlint.lint_records(stored_files, jobs=2)
     broken = [figlint.format_violation(r) for r in records if r["rule"] in ("worker", "file", "error")]
     assert not broken, "\n".join(broken[:10])
-    assert any(_known_open(r) for r in records), "the score plots pass now: remove OPEN and this check"
-    records = [r for r in records if not _known_open(r)]
     if records:
         pytest.fail(f"{len(records)} figure violations in {len({r['file'] for r in records})} files:\n" + figlint.summarize(records),
                     pytrace=False)  # fmt: skip

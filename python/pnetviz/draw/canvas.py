@@ -71,6 +71,78 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     return Figure(name=name, canvas=canvas, pads=[canvas])
 
 
+def header_figure(name: str, frame: Frame, header: float) -> Figure:
+    """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
+    below it, the legend and context (add_header_box): for plots whose data fill the frame, such
+    as log-y score distributions whose axis ends at a physical limit."""
+    ROOT, cms = root(), cmsstyle()
+    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
+    canvas.SetCanvasSize(600, 600)
+    canvas.SetMargin(0.16, 0.05, 0.12, header)
+    canvas.SetLogy(frame.logy)
+    hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe.SetTitle("")
+    hframe.SetBit(ROOT.TH1.kNoTitle)
+    for axis, title in ((hframe.GetXaxis(), frame.xtitle), (hframe.GetYaxis(), frame.ytitle)):
+        axis.SetTitle(title)
+        axis.SetTitleSize(0.05)
+        axis.SetLabelSize(0.045)
+        axis.SetTitleFont(42)
+        axis.SetLabelFont(42)
+    hframe.GetYaxis().SetTitleOffset(1.45)
+    canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
+    cms.CMS_lumi(canvas, 0)
+    canvas.SetTopMargin(header)
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
+def _visible_length(text: str) -> int:
+    return len(text.replace("#bar", "").replace("{", "").replace("}", "").replace("#", "").replace("_", "").replace("^", ""))
+
+
+def header_layout(context: Sequence[str], entries: int) -> tuple[bool, int]:
+    """(two columns below the context?, rows of text) of a header box: two columns when there are
+    more than five entries or a context line too long to share the width with the legend."""
+    wide = entries > 5 or any(_visible_length(line) > 34 for line in context)
+    return wide, (len(context) + -(-entries // 2)) if wide else max(len(context), entries)
+
+
+def header_height(context: Sequence[str], entries: int) -> float:
+    """The top margin a header_figure needs for the CMS label and this header box."""
+    return 0.13 + 0.045 * header_layout(context, entries)[1]
+
+
+def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int = 0) -> None:
+    """Context lines (left) and the legend of every labelled object drawn so far (right; two columns
+    over the whole width below the context when there are more than five entries) in the header of a
+    header_figure, between the CMS label and the frame."""
+    p = fig.pads[pad]
+    left, right = p.GetLeftMargin(), p.GetRightMargin()
+    top, bottom = 0.915, 1 - header + 0.012  # under the CMS label, above the frame
+    size, step = STYLE["legend_text_size"], 0.045
+    cms = cmsstyle()
+    p.cd()
+    many = header_layout(context, len(fig.legend))[0]
+    ctx_right = 1 - right if many else left + 0.46
+    for i, line in enumerate(context):
+        latex = root().TLatex(left, top - (i + 0.8) * step, line)
+        latex.SetNDC()
+        latex.SetTextFont(42)
+        latex.SetTextSize(size)
+        latex.Draw()
+        fig.extras.append(latex)
+    if many:
+        y2 = top - len(context) * step - 0.005
+        leg = cms.cmsLeg(left, bottom, 1 - right, y2, textSize=size, columns=2)
+    else:
+        leg = cms.cmsLeg(ctx_right, max(bottom, top - (len(fig.legend) + 0.3) * step), 1 - right, top, textSize=size)
+    leg.SetMargin(0.2)
+    for obj, label, option in fig.legend:
+        leg.AddEntry(obj, label, option)
+    fig.extras.append(leg)
+    fig.legend = []
+
+
 def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple[float, float]:
     """Data coordinates of `frame` (linear or log axes) to the pad's NDC."""
     p = fig.pads[pad]

@@ -139,44 +139,30 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False) -> canvas.Figure:  # fmt: skip
-    """Score distributions as the fraction of events per bin (each histogram sums to 1), log y, train
-    as lines and test as points. More than 4
-    histograms: two legend columns, class + train | test. `wide_legend`: one column of long
-    labels below the CMS label, context top right."""
-    compact = len(hists) > 4
+    """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
+    axis fitted to the data and ending at 1.1 at most; train as lines, test as points. The context
+    and the legend sit in a header between the CMS label and the frame, so no headroom is needed
+    inside it. More than 4 histograms: each class's train line and test points, in two columns."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    frame = canvas.Frame((0.0, 1.0), log_range(contents, 0.52 if compact or wide_legend else 0.62), xtitle, "Fraction of events",
-                       logy=True)  # fmt: skip
-    fig = canvas.figure(name, frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0 if compact or wide_legend else 11)
+    lines = [*context, *extra_lines]
+    header = canvas.header_height(lines, len(hists))
+    frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
+    fig = canvas.header_figure(name, frame, header)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
         canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
-    if compact:
-        lines, points = [h for h in hists if not h.points], [h for h in hists if h.points]
-        for line, point in zip(lines, points, strict=True):
-            fig.legend.append((line.hist, line.label.replace(" (train)", ", train"), "l"))
-            fig.legend.append((point.hist, "test", "pe"))
-        canvas.add_legend(fig, 0.50, 0.57, 0.94, 0.79, columns=2)
-    else:
-        for h in hists:
-            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-        box = (0.45, 0.53, 0.93, 0.73) if wide_legend else (0.66, 0.70, 0.93, 0.89)  # clear of "Simulation Preliminary"
-        canvas.add_legend(fig, *box, margin=0.17 if wide_legend else 0.11)
-    if compact or wide_legend:  # top right, above the legend
-        canvas.add_text(fig, [*context, *extra_lines], 0.93, 0.885, align=33, size=canvas.CONTEXT_SIZE["square"])
-    else:
-        canvas.add_text(fig, [*context, *extra_lines], 0.22, 0.76, align=13)
+    for h in hists:
+        fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+    canvas.add_header_box(fig, lines, header)
     return fig
 
 
-def log_range(contents: np.ndarray, data_fraction: float = 0.62) -> tuple[float, float]:
-    """Log-axis range whose lower `data_fraction` holds the positive contents (room for labels)."""
+def log_range(contents: np.ndarray) -> tuple[float, float]:
+    """Log-axis range of fractions, fitted to the positive contents: a factor 2 below the smallest,
+    a factor 3 above the largest, at most 1.1 (a fraction's physical end)."""
     positive = contents[contents > 0]
     if not positive.size:
-        return 1e-4, 1.0
-    lo = max(float(positive.min()) * 0.5, 1e-7)
-    hi = float(positive.max()) * 1.5
-    decades = np.log10(hi / lo) / data_fraction
-    return lo, lo * 10**decades
+        return 1e-4, 1.1
+    return max(float(positive.min()) * 0.5, 1e-7), min(float(positive.max()) * 3.0, 1.1)
 
 
 def draw_contents(hist) -> np.ndarray:
