@@ -17,6 +17,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.metrics import profiled
 from pnetviz.errors import InputError
+from pnetviz.io.trainer import display_label
 from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, eps_b_on_grid
 from pnetviz.metrics.hep import mode_weights
@@ -110,6 +111,16 @@ def report(prof: profiled.Profiled, nuisance_list: Sequence[profiled.Nuisance], 
             "combination": profiled.COMBINATION, **profiled.summary(prof)}  # fmt: skip
 
 
+def readable(name: str) -> str:
+    """A nuisance's name for a legend: shift_background -> "Background score shift", bkgShape ->
+    "Bkg shape", jes_total -> "Jes total" (the report keeps the names as given)."""
+    if name.startswith("shift_"):
+        cls = name.removeprefix("shift_")
+        return f"{display_label(cls, {}) if cls not in ('signal', 'background') else cls.capitalize()} score shift"
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").split()
+    return " ".join([words[0].capitalize(), *(w.lower() for w in words[1:])]) if words else name
+
+
 def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name: str, rejection_name: str,
             nominal_error: float = float("nan")) -> list[canvas.Figure]:  # fmt: skip
     """ROC and rejection: nominal, each variation (up dashed, down dotted), the profiled curve and
@@ -122,7 +133,7 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
     rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1)]
     for i, ((name, side), (fpr, tpr)) in enumerate(prof.variations.items()):
         style, col = (2 if side == "up" else 3), cycle_color(2 + i // 2)
-        label = f"{name} {side}"
+        label = f"{readable(name)}, {side}"
         roc.append(CurveSpec(f"{key}/roc_{name}_{side}", fpr, tpr, label, col, style))
         rej.append(_rejection_spec(f"{key}/rejection_{name}_{side}", fpr, tpr, label, col, style))
     roc.append(CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled (AUC {prof.auc:.4f})", color("background"), 1))
