@@ -28,7 +28,7 @@ from pnetviz.draw.plots import CurveSpec
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.draw.style import StyleOptions, cycle_color
-from pnetviz.io.trainer import channel_label, pairing, signal_label
+from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
 
 SPLIT = "test"
 
@@ -312,19 +312,21 @@ def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figu
     for b, pair in report["pairs"].items():
         rows = pair["per_fold"]
         yb, ym = np.array(list(rows["auc_binary"].values())), np.array(list(rows["auc_multiclass"].values()))
-        lo, hi = float(min(yb.min(), ym.min())), float(max(yb.max(), ym.max()))
+        eb = np.nan_to_num(np.array(list(rows["auc_binary_error"].values()), dtype=float))
+        em = np.nan_to_num(np.array(list(rows["auc_multiclass_error"].values()), dtype=float))
+        lo, hi = float(min((yb - eb).min(), (ym - em).min())), float(max((yb + eb).max(), (ym + em).max()))
         pad = max(hi - lo, 0.005)
-        frame = canvas.Frame((folds.min() - 0.7, folds.max() + 0.7), (lo - pad, hi + 2.5 * pad), "Fold", "Test AUC")
-        fig = canvas.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45)
-        eb = np.array(list(rows["auc_binary_error"].values()), dtype=float)
-        em = np.array(list(rows["auc_multiclass_error"].values()), dtype=float)
+        # points and errors in the upper part; the lower part for the legend box; an AUC ends at 1.1 at most
+        frame = canvas.Frame((folds.min() - 0.7, folds.max() + 0.7), (lo - 1.6 * pad, min(hi + 0.15 * pad, 1.1)), "Fold",
+                             "Test AUC")  # fmt: skip
+        fig = canvas.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0)
         canvas.add_error_points(fig, f"signal_vs_{b}/auc_binary", folds - 0.08, yb, eb,
                               f"Binary: {pair['auc_binary']['mean']:.4f} #pm {pair['auc_binary']['std']:.4f}",
                               marker_color=cycle_color(0))  # fmt: skip
         canvas.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
                               f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
                               marker_color=cycle_color(2), marker=21)  # fmt: skip
-        canvas.add_legend(fig, 0.22, 0.62, 0.93, 0.74)
-        canvas.add_text(fig, [f"{signal} vs {b}", channel, "mean #pm std over folds"], 0.93, 0.88, align=31)
+        canvas.add_legend_box(fig, frame, "lower right", width=0.62,
+                              header=[signal_label(signal), f"vs {display_label(b, {})}, {channel_label(channel)}", "mean #pm std over folds"])  # fmt: skip
         figs.append(fig)
     return figs
