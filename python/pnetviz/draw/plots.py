@@ -15,7 +15,7 @@ from pnetviz.draw import canvas
 from pnetviz.metrics.evaluate import Confusion
 from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics.roc import decimate
-from pnetviz.draw.style import STYLE, cycle_color
+from pnetviz.draw.style import STYLE, color, cycle_color
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
     """`training_loss` and `training_accuracy` (training and validation, best epoch marked) and,
     when recorded, `training_epoch_time` and `training_memory` (no CMS physics label)."""
-    train, valid = cycle_color(0), cycle_color(1)
+    train, valid = color("training"), color("validation")
     figs = [
         _history_figure("training_loss", history, "Loss", [("train_loss", "Training", train, 1),
                                                            ("valid_loss", "Validation", valid, 2)], context, mark_best=True),
@@ -253,7 +253,7 @@ def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], 
     width = 0.8 / len(values)
     for k, (split, vals) in enumerate(values.items()):
         canvas.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
-                      bar_color=cycle_color(k), offset=0.1 + k * width, width=width)  # fmt: skip
+                      bar_color=color(split if split in ("train", "test") else "reference"), offset=0.1 + k * width, width=width)  # fmt: skip
     canvas.add_legend(fig, 0.62, 0.70, 0.93, 0.80)
     canvas.add_text(fig, context, 0.93, 0.88, align=31)
     return fig

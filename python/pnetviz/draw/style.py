@@ -18,6 +18,18 @@ STYLE = {
         "background": "#e42536",
         "cycle": ("#5790fc", "#e42536", "#f89c20", "#964a8b", "#9c9ca1", "#7a21dd", "#3f90da", "#b9ac70"),
         "diagonal": "#9c9ca1",
+        # one meaning per colour across every plot: blue signal, red background; the other roles
+        # never reuse them (train and test differ by line style, not colour)
+        "train": "#717581",  # train bands, bars and fold curves (solid); test in blue (dashed)
+        "test": "#5790fc",
+        "binary": "#f89c20",
+        "multiclass": "#964a8b",
+        "all_events": "#1f1f1f",
+        "with_flag": "#7a21dd",
+        "without_flag": "#b9ac70",
+        "training": "#3f90da",
+        "validation": "#f89c20",
+        "reference": "#9c9ca1",
     },
     "line_width": 2,
     "marker_size": 0.9,

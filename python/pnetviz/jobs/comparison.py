@@ -27,7 +27,7 @@ from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
-from pnetviz.draw.style import StyleOptions, cycle_color
+from pnetviz.draw.style import StyleOptions, color, cycle_color
 from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
 
 SPLIT = "test"
@@ -214,11 +214,11 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
         err = auc[key]["error"]
         return f"{name}: AUC {auc[key]['value']:.4f}" + (f" #pm {err:.4f}" if err == err else "")
 
-    roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), cycle_color(0), 2),
-           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), cycle_color(2), 2)]  # fmt: skip
+    roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), color("binary"), 2),
+           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), color("multiclass"), 2)]  # fmt: skip
     ok_b, ok_m = cb.fpr > 0, cm.fpr > 0
-    rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", cycle_color(0), 2),
-           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", cycle_color(2), 2)]  # fmt: skip
+    rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", color("binary"), 2),
+           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", color("multiclass"), 2)]  # fmt: skip
     d = result["difference"]
     diff_line = f"#DeltaAUC(MC#minusB) = {d['multiclass_minus_binary']:+.4f}" + (f" #pm {d['error']:.4f}" if d["error"] == d["error"] else "")
     return [
@@ -322,10 +322,10 @@ def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figu
         fig = canvas.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0)
         canvas.add_error_points(fig, f"signal_vs_{b}/auc_binary", folds - 0.08, yb, eb,
                               f"Binary: {pair['auc_binary']['mean']:.4f} #pm {pair['auc_binary']['std']:.4f}",
-                              marker_color=cycle_color(0))  # fmt: skip
+                              marker_color=color("binary"))  # fmt: skip
         canvas.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
                               f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
-                              marker_color=cycle_color(2), marker=21)  # fmt: skip
+                              marker_color=color("multiclass"), marker=21)  # fmt: skip
         canvas.add_legend_box(fig, frame, "lower right", width=0.62,
                               header=[signal_label(signal), f"vs {display_label(b, {})}, {channel_label(channel)}", "mean #pm std over folds"])  # fmt: skip
         figs.append(fig)

@@ -10,7 +10,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, aggregate, aggregate_report
 from pnetviz.output.publish import write_set
-from pnetviz.draw.style import StyleOptions, cycle_color
+from pnetviz.draw.style import StyleOptions, color
 
 FOLDS_DIR = "folds"
 
@@ -23,15 +23,15 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     def roc_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
             lo, hi = np.clip(agg.tpr_mean - agg.tpr_std, 0, 1), np.clip(agg.tpr_mean + agg.tpr_std, 0, 1)
-            canvas.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=cycle_color(k))
+            canvas.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=color(split))
 
     def rejection_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
             lo, hi = agg.rejection_band
-            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=cycle_color(k))
+            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split))
 
     roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
-                           f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", cycle_color(k),
+                           f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", color(s),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
     # rejection = 1/mean(eps_b) over folds, never dropped: where every fold has eps_b = 0 it is a
     # lower limit, drawn dotted (its own legend entry) so that a plateau is not read as a measurement
@@ -39,13 +39,13 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     for k, (s, a) in enumerate(aggs.items()):
         measured = a.eps_b_mean > 0
         rej.append(plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[measured], a.rejection_mean[measured],
-                                   f"{s.capitalize()}, 1/#LT#varepsilon_{{b}}#GT #pm 1#sigma", cycle_color(k),
+                                   f"{s.capitalize()}, 1/#LT#varepsilon_{{b}}#GT #pm 1#sigma", color(s),
                                    plots.split_style(s)))  # fmt: skip
         if not measured.all():
             limit = np.flatnonzero(~measured)
             edge = np.arange(limit.min(), min(limit.max() + 2, EFF_GRID.size))  # joins the measured part
             rej.append(plots.CurveSpec(f"{prefix}folds/rejection_limit_{s}", EFF_GRID[edge], a.rejection_mean[edge],
-                                       f"{s.capitalize()}: lower limit (95% CL)", cycle_color(k), 3))  # fmt: skip
+                                       f"{s.capitalize()}: lower limit (95% CL)", color(s), 3))  # fmt: skip
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
                          underlay=roc_bands),  # fmt: skip

@@ -20,7 +20,9 @@ from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
-from pnetviz.draw.style import color, cycle_color
+from pnetviz.draw.style import color
+
+PART_COLORS = {"all": "all_events", "with": "with_flag", "without": "without_flag"}
 
 BJET_BRANCH = "has_bjet"
 
@@ -80,7 +82,7 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
     labels = part_labels(comp.branch)
     ctx = [*context, "test events"]
     curves = [CurveSpec(f"{key}/roc_{part}", r.curve.fpr, r.curve.tpr, auc_label(labels[part], comp.report[part]),
-                        cycle_color(i)) for i, (part, r) in enumerate(comp.results.items())]  # fmt: skip
+                        color(PART_COLORS[part])) for part, r in comp.results.items()]  # fmt: skip
     hists = []
     for part in ("with", "without"):
         r, points = comp.results[part], part == "without"
