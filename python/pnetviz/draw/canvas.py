@@ -75,21 +75,8 @@ def header_figure(name: str, frame: Frame, header: float) -> Figure:
     """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
     below it, the legend and context (add_header_box): for plots whose data fill the frame, such
     as log-y score distributions whose axis ends at a physical limit."""
-    ROOT, cms = root(), cmsstyle()
-    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
-    canvas.SetCanvasSize(600, 600)
-    canvas.SetMargin(0.16, 0.05, 0.12, header)
-    canvas.SetLogy(frame.logy)
-    hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
-    hframe.SetTitle("")
-    hframe.SetBit(ROOT.TH1.kNoTitle)
-    for axis, title in ((hframe.GetXaxis(), frame.xtitle), (hframe.GetYaxis(), frame.ytitle)):
-        axis.SetTitle(title)
-        axis.SetTitleSize(0.05)
-        axis.SetLabelSize(0.045)
-        axis.SetTitleFont(42)
-        axis.SetLabelFont(42)
-    hframe.GetYaxis().SetTitleOffset(1.45)
+    cms = cmsstyle()
+    canvas, hframe = _framed_canvas(name, frame, (0.16, 0.05, 0.12, header), 1.45)
     canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
     cms.CMS_lumi(canvas, 0)
     canvas.SetTopMargin(header)
@@ -197,10 +184,18 @@ def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str]
 def plain_figure(name: str, frame: Frame) -> Figure:
     """A single square pad with a frame and no CMS label (computing-resource plots are not physics
     results); same size and margins as `figure`."""
+    canvas, hframe = _framed_canvas(name, frame, (0.13, 0.04, 0.11, 0.06), 1.25)
+    hframe.GetYaxis().SetMaxDigits(4)
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
+def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, float], y_offset: float):
+    """A 600 x 600 canvas with `margins` (left, right, bottom, top) and its frame: titled axes, no
+    title box; (canvas, frame histogram)."""
     ROOT = root()
     canvas = ROOT.TCanvas(unique(name), "", 600, 600)
-    canvas.SetCanvasSize(600, 600)
-    canvas.SetMargin(0.13, 0.04, 0.11, 0.06)
+    canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
+    canvas.SetMargin(*margins)
     canvas.SetLogy(frame.logy)
     hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
     hframe.SetTitle("")
@@ -209,9 +204,10 @@ def plain_figure(name: str, frame: Frame) -> Figure:
         axis.SetTitle(title)
         axis.SetTitleSize(0.05)
         axis.SetLabelSize(0.045)
-    hframe.GetYaxis().SetTitleOffset(1.25)
-    hframe.GetYaxis().SetMaxDigits(4)
-    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+        axis.SetTitleFont(42)
+        axis.SetLabelFont(42)
+    hframe.GetYaxis().SetTitleOffset(y_offset)
+    return canvas, hframe
 
 
 def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05, cms_pos: int = 11) -> Figure:
