@@ -46,6 +46,12 @@ pixels a second time; `Update()`):
   (TPaletteAxis): their pave corners. Boxes of one canvas (all pads, in absolute pixels) must not overlap
   by more than OVERLAP_TOLERANCE_PX in both directions, and each must lie inside its pad.
   Texts in the top margin (the CMS label, the run text) are boxes like any other.
+* Data under boxes (rule `data`): the boxes of legends, texts and text boxes must not be crossed by
+  the data drawn in the frame of their pad: lines of TGraphs (option L/C, and the outline of F
+  bands), markers (a square of 4 px x marker size around each point) with their error bars,
+  1-D histograms (the step outline; markers and error bars with option E/P), and TLines. Data in
+  pixels from the pad's coordinates (log axes included), clipped to the frame; a segment counts
+  when it enters the box shrunk by DATA_TOLERANCE_PX (Liang-Barsky clipping, exact).
 * Panels (rule `panels`): the TPad primitives of the canvas (recursively). None or one: one panel.
   Two: allowed only as a main pad over a ratio panel (lower pad lower than 0.4 of the canvas, not
   above the main pad's bottom edge, spanning the same x range). Anything else is a violation.
@@ -88,6 +94,7 @@ ASPECT_TOLERANCE = 0.02
 RATIO_PANEL_MAX_HEIGHT = 0.4
 OVERLAP_TOLERANCE_PX = 1.0
 OUTSIDE_TOLERANCE_PX = 1.0
+DATA_TOLERANCE_PX = 2.0
 BOUNDED_MAX, BOUNDED_MIN = 1.1, -0.05
 LOG_SLACK_DECADES = 1.05  # "about one decade" on each side
 REDRAW_TOLERANCE = 0.001  # fraction of pixels
@@ -305,6 +312,7 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
         pad_boxes, problems = _boxes(ROOT, pad, W, H)
         out += problems
         boxes += [(label, box, pad) for label, box in pad_boxes]
+        out += _check_data(ROOT, pad, pad_boxes)
         out += _check_ranges(ROOT, pad)
         out += _check_title_stats(ROOT, pad)
     out += _check_overlaps(boxes, W, H)
@@ -628,6 +636,133 @@ def _check_overlaps(boxes: list, W: int, H: int) -> list[tuple[str, str, str]]:
             if ow > OVERLAP_TOLERANCE_PX and oh > OVERLAP_TOLERANCE_PX:
                 out.append(("overlap", f"{la} / {lb}", f"boxes {_ndc(pa, a)} and {_ndc(pb, b)} overlap by {ow:.1f} x {oh:.1f} px"))
     return out
+
+
+# -- boxes over data ----------------------------------------------------------------------------
+
+def _check_data(ROOT, pad, boxes: list) -> list[tuple[str, str, str]]:
+    frame = _frame(pad)
+    if frame is None or frame.GetDimension() != 1 or not boxes:
+        return []
+    paths = _data_paths(ROOT, pad, frame)
+    out = []
+    for label, box in boxes:
+        inner = (box[0] + DATA_TOLERANCE_PX, box[1] + DATA_TOLERANCE_PX, box[2] - DATA_TOLERANCE_PX, box[3] - DATA_TOLERANCE_PX)
+        for name, (x0, y0, x1, y1) in paths:
+            hit = _segments_enter(x0, y0, x1, y1, inner)
+            if hit is not None:
+                out.append(("data", f"{label} / {name}",
+                            f"the data cross the box {_ndc(pad, box)} near px ({hit[0]:.0f}, {hit[1]:.0f}): "
+                            "place it where the data leave room, or above the frame"))  # fmt: skip
+                break
+    return out
+
+
+def _segments_enter(x0, y0, x1, y1, box: Box):
+    """First point of the segments (x0, y0)-(x1, y1) (arrays, pixels) inside `box`, or None:
+    Liang-Barsky clipping of every segment against the rectangle at once."""
+    import numpy as np  # noqa: PLC0415
+
+    if x0.size == 0 or box[2] <= box[0] or box[3] <= box[1]:
+        return None
+    dx, dy = x1 - x0, y1 - y0
+    lo, hi = np.zeros(x0.size), np.ones(x0.size)
+    ok = np.ones(x0.size, dtype=bool)
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = q / p
+        ok &= ~((p == 0) & (q < 0))
+        lo = np.where(p < 0, np.maximum(lo, t), lo)
+        hi = np.where(p > 0, np.minimum(hi, t), hi)
+    ok &= lo <= hi
+    if not ok.any():
+        return None
+    i = int(np.argmax(ok))
+    return float(x0[i] + lo[i] * dx[i]), float(y0[i] + lo[i] * dy[i])
+
+
+def _data_paths(ROOT, pad, frame) -> list[tuple[str, tuple]]:
+    """(object name, (x0, y0, x1, y1)) segment arrays in absolute pixels of the data drawn in the
+    pad's frame, clipped to the frame."""
+    import numpy as np  # noqa: PLC0415
+
+    px, py, pw, ph = _pad_abs(pad)
+    X1, X2, Y1, Y2 = pad.GetX1(), pad.GetX2(), pad.GetY1(), pad.GetY2()
+    logx, logy = pad.GetLogx(), pad.GetLogy()
+    fx = (pad.GetUxmin(), pad.GetUxmax())
+    fy = (pad.GetUymin(), pad.GetUymax())
+
+    def to_px(x, y):
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.log10(np.where(x > 0, x, np.nan)) if logx else x
+            v = np.log10(np.where(y > 0, y, np.nan)) if logy else y
+        u, v = np.clip(u, *fx), np.clip(v, *fy)  # drawn clipped to the frame
+        return px + (u - X1) / (X2 - X1) * pw, py + (Y2 - v) / (Y2 - Y1) * ph
+
+    def polyline(x, y, closed: bool = False):
+        if closed and len(x):
+            x, y = np.r_[x, x[:1]], np.r_[y, y[:1]]
+        X, Y = to_px(x, y)
+        good = np.isfinite(X[:-1]) & np.isfinite(Y[:-1]) & np.isfinite(X[1:]) & np.isfinite(Y[1:])
+        return X[:-1][good], Y[:-1][good], X[1:][good], Y[1:][good]
+
+    def markers(x, y, size):
+        X, Y = to_px(x, y)
+        good = np.isfinite(X) & np.isfinite(Y)
+        X, Y, h = X[good], Y[good], 4.0 * size
+        return X - h, Y, X + h, Y  # a horizontal stroke through each marker's centre, as wide as the marker
+
+    def vertical(x, ylo, yhi):
+        X, A = to_px(x, ylo)
+        _, B = to_px(x, yhi)
+        good = np.isfinite(X) & np.isfinite(A) & np.isfinite(B)
+        return X[good], A[good], X[good], B[good]
+
+    def join(parts):
+        parts = [p for p in parts if p[0].size]
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(4)) if parts else None
+
+    paths = []
+    link = pad.GetListOfPrimitives().FirstLink()
+    while link:
+        obj, option = link.GetObject(), (link.GetOption() or "").upper()
+        link = link.Next()
+        parts = []
+        if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
+            n = obj.GetN()
+            x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
+            y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
+            if "F" in option:
+                parts.append(polyline(x, y, closed=True))
+            if "L" in option or "C" in option or not any(c in option for c in "FP"):
+                parts.append(polyline(x, y))
+            if "P" in option:
+                parts.append(markers(x, y, obj.GetMarkerSize()))
+                if obj.InheritsFrom("TGraphErrors") or obj.InheritsFrom("TGraphAsymmErrors"):
+                    el = np.array([obj.GetErrorYlow(i) for i in range(n)])
+                    eh = np.array([obj.GetErrorYhigh(i) for i in range(n)])
+                    parts.append(vertical(x, y - el, y + eh))
+        elif obj.InheritsFrom("TH1") and obj is not frame and obj.GetDimension() == 1 and "AXIS" not in option:
+            ax, nb = obj.GetXaxis(), obj.GetNbinsX()
+            edges = np.array([ax.GetBinLowEdge(i) for i in range(1, nb + 2)])
+            c = np.array([obj.GetBinContent(i) for i in range(1, nb + 1)])
+            if "E" in option or "P" in option:
+                e = np.array([obj.GetBinError(i) for i in range(1, nb + 1)])
+                centres = 0.5 * (edges[:-1] + edges[1:])
+                shown = c != 0
+                parts.append(markers(centres[shown], c[shown], obj.GetMarkerSize()))
+                parts.append(vertical(centres[shown], (c - e)[shown], (c + e)[shown]))
+            else:
+                parts.append(polyline(np.repeat(edges, 2)[1:-1], np.repeat(c, 2)))
+        elif obj.InheritsFrom("TLine") and not obj.InheritsFrom("TArrow"):
+            if obj.TestBit(ROOT.TLine.kLineNDC):
+                continue
+            parts.append(polyline(np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()])))
+        segments = join(parts)
+        if segments is not None:
+            paths.append((obj.GetName() or obj.ClassName(), segments))
+    return paths
 
 
 # -- axis ranges -------------------------------------------------------------------------------

@@ -124,6 +124,13 @@ def build_synthetic(directory: Path) -> Path:
         _text(ROOT, keep, 0.55, 0.25, "MHc100_MA95 vs ttZ", 0.04)
         canvases.append(c)
 
+        c = _canvas(ROOT, "legend_over_curve")
+        keep += [c, _frame(ROOT, c)]
+        g = _curve(ROOT, keep)
+        _cms_label(ROOT, keep)
+        _legend(ROOT, keep, (0.20, 0.60, 0.60, 0.80), [(g, "Test"), (g, "Train")])  # sqrt(x) runs through it
+        canvases.append(c)
+
         c = _canvas(ROOT, "side_by_side", 1200, 600)
         c.Divide(2, 1)
         keep.append(c)
@@ -274,6 +281,13 @@ def test_overlapping_legend_and_text_fail(synthetic):
     found = synthetic["legend_over_text"]
     assert rules(synthetic, "legend_over_text") == {"overlap"}, found
     assert any("legend" in obj and "MHc100_MA95 vs ttZ" in obj for _, obj, _ in found), found
+
+
+def test_legend_over_the_curve_fails_on_data(synthetic):
+    found = synthetic["legend_over_curve"]
+    assert [(rule, obj.split(" / ")[0]) for rule, obj, _ in found] == [("data", "legend")], found
+    # sqrt(x) enters the box (x NDC 0.20-0.60 -> data 0.0625-0.5625, y NDC 0.60-0.80) from below
+    assert "near px" in found[0][2]
 
 
 def test_two_side_by_side_panels_fail(synthetic):

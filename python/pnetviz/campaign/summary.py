@@ -258,7 +258,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
                                  significant=tuple(sorted(significant)),
                                  undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff),
-                                 short=f"MC #minus B, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
+                                 short=f"Multi-class #minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
     return specs
 
 
@@ -266,12 +266,12 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     """COLZ map over the mass grid, one bin per mass value, the value printed in each cell."""
     from pnetviz.rootenv import root  # noqa: PLC0415
 
-    ROOT, cms = root(), cmsstyle()
+    ROOT = root()
     cells = {*spec.points, *spec.undefined}
     xs = sorted({m[0] for m in cells})
     ys = sorted({m[1] for m in cells})
     fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
-    hist = ROOT.TH2D(spec.name, f"{spec.title};m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}",
+    hist = ROOT.TH2D(spec.name, f"{spec.title};m(H^{{+}}) [GeV];m(A) [GeV];{spec.ztitle}",
                      len(xs), 0, len(xs), len(ys), 0, len(ys))  # fmt: skip
     hist.SetStats(False)
     for i, x in enumerate(xs):
@@ -292,7 +292,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     for (x, y), v in spec.points.items():
         if math.isfinite(v):
             hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
-    for axis, title in ((hist.GetXaxis(), "m_{H^{+}} [GeV]"), (hist.GetYaxis(), "m_{A} [GeV]")):
+    for axis, title in ((hist.GetXaxis(), "m(H^{+}) [GeV]"), (hist.GetYaxis(), "m(A) [GeV]")):
         axis.SetTitle(title)
         axis.SetLabelSize(canvas.BIN_LABEL_SIZE["matrix"])
         axis.SetTitleSize(canvas.MATRIX_LABEL_SIZE)
@@ -314,9 +314,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     hist.Draw("COLZ")
     pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
     fig.extras.append(palette)
-    canvas.cms_label_above(pad_obj)
-    pad_obj.Update()
-    cms.UpdatePalettePosition(hist, pad_obj)
+    canvas.place_palette(hist, pad_obj)
     for (x, y), v in spec.points.items():
         label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
         if (x, y) in spec.bounds:
@@ -341,11 +339,12 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.Draw()
         fig.extras.append(text)
     note = f" (* p < {SIGNIFICANCE:g}, paired t over folds)" if spec.diverging and "AUC" in spec.title else ""
-    canvas.add_text(fig, [(spec.short or spec.title) + note], 0.02, 0.025, pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
+    lines = [spec.short or spec.title, note.strip(" ()")] if note else [spec.short or spec.title]
+    canvas.add_text(fig, lines, 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"] * (len(lines) - 1), pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
     # for the ROOT file: the same z range, cells without a signal point below it, so that COLZ leaves
     # them empty when the map is drawn alone (a stored 0 would read as a value, e.g. "no difference")
     stored = hist.Clone(f"{spec.name}_values")
-    stored.SetTitle(f"{spec.short or spec.title} (blank: no signal point);m_{{H^{{+}}}} [GeV];m_{{A}} [GeV];{spec.ztitle}")
+    stored.SetTitle(f"{spec.short or spec.title} (blank: no signal point);m(H^{{+}}) [GeV];m(A) [GeV];{spec.ztitle}")
     stored.SetBit(ROOT.TH1.kNoTitle, False)
     fig.extras.append(hist)
     fig.keep(f"maps/{spec.name}", stored)
@@ -360,38 +359,43 @@ def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
     for channel, kind, model, pair in keys:
         sel = [a for a in agg if (a["channel"], a["kind"], a["model"], a["pair"]) == (channel, kind, model, pair)
                and a["m_hc"] is not None and math.isfinite(a["auc_test_mean"])]  # fmt: skip
-        if not sel:
-            continue
-        mas = [a["m_a"] for a in sel]
-        aucs = np.array([a["auc_test_mean"] for a in sel])
-        errs = np.array([a["auc_test_std"] for a in sel])
-        lo, hi = float((aucs - errs).min()), float((aucs + errs).max())
-        span = max(hi - lo, 0.01)
-        # the lower half left to the legend box; a bounded quantity: the axis ends at 1.1 at most
-        frame = canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - 1.1 * span, min(hi + 0.2 * span, 1.1)), "m_{A} [GeV]",
-                             "Test AUC")  # fmt: skip
-        tag = hyper_tag(model)
-        suffix = f"_{tag}" if len(tags) > 1 and tag else ""
-        what = "binary" if kind == "binary" else "multi-class LR"
-        fig = canvas.figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0)
+        if sel:
+            tag = hyper_tag(model)
+            suffix = f"_{tag}" if len(tags) > 1 and tag else ""
+            figs.append(_auc_vs_ma_figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", sel, kind, channel, pair))
+    return figs
+
+
+def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, pair: str) -> canvas.Figure:
+    """One graph per m(H+) of the mean test AUC (std over folds as errors) against m(A)."""
+    mas = [a["m_a"] for a in sel]
+    aucs = np.array([a["auc_test_mean"] for a in sel])
+    errs = np.array([a["auc_test_std"] for a in sel])
+    lo, hi = float((aucs - errs).min()), float((aucs + errs).max())
+    span = max(hi - lo, 0.01)
+    what = "binary" if kind == "binary" else "multi-class LR"
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         cmsstyle().GetCmsCanvasHist(fig.canvas).GetXaxis().SetNdivisions(505)
         for i, mhc in enumerate(sorted({a["m_hc"] for a in sel})):
             pts = sorted((a for a in sel if a["m_hc"] == mhc), key=lambda a: a["m_a"])
             x = np.array([a["m_a"] for a in pts], dtype=float)
             y = np.array([a["auc_test_mean"] for a in pts])
             e = np.array([a["auc_test_std"] for a in pts])
-            key = f"graphs/auc_vs_mA_{kind}_{channel}_{pair}{suffix}_MHc{mhc}"
-            graph = canvas.add_error_points(fig, key, x, y, e, f"m_{{H^{{+}}}} = {mhc} GeV", marker_color=cycle_color(i),
-                                          marker=20 + i)  # fmt: skip
-            graph.SetTitle(f"Test AUC vs m_{{A}}, m_{{H^{{+}}}} = {mhc} GeV, {what}, signal vs {pair}, {channel};"
-                           "m_{A} [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
+            key = f"graphs/{name}_MHc{mhc}"
+            graph = canvas.add_error_points(fig, key, x, y, e, f"m(H^{{+}}) = {mhc} GeV", marker_color=cycle_color(i),
+                                            marker=20 + i)  # fmt: skip
+            graph.SetTitle(f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {pair}, {channel};"
+                           "m(A) [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
-        canvas.add_legend_box(fig, frame, "lower right", width=0.60,
-                              header=[f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}",
-                                      "mean #pm std over folds"])  # fmt: skip
-        figs.append(fig)
-    return figs
+
+    # fitted to the points, then with the lower part free for the box; a bounded quantity: the axis ends at 1.1 at most
+    frames = [canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - room * span, min(hi + 0.2 * span, 1.1)), "m(A) [GeV]",
+                           "Test AUC") for room in (0.2, 1.1)]  # fmt: skip
+    context = [f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}", "mean #pm std over folds"]
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, y_title_offset=1.45, cms_pos=0),
+                               frames, draw, context)  # fmt: skip
 
 
 def figures(data: dict) -> list[canvas.Figure]:

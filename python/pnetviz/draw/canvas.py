@@ -8,6 +8,7 @@ matrices and labels; the plot functions in `plots.py` compose them. Call inside
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -68,49 +69,65 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
+    if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
+        for obj in canvas.GetListOfPrimitives():
+            if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
+                obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas])
 
 
-def header_figure(name: str, frame: Frame, header: float) -> Figure:
+def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
     """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
     below it, the legend and context (add_header_box): for plots whose data fill the frame, such
-    as log-y score distributions whose axis ends at a physical limit."""
+    as log-y score distributions whose axis ends at a physical limit. `physics` False: no CMS label
+    (computing-resource plots)."""
     cms = cmsstyle()
-    canvas, hframe = _framed_canvas(name, frame, (0.16, 0.05, 0.12, header), 1.45)
-    canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
-    cms.CMS_lumi(canvas, 0)
+    canvas, hframe = _framed_canvas(name, frame, (HEADER_LEFT, HEADER_RIGHT, 0.13, header), 1.45)
+    if physics:
+        canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
+        cms.CMS_lumi(canvas, 0)
     canvas.SetTopMargin(header)
     return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
 
 
 def _visible_length(text: str) -> int:
-    return len(text.replace("#bar", "").replace("{", "").replace("}", "").replace("#", "").replace("_", "").replace("^", ""))
+    """Characters a TLatex line shows: a #command (#pm, #mu, #varepsilon) is one glyph, braces,
+    sub- and superscript marks none."""
+    return len(re.sub(r"#[a-zA-Z]+", "x", text).replace("{", "").replace("}", "").replace("_", "").replace("^", ""))
 
 
-def header_layout(context: Sequence[str], entries: int) -> tuple[bool, int]:
-    """(two columns below the context?, rows of text) of a header box: two columns when there are
-    more than five entries or a context line too long to share the width with the legend."""
-    wide = entries > 5 or any(_visible_length(line) > 34 for line in context)
-    return wide, (len(context) + -(-entries // 2)) if wide else max(len(context), entries)
+HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # margins of a header_figure
+HEADER_SPLIT = 0.46  # NDC width of the context column when context and legend share the header's rows
 
 
-def header_height(context: Sequence[str], entries: int) -> float:
+def header_layout(context: Sequence[str], labels: Sequence[str]) -> tuple[bool, int, int]:
+    """(context and legend side by side?, legend columns, rows of text) of a header box: side by
+    side when both fit their column; else the context over the whole width and the legend below
+    it, in two columns when every entry fits half the width."""
+    full = 1 - HEADER_LEFT - HEADER_RIGHT
+    context_width = max((box_width([line], margin=0.0) for line in context), default=0.0)
+    legend_width = max((box_width([label], margin=0.2) for label in labels), default=0.0)
+    if context_width <= HEADER_SPLIT and legend_width <= full - HEADER_SPLIT and len(labels) <= 5:
+        return True, 1, max(len(context), len(labels))
+    columns = 2 if legend_width <= full / 2 else 1
+    return False, columns, len(context) + -(-len(labels) // columns)
+
+
+def header_height(context: Sequence[str], labels: Sequence[str]) -> float:
     """The top margin a header_figure needs for the CMS label and this header box."""
-    return 0.13 + 0.045 * header_layout(context, entries)[1]
+    return 0.15 + 0.045 * header_layout(context, labels)[2]
 
 
 def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int = 0) -> None:
-    """Context lines (left) and the legend of every labelled object drawn so far (right; two columns
-    over the whole width below the context when there are more than five entries) in the header of a
-    header_figure, between the CMS label and the frame."""
+    """Context lines and the legend of every labelled object drawn so far in the header of a
+    header_figure, between the CMS label and the frame, laid out by header_layout."""
     p = fig.pads[pad]
     left, right = p.GetLeftMargin(), p.GetRightMargin()
     top, bottom = 0.915, 1 - header + 0.012  # under the CMS label, above the frame
     size, step = STYLE["legend_text_size"], 0.045
     cms = cmsstyle()
     p.cd()
-    many = header_layout(context, len(fig.legend))[0]
-    ctx_right = 1 - right if many else left + 0.46
+    side, columns, _ = header_layout(context, [label for _, label, _ in fig.legend])
     for i, line in enumerate(context):
         latex = root().TLatex(left, top - (i + 0.8) * step, line)
         latex.SetNDC()
@@ -118,15 +135,14 @@ def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int 
         latex.SetTextSize(size)
         latex.Draw()
         fig.extras.append(latex)
-    if many:
-        y2 = top - len(context) * step - 0.005
-        leg = cms.cmsLeg(left, bottom, 1 - right, y2, textSize=size, columns=2)
-    else:
-        leg = cms.cmsLeg(ctx_right, max(bottom, top - (len(fig.legend) + 0.3) * step), 1 - right, top, textSize=size)
-    leg.SetMargin(0.2)
-    for obj, label, option in fig.legend:
-        leg.AddEntry(obj, label, option)
-    fig.extras.append(leg)
+    if fig.legend:
+        rows = -(-len(fig.legend) // columns)
+        x1, y2 = (left + HEADER_SPLIT, top) if side else (left, top - len(context) * step - 0.005)
+        leg = cms.cmsLeg(x1, max(bottom, y2 - (rows + 0.7) * step), 1 - right, y2, textSize=size, columns=columns)
+        leg.SetMargin(0.2 if columns == 1 or side else 0.15)
+        for obj, label, option in fig.legend:
+            leg.AddEntry(obj, label, option)
+        fig.extras.append(leg)
     fig.legend = []
 
 
@@ -143,35 +159,124 @@ def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple
 
 
 LINE_HEIGHT = (0.045, 0.05)  # NDC per legend line: the tightest that keeps sub- and superscripts apart, and the comfortable one
+CORNERS = ("lower right", "lower left", "upper right", "upper left")
+BOX_INSET = 0.02  # NDC between a box and the frame
+SAMPLE_STEP = 0.004  # NDC between the sampled points of a drawn line
+MARKER_HALF = 0.012  # NDC half-size of a marker (size ~1.2)
 
 
-def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str] = (), width: float = 0.50,
-                   below_diagonal: bool = False, pad: int = 0) -> None:  # fmt: skip
-    """The legend of every labelled object drawn so far, `header` lines (the context) first, in a
-    corner of the frame ("lower right", "lower left", "upper right") sized by its line count;
-    `below_diagonal`: its top-left corner stays under y = x (ROC plots), lines tightened to fit."""
+def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
+    """NDC width a legend box needs for its longest line at the legend text size (a character of
+    these labels is about 0.45 of the size wide, measured with the figure linter), sample column
+    (`margin`) included."""
+    chars = max((_visible_length(line) for line in lines), default=10)
+    return min(max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02), 0.80)
+
+
+def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
+    """(k, 2) NDC points along everything drawn so far in the frame of a pad: lines and band
+    outlines of graphs sampled every SAMPLE_STEP, markers as their corners and centre, error bars,
+    1-D histograms as steps or points, TLines; points outside the frame dropped."""
+    p = fig.pads[pad]
+    parts: list[np.ndarray] = []
+
+    def sampled(x: np.ndarray, y: np.ndarray) -> None:
+        X, Y = to_ndc(fig, x, y, frame, pad)
+        ok = np.isfinite(X) & np.isfinite(Y)
+        X, Y = X[ok], Y[ok]
+        if X.size < 2:
+            parts.append(np.c_[X, Y])
+            return
+        n = np.maximum(np.ceil(np.hypot(np.diff(X), np.diff(Y)) / SAMPLE_STEP).astype(int), 1)
+        start = np.repeat(np.arange(n.size), n)
+        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+        parts.append(np.c_[X[start] + t * np.diff(X)[start], Y[start] + t * np.diff(Y)[start]])
+        parts.append(np.c_[X[-1:], Y[-1:]])
+
+    def markers(x: np.ndarray, y: np.ndarray, low: np.ndarray | None = None, high: np.ndarray | None = None) -> None:
+        X, Y = to_ndc(fig, x, y, frame, pad)
+        for dx, dy in ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)):
+            parts.append(np.c_[X + dx * MARKER_HALF, Y + dy * MARKER_HALF])
+        if low is not None:
+            for i in range(len(x)):
+                sampled(np.array([x[i], x[i]]), np.array([low[i], high[i]]))
+
+    frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        link = p.GetListOfPrimitives().FirstLink()
+        while link:
+            obj, option = link.GetObject(), (link.GetOption() or "").upper()
+            link = link.Next()
+            if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
+                n = obj.GetN()
+                x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
+                y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
+                if "F" in option:
+                    sampled(np.r_[x, x[:1]], np.r_[y, y[:1]])
+                if "L" in option or "C" in option or not any(c in option for c in "FP"):
+                    sampled(x, y)
+                if "P" in option:
+                    errors = obj.InheritsFrom("TGraphErrors") or obj.InheritsFrom("TGraphAsymmErrors")
+                    el = np.array([obj.GetErrorYlow(i) for i in range(n)]) if errors else None
+                    eh = np.array([obj.GetErrorYhigh(i) for i in range(n)]) if errors else None
+                    markers(x, y, None if el is None else y - el, None if eh is None else y + eh)
+            elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist:
+                ax, nb = obj.GetXaxis(), obj.GetNbinsX()
+                edges = np.array([ax.GetBinLowEdge(i) for i in range(1, nb + 2)])
+                c = np.array([obj.GetBinContent(i) for i in range(1, nb + 1)])
+                if "B" in option:  # bars: filled rectangles, sampled as vertical lines across each
+                    for lo_edge, hi_edge, value in zip(edges[:-1], edges[1:], c):
+                        start = lo_edge + obj.GetBarOffset() * (hi_edge - lo_edge)
+                        for x in np.linspace(start, start + obj.GetBarWidth() * (hi_edge - lo_edge), 12):
+                            sampled(np.array([x, x]), np.array([min(0.0, value), max(0.0, value)]))
+                elif "E" in option or "P" in option:
+                    e = np.array([obj.GetBinError(i) for i in range(1, nb + 1)])
+                    shown = c != 0
+                    markers(0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown])
+                else:
+                    sampled(np.repeat(edges, 2)[1:-1], np.repeat(c, 2))
+            elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
+                sampled(np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()]))
+    if not parts:
+        return np.zeros((0, 2))
+    points = np.concatenate(parts)
+    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
+    inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
+    return points[inside & np.isfinite(points).all(axis=1)]
+
+
+def free_box(fig: Figure, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
+             pad: int = 0) -> tuple[float, float, float, float] | None:  # fmt: skip
+    """NDC (x1, y1, x2, y2) of a box for `lines` legend lines in the first corner of the frame
+    (comfortable line height first, then the tightest) that no drawn data enter; None if none."""
     p = fig.pads[pad]
     left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
-    n = len(header) + len(fig.legend)
-    inset = 0.02
-    if "center" in corner:
-        x1 = left + (1 - left - right - width) / 2
-    else:
-        x1 = 1 - right - inset - width if "right" in corner else left + inset
-    x2 = x1 + width
-    height = (n + 0.3) * LINE_HEIGHT[1]  # + room for the last line's descenders and subscripts
-    if below_diagonal:
-        data_x = frame.x[0] + (x1 - left) / (1 - left - right) * (frame.x[1] - frame.x[0])
-        room = to_ndc(fig, data_x, data_x, frame, pad)[1] - (bottom + inset) - 0.01
-        height = min(height, max(room, (n + 0.3) * LINE_HEIGHT[0]))
-    if corner.startswith("lower"):
-        y1, y2 = bottom + inset, bottom + inset + height
-    else:
-        y2 = 1 - top - inset
-        y1 = y2 - height
+    points = drawn_points(fig, frame, pad)
+    gap = 0.006
+    for line in LINE_HEIGHT[::-1]:
+        height = (lines + 0.4) * line  # + room for the last line's descenders and subscripts
+        if height > 1 - top - bottom - 2 * BOX_INSET:
+            continue
+        for corner in corners:
+            if "center" in corner:
+                x1 = left + (1 - left - right - width) / 2
+            else:
+                x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
+            y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
+            box = (x1, y1, x1 + width, y1 + height)
+            inside = ((points[:, 0] > box[0] - gap) & (points[:, 0] < box[2] + gap)
+                      & (points[:, 1] > box[1] - gap) & (points[:, 1] < box[3] + gap))  # fmt: skip
+            if not inside.any():
+                return box
+    return None
+
+
+def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: Sequence[str] = (), pad: int = 0) -> None:
+    """The legend of every labelled object drawn so far, `header` lines (the context) first, in the
+    NDC `box` (from free_box)."""
     cms = cmsstyle()
-    p.cd()
-    leg = cms.cmsLeg(x1, y1, x2, y2, textSize=STYLE["legend_text_size"])
+    fig.pads[pad].cd()
+    leg = cms.cmsLeg(*box, textSize=STYLE["legend_text_size"])
     leg.SetMargin(0.17)
     for line in header:
         leg.AddEntry(root().nullptr, line, "")
@@ -181,10 +286,42 @@ def add_legend_box(fig: Figure, frame: Frame, corner: str, header: Sequence[str]
     fig.legend = []
 
 
+def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
+                 physics: bool = True) -> Figure:  # fmt: skip
+    """A figure with the context lines and the legend where the data leave room, in this order:
+    1. one box in the frame: for each frame in turn (e.g. more headroom), `make(frame)` builds the
+       figure, `draw(fig, frame)` the data, and the box goes in the first free corner;
+    2. the context above the frame (header_figure with frames[0]), the legend in a free corner;
+    3. both above the frame. `physics` False: no CMS label in the header (resource plots)."""
+    for frame in frames:
+        fig = make(frame)
+        draw(fig, frame)
+        labels = [label for _, label, _ in fig.legend]
+        box = free_box(fig, frame, len(context) + len(labels), box_width([*context, *labels]), corners)
+        if box is not None:
+            add_legend_box(fig, box, context)
+            return fig
+        fig.close()
+    header = header_height(context, [])
+    fig = header_figure(fig.name, frames[0], header, physics=physics)
+    draw(fig, frames[0])
+    box = free_box(fig, frames[0], len(labels), box_width(labels), corners)
+    if box is not None:
+        add_legend_box(fig, box)  # takes the legend entries: the header gets the context alone
+        add_header_box(fig, context, header)
+        return fig
+    fig.close()
+    header = header_height(context, labels)
+    fig = header_figure(fig.name, frames[0], header, physics=physics)
+    draw(fig, frames[0])
+    add_header_box(fig, context, header)
+    return fig
+
+
 def plain_figure(name: str, frame: Frame) -> Figure:
     """A single square pad with a frame and no CMS label (computing-resource plots are not physics
     results); same size and margins as `figure`."""
-    canvas, hframe = _framed_canvas(name, frame, (0.13, 0.04, 0.11, 0.06), 1.25)
+    canvas, hframe = _framed_canvas(name, frame, (0.17, 0.04, 0.13, 0.06), 1.6)
     hframe.GetYaxis().SetMaxDigits(4)
     return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
 
@@ -207,6 +344,12 @@ def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, 
         axis.SetTitleFont(42)
         axis.SetLabelFont(42)
     hframe.GetYaxis().SetTitleOffset(y_offset)
+    # a y title longer than a short frame (under a tall header) would run off the canvas: smaller,
+    # down to the 7 pt floor (0.031 of 600 px at 8 cm)
+    frame_px = (1 - margins[2] - margins[3]) * 600
+    need_px = max(_visible_length(frame.ytitle), 1) * 0.5 * 0.05 * 600
+    if need_px > 0.95 * frame_px:
+        hframe.GetYaxis().SetTitleSize(max(0.05 * 0.95 * frame_px / need_px, 0.032))
     return canvas, hframe
 
 
@@ -234,7 +377,7 @@ MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever t
 MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
 BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
 CONTEXT_SIZE = {"square": 0.032, "matrix": 0.044}  # context lines: >= 7 pt at 8 cm
-MATRIX_MARGINS = (0.24, 0.17, 0.25, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
+MATRIX_MARGINS = (0.30, 0.17, 0.31, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
 
 
 def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> Figure:
@@ -248,6 +391,21 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
     canvas.SetCanvasSize(*MATRIX_SIZE)  # the image itself 800 x 600 (the constructor's size includes decorations)
     canvas.SetMargin(*MATRIX_MARGINS)
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def place_palette(hist, pad) -> None:
+    """The CMS label above the frame and the palette of a COLZ `hist` beside the frame, its top
+    end PALETTE_DROP below the frame's: its top label then stays clear of the run text."""
+    cms_label_above(pad)
+    pad.Update()
+    cmsstyle().UpdatePalettePosition(hist, pad)
+    palette = hist.GetListOfFunctions().FindObject("palette")
+    if palette:
+        palette.SetY2NDC(1 - pad.GetTopMargin() - PALETTE_DROP)
+    pad.Modified()
+
+
+PALETTE_DROP = 0.04
 
 
 def cms_label_above(pad) -> None:
@@ -336,16 +494,19 @@ def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int,
     return fig.keep(key, hist, label)
 
 
-def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0) -> None:
-    """Give the frame of a [0, n] x-axis one labelled bin per category."""
+def label_frame_bins(fig: Figure, labels: Sequence[str], pad: int = 0, size: float | None = None, ticks: bool = True) -> None:
+    """Give the frame of a [0, n] x-axis one labelled bin per category (`size`: the label size,
+    drawn at 2/3 of it; `ticks` False: no tick marks, e.g. for fold numbers)."""
     cms = cmsstyle()
     frame = cms.GetCmsCanvasHist(fig.pads[pad])
     axis = frame.GetXaxis()
     axis.Set(len(labels), 0.0, float(len(labels)))
     for k, label in enumerate(labels, start=1):
         axis.SetBinLabel(k, label)
-    axis.SetLabelSize(BIN_LABEL_SIZE["square"])
+    axis.SetLabelSize(size or BIN_LABEL_SIZE["square"])
     axis.LabelsOption("h")
+    if not ticks:
+        axis.SetTickLength(0.0)
 
 
 def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], label: str | None, *,
@@ -437,8 +598,8 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.GetZaxis().SetTitle(ztitle)
     hist.GetZaxis().SetTitleOffset(1.15)
     hist.SetMinimum(0.0)
-    hist.GetXaxis().SetTitleOffset(1.1)
-    hist.GetYaxis().SetTitleOffset(2.0)  # past the class labels
+    hist.GetXaxis().SetTitleOffset(1.45)  # below rotated class labels
+    hist.GetYaxis().SetTitleOffset(2.6)  # past the class labels
     hist.SetStats(False)
     pad_obj = fig.pads[pad]
     pad_obj.cd()
@@ -446,9 +607,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     palette = ROOT.TExec("palette", "gStyle->SetPalette(57);")  # kBird, stored with the canvas, painted before the cells
     pad_obj.GetListOfPrimitives().AddFirst(palette)
     fig.extras.append(palette)
-    cms_label_above(pad_obj)
-    pad_obj.Update()
-    cms.UpdatePalettePosition(hist, pad_obj)
+    place_palette(hist, pad_obj)
     top = float(np.max(matrix)) if matrix.size else 0.0
     for i in range(n):
         for j in range(n):

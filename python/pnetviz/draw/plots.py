@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pnetviz.draw import canvas
+from pnetviz.rootenv import root
 from pnetviz.metrics.evaluate import Confusion
 from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics.roc import decimate
@@ -43,29 +44,36 @@ def split_style(split: str) -> int:
     return STYLE["train_line"] if split == "train" else STYLE["test_line"]
 
 
-def curve_figure(name: str, frame: canvas.Frame, curves: Sequence[CurveSpec], context: Sequence[str],
-                 diagonal: bool = False, corner: str = "lower right", extra=None, underlay=None) -> canvas.Figure:  # fmt: skip
-    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box in a
-    corner the curves leave empty holding the context lines and the legend (never crossed by the
-    diagonal); the CMS label above the frame. Curves are decimated for drawing in the plot's own
-    space (log10 y on a log axis). `underlay(fig)` draws under the curves (bands), `extra(fig)` over
-    them (a hull)."""
-    fig = canvas.figure(name, frame, cms_pos=0)
-    if underlay is not None:
-        underlay(fig)
-    if diagonal:
-        canvas.add_line(fig, frame.x[0], frame.x[0], frame.x[1], frame.x[1], "Random classifier")
-    for c in curves:
-        y = np.log10(c.y) / max(np.log10(frame.y[1] / frame.y[0]), 1.0) if frame.logy else c.y
-        keep = decimate(c.x, y)
-        drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
-        if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
-            fig.extras.append(drawn)
-            fig.keep(c.key, stored_graph(c, keep, drawn, frame), c.label)
-    if extra is not None:
-        extra(fig)
-    canvas.add_legend_box(fig, frame, corner, header=context, width=0.57, below_diagonal=diagonal)
-    return fig
+def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves: Sequence[CurveSpec],
+                 context: Sequence[str], diagonal: bool = False, corners: Sequence[str] = canvas.CORNERS, extra=None,
+                 underlay=None) -> canvas.Figure:  # fmt: skip
+    """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box
+    holding the context lines and the legend in the first corner (`corners`) the curves, bands and
+    diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
+    turn; if none leaves room, the box goes above the frame. The CMS label above the frame. Curves
+    are decimated for drawing in the plot's own space (log10 y on a log axis). `underlay(fig)`
+    draws under the curves (bands), `extra(fig)` over them (a hull)."""
+    frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
+
+    def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
+        if underlay is not None:
+            underlay(fig)
+        if diagonal:
+            canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
+        for c in curves:
+            y = np.log10(c.y) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y
+            keep = decimate(c.x, y)
+            drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
+            if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
+                fig.extras.append(drawn)
+                fig.keep(c.key, stored_graph(c, keep, drawn, fr), c.label)
+        if extra is not None:
+            extra(fig)
+
+    def make(fr: canvas.Frame) -> canvas.Figure:  # log axes: wider tick labels (10^{3}), a wider left margin
+        return canvas.figure(name, fr, cms_pos=0, extra_space=0.03 if fr.logy else 0.0)
+
+    return canvas.boxed_figure(make, frames, draw, context, corners)
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
@@ -74,7 +82,6 @@ MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the 
 def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> object:
     """The curve for the ROOT file: every point up to MAX_STORED_POINTS, else the drawn (decimated)
     points; the title says which."""
-    from pnetviz.rootenv import root  # noqa: PLC0415
 
     exact = c.x.size <= MAX_STORED_POINTS
     x, y = (c.x, c.y) if exact else (c.x[keep], c.y[keep])
@@ -88,6 +95,21 @@ def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> 
     graph.GetXaxis().SetTitle(frame.xtitle)
     graph.GetYaxis().SetTitle(frame.ytitle)
     return graph
+
+
+def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, ytitle: str) -> None:
+    """Curves for the figure's ROOT file only (not drawn on its canvas), styled as if drawn."""
+    for c in curves:
+        keep = np.arange(c.x.size) if c.x.size <= MAX_STORED_POINTS else decimate(c.x, c.y)
+        graph = root().TGraph(keep.size, np.ascontiguousarray(c.x[keep], dtype=np.float64),
+                              np.ascontiguousarray(c.y[keep], dtype=np.float64))  # fmt: skip
+        graph.SetName(c.key.replace("/", "_"))
+        graph.SetTitle(f"{c.label} (not drawn on the canvas);{xtitle};{ytitle}")
+        graph.SetLineColor(c.color)
+        graph.SetLineStyle(c.line_style)
+        graph.SetLineWidth(STYLE["line_width"])
+        graph.SetMarkerStyle(1)
+        fig.keep(c.key, graph, c.label)
 
 
 def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
@@ -106,7 +128,8 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
             if best is not None:
                 canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
 
-    return curve_figure(name, frame, curves, context, diagonal=True, extra=draw_hull if hull else None, underlay=underlay)
+    return curve_figure(name, frame, curves, context, diagonal=True, corners=("lower right",),
+                        extra=draw_hull if hull else None, underlay=underlay)  # fmt: skip
 
 
 def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
@@ -119,22 +142,19 @@ def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[Cu
     return specs
 
 
-def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
-                     many: bool = False) -> canvas.Figure:  # fmt: skip
-    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis.
-    `many` curves: more headroom, legend in it below the context lines."""
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None) -> canvas.Figure:
+    """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis fitted
+    to the data; the box where the curves leave room, with a decade of headroom above them if
+    needed (at most a decade: the figure linter's rule), else above the frame."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    # fitted to the data (the legend box sits under the curves at low eps_s); `many`: a decade above
-    # them for the box in the upper right (at most a decade: the figure linter's rule)
-    high = max(top, 2.0) * (10.0 if many else 2.5)
-    frame = canvas.Frame((0.0, 1.0), (1.0, high), "Signal efficiency", "Background rejection (1/#varepsilon_{b})",
-                       logy=True)  # fmt: skip
-    return curve_figure(name, frame, curves, context, corner="upper right" if many else "lower left", underlay=underlay)
+    frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), "Signal efficiency",
+                           "Background rejection (1/#varepsilon_{b})", logy=True) for room in (2.5, 10.0)]  # fmt: skip
+    return curve_figure(name, frames, curves, context, corners=("lower left", "upper right", "lower right"), underlay=underlay)
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), "Recall (signal efficiency)", "Precision (weighted purity)")
-    return curve_figure(name, frame, curves, context, corner="lower left")
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.05), "Recall (signal efficiency)", "Precision (weighted purity)")
+    return curve_figure(name, frame, curves, context, corners=("lower left", "lower right"))
 
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
@@ -145,7 +165,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     inside it. More than 4 histograms: each class's train line and test points, in two columns."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     lines = [*context, *extra_lines]
-    header = canvas.header_height(lines, len(hists))
+    header = canvas.header_height(lines, [h.label for h in hists])
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
@@ -175,7 +195,7 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
     """One figure per file: `<name>` the |w|-weighted row-normalised fractions (each true class sums
     to 1), `<name>_counts` the event counts. `labels`: plot labels of the classes."""
     labels = tuple(labels or confusion.labels)
-    what = "one vs rest" if len(labels) == 2 and labels[1] == "rest" else ""
+    what = "one vs rest" if len(labels) == 2 and labels[1] in ("rest", "Others") else ""
     base = f"Confusion matrix{' ' + what if what else ''}, {split} events"
     figs = []
     for suffix, matrix, fmt, ztitle, title, note in (
@@ -186,7 +206,7 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
         fig = canvas.matrix_figure(f"{name}{suffix}", 1, labels)
         kind = "normalised" if not suffix else "counts"
         canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title)
-        canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.075, pad=0, align=11,
+        canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11,
                         size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
         figs.append(fig)
     return figs
@@ -203,26 +223,28 @@ def best_epoch(history: TrainingHistory) -> int:
 def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
                     physics: bool = True, mark_best: bool = False) -> canvas.Figure:  # fmt: skip
     """One per-epoch quantity: series = [(column, label, colour, style)]; the best epoch as a dashed
-    vertical line; `physics` False: a computing-resource plot, without the CMS physics label."""
+    vertical line; `physics` False: a computing-resource plot, without the CMS physics label. The
+    y axis fitted to the data, with headroom for the box only when the curves leave no corner."""
     epochs = history.epochs
     values = np.concatenate([history.columns[col] for col, *_ in series])
     lo, hi = float(values.min()), float(values.max())
     span = hi - lo or abs(hi) or 1.0
-    top = hi + 0.9 * span  # room above the data for the CMS label, legend and context (upper third)
+    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
+    tops = [hi + 0.08 * span, hi + 0.9 * span]
     if ytitle == "Accuracy":  # a bounded quantity: the axis ends at 1.1 at most
-        top = min(top, 1.1)
-    frame = canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span, top),
-                         "Epoch", ytitle)  # fmt: skip
-    fig = canvas.figure(name, frame) if physics else canvas.plain_figure(name, frame)
-    for col, label, col_color, style in series:
-        canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color, line_style=style)
-    if mark_best:
-        best = best_epoch(history)
-        canvas.add_line(fig, best, frame.y[0], best, lo + 1.02 * span, f"Best epoch ({best})", line_color=cycle_color(4),
-                        line_style=7)  # fmt: skip
-    canvas.add_legend(fig, 0.55, 0.62, 0.93, 0.62 + 0.055 * (len(series) + mark_best))
-    canvas.add_text(fig, context, 0.93, 0.88, align=31)
-    return fig
+        tops = sorted({min(t, 1.1) for t in tops})
+    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, top), "Epoch", ytitle) for top in tops]
+    best = best_epoch(history) if mark_best else None
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for col, label, col_color, style in series:
+            canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color, line_style=style)
+        if best is not None:
+            canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
+                            line_style=7)  # fmt: skip
+
+    make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
+    return canvas.boxed_figure(make, frames, draw, context, physics=physics)
 
 
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
@@ -246,14 +268,16 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[c
 
 def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,
                context: Sequence[str]) -> canvas.Figure:  # fmt: skip
-    """Per-class bars, one colour per split (train, test), side by side."""
+    """Per-class bars, one colour per split (train, test), side by side; the box where the bars
+    leave room (else above the frame)."""
     n = len(labels)
-    fig = canvas.figure(name, canvas.Frame((0.0, float(n)), (0.0, 1.1), "", ytitle), cms_pos=0)
-    canvas.label_frame_bins(fig, labels)
     width = 0.8 / len(values)
-    for k, (split, vals) in enumerate(values.items()):
-        canvas.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
-                      bar_color=color(split if split in ("train", "test") else "reference"), offset=0.1 + k * width, width=width)  # fmt: skip
-    canvas.add_legend(fig, 0.62, 0.70, 0.93, 0.80)
-    canvas.add_text(fig, context, 0.93, 0.88, align=31)
-    return fig
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        canvas.label_frame_bins(fig, labels)
+        for k, (split, vals) in enumerate(values.items()):
+            canvas.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
+                          bar_color=color(split if split in ("train", "test") else "reference"), offset=0.1 + k * width, width=width)  # fmt: skip
+
+    frame = canvas.Frame((0.0, float(n)), (0.0, 1.1), "", ytitle)
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context)

@@ -203,11 +203,12 @@ SIGNAL = re.compile(r"MHc(\d+)_MA(\d+)")
 
 
 def signal_label(name: str, overrides: dict[str, str] | None = None) -> str:
-    """A signal point in TLatex: MHc130_MA90 -> m_{H^{+}} = 130 GeV, m_{A} = 90 GeV."""
+    """A signal point in TLatex: MHc130_MA90 -> m(H^{+}) = 130 GeV, m(A) = 90 GeV (no superscript
+    on a subscript: at 7 pt it would be under 4 pt)."""
     if overrides and name in overrides:
         return overrides[name]
     m = SIGNAL.fullmatch(name)
-    return f"m_{{H^{{+}}}} = {m.group(1)} GeV, m_{{A}} = {m.group(2)} GeV" if m else name
+    return f"m(H^{{+}}) = {m.group(1)} GeV, m(A) = {m.group(2)} GeV" if m else name
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:

@@ -200,6 +200,14 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     return result, cb, cm
 
 
+DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
+    "identical": "ROC curves identical",
+    "binary dominates": "binary ROC above everywhere",
+    "multiclass dominates": "multi-class ROC above everywhere",
+    "curves cross": "ROC curves cross (neither dominates)",
+}
+
+
 def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[canvas.Figure]:
     tag = f"signal_vs_{background}"
     auc = result["auc"]
@@ -212,7 +220,7 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
 
     def label(name: str, key: str) -> str:
         err = auc[key]["error"]
-        return f"{name}: AUC {auc[key]['value']:.4f}" + (f" #pm {err:.4f}" if err == err else "")
+        return f"{name}: AUC {auc[key]['value']:.3f}" + (f" #pm {err:.3f}" if err == err else "")
 
     roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), color("binary"), 2),
            CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), color("multiclass"), 2)]  # fmt: skip
@@ -220,9 +228,10 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", color("binary"), 2),
            CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", color("multiclass"), 2)]  # fmt: skip
     d = result["difference"]
-    diff_line = f"#DeltaAUC(MC#minusB) = {d['multiclass_minus_binary']:+.4f}" + (f" #pm {d['error']:.4f}" if d["error"] == d["error"] else "")
+    diff_line = (f"AUC multi-class #minus binary: {d['multiclass_minus_binary']:+.3f}"
+                 + (f" #pm {d['error']:.3f}" if d["error"] == d["error"] else ""))  # fmt: skip
     return [
-        plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, result["dominance"]["verdict"]],
+        plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],
                            hull=hulls(tag, cb, cm) if job.hull else None),
         plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx),
     ]
@@ -307,26 +316,35 @@ def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
 
 def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figure]:
     """AUC per fold with bootstrap errors, binary vs multi-class, one plot per background."""
+    folds = [int(f) for f in report["folds"]]
+    context = [signal_label(signal), "", "mean #pm std over folds"]
     figs = []
-    folds = np.array(report["folds"], dtype=float)
     for b, pair in report["pairs"].items():
-        rows = pair["per_fold"]
-        yb, ym = np.array(list(rows["auc_binary"].values())), np.array(list(rows["auc_multiclass"].values()))
-        eb = np.nan_to_num(np.array(list(rows["auc_binary_error"].values()), dtype=float))
-        em = np.nan_to_num(np.array(list(rows["auc_multiclass_error"].values()), dtype=float))
-        lo, hi = float(min((yb - eb).min(), (ym - em).min())), float(max((yb + eb).max(), (ym + em).max()))
-        pad = max(hi - lo, 0.005)
-        # points and errors in the upper part; the lower part for the legend box; an AUC ends at 1.1 at most
-        frame = canvas.Frame((folds.min() - 0.7, folds.max() + 0.7), (lo - 1.6 * pad, min(hi + 0.15 * pad, 1.1)), "Fold",
-                             "Test AUC")  # fmt: skip
-        fig = canvas.figure(f"signal_vs_{b}_auc_by_fold", frame, extra_space=0.03, y_title_offset=1.45, cms_pos=0)
-        canvas.add_error_points(fig, f"signal_vs_{b}/auc_binary", folds - 0.08, yb, eb,
-                              f"Binary: {pair['auc_binary']['mean']:.4f} #pm {pair['auc_binary']['std']:.4f}",
-                              marker_color=color("binary"))  # fmt: skip
-        canvas.add_error_points(fig, f"signal_vs_{b}/auc_multiclass", folds + 0.08, ym, em,
-                              f"Multi-class LR: {pair['auc_multiclass']['mean']:.4f} #pm {pair['auc_multiclass']['std']:.4f}",
-                              marker_color=color("multiclass"), marker=21)  # fmt: skip
-        canvas.add_legend_box(fig, frame, "lower right", width=0.62,
-                              header=[signal_label(signal), f"vs {display_label(b, {})}, {channel_label(channel)}", "mean #pm std over folds"])  # fmt: skip
-        figs.append(fig)
+        context[1] = f"vs {display_label(b, {})}, {channel_label(channel)}"
+        figs.append(_auc_by_fold_figure(f"signal_vs_{b}", pair, folds, list(context)))
     return figs
+
+
+def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[str]) -> canvas.Figure:
+    """Test AUC per fold (one labelled bin each), binary and multi-class LR side by side."""
+    rows = pair["per_fold"]
+    series = [(kind, np.array(list(rows[f"auc_{kind}"].values()), dtype=float),
+               np.nan_to_num(np.array(list(rows[f"auc_{kind}_error"].values()), dtype=float))) for kind in ("binary", "multiclass")]  # fmt: skip
+    lo = min(float((y - e).min()) for _, y, e in series)
+    hi = max(float((y + e).max()) for _, y, e in series)
+    pad = max(hi - lo, 0.005)
+    centres = np.arange(len(folds)) + 0.5
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        canvas.label_frame_bins(fig, [str(f) for f in folds], size=0.07, ticks=False)  # drawn at 2/3: as the y labels
+        for (kind, y, e), shift, label, marker in zip(series, (-0.08, 0.08), ("Binary", "Multi-class LR"), (20, 21)):
+            stats = pair[f"auc_{kind}"]
+            canvas.add_error_points(fig, f"{tag}/auc_{kind}", centres + shift, y, e,
+                                    f"{label}: {stats['mean']:.4f} #pm {stats['std']:.4f}", marker_color=color(kind), marker=marker)  # fmt: skip
+
+    # fitted to the points, then with the lower part free for the box; an AUC ends at 1.1 at most
+    frames = [canvas.Frame((0.0, float(len(folds))), (lo - room * pad, min(hi + 0.15 * pad, 1.1)), "Fold", "Test AUC")
+              for room in (0.15, 1.6)]  # fmt: skip
+    name = f"{tag}_auc_by_fold"
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, y_title_offset=1.45, cms_pos=0),
+                               frames, draw, context)  # fmt: skip

@@ -52,7 +52,7 @@ class FoldJob:
         return display_label(name, self.label_overrides)
 
     def context(self, what: str) -> list[str]:
-        """The plot context in physics labels: the signal point (m_{H^{+}} = 130 GeV, m_{A} = 90 GeV),
+        """The plot context in physics labels: the signal point (m(H^{+}) = 130 GeV, m(A) = 90 GeV),
         then `what` (e.g. "vs Nonprompt") with the channel's final state and the fold, then the
         subset if any. Short lines: they sit in a legend box."""
         where = ", ".join(t for t in (what, channel_label(self.channel, self.label_overrides), self.fold_text) if t)

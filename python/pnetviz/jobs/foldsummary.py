@@ -31,7 +31,7 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
             canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split))
 
     roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
-                           f"{s.capitalize()}: AUC {a.mean['auc']:.4f} #pm {a.std['auc']:.4f}", color(s),
+                           f"{s.capitalize()}: AUC {a.mean['auc']:.3f} #pm {a.std['auc']:.3f}", color(s),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
     # rejection = 1/mean(eps_b) over folds, never dropped: where every fold has eps_b = 0 it is a
     # lower limit, drawn dotted (its own legend entry) so that a plateau is not read as a measurement
@@ -39,7 +39,7 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     for k, (s, a) in enumerate(aggs.items()):
         measured = a.eps_b_mean > 0
         rej.append(plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[measured], a.rejection_mean[measured],
-                                   f"{s.capitalize()}, 1/#LT#varepsilon_{{b}}#GT #pm 1#sigma", color(s),
+                                   f"{s.capitalize()}: mean #pm 1#sigma", color(s),
                                    plots.split_style(s)))  # fmt: skip
         if not measured.all():
             limit = np.flatnonzero(~measured)
@@ -49,9 +49,17 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
                          underlay=roc_bands),  # fmt: skip
-        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"{n} folds, #sigma of #varepsilon_{{b}}"],
+        plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"1/(mean #varepsilon_{{b}}) of {n} folds"],
                                underlay=rejection_bands),  # fmt: skip
     ]
+
+
+def pair_context(context: Sequence[str], pair: str) -> list[str]:
+    """The context of one pair's fold-summary plots: the signal point, then the pair (e.g. "vs
+    ttX (LR)") joined to the next line (kind and channel)."""
+    if len(context) < 2:
+        return [*context, pair]
+    return [context[0], f"{pair}, {context[1]}", *context[2:]]
 
 
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
@@ -66,7 +74,7 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
     def figures() -> list[canvas.Figure]:
         figs = []
         for name, (prefix, per_split) in pairs.items():
-            figs += band_figures(prefix, per_split, [(display or {}).get(name, name), *context[1:]] if prefix else context)
+            figs += band_figures(prefix, per_split, pair_context(context, (display or {}).get(name, name)) if prefix else context)
         return figs
 
     return write_set(output, formats, style, figures, report, title)

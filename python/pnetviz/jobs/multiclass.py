@@ -236,7 +236,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     for s, r in results.items():
         hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
         hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{label} ({s})", bkg, s == "test"))
-    xtitle = f"P(sig) / (P(sig) + P({label}))"
+    xtitle = f"P({job.display[0]}) / (P({job.display[0]}) + P({label}))"
     hull = None
     if job.hull:
         h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
@@ -300,7 +300,7 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
         ovr = ev.one_vs_rest["test"][index]
         figs += plots.confusion_figures(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                         key_prefix=f"confusion/{file_tag(name)}_vs_rest",
-                                        labels=("Signal" if index == 0 else job.display[index], "rest"))  # fmt: skip
+                                        labels=("Signal" if index == 0 else job.display[index], "Others"))  # fmt: skip
     figs += plots.confusion_figures("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall",
                                     labels=("Signal", *job.display[1:]))  # fmt: skip
     for metric in ("precision", "recall", "f1"):
@@ -476,10 +476,9 @@ def run(job: MultiClassJob) -> RunOutput:
 
     def figures() -> list[canvas.Figure]:
         figs = build_figures(job, preds, ev, history)
-        ctx = context_lines(job)
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
-            figs += systematics.figures(prof, f"{tag}/profiled", [f"{job.display[0]} vs {job.label(b)} (LR)", *ctx[1:]],
+            figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
         return figs
@@ -495,5 +494,5 @@ def run(job: MultiClassJob) -> RunOutput:
                                         {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
-    display = {f"{job.signal} vs {bkg} (LR)": f"{job.display[0]} vs {job.label(bkg)} (LR)" for bkg in ev.pairs}
+    display = {f"{job.signal} vs {bkg} (LR)": f"vs {job.label(bkg)} (LR)" for bkg in ev.pairs}
     return RunOutput(written, curves, extra={"display": display})

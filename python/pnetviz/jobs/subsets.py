@@ -70,7 +70,7 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
 
 def auc_label(name: str, entry: dict) -> str:
     err = entry["auc_error"]
-    return f"{name} (AUC {entry['auc']:.4f}" + (f" #pm {err:.4f})" if err == err else ")")
+    return f"{name}: AUC {entry['auc']:.3f}" + (f" #pm {err:.3f}" if err == err else "")
 
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,

@@ -123,21 +123,23 @@ def readable(name: str) -> str:
 
 def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name: str, rejection_name: str,
             nominal_error: float = float("nan")) -> list[canvas.Figure]:  # fmt: skip
-    """ROC and rejection: nominal, each variation (up dashed, down dotted), the profiled curve and
-    the band between the most and least favourable configurations."""
+    """ROC and rejection: nominal, the profiled curve and the band between the most and least
+    favourable configurations; each variation (up dashed, down dotted) is stored in the ROOT file
+    with the figure but not drawn (a legend line each would cover the curves at 8 cm)."""
     worst, best = prof.curve(), prof.curve(prof.fpr, prof.best_tpr)
     ctx = [*context, "test events, profiled"]
-    error = f" #pm {nominal_error:.4f}" if nominal_error == nominal_error else ""
-    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal (AUC {prof.nominal.auc:.4f}{error})",
-                     color("signal"), 1)]  # fmt: skip
-    rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1)]
+    error = f" #pm {nominal_error:.3f}" if nominal_error == nominal_error else ""
+    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal: AUC {prof.nominal.auc:.3f}{error}",
+                     color("signal"), 1),
+           CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled: AUC {prof.auc:.3f}", color("background"), 1)]  # fmt: skip
+    rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1),
+           _rejection_spec(f"{key}/rejection_profiled", worst.fpr, worst.tpr, "Profiled", color("background"), 1)]  # fmt: skip
+    roc_variations, rejection_variations = [], []
     for i, ((name, side), (fpr, tpr)) in enumerate(prof.variations.items()):
         style, col = (2 if side == "up" else 3), cycle_color(2 + i // 2)
         label = f"{readable(name)}, {side}"
-        roc.append(CurveSpec(f"{key}/roc_{name}_{side}", fpr, tpr, label, col, style))
-        rej.append(_rejection_spec(f"{key}/rejection_{name}_{side}", fpr, tpr, label, col, style))
-    roc.append(CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled (AUC {prof.auc:.4f})", color("background"), 1))
-    rej.append(_rejection_spec(f"{key}/rejection_profiled", worst.fpr, worst.tpr, "Profiled", color("background"), 1))
+        roc_variations.append(CurveSpec(f"{key}/roc_{name}_{side}", fpr, tpr, label, col, style))
+        rejection_variations.append(_rejection_spec(f"{key}/rejection_{name}_{side}", fpr, tpr, label, col, style))
 
     def roc_band(fig: canvas.Figure) -> None:
         canvas.add_band(fig, f"{key}/roc_band", FPR_GRID, np.interp(FPR_GRID, worst.fpr, worst.tpr),
@@ -148,8 +150,12 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
             low, high = 1.0 / eps_b_on_grid(worst, EFF_GRID), 1.0 / eps_b_on_grid(best, EFF_GRID)
         canvas.add_band(fig, f"{key}/rejection_band", EFF_GRID, low, high, "Nuisance envelope", band_color=color("background"))
 
-    return [plots.roc_figure(roc_name, roc, ctx, underlay=roc_band),
-            plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band, many=True)]
+    roc_fig = plots.roc_figure(roc_name, roc, ctx, underlay=roc_band)
+    rejection_fig = plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band)
+    plots.store_curves(roc_fig, roc_variations, "Background efficiency (FPR)", "Signal efficiency (TPR)")
+    plots.store_curves(rejection_fig, [c for c in rejection_variations if c.x.size], "Signal efficiency",
+                       "Background rejection (1/#varepsilon_{b})")  # fmt: skip
+    return [roc_fig, rejection_fig]
 
 
 def _rejection_spec(key: str, fpr: np.ndarray, tpr: np.ndarray, label: str, col: int, style: int) -> CurveSpec:
