@@ -1,6 +1,7 @@
 """One escaping function per target, for every string that comes from disk or the command line
 (channel, signal, model, class and background names, labels) and reaches a LaTeX table, a CSV
-cell or ROOT's TLatex. Each is total: any input gives text that the target shows literally."""
+cell, HTML or ROOT's TLatex. Each is total: any input gives text that the target shows literally;
+`check_tlatex` validates the TLatex a user writes on purpose (--labels)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,39 @@ def csv_cell(value: object) -> object:
     if value[0] in "=+-@\t\r" and not _NUMBER.fullmatch(value.strip()):
         return "'" + value
     return value
+
+
+_TLATEX = {"\\": "/", "{": "(", "}": ")", "#": "No.", "_": "-", "^": "-", "~": "-"}
+
+
+def tlatex(text: object) -> str:
+    """A raw name (a directory, a JSON field) as TLatex that draws it literally: TLatex has no
+    escape character, so its control characters become look-alikes (braces -> parentheses,
+    backslash -> slash, # -> "No.", _ ^ ~ -> hyphen) and control characters spaces. A `{}\\`
+    reaching TLatex unescaped crashes ROOT."""
+    return "".join(_TLATEX.get(ch, " " if ch < " " or ch == "\x7f" else ch) for ch in str(text))
+
+
+def check_tlatex(text: str, what: str) -> str:
+    """`text` unchanged if it is TLatex that ROOT can draw (balanced braces, no backslash, no
+    control character); else ValueError naming `what` and the problem. For labels the user writes
+    in TLatex (--labels ttX=t#bar{t}X)."""
+    depth = 0
+    for ch in text:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            raise ValueError(f"{what} {text!r}: a '}}' closes no '{{'")
+    if depth:
+        raise ValueError(f"{what} {text!r}: {depth} '{{' not closed")
+    if "\\" in text:
+        raise ValueError(f"{what} {text!r}: TLatex uses '#', not '\\' (t#bar{{t}}X)")
+    if any(ch < " " or ch == "\x7f" for ch in text):
+        raise ValueError(f"{what} {text!r}: a control character")
+    return text
+
+
+def html(text: object) -> str:
+    """`text` as literal HTML text or attribute value (& < > " ' as entities)."""
+    import html as _html  # noqa: PLC0415
+
+    return _html.escape(str(text), quote=True)

@@ -267,3 +267,39 @@ def test_branch_names_labels_and_pairing_rules():
     with pytest.raises(InputError, match="name=label"):
         trainer.parse_labels("ttX")
     assert trainer.display_label("ttZ", {}) == "t#bar{t}Z" and trainer.display_label("bg1", {}) == "bg1"
+
+
+def _multiclass_copy(base: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of SIGNAL's fold-0 grouped multi-class model: (results dir, performance JSON)."""
+    import shutil  # noqa: PLC0415
+
+    src = fold_dir(base, "multiclass", SIGNAL, 0)
+    dst = tmp_path / "results" / CHANNEL / "multiclass" / f"{PREFIX}{SIGNAL}" / "fold-0"
+    shutil.copytree(src, dst)
+    return tmp_path / "results", next(dst.glob("*3grp*_performance.json"))
+
+
+@pytest.mark.parametrize("change, expected", [
+    ("order", "in another order"),  # the JSON lists the groups in another order than the score branches
+    ("names", "other classes"),  # a group the ntuple has no score branch for
+    ("count", "num_classes is 5"),  # training_config says 5 classes, 4 are found
+])  # fmt: skip
+def test_metadata_contradicting_the_ntuple_is_an_error_naming_both(base, tmp_path, capsys, change, expected):
+    results, perf = _multiclass_copy(base, tmp_path)
+    meta = json.loads(perf.read_text())
+    groups = meta["background_info"]["groups"]
+    if change == "order":
+        meta["background_info"]["groups"] = dict(reversed(list(groups.items())))
+    elif change == "names":
+        meta["background_info"]["groups"] = {("ttW" if g == "ttX" else g): v for g, v in groups.items()}
+    else:
+        meta["training_config"]["num_classes"] = 5
+    perf.write_text(json.dumps(meta))
+    argv = ["--results-dir", str(results), "--channel", CHANNEL, "--signal", SIGNAL, "--fold", "0", "--model", "3grp",
+            "--plots-dir", str(tmp_path / "plots"), *COMMON]  # fmt: skip
+    assert run(load_script("visualizeMultiClass").main, argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and expected in err[0], err
+    if change != "count":
+        assert perf.name in err[0] and ".root" in err[0]  # both sources named
+    assert not (tmp_path / "plots").exists() or not any((tmp_path / "plots").rglob("plots.root"))

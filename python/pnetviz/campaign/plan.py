@@ -11,6 +11,7 @@ pnetviz version after its inputs last changed is skipped (resume).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 from pnetviz import __version__
 from pnetviz.errors import InputError
 from pnetviz.io import layout
+from pnetviz.output import atomic
 from pnetviz.output.atomic import MARKER
 
 KINDS = ("binary", "multiclass", "comparison")  # --kinds; a comparison runs `pnetviz compare`
@@ -66,6 +68,12 @@ class Options:
     evaluation: dict[str, tuple[str, ...]] = field(default_factory=dict)  # command -> its evaluation options
 
 
+def option(flag: str, value: str) -> list[str]:
+    """`flag value` as argv; `flag=value` for a value that starts with '-' (argparse would take it
+    for an option)."""
+    return [f"{flag}={value}"] if value.startswith("-") else [flag, value]
+
+
 def fold_arg(folds: Sequence[int | None]) -> list[str]:
     return ["--pilot"] if folds == (None,) else ["--fold", ",".join(str(f) for f in folds)]
 
@@ -85,12 +93,13 @@ def set_dirs(model_dir: Path, folds: Sequence[int | None]) -> tuple[Path, ...]:
 
 
 def model_job(group: layout.ModelGroup, opts: Options) -> Job:
-    argv = ["--results-dir", str(opts.results), "--signal-prefix", opts.prefix, "--channel", group.channel,
-            "--signal", group.signal, *fold_arg(group.folds), "--plots-dir", str(opts.plots)]  # fmt: skip
+    argv = [*option("--results-dir", str(opts.results)), *option("--signal-prefix", opts.prefix),
+            *option("--channel", group.channel), *option("--signal", group.signal), *fold_arg(group.folds),
+            *option("--plots-dir", str(opts.plots))]  # fmt: skip
     if group.model:
-        argv += ["--model", group.model]
+        argv += option("--model", group.model)
     if group.background:
-        argv += ["--background", group.background]
+        argv += option("--background", group.background)
     argv += [*opts.evaluation.get(group.kind, ()), "-q"]
     inputs = [p for f in group.files for p in (f, *json_inputs(f))]
     model_dir = layout.plots_model_dir(group.first(), opts.results, opts.plots)
@@ -106,10 +115,11 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
         folds = tuple(f for f in mc.folds if any(f in b.folds for b in binaries))
         if not folds:
             continue
-        argv = ["--results-dir", str(opts.results), "--signal-prefix", opts.prefix, "--channel", mc.channel,
-                "--signal", mc.signal, *fold_arg(folds), "--plots-dir", str(opts.plots)]  # fmt: skip
+        argv = [*option("--results-dir", str(opts.results)), *option("--signal-prefix", opts.prefix),
+                *option("--channel", mc.channel), *option("--signal", mc.signal), *fold_arg(folds),
+                *option("--plots-dir", str(opts.plots))]  # fmt: skip
         if mc.model:  # binary variants of other trainings are told apart by the shared hyperparameters
-            argv += ["--model", mc.model, "--binary-model", layout.hyper_tag(mc.model)]
+            argv += [*option("--model", mc.model), *option("--binary-model", layout.hyper_tag(mc.model))]
         argv += [*opts.evaluation.get("compare", ()), "-q"]
         inputs = [f for f, fold in zip(mc.files, mc.folds) if fold in folds]
         inputs += [f for b in binaries for f, fold in zip(b.files, b.folds) if fold in folds]
@@ -121,17 +131,42 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
 
 
 def plan(groups: Sequence[layout.ModelGroup], opts: Options, kinds: set[str]) -> list[Job]:
+    """The jobs of `groups`; InputError before any job runs if two would publish into the same
+    output directory (the last would silently win)."""
     jobs = [model_job(g, opts) for g in groups if g.kind in kinds]
     if "comparison" in kinds:
         jobs += comparison_jobs(groups, opts)
+    check_distinct(jobs)
     return sorted(jobs, key=lambda j: (ORDER[j.kind], j.channel, j.signal, j.name))
 
 
-def up_to_date(job: Job) -> bool:
+def check_distinct(jobs: Sequence[Job]) -> None:
+    """InputError naming two jobs and the directory if they would write the same output set."""
+    owner: dict[Path, Job] = {}
+    for job in jobs:
+        for directory in job.outputs:
+            key = Path(os.path.normpath(directory))
+            other = owner.setdefault(key, job)
+            if other is not job:
+                raise InputError(f"{directory}: jobs '{other.name}' and '{job.name}' would both publish this output "
+                                 "directory. Fix: rename one of the models or signal points, or leave one out "
+                                 "(--channels, --signals, --model, --kinds).")  # fmt: skip
+
+
+def up_to_date(job: Job, tidy: bool = True) -> bool:
     """Every output set exists, was made by this job's command with this pnetviz version, and
-    after the inputs last changed."""
+    after the inputs last changed. With `tidy`, an up-to-date job's sets lose the staging
+    leftovers of killed runs beside them (when no run is writing them), as a run would."""
     newest = max((p.stat().st_mtime for p in job.inputs if p.exists()), default=0.0)
     command = ["pnetviz", job.command, *job.argv]
+    fresh = _sets_match(job, command, newest)
+    if fresh and tidy:
+        for directory in job.outputs:
+            atomic.tidy(directory)
+    return fresh
+
+
+def _sets_match(job: Job, command: list[str], newest: float) -> bool:
     for directory in job.outputs:
         marker = directory / MARKER
         try:

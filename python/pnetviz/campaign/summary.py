@@ -98,6 +98,8 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
                                              "folds": [m["fold"] for m in members]}  # fmt: skip
         for name in AGG_FIELDS:
             entry[f"{name}_mean"], entry[f"{name}_std"] = _mean_std([m[name] for m in members])
+        ks = [m[k] for m in members for k in ("ks_p_signal", "ks_p_background") if isinstance(m.get(k), (int, float))]
+        entry["ks_p_min"] = min(ks) if ks else float("nan")  # the worst train-vs-test KS p-value over folds
         for name in REJECTION_FIELDS:
             eps = np.array([m[f"eps_b_{name.split('_')[1]}"] for m in members], dtype=float)
             rej = Rejection.over_folds(eps, sum(m["n_eff_test_background"] for m in members))
@@ -154,11 +156,15 @@ COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "tag", "background", "mul
                    "rejection_0.5_multiclass_mean")  # fmt: skip
 
 
+DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summary describes (failures are > 0)
+STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options"}
+
+
 def summary(results: Sequence[JobResult]) -> dict:
     """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign."""
     rows, mc_info = [], {}
     for r in results:
-        if r.code <= 0 and r.job.kind in ("binary", "multiclass"):  # done now or up to date
+        if r.code in (DONE, UP_TO_DATE) and r.job.kind in ("binary", "multiclass"):  # not other options' sets
             job_rows_, info = job_rows(r.job)
             rows += job_rows_
             if r.job.kind == "multiclass":
@@ -183,8 +189,9 @@ def summary(results: Sequence[JobResult]) -> dict:
                              "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
     for c in compared:
         c.update(fold_statistics(rows, c))
-    jobs = [{"job": r.job.name, "status": {0: "done", -1: "up to date"}.get(r.code, "failed"), "message": r.message,
-             "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs]} for r in results]  # fmt: skip
+    jobs = [{"job": r.job.name, "status": STATUS.get(r.code, "failed"), "message": r.message,
+             "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs], "kind": r.job.kind,
+             "channel": r.job.channel, "signal": r.job.signal, "model": r.job.model, "pair": r.job.pair} for r in results]  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
             "std_convention": "sample standard deviation over folds (ddof=1)", "difference_convention": DIFFERENCE_CONVENTION}  # fmt: skip
 
@@ -258,7 +265,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
                                  significant=tuple(sorted(significant)),
                                  undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff),
-                                 short=f"Multi-class #minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
+                                 short=f"Multi-class minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
     return specs
 
 
@@ -402,8 +409,9 @@ def figures(data: dict) -> list[canvas.Figure]:
     return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"])
 
 
-def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Path]:
-    """Write the campaign set into `directory` (a staging directory of output.transaction)."""
+def write(directory: Path, data: dict, formats: Sequence[str], style, site: tuple[Path, str] | None = None) -> list[Path]:
+    """Write the campaign set into `directory` (a staging directory of output.transaction); with
+    `site` = (output root, JSROOT source), the web report's pages into its site/."""
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
     extra = {
@@ -415,11 +423,20 @@ def write(directory: Path, data: dict, formats: Sequence[str], style) -> list[Pa
         "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
-    report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed")},
+    report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
+                  "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
               "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"]}  # fmt: skip
-    return write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
-                     root_name="campaign.root")  # fmt: skip
+    written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
+                        root_name="campaign.root")  # fmt: skip
+    if site is not None:
+        from pnetviz.campaign.site import site_files  # noqa: PLC0415
+
+        for rel, text in site_files(data, site[0], Path(directory), site[1]).items():
+            (Path(directory) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (Path(directory) / rel).write_text(text)
+            written.append(Path(directory) / rel)
+    return written
 
 
 def _plain(value):

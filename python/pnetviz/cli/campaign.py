@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import sys
@@ -24,11 +25,15 @@ EXAMPLES = """\
   pnetviz campaign --results-dir results --dry-run                 # list the jobs only
   pnetviz campaign --scheduler tls://login01:8786 --tls-ca-file ca.pem --tls-cert cert.pem --tls-key key.pem
 
-Jobs run on a Dask LocalCluster (127.0.0.1 only) by default; --scheduler attaches to any running
-cluster whose scheduler and workers have this pnetviz installed (checked before any job is sent)."""
+Jobs run on a Dask LocalCluster by default: 127.0.0.1 only, TLS with throw-away credentials, so no
+other process can connect or run code in it. --scheduler attaches to any running cluster whose
+scheduler and workers have this pnetviz installed (checked before any job is sent). A job over
+--job-timeout or crashing its worker (segfault, abort, out of memory) fails alone, with the
+reason; its worker is replaced and the other jobs go on."""
 
 
 def parser(prog: str | None = None) -> argparse.ArgumentParser:
+    from pnetviz.campaign.execute import DEFAULT_TIMEOUT  # noqa: PLC0415
     from pnetviz.campaign.plan import KINDS  # noqa: PLC0415
     from pnetviz.io.layout import DEFAULT_PREFIX  # noqa: PLC0415
 
@@ -45,12 +50,26 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     inputs.add_argument("--model", help="only models whose name contains this (full name or a part)")
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
     common.add_plots_dir(groups["outputs"])
+    groups["outputs"].add_argument("--images", choices=("all", "summary", "none"), default="all",
+                                   help="which PNG/PDF to write: all (default), summary (the campaign's maps and graphs "
+                                        "only) or none; every canvas is in the plots.root files either way (the web "
+                                        "report's live views), and `pnetviz render` writes the images later")  # fmt: skip
+    groups["outputs"].add_argument("--jsroot", type=Path, metavar="DIR",
+                                   help="the unpacked npm package of JSROOT (npm pack jsroot@7.11.2): copied into "
+                                        "<plots-dir>/jsroot/ for the web report's live views offline (default: JSROOT "
+                                        "from its pinned release on root.cern)")  # fmt: skip
     groups["outputs"].add_argument("--output", dest="legacy_output", help=argparse.SUPPRESS)
     common.add_evaluation_options(groups, "campaign")
     execution = groups["execution"]
     execution.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                            help="local Dask workers, one single-threaded process each; 0 runs every job in this "
-                                "process (default: one per core, %(default)s here)")  # fmt: skip
+                                "process (default: one per core, %(default)s here; more than 4 per core needs "
+                                "--oversubscribe)")  # fmt: skip
+    execution.add_argument("--oversubscribe", action="store_true", help="allow --workers above 4 per core")
+    execution.add_argument("--job-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                           help="a job running longer fails with 'timed out after SECONDS s' and its worker is "
+                                "restarted; the other jobs go on (0: no limit; default: %(default)g). With --workers "
+                                "0 the job is interrupted at its deadline, or, inside C++, as soon as it returns")  # fmt: skip
     execution.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786, tls://...) instead of a local cluster")
     execution.add_argument("--tls-ca-file", help="CA certificate of the cluster (with a tls:// --scheduler)")
     execution.add_argument("--tls-cert", help="client certificate (with a tls:// --scheduler)")
@@ -69,7 +88,23 @@ def parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namespa
         warnings.warn("the campaign's --output is now --plots-dir (the root of the output tree, as in every "
                       "subcommand)", PnetvizWarning, stacklevel=2)  # fmt: skip
         args.plots_dir = args.legacy_output
+    check_execution(args)
     return args
+
+
+def check_execution(args: argparse.Namespace) -> None:
+    """--workers, --job-timeout, --scheduler and its TLS files: one line each, before any work
+    (reaching the scheduler is the campaign's first step once there are jobs to run)."""
+    from pnetviz.campaign import cluster  # noqa: PLC0415
+
+    cluster.check_workers(args.workers, args.oversubscribe)
+    if not math.isfinite(args.job_timeout) or args.job_timeout < 0:
+        raise InputError(f"--job-timeout {args.job_timeout:g}: give a number of seconds, e.g. 1800 (0: no limit).")
+    if args.scheduler is not None:
+        cluster.check_scheduler(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key)
+    elif args.tls_ca_file or args.tls_cert or args.tls_key:
+        raise InputError("--tls-ca-file, --tls-cert and --tls-key go with a tls:// --scheduler (the local cluster "
+                         "makes its own credentials).")  # fmt: skip
 
 
 def split(text: str | None) -> set[str] | None:
@@ -94,7 +129,11 @@ def options(args: argparse.Namespace):
         raise InputError(f"--threads {args.threads}: give 1 or more.")
     if args.subset is not None and not args.subset.strip():
         raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
-    evaluation = {kind: tuple(common.passthrough(args, kind)) for kind in ("binary", "multiclass", "compare")}
+    if args.jsroot is not None and not (args.jsroot / "modules" / "main.mjs").is_file():
+        raise InputError(f"--jsroot {args.jsroot}: no modules/main.mjs. Fix: give the unpacked npm package (npm pack "
+                         "jsroot@7.11.2 && tar xzf jsroot-7.11.2.tgz, then --jsroot package).")  # fmt: skip
+    job_args = args if args.images == "all" else argparse.Namespace(**{**vars(args), "formats": "none"})
+    evaluation = {kind: tuple(common.passthrough(job_args, kind)) for kind in ("binary", "multiclass", "compare")}
     return Options(results=args.results_dir.resolve(), plots=common.plots_root(args).resolve(),
                    prefix=args.signal_prefix, evaluation=evaluation)  # fmt: skip
 
@@ -110,13 +149,65 @@ def discover(args: argparse.Namespace, opts) -> list:
                          args.model, args.pilot)  # fmt: skip
 
 
-def run_jobs(args: argparse.Namespace, todo: list) -> list:
+ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
+
+
+def check_round(opts) -> None:
+    """One results tree per output tree: models of two trees (every trainer round is called
+    results/) would otherwise mix in one summary without a word."""
+    import json  # noqa: PLC0415
+
+    try:
+        recorded = json.loads((opts.plots / ROUND_FILE).read_text()).get("results")
+    except (OSError, ValueError, AttributeError):
+        return
+    if recorded and Path(recorded) != opts.results:
+        raise InputError(f"--plots-dir {opts.plots}: holds the round of {recorded}, not of {opts.results}. Fix: give "
+                         "another --plots-dir for this results directory (or remove the old output tree).")  # fmt: skip
+
+
+def record_round(opts) -> None:
+    import json  # noqa: PLC0415
+
+    path = opts.plots / ROUND_FILE
+    if not path.is_file():
+        tmp = path.with_name(f"{ROUND_FILE}.{os.getpid()}")
+        tmp.write_text(json.dumps({"results": str(opts.results)}) + "\n")
+        os.replace(tmp, path)
+
+
+def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
+    """The summary describes the whole output, not only this run's filtered jobs: every other job
+    of the results directory whose sets are on disk, as "up to date" when made with these options
+    and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
+    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+
+    try:
+        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot)
+    except InputError:
+        return []
+    ours = {d for j in jobs for d in j.outputs}
+    out = []
+    for job in everything:
+        if ours.intersection(job.outputs) or not all((d / plan.MARKER).is_file() for d in job.outputs):
+            continue
+        if plan.up_to_date(job, tidy=False):
+            out.append(plan.JobResult(job, summary.UP_TO_DATE))
+        else:
+            out.append(plan.JobResult(job, summary.OTHER_OPTIONS, "made by another command line or pnetviz version, "
+                                      "or before its inputs changed: rerun the campaign without filters to include it"))  # fmt: skip
+    return out
+
+
+def run_jobs(args: argparse.Namespace, todo: list, runner=None) -> list:
     from pnetviz.campaign import cluster, execute  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
 
+    runner = runner or run_command
+    timeout = args.job_timeout or None
     with execute.Progress(len(todo), quiet=args.quiet) as progress:
         if args.workers == 0 and not args.scheduler:
-            return execute.run_here(todo, run_command, progress.done)
+            return execute.run_here(todo, runner, progress.done, timeout)
         if args.scheduler:
             client_of = cluster.scheduler_client(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key)
         else:
@@ -126,10 +217,12 @@ def run_jobs(args: argparse.Namespace, todo: list) -> list:
             link = getattr(client, "dashboard_link", None)
             if link and not args.quiet and args.scheduler:
                 print(f"[pnetviz campaign] Dask dashboard: {link}", file=sys.stderr, flush=True)
-            return execute.execute(todo, client, run_command, progress.done)
+            return execute.execute(todo, client, runner, progress.done, timeout)
 
 
-def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None) -> int:
+    """`runner(command, argv) -> exit code` runs each job (default: the pnetviz subcommand;
+    tests hand in others)."""
     args = parse_args(argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
@@ -139,7 +232,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     jobs = discover(args, opts)
     if args.dry_run:
         for job in jobs:
-            state = "" if args.force or not plan.up_to_date(job) else "  (up to date)"
+            state = "" if args.force or not plan.up_to_date(job, tidy=False) else "  (up to date)"
             print(f"{job.name}{state}\n    pnetviz {job.command} {shlex.join(job.argv)}")
         print(f"[pnetviz campaign] {len(jobs)} jobs")
         return 0
@@ -147,12 +240,19 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     todo = [j for j in jobs if j not in skipped]
     if not args.quiet:
         print(f"[pnetviz campaign] {len(jobs)} jobs: {len(todo)} to run, {len(skipped)} up to date", flush=True)
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo) if todo else [])
+    check_round(opts)
+    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else [])
+    results += rest_of_round(args, opts, jobs)
     data = summary.summary(results)
     target = opts.plots / "campaign"
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    from pnetviz.campaign import site  # noqa: PLC0415
+
+    formats = [] if args.images == "none" else common.parse_formats(args.formats)
     with transaction([target], meta=common.provenance("campaign", argv)) as stages:
-        summary.write(stages[target], data, common.parse_formats(args.formats), style)
+        summary.write(stages[target], data, formats, style, site=(opts.plots, site.jsroot_source(args.jsroot)))
+    site.publish_root_files(opts.plots, args.jsroot)
+    record_round(opts)
     failed = [r for r in results if r.code > 0]
     if not args.quiet:
         print(f"[pnetviz campaign] summary: {target}", flush=True)

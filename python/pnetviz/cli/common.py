@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import math
 import sys
 import warnings
@@ -26,14 +27,34 @@ def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] 
         print(f"pnetviz: error: {err}", file=sys.stderr)
         return EXIT_USER_ERROR
     except OSError as err:  # the environment: disk full, file-size limit, name too long, permissions
-        where = f"{err.filename}: " if err.filename else ""
-        print(f"pnetviz: error: {where}{err.strerror or err}. Nothing was published; every output directory keeps "
-              "what it had. Fix: check free disk space, quotas, the file-size limit, permissions and the path's "
-              "length.", file=sys.stderr)  # fmt: skip
+        print(f"pnetviz: error: {os_error_message(err)}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("pnetviz: interrupted", file=sys.stderr)
         return 130
+
+
+OS_FIXES = {  # errno -> what to do about it
+    errno.EACCES: "check the permissions of this path and the directories above it (or run as its owner)",
+    errno.EPERM: "check the permissions of this path and the directories above it (or run as its owner)",
+    errno.EROFS: "the file system is read-only: choose another --output or --plots-dir",
+    errno.ENOSPC: "free disk space",
+    errno.EDQUOT: "free space within your quota",
+    errno.EFBIG: "raise the file-size limit (ulimit -f)",
+    errno.ENAMETOOLONG: "choose a shorter output path",
+}
+
+
+def os_error_message(err: OSError) -> str:
+    """One line for an OSError: the path, the system's reason and the fix for that reason (a
+    permission problem is named as one, a full disk as one)."""
+    where = f"{err.filename}: " if err.filename else ""
+    reason = err.strerror or str(err)
+    fix = OS_FIXES.get(err.errno or 0, "check free disk space, quotas, the file-size limit, permissions and the "
+                                      "path's length")  # fmt: skip
+    if isinstance(err, PermissionError) and not reason.lower().startswith("permission"):
+        reason = f"permission denied ({reason})"
+    return f"{where}{reason}. Nothing was published; every output directory keeps what it had. Fix: {fix}."
 
 
 CONTRACT_HELP = (
@@ -97,7 +118,8 @@ EVALUATION = (
          help="which binary model when several are trained against one background (hyperparameter variants): "
               "full name or a part only it has"),
     _opt("--formats", "outputs", default="png,pdf",
-         help="image formats, comma-separated: png, pdf, svg, eps, root, c (default: %(default)s)"),
+         help="image formats, comma-separated: png, pdf, svg, eps, root, c; none: only plots.root (every canvas "
+              "inside; pnetviz render writes the images later) (default: %(default)s)"),
     _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
          help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
               "flagged in the report), drop = ignore w<0 events; the report gives the AUC under all three"),
@@ -258,11 +280,14 @@ def apply_run_options(args) -> None:
 
 
 def parse_formats(text: str) -> list[str]:
+    """Image formats of --formats; 'none': no image (plots.root keeps every canvas for `pnetviz render`)."""
+    if text.strip().lower() == "none":
+        return []
     formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
     allowed = {"png", "pdf", "svg", "eps", "root", "c"}
     bad = [f for f in formats if f not in allowed]
     if not formats or bad:
-        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}.")
+        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}, or none.")
     return formats
 
 
@@ -288,7 +313,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
-    from pnetviz.io import trainer  # noqa: PLC0415
+    from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
     check_energy(args.energy)
@@ -310,6 +335,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     outputs, summary = output_dirs(args, model_dir, files)
     todo = []
     for file, out in zip(files, outputs, strict=True):
+        layout.check_readable(file.predictions, "prediction ntuple")  # chmod 000: a permission error, not "corrupt"
         history = args.history or trainer.find_performance(file.predictions)
         info = trainer.load_info(file.predictions, history)
         todo.append(make(**common, signal=file.signal, channel=file.channel, fold=file.fold, pilot=file.fold is None
@@ -342,9 +368,20 @@ def model_query(args, kind: str, background: str | None = None) -> object:
     from pnetviz.io import layout  # noqa: PLC0415
 
     results = Path(args.results_dir)
-    channel = args.channel or layout.the_only(layout.channels_in(results), "--channel", "channels", results)
+    fix = "rename it, or give another one with --channel / --signal."
+    if args.channel is not None:
+        channel = option_name(args.channel, "--channel")
+    else:
+        only = layout.the_only(layout.channels_in(results), "--channel", "channels", results)
+        channel = layout.check_name(only, "channel", f"{results / only} (directory name)", fix)
     kind_dir = results / channel / kind
-    signal = args.signal or layout.the_only(layout.signals_in(kind_dir, args.signal_prefix), "--signal", "signal points", kind_dir)
+    if args.signal is not None:
+        signal = option_name(args.signal, "--signal")
+    else:
+        only = layout.the_only(layout.signals_in(kind_dir, args.signal_prefix), "--signal", "signal points", kind_dir)
+        signal = layout.check_name(only, "signal point", f"{kind_dir} (a directory name)", fix)
+    if background is not None:
+        option_name(background, "--background")
     return layout.Query(results=results, channel=channel, signal=signal, kind=kind, background=background,
                         model=args.model, prefix=args.signal_prefix, pilot=args.pilot)  # fmt: skip
 
@@ -368,10 +405,12 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
         if len(folds) != 1:
             raise InputError("--predictions is one file: give a single --fold (used for labels and the output path).")
         fold = folds[0]
+    json_source = f"{history} (the trainer's JSON)"
     if kind == "binary":
-        background = background or info.binary_background() or "background"
-    channel = args.channel or info.channel
-    signal = args.signal or info.signal(args.signal_prefix)
+        background = _checked(background, "--background", info.binary_background(), "background_info.backgrounds",
+                              json_source, "--background") or "background"  # fmt: skip
+    channel = _checked(args.channel, "--channel", info.channel, "channel", json_source, "--channel")
+    signal = _checked(args.signal, "--signal", info.signal(args.signal_prefix), "signal_sample", json_source, "--signal")
     if (not channel or not signal) and args.output is None:
         what = " and ".join(o for o, v in (("--channel", channel), ("--signal", signal)) if not v)
         raise InputError(f"{args.predictions}: give {what} (or --output): the trainer's JSON beside it does not "
@@ -380,6 +419,26 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     channel, signal = channel or "", signal or "signal"
     file = layout.ModelFile(kind, channel, signal, fold, args.predictions, model=None, background=background)
     return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args))
+
+
+def option_name(value: str, option: str) -> str:
+    """`value` of a name option (--channel, --signal, --background); InputError unless it is a
+    single path component (output paths are built from it)."""
+    from pnetviz.io.layout import check_name  # noqa: PLC0415
+
+    return check_name(value, option, "command line", f"give a plain name to {option}.")
+
+
+def _checked(given: str | None, option: str, from_json: str | None, field: str, source: str, fix: str) -> str | None:
+    """The name given on the command line, else the trainer's JSON's; InputError (naming the
+    option or the JSON file and field) unless it is a single path component."""
+    from pnetviz.io.layout import check_name  # noqa: PLC0415
+
+    if given is not None:
+        return option_name(given, option)
+    if from_json is None:
+        return None
+    return check_name(from_json, field, source, f"give {fix} (or correct the JSON).")
 
 
 def plots_root(args) -> Path:

@@ -40,6 +40,7 @@ def binary_files(args, mc, classes: tuple[str, ...]) -> dict:
         if len(cands) > 1 and args.binary_model:
             cands = [n for n in cands if n == args.binary_model] or [n for n in cands if args.binary_model in n]
         if cands:
+            layout.check_name(b, "background", f"{fold_dir / 'trees'} (a model name)", "rename the model's files.")
             name = layout.choose(cands, fold_dir / "trees", args.binary_model)
             out[b] = layout.ModelFile("binary", mc.channel, mc.signal, mc.fold, fold_dir / "trees" / f"{name}.root", name, b)
     return out
@@ -67,6 +68,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     outputs, summary = common.output_dirs(args, plots_dir, files)
     todo = []
     for mc, out in zip(files, outputs, strict=True):
+        layout.check_readable(mc.predictions, "prediction ntuple")
         info = trainer.load_info(mc.predictions, trainer.find_performance(mc.predictions))
         classes = given_classes or info.classes() or classes_from_branches(mc.predictions, args.tree)
         binaries = binary_files(args, mc, classes)
@@ -76,6 +78,8 @@ def jobs(args) -> tuple[list, list[int], Path]:
             raise InputError(f"--pair: {', '.join(bad.values())} is not a multi-class background; classes: "
                              f"{', '.join(classes[1:])}.")  # fmt: skip
         pairs = {b: c for b, c in pairs.items() if c is not None}
+        for b in pairs:
+            layout.check_readable(binaries[b].predictions, "prediction ntuple")
         if not pairs:
             where = layout.trainer_signal_dir(replace(common.model_query(args, "multiclass"), kind="binary")) if mc.model else args.results_dir
             raise InputError(f"{mc.fold_name}: no binary model found for any of {', '.join(classes[1:])} "
@@ -101,26 +105,27 @@ def parser(prog: str | None = None):
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     args.predictions, args.history = None, None
-    from pnetviz.jobs import comparison  # noqa: PLC0415
-    from pnetviz.output.atomic import transaction  # noqa: PLC0415
-    from pnetviz.output.publish import write_set  # noqa: PLC0415
+    from pnetviz.jobs import comparison, foldsummary  # noqa: PLC0415
+    from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
-    targets = [job.output for job in todo] + ([summary] if len(todo) > 1 else [])
+    targets = [job.output for job in todo]
     inputs = [p for job in todo for p in (job.multiclass_file, *job.binary_files.values())]
-    per_fold = {}
+    with_summary = len(todo) > 1 or foldsummary.touches_summary(targets, summary)
+    if with_summary:
+        check_target(summary, inputs)
+    per_fold, note = {}, ""
     with transaction(targets, inputs, args.wait, common.provenance("compare", argv)) as stages:  # all folds and the summary, or nothing
         for i, job in enumerate(todo, start=1):
             out = comparison.run(replace(job, output=stages[job.output]))
             per_fold[job.fold] = out.extra["pairs"]
+            if job.fold is not None:
+                foldsummary.write_results(stages[job.output], comparison.RESULTS_KIND, job.fold, out.extra["pairs"])
             if not args.quiet:
                 print(f"[pnetviz compare] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files for {job.output}",
                       flush=True)  # fmt: skip
-        if len(todo) > 1:
-            report = comparison.summary_report(per_fold, missing)
-            written = write_set(stages[summary], todo[0].formats, todo[0].style,
-                                lambda: comparison.summary_figures(report, todo[0].signal, todo[0].channel), report,
-                                f"pnetviz comparison across folds: {todo[0].signal}")  # fmt: skip
-            if not args.quiet:
-                print(f"[pnetviz compare] summary of {len(todo)} folds: {len(written)} files for {summary}", flush=True)
+        if with_summary:
+            note = comparison.publish_summary(stages, todo, summary, per_fold, missing)
+    if note and not args.quiet:
+        print(f"[pnetviz compare] {note}", flush=True)
     return 0

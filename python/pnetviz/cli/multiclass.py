@@ -23,6 +23,10 @@ def parse_classes(text: str | None) -> tuple[str, ...] | None:
     classes = tuple(c.strip() for c in text.split(","))
     if len(classes) < 2 or len(set(classes)) != len(classes) or not all(classes):
         raise InputError(f"--classes {text!r}: give at least two distinct, non-empty names, signal first.")
+    from pnetviz.io.layout import check_name  # noqa: PLC0415
+
+    for name in classes:  # class names are parts of output file names
+        check_name(name, "class", f"--classes {text!r}", "give the score_<class> branch names.")
     return classes
 
 

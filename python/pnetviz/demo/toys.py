@@ -12,6 +12,7 @@ The files follow the results-directory layout of `paths.py`.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,18 @@ def make_pool(cfg: DemoConfig, fold: int) -> dict[str, np.ndarray]:
 def _write(columns: dict[str, np.ndarray], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {k: np.ascontiguousarray(v) for k, v in columns.items()}
-    root().RDF.FromNumpy(data).Snapshot("Events", str(path))
+    snapshot(data, path)
+
+
+def snapshot(data: dict[str, np.ndarray], path: Path) -> None:
+    """Write `data` as the TTree Events at `path`, literally whatever the path holds ('#', '$', '?':
+    written under a plain name in its directory, reached as ROOT takes it literally, then renamed)."""
+    from pnetviz.io.layout import root_path  # noqa: PLC0415
+
+    plain = path.parent / f".pnetviz-demo-{os.getpid()}.root"
+    with root_path(path.parent, directory=True) as parent:
+        root().RDF.FromNumpy(data).Snapshot("Events", f"{parent}/{plain.name}")
+    os.replace(plain, path)
 
 
 def _history(rng: np.random.Generator, epochs: int, quality: float) -> dict:

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.demo.toys import DemoConfig, _history, _softmax, make_pool
+from pnetviz.demo.toys import DemoConfig, _history, _softmax, make_pool, snapshot
 from pnetviz.io.layout import DEFAULT_PREFIX
-from pnetviz.rootenv import root
 from pnetviz.io.trainer import sample_branch
 
 GROUPS = {"nonprompt": ["TTLL"], "diboson": ["WZTo3LNu", "ZZTo4L"], "ttX": ["TTZToLLNuNu", "TTWToLNu", "tZq"]}
@@ -113,7 +112,7 @@ def write_model(fold_dir: Path, spec: ModelSpec, columns: dict[str, np.ndarray],
     name = spec.name
     tree = fold_dir / "trees" / f"{name}.root"
     tree.parent.mkdir(parents=True, exist_ok=True)
-    root().RDF.FromNumpy({k: np.ascontiguousarray(v) for k, v in columns.items()}).Snapshot("Events", str(tree))
+    snapshot({k: np.ascontiguousarray(v) for k, v in columns.items()}, tree)
     n_classes = len(branches(spec))
     perf = {"model_name": name, **meta, "training_config": {
         "model_type": spec.hyper.model, "num_classes": n_classes, "use_groups": spec.kind == "grouped",

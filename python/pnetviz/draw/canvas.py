@@ -69,11 +69,18 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
+    _unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
     if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
         for obj in canvas.GetListOfPrimitives():
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def _unit_axis_ticks(hframe, frame: Frame) -> None:
+    """An x axis from 0 to 1 labelled every 0.2: eleven labels at 0.1 touch at 8 cm."""
+    if hframe and not frame.logx and frame.x == (0.0, 1.0):
+        hframe.GetXaxis().SetNdivisions(505)
 
 
 def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
@@ -163,6 +170,7 @@ CORNERS = ("lower right", "lower left", "upper right", "upper left")
 BOX_INSET = 0.02  # NDC between a box and the frame
 SAMPLE_STEP = 0.004  # NDC between the sampled points of a drawn line
 MARKER_HALF = 0.012  # NDC half-size of a marker (size ~1.2)
+ERROR_SAMPLES = 40  # points along an error bar: at most 0.02 NDC apart
 
 
 def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
@@ -197,9 +205,12 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
         X, Y = to_ndc(fig, x, y, frame, pad)
         for dx, dy in ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)):
             parts.append(np.c_[X + dx * MARKER_HALF, Y + dy * MARKER_HALF])
-        if low is not None:
-            for i in range(len(x)):
-                sampled(np.array([x[i], x[i]]), np.array([low[i], high[i]]))
+        if low is not None and len(x):  # error bars: ERROR_SAMPLES points each (a box is >= 0.05 NDC tall)
+            t = np.linspace(0.0, 1.0, ERROR_SAMPLES)
+            ys = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
+            xs = np.repeat(np.asarray(x, float)[:, None], ERROR_SAMPLES, axis=1)
+            EX, EY = to_ndc(fig, xs.ravel(), ys.ravel(), frame, pad)
+            parts.append(np.c_[EX, EY])
 
     frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -222,7 +233,8 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
                     markers(x, y, None if el is None else y - el, None if eh is None else y + eh)
             elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist:
                 ax, nb = obj.GetXaxis(), obj.GetNbinsX()
-                edges = np.array([ax.GetBinLowEdge(i) for i in range(1, nb + 2)])
+                edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
+                    np.array([ax.GetBinLowEdge(i) for i in range(1, nb + 2)])  # fmt: skip
                 c = np.array([obj.GetBinContent(i) for i in range(1, nb + 1)])
                 if "B" in option:  # bars: filled rectangles, sampled as vertical lines across each
                     for lo_edge, hi_edge, value in zip(edges[:-1], edges[1:], c):
@@ -344,6 +356,7 @@ def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, 
         axis.SetTitleFont(42)
         axis.SetLabelFont(42)
     hframe.GetYaxis().SetTitleOffset(y_offset)
+    _unit_axis_ticks(hframe, frame)
     # a y title longer than a short frame (under a tall header) would run off the canvas: smaller,
     # down to the 7 pt floor (0.031 of 600 px at 8 cm)
     frame_px = (1 - margins[2] - margins[3]) * 600

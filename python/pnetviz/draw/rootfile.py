@@ -9,10 +9,14 @@ every histogram inside the stored canvases), and Sumw2 on histograms.
 
 from __future__ import annotations
 
+import errno
+import os
+import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
 from pnetviz.draw.canvas import Figure
+from pnetviz.io.layout import root_literal, root_path
 from pnetviz.rootenv import root
 
 BAD_TITLES = {"", "Graph", "htemp"}
@@ -27,12 +31,26 @@ def short(title: str) -> str:
 def write_root_file(path: Path, figures: Iterable[Figure], extra: dict[str, object] | None = None,
                     context: str = "") -> None:  # fmt: skip
     """Objects go to the directory named by their key ("roc/test" -> roc/, key test);
-    canvases to canvases/<figure name>. Keys repeated across figures are written once."""
+    canvases to canvases/<figure name>. Keys repeated across figures are written once. ROOT
+    gets `path` by a name it takes literally (`#`, `$`, `?` in it are only characters)."""
+    path = Path(path)
+    if root_literal(str(path)):
+        _write(str(path), path, list(figures), extra, context)
+        return
+    plain = f"pnetviz-{secrets.token_hex(4)}.root"
+    with root_path(path.parent, directory=True) as where:
+        _write(f"{where}/{plain}", path, list(figures), extra, context)
+    os.rename(path.parent / plain, path)
+
+
+def _write(literal: str, path: Path, figures: list[Figure], extra: dict[str, object] | None, context: str) -> None:
     ROOT = root()
-    figures = list(figures)
-    tfile = ROOT.TFile.Open(str(path), "RECREATE")
+    try:
+        tfile = ROOT.TFile.Open(literal, "RECREATE")
+    except OSError:  # PyROOT raises where C++ returns nullptr
+        tfile = None
     if not tfile or tfile.IsZombie():
-        raise OSError(f"cannot create {path}")
+        raise OSError(errno.EIO, "ROOT cannot create the file", str(path))
     try:
         written: set[str] = set()
         objects = [(key, obj, fig) for fig in figures for key, obj in fig.objects.items()]

@@ -17,8 +17,12 @@ Every "not found" names what exists and the nearest match.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import re
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +65,138 @@ class Query:
     pilot: bool = False
 
 
+# --- names that become path components ---
+
+
+def name_problem(name: object) -> str | None:
+    """Why `name` cannot be one component of an output path (None: it can): empty, `.`, `..`,
+    containing `/` or NUL, or starting with `-` (it would read as an option in a job's argv)."""
+    if not isinstance(name, str) or not name:
+        return "it is empty" if isinstance(name, str) or name is None else "it is not a string"
+    if "/" in name:
+        return "it contains '/'"
+    if "\0" in name:
+        return "it contains a NUL character"
+    if name in (".", ".."):
+        return f"'{name}' is not a name"
+    if name.startswith("-"):
+        return "it starts with '-', which reads as an option"
+    return None
+
+
+def check_name(name: object, field: str, source: str, fix: str) -> str:
+    """`name` if it can be one path component, else InputError naming the field, where the name
+    comes from (`source`: a file, a directory or the command line) and the fix."""
+    problem = name_problem(name)
+    if problem:
+        raise InputError(f"{source}: {field} {name!r} is not a single path component ({problem}); pnetviz builds "
+                         f"output paths from it. Fix: {fix}")  # fmt: skip
+    return name  # type: ignore[return-value]
+
+
+def listing(directory: Path) -> list[Path]:
+    """The entries of `directory` ([] if it does not exist or is not a directory); InputError if
+    it cannot be read (permissions), so that a chmod-000 directory is not reported as empty."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(Path(e.path) for e in entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except PermissionError:
+        raise InputError(f"{directory}: permission denied (cannot list this directory). Fix: check its permissions "
+                         "(chmod u+rx) or run as its owner.") from None  # fmt: skip
+
+
+def is_dir(path: Path) -> bool:
+    """Path.is_dir, but a permission error is an InputError naming the path (never "absent")."""
+    try:
+        return Path(path).is_dir()
+    except PermissionError:
+        raise InputError(f"{path}: permission denied (cannot look inside its directory). Fix: check the permissions "
+                         "of the directories above it (chmod u+x).") from None  # fmt: skip
+
+
+def check_readable(path: Path, what: str) -> None:
+    """InputError if the file `path` exists but cannot be opened for reading (permissions)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except PermissionError:
+        raise InputError(f"{path}: permission denied (cannot read the {what}). Fix: check its permissions "
+                         "(chmod u+r) or run as its owner.") from None  # fmt: skip
+    except OSError:
+        return  # absent or otherwise unreadable: the reader names the problem
+    os.close(fd)
+
+
+# --- paths handed to ROOT ---
+
+# ROOT gives meaning to characters in a file name: `#` (anchor: a member of an archive), `?` (URL
+# options), `$` and `~` (expanded), `:` (protocol), `|`, spaces, `(` `)` (multi-page PDF), and
+# non-ASCII names go through its URL parsing. A path made only of ASCII letters, digits, `_`, `.`,
+# `/` and `-` is taken literally.
+ROOT_LITERAL = re.compile(r"[A-Za-z0-9_./-]+")
+PROC_FD = Path("/proc/self/fd")
+
+
+def root_literal(text: str) -> bool:
+    """True if ROOT takes the path `text` as it is."""
+    return bool(ROOT_LITERAL.fullmatch(text))
+
+
+@contextlib.contextmanager
+def root_path(path: Path, directory: bool = False) -> Iterator[str]:
+    """A name of the existing file (or `directory`) `path` that ROOT takes literally, valid
+    inside the block: the path itself when it has no character ROOT interprets, else
+    `/proc/self/fd/<n>` of a descriptor opened here (Linux), else a symbolic link in a private
+    temporary directory. ROOT then reads or writes exactly `path` (for a directory: files
+    inside it), whatever its name. OSError (e.g. PermissionError) if it cannot be opened."""
+    text = os.fspath(path)
+    if root_literal(text):
+        yield text
+        return
+    flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_DIRECTORY if directory else 0)
+    fd = os.open(text, flags)
+    try:
+        alias = PROC_FD / str(fd)
+        if _same_file(alias, fd):
+            yield str(alias)
+            return
+        with _private_link(text) as link:
+            yield link
+    finally:
+        os.close(fd)
+
+
+def _same_file(alias: Path, fd: int) -> bool:
+    try:
+        return os.path.samestat(os.stat(alias), os.fstat(fd))
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _private_link(target: str) -> Iterator[str]:
+    """A symbolic link to `target` in a new private (0700) temporary directory whose path ROOT
+    takes literally; removed after the block."""
+    for base in (None, "/tmp", "/var/tmp"):
+        with contextlib.suppress(OSError):
+            tmp = tempfile.mkdtemp(prefix="pnetviz-", dir=base)
+            if root_literal(tmp):
+                break
+            os.rmdir(tmp)
+    else:
+        raise OSError(f"no temporary directory with a plain name to reach {target!r} from ROOT")
+    link = os.path.join(tmp, "f")
+    try:
+        os.symlink(os.path.abspath(target), link)
+        yield link
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(link)
+        with contextlib.suppress(OSError):
+            os.rmdir(tmp)
+
+
 def nearest(name: str, options: list[str]) -> str:
     """' (nearest: X)' for the closest of `options`, or ''."""
     close = difflib.get_close_matches(name, options, n=1, cutoff=0.4)
@@ -75,19 +211,21 @@ def model_background(name: str) -> str | None:
 
 
 def tree_models(fold_dir: Path) -> list[str]:
-    """Model names with an ntuple in `<fold_dir>/trees/`, sorted."""
-    return sorted(p.stem for p in (Path(fold_dir) / "trees").glob("*.root") if p.is_file())
+    """Model names with an ntuple in `<fold_dir>/trees/` (file name without .root), sorted;
+    InputError if `trees/` cannot be read."""
+    trees = Path(fold_dir) / "trees"
+    return sorted(p.name[: -len(".root")] for p in listing(trees) if p.name.endswith(".root") and len(p.name) > 5 and p.is_file())
 
 
 def fold_dirs(signal_dir: Path, pilot: bool) -> dict[int | None, Path]:
     """Fold number -> directory (`fold-<k>`), or {None: pilot/} with `pilot`."""
     if pilot:
         d = Path(signal_dir) / PILOT
-        return {None: d} if d.is_dir() else {}
+        return {None: d} if is_dir(d) else {}
     out = {}
-    for d in Path(signal_dir).glob("fold-*"):
+    for d in listing(signal_dir):
         m = re.fullmatch(r"fold-(\d+)", d.name)
-        if m and d.is_dir():
+        if m and is_dir(d):
             out[int(m.group(1))] = d
     return dict(sorted(out.items()))
 
@@ -105,8 +243,8 @@ def legacy_dir(q: Query) -> Path | None:
 def signals_in(kind_dir: Path, prefix: str) -> list[str]:
     """Signal points found under `<results>/<channel>/<kind>/`, in either layout."""
     found = set()
-    for d in Path(kind_dir).iterdir() if Path(kind_dir).is_dir() else []:
-        if not d.is_dir():
+    for d in listing(kind_dir):
+        if not is_dir(d):
             continue
         if prefix and d.name.startswith(prefix):
             found.add(d.name[len(prefix):])
@@ -120,10 +258,10 @@ def signals_in(kind_dir: Path, prefix: str) -> list[str]:
 def channels_in(results: Path) -> list[str]:
     """Channels under `results` (directories holding binary/ or multiclass/); InputError if
     `results` is not a directory."""
-    if not Path(results).is_dir():
+    if not is_dir(results):
         raise InputError(f"{results}: no such directory. Fix: point --results-dir at the trainer's results/ "
                          "(or results_bjets/) directory.")  # fmt: skip
-    return sorted(d.name for d in Path(results).iterdir() if any((d / k).is_dir() for k in KINDS))
+    return sorted(d.name for d in listing(results) if any(is_dir(d / k) for k in KINDS))
 
 
 def the_only(found: list[str], option: str, what: str, where: Path) -> str:
@@ -138,7 +276,7 @@ def explain_missing(q: Query) -> InputError:
     """Why nothing was found for `q`: the first level (directory, channel, signal) that does not
     exist, with what does and the nearest match."""
     results = Path(q.results)
-    if not results.is_dir():
+    if not is_dir(results):
         return InputError(f"{results}: no such directory. Fix: point --results-dir at the trainer's results/ "
                           "(or results_bjets/) directory.")  # fmt: skip
     channels = channels_in(results)
@@ -151,7 +289,8 @@ def explain_missing(q: Query) -> InputError:
         return InputError(f"{kind_dir}: no signal point '{q.signal}'; signals found: {', '.join(signals) or 'none'}"
                           f"{nearest(q.signal, signals)}. Fix: --signal (directories are named "
                           f"{q.prefix}<signal>: --signal-prefix sets the prefix).")  # fmt: skip
-    backgrounds = sorted(d.name.split("_vs_", 1)[1] for d in kind_dir.glob(f"{q.signal}_vs_*") if d.is_dir())
+    backgrounds = sorted(d.name.split("_vs_", 1)[1] for d in listing(kind_dir)
+                         if d.name.startswith(f"{q.signal}_vs_") and is_dir(d))  # fmt: skip
     if q.background is None:
         return InputError(f"{kind_dir}: give --background; backgrounds found for {q.signal}: {', '.join(backgrounds)}.")
     return InputError(f"{kind_dir}: no binary model of {q.signal} vs '{q.background}'; backgrounds found: "
@@ -161,12 +300,22 @@ def explain_missing(q: Query) -> InputError:
 def resolve(q: Query, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
     """The ntuples of the model `q` for the folds asked (`0`, `0,2`, `all`; pilot with q.pilot),
     and the folds asked for but absent; InputError if none is there."""
-    if trainer_signal_dir(q).is_dir():
+    check_query(q)
+    if is_dir(trainer_signal_dir(q)):
         return trainer_files(q, fold_text)
     legacy = legacy_dir(q)
-    if legacy is not None and legacy.is_dir() and not q.pilot:
+    if legacy is not None and is_dir(legacy) and not q.pilot:
         return legacy_files(q, legacy, fold_text)
     raise explain_missing(q)
+
+
+def check_query(q: Query) -> None:
+    """InputError unless the channel, signal point and background of `q` (from the command line
+    or the only one found) are single path components."""
+    check_name(q.channel, "channel", "--channel", "give a channel name (a directory of --results-dir).")
+    check_name(q.signal, "signal point", "--signal", "give a signal point name, e.g. MHc130_MA90.")
+    if q.background is not None:
+        check_name(q.background, "background", "--background", "give a background name, e.g. nonprompt.")
 
 
 def legacy_files(q: Query, model_dir: Path, fold_text: str | None) -> tuple[list[ModelFile], list[int]]:
@@ -232,9 +381,12 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
         have = ", ".join(f"fold-{f}" for f in found)
         raise InputError(f"{sdir}: no {what} for fold {', '.join(map(str, wanted))}; folds with one: {have}. "
                          "Fix: --fold.")  # fmt: skip
+    if background is not None:
+        check_name(background, "background", f"{sdir} (a model name)", "rename the model's files.")
     files = []
     for f in present:
         name = choose(found[f], dirs[f] / "trees", q.model)
+        check_name(name, "model", f"{dirs[f] / 'trees'} (an ntuple's name)", "rename the ntuple and its JSON files.")
         files.append(ModelFile(q.kind, q.channel, q.signal, f, dirs[f] / "trees" / f"{name}.root", name, background))
     return files, missing
 
@@ -248,9 +400,23 @@ def choose(names: list[str], where: Path, pattern: str | None) -> str:
     raise InputError(f"{where}: {hint}: {listed}. Fix: choose one with --model (its full name or a part only it has).")
 
 
+def _check_identity(file: ModelFile) -> None:
+    where = str(file.predictions)
+    fix = "give --channel, --signal, --background (or --output)."
+    if file.channel:  # "" with --predictions and --output: no channel known, none in the path
+        check_name(file.channel, "channel", where, fix)
+    check_name(file.signal, "signal point", where, fix)
+    for field, value in (("model", file.model), ("background", file.background)):
+        if value is not None:
+            check_name(value, field, where, fix)
+
+
 def plots_model_dir(file: ModelFile, results: Path, plots_root: Path) -> Path:
     """Where a model's fold directories go by default: the trainer's tree mirrored under
-    `plots/<results dir name>/`, or pnetviz's first layout under `plots/`."""
+    `plots/<results dir name>/`, or pnetviz's first layout under `plots/`. Every name in it has
+    been checked where it was read (check_name); checked again here, so that no caller can build
+    a path from an unchecked one."""
+    _check_identity(file)
     if file.model is None:
         if file.kind == "binary":
             return binary_dir(plots_root, file.channel, file.signal, file.background or "background")
@@ -260,6 +426,7 @@ def plots_model_dir(file: ModelFile, results: Path, plots_root: Path) -> Path:
 
 def plots_comparison_dir(multiclass: ModelFile, results: Path, plots_root: Path) -> Path:
     """Where a binary-vs-multi-class comparison's fold directories go by default."""
+    _check_identity(multiclass)
     if multiclass.model is None:
         return Path(plots_root) / multiclass.channel / "comparison" / multiclass.signal
     return (Path(plots_root) / Path(results).resolve().name / multiclass.channel / "comparison" / multiclass.signal
@@ -300,7 +467,7 @@ def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | N
     """Every (channel, signal point, kind, model) with its folds in `results`, both layouts, after
     the filters (None: all; `model`: full name or a part of it)."""
     results = Path(results)
-    if not results.is_dir():
+    if not is_dir(results):
         raise explain_missing(Query(results, "", "", "binary"))
     found: dict[tuple, dict[int | None, Path]] = {}
     for channel in channels_in(results):
@@ -308,17 +475,31 @@ def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | N
             continue
         for kind in KINDS:
             kind_dir = results / channel / kind
-            if (kinds is not None and kind not in kinds) or not kind_dir.is_dir():
+            if (kinds is not None and kind not in kinds) or not is_dir(kind_dir):
                 continue
-            for d in sorted(p for p in kind_dir.iterdir() if p.is_dir()):
+            for d in (p for p in listing(kind_dir) if is_dir(p)):
                 for key, fold, path in _models_in(d, kind, prefix, pilot):
                     if (signals is None or key[0] in signals) and (folds is None or fold in folds) and _matches(key[1], model):
+                        check_found(channel, key, results / channel, d)
                         found.setdefault((kind, channel, *key), {})[fold] = path
     groups = []
     for (kind, channel, signal, name, background), per_fold in sorted(found.items(), key=lambda kv: str(kv[0])):
         order = sorted(per_fold, key=lambda f: -1 if f is None else f)
         groups.append(ModelGroup(kind, channel, signal, name, background, tuple(order), tuple(per_fold[f] for f in order)))
     return groups
+
+
+def check_found(channel: str, key: tuple, channel_dir: Path, signal_dir: Path) -> None:
+    """InputError unless the channel, signal point, model and background names found in a results
+    directory can be path components; the message names the directory they come from."""
+    fix = "rename it, or leave it out (--channels, --signals, --model)."
+    check_name(channel, "channel", f"{channel_dir} (directory name)", fix)
+    signal, model, background = key
+    check_name(signal, "signal point", f"{signal_dir} (directory name)", fix)
+    if model is not None:
+        check_name(model, "model", f"{signal_dir} (an ntuple's name)", fix)
+    if background is not None:
+        check_name(background, "background", f"{signal_dir} ({'model name' if model else 'directory name'})", fix)
 
 
 def _models_in(d: Path, kind: str, prefix: str, pilot: bool):
@@ -360,7 +541,7 @@ def fold_dir(model_dir: Path, fold: int) -> Path:
 def available_folds(model_dir: Path) -> list[int]:
     """Fold numbers with a predictions file under `model_dir`, ascending."""
     folds = []
-    for d in Path(model_dir).glob("fold-*"):
+    for d in listing(model_dir):
         m = re.fullmatch(r"fold-(\d+)", d.name)
         if m and (d / PREDICTIONS_FILE).is_file():
             folds.append(int(m.group(1)))

@@ -19,7 +19,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnetviz import escape
 from pnetviz.errors import InputError
+from pnetviz.io.layout import check_name
 
 PERFORMANCE_SUFFIX = "_performance.json"
 MODEL_INFO_SUFFIX = "_model_info.json"
@@ -125,6 +127,9 @@ class TrainerInfo:
         if not isinstance(bkg, dict):
             return {}
         if bkg.get("mode") == "grouped" and isinstance(bkg.get("groups"), dict):
+            for name in bkg["groups"]:  # class names: parts of output file names
+                check_name(name, "class (background_info.groups)", f"{self.performance} (the trainer's JSON)",
+                           "correct the JSON, or give the classes with --classes.")  # fmt: skip
             return {str(g): [str(s) for s in (v if isinstance(v, list) else [])] for g, v in bkg["groups"].items()}
         samples = bkg.get("backgrounds")
         if isinstance(samples, list):
@@ -179,8 +184,15 @@ def parse_mapping(text: str | None, option: str, sep: str, example: str) -> dict
 
 
 def parse_labels(text: str | None) -> dict[str, str]:
-    """`--labels ttX=t#bar{t}X,nonprompt=Fakes` -> {"ttX": "t#bar{t}X", ...}."""
-    return parse_mapping(text, "--labels", "=", "name=label (ttX=t#bar{t}X)")
+    """`--labels ttX=t#bar{t}X,nonprompt=Fakes` -> {"ttX": "t#bar{t}X", ...}; each label must be
+    TLatex that ROOT can draw (balanced braces, no backslash: `{}\\` crashes ROOT)."""
+    labels = parse_mapping(text, "--labels", "=", "name=label (ttX=t#bar{t}X)")
+    for name, label in labels.items():
+        try:
+            escape.check_tlatex(label, f"--labels {name}=")
+        except ValueError as err:
+            raise InputError(f"{err}. Fix: write the label in TLatex, e.g. ttX=t#bar{{t}}X.") from None
+    return labels
 
 
 CHANNEL = re.compile(r"Run(\d+)E(\d+)Mu|Run(\d+)Mu|Run(\d+)E")
@@ -193,7 +205,7 @@ def channel_label(name: str, overrides: dict[str, str] | None = None) -> str:
         return overrides[name]
     m = CHANNEL.fullmatch(name)
     if not m:
-        return name
+        return escape.tlatex(name)
     if m.group(1):
         return f"{m.group(1)}e{m.group(2)}#mu"
     return f"{m.group(3)}#mu" if m.group(3) else f"{m.group(4)}e"
@@ -208,12 +220,12 @@ def signal_label(name: str, overrides: dict[str, str] | None = None) -> str:
     if overrides and name in overrides:
         return overrides[name]
     m = SIGNAL.fullmatch(name)
-    return f"m(H^{{+}}) = {m.group(1)} GeV, m(A) = {m.group(2)} GeV" if m else name
+    return f"m(H^{{+}}) = {m.group(1)} GeV, m(A) = {m.group(2)} GeV" if m else escape.tlatex(name)
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:
     """The plot label of class `name`: --labels first, then the built-in physics labels, else the name."""
-    return overrides.get(name) or DEFAULT_LABELS.get(name) or name
+    return overrides.get(name) or DEFAULT_LABELS.get(name) or escape.tlatex(name)
 
 
 def pairing(binary_background: str, classes: tuple[str, ...], groups: dict[str, list[str]]) -> str | None:

@@ -211,7 +211,8 @@ DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
 def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[canvas.Figure]:
     tag = f"signal_vs_{background}"
     auc = result["auc"]
-    b_label, m_label = job.labels.get(background, background), job.labels.get(job.pairs[background], job.pairs[background])
+    b_label = job.labels.get(background) or display_label(background, {})
+    m_label = job.labels.get(job.pairs[background]) or display_label(job.pairs[background], {})
     vs = b_label if b_label == m_label else f"{b_label} / {m_label}"  # binary background / multi-class class
     where = ", ".join(t for t in (f"vs {vs}", channel_label(job.channel), "" if job.fold is None else f"fold {job.fold}", "test") if t)
     ctx = [signal_label(job.signal), where]
@@ -228,7 +229,7 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", color("binary"), 2),
            CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", color("multiclass"), 2)]  # fmt: skip
     d = result["difference"]
-    diff_line = (f"AUC multi-class #minus binary: {d['multiclass_minus_binary']:+.3f}"
+    diff_line = (f"AUC multi-class minus binary: {d['multiclass_minus_binary']:+.3f}"
                  + (f" #pm {d['error']:.3f}" if d["error"] == d["error"] else ""))  # fmt: skip
     return [
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],
@@ -279,6 +280,32 @@ def run(job: ComparisonJob) -> RunOutput:
                       ", ".join(t for t in (f"pnetviz binary vs multi-class comparison: {job.signal}", job.channel,
                                             "" if job.fold is None else f"fold {job.fold}", job.multiclass_model or "") if t))  # fmt: skip
     return RunOutput(written, {}, extra={"pairs": pairs})
+
+
+RESULTS_KIND = "comparison"  # fold_results.json of a comparison's fold set: its `pairs`
+
+
+def publish_summary(stages, todo: list[ComparisonJob], summary: Path, per_fold: dict, missing: list[int]) -> str:
+    """Stage the comparison's fold summary (several folds), or update or withdraw an existing one
+    from the stored results of its other folds (one fold), in the transaction `stages`; returns
+    what was done ('' if there was nothing to do)."""
+    from pnetviz.jobs import foldsummary  # noqa: PLC0415
+    from pnetviz.output.atomic import is_output_set  # noqa: PLC0415
+
+    stage = stages.add(summary)  # locked now: no other run publishes a fold here meanwhile
+    first = todo[0]
+    if len(todo) == 1:
+        existed = is_output_set(summary)
+        fresh = {first.fold: foldsummary.jsonable(per_fold[first.fold])} if first.fold is not None else {}
+        update = foldsummary.updated_folds(summary, RESULTS_KIND, fresh) if fresh else None
+        if update is None:
+            stages.withdraw(summary)
+            return f"withdrew the fold summary {summary}: it no longer describes the folds on disk" if existed else ""
+        per_fold, missing = update
+    report = summary_report(per_fold, missing)
+    written = write_set(stage, first.formats, first.style, lambda: summary_figures(report, first.signal, first.channel),
+                        report, f"pnetviz comparison across folds: {first.signal}")  # fmt: skip
+    return f"summary of {len(per_fold)} folds: {len(written)} files for {summary}"
 
 
 def _mean_std(values: list[float]) -> dict[str, float]:

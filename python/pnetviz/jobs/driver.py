@@ -9,9 +9,10 @@ from pathlib import Path
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.folds import FoldCurves
+from pnetviz.jobs import foldsummary
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
-from pnetviz.output.atomic import transaction
+from pnetviz.output.atomic import check_target, is_output_set, transaction
 from pnetviz.draw.style import StyleOptions
 from pnetviz.jobs.systematics import SystOptions
 from pnetviz.io.trainer import TrainerInfo, channel_label, display_label, signal_label
@@ -91,30 +92,60 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
     """Run every fold (progress per fold); with several folds, write the summary to summary_dir.
     All or nothing: every fold's set and the summary are staged and published only when all
     succeeded (output.transaction); on any error every output directory keeps what it had.
-    `meta` (cli.provenance) is recorded in every set's marker."""
+    One fold beside an existing summary updates it from the stored results of its other folds,
+    or withdraws it, in the same transaction (foldsummary). `meta` (cli.provenance) is recorded
+    in every set's marker."""
     if missing:
         warnings.warn(f"folds {', '.join(map(str, missing))} have no predictions file and are skipped; "
                       "the fold summary lists them as missing", PnetvizWarning, stacklevel=2)  # fmt: skip
-    targets = [job.output for job in jobs] + ([summary_dir] if len(jobs) > 1 else [])
+    targets = [job.output for job in jobs]
     inputs = [p for job in jobs for p in job_inputs(job)]
+    with_summary = len(jobs) > 1 or foldsummary.touches_summary(targets, summary_dir)
+    if with_summary:
+        check_target(summary_dir, inputs)  # before the work, not after it
     collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
     display: dict[str, str] = {}  # pair name -> plot text (physics labels)
+    fresh: dict[int, dict] = {}  # fold -> its stored results
+    summary_note = ""
     with transaction(targets, inputs, wait, meta) as stages:
         for i, job in enumerate(jobs, start=1):
             out = run_one(replace(job, output=stages[job.output]))
-            display.update(out.extra.get("display", {}))
+            shown = out.extra.get("display", {})
+            display.update(shown)
             for name, (prefix, per_split) in out.curves.items():
                 entry = collected.setdefault(name, (prefix, {}))
                 for split, curves in per_split.items():
                     entry[1].setdefault(split, []).append(curves)
+            if job.fold is not None and out.curves:
+                fresh[job.fold] = foldsummary.curve_results(out.curves, shown)
+                foldsummary.write_results(stages[job.output], script, job.fold, fresh[job.fold])
             if not quiet:
                 print(f"[pnetviz {script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files for {job.output}",
                       flush=True)  # fmt: skip
-        if len(jobs) > 1:
-            first = jobs[0]
-            written = write_fold_summary(stages[summary_dir], first.formats, first.style, title, context, collected,
-                                         missing, display)  # fmt: skip
+        if with_summary:
+            summary_note = _summary(stages, script, jobs, summary_dir, title, context, collected, missing, display, fresh)
     if not quiet:
-        if len(jobs) > 1:
-            print(f"[pnetviz {script}] summary of {len(jobs)} folds: {len(written)} files in {summary_dir}", flush=True)
-        print(f"[pnetviz {script}] published {len(targets)} output set{'s' * (len(targets) > 1)}", flush=True)
+        if summary_note:
+            print(f"[pnetviz {script}] {summary_note}", flush=True)
+        published = len(targets) + (summary_note.startswith(("summary", "updated")))
+        print(f"[pnetviz {script}] published {published} output set{'s' * (published > 1)}", flush=True)
+
+
+def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str, context: Sequence[str],
+             collected: dict, missing: Sequence[int], display: dict[str, str], fresh: dict[int, dict]) -> str:  # fmt: skip
+    """Stage the fold summary (several folds), or update or withdraw an existing one (one fold);
+    returns what was done, for the progress line ('' if there was no summary to touch)."""
+    stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
+    first = jobs[0]
+    if len(jobs) > 1:
+        written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display)
+        return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}"
+    existed = is_output_set(summary_dir)
+    update = foldsummary.updated_folds(summary_dir, script, fresh) if fresh else None
+    if update is None:
+        stages.withdraw(summary_dir)
+        return f"withdrew the fold summary {summary_dir}: it no longer describes the folds on disk" if existed else ""
+    results, still_missing = update
+    pairs, shown = foldsummary.summary_from_results(results)
+    write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display})
+    return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}"

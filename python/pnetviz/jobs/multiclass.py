@@ -67,11 +67,43 @@ class MultiClassJob(FoldJob):
 
 def resolve_classes(job: MultiClassJob) -> MultiClassJob:
     """The job with its class list: --classes, else the trainer's background_info, else the ntuple's
-    score_* branches in order."""
+    score_* branches in order. Where the trainer's JSON and the ntuple both say, they must agree
+    (names, order, number): the order decides which true_label is which class, so a silent choice
+    between two contradicting sources gives wrong AUCs."""
     if job.classes is not None:
         return job
-    classes = job.info.classes() or classes_from_branches(job.predictions, job.tree)
+    from_branches = classes_from_branches(job.predictions, job.tree)
+    from_json = job.info.classes()
+    if from_json is not None:
+        check_class_sources(job, from_json, from_branches)
+    classes = from_json or from_branches
+    declared = declared_class_count(job.info)
+    if declared is not None and declared != len(classes):
+        raise InputError(f"{job.info.performance or job.predictions}: num_classes is {declared} but the classes are "
+                         f"{', '.join(classes)} ({len(classes)}). Fix: pass --classes in the ntuple's label order.")  # fmt: skip
     return replace(job, classes=classes)
+
+
+def check_class_sources(job: MultiClassJob, from_json: tuple[str, ...], from_branches: tuple[str, ...]) -> None:
+    """InputError naming both sources unless the trainer's JSON and the ntuple's score branches
+    list the same classes in the same order."""
+    if from_json == from_branches:
+        return
+    what = "in another order" if sorted(from_json) == sorted(from_branches) else "other classes"
+    raise InputError(f"{job.info.performance or 'the trainer JSON'}: background_info gives the classes as "
+                     f"{', '.join(from_json)}, but {job.predictions} has score branches for {what}: "
+                     f"{', '.join(from_branches)}. Fix: pass --classes with the class names in true_label order "
+                     "(0 = signal).")  # fmt: skip
+
+
+def declared_class_count(info) -> int | None:
+    """num_classes from the trainer's training_config or model_info JSON, if it says."""
+    config = info.meta.get("training_config") if isinstance(info.meta, dict) else None
+    for source in (config if isinstance(config, dict) else {}, info.info if isinstance(info.info, dict) else {}):
+        n = source.get("num_classes")
+        if isinstance(n, int) and not isinstance(n, bool):
+            return n
+    return None
 
 
 def file_tag(name: str) -> str:

@@ -14,10 +14,18 @@ the complete set of this run; never a mix. How:
 * publishing swaps the staging directory with the old set in one `renameat2(RENAME_EXCHANGE)`
   (Linux; where the filesystem lacks it, two renames, with a moment where the directory is
   absent), then removes the old set. A crash leaves the old or the new set plus stale
-  siblings, which the next run on that directory removes (it holds the lock, so they are stale).
+  siblings, which the next run on that directory removes (it holds the lock, so they are stale;
+  a run that skips an up-to-date set calls `tidy`, which removes them when the lock is free).
 
 A directory is only ever replaced whole, so pnetviz refuses to publish over a non-empty
-directory that is not a pnetviz output set, and over a set holding one of the run's inputs.
+directory that is not a pnetviz output set, a symbolic link, and a set holding one of the run's
+inputs. Publishing touches nothing but its own staging directories, the targets and their
+stale siblings: a staged set holding a symbolic link or a special file is refused, and the lock
+file is never followed through a symbolic link.
+
+Summaries (a `folds/` set) are published with `last`: the old summary is moved away before the
+fold sets are swapped and the new one put in place after them, so that a crash at any instant
+leaves either no summary or one that describes the fold sets on disk, never a mix.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import json
 import os
 import secrets
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -54,11 +63,21 @@ def lock_path(target: Path) -> Path:
     return target.parent / f".{target.name}{LOCK_SUFFIX}"
 
 
+def _open_lock(target: Path) -> int:
+    path = lock_path(target)
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise OutputError(f"{path}: the lock file is a symbolic link; pnetviz does not write through it. Fix: "
+                              "remove it.") from None  # fmt: skip
+        raise
+
+
 @contextlib.contextmanager
 def writer_lock(target: Path, wait: bool) -> Iterator[None]:
     """Hold the advisory lock of `target` (exclusive); without `wait`, InputError naming the holder."""
-    path = lock_path(target)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _open_lock(target)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -77,13 +96,57 @@ def writer_lock(target: Path, wait: bool) -> Iterator[None]:
 
 
 def siblings(target: Path) -> list[Path]:
-    """Staging and old-set directories left next to `target` by runs that died."""
-    prefix = f".{target.name}"
-    return [p for p in target.parent.glob(f"{prefix}.pnetviz-*") if p.name.startswith((prefix + STAGE_TAG, prefix + OLD_TAG))]
+    """Staging and old-set directories left next to `target` by runs that died (names compared
+    as they are: no glob pattern is made of the target's name)."""
+    prefixes = (f".{target.name}{STAGE_TAG}", f".{target.name}{OLD_TAG}")
+    try:
+        with os.scandir(target.parent) as entries:
+            return sorted(Path(e.path) for e in entries if e.name.startswith(prefixes))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def remove_litter(target: Path) -> int:
+    """Remove what `siblings` finds (the caller holds the target's lock, so none is in use);
+    a symbolic link is unlinked, never followed. Returns how many were removed."""
+    removed = 0
+    for stale in siblings(target):
+        try:
+            if stale.is_symlink() or not stale.is_dir():
+                stale.unlink()
+            else:
+                shutil.rmtree(stale)
+            removed += 1
+        except OSError:
+            pass  # not ours to fight over (permissions): left for its owner
+    return removed
+
+
+def tidy(target: Path) -> int:
+    """Remove the staging leftovers of killed runs next to `target` when no run is writing it
+    (its lock is free); for runs that skip an up-to-date set. Returns how many were removed."""
+    target = Path(target)
+    if not siblings(target):
+        return 0
+    try:
+        fd = _open_lock(target)
+    except OSError:
+        return 0
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0  # a run is writing it: its stage is live
+        return remove_litter(target)
+    finally:
+        os.close(fd)
 
 
 def check_target(target: Path, inputs: Sequence[Path]) -> None:
     """InputError if publishing would replace something that is not a pnetviz set, or an input."""
+    if target.is_symlink():
+        raise InputError(f"{target} is a symbolic link; pnetviz replaces an output directory whole and does not "
+                         "follow links. Fix: give the directory it points to, or another --output.")  # fmt: skip
     if target.exists() and not target.is_dir():
         raise InputError(f"{target} exists and is not a directory. Fix: remove it or choose another --output.")
     if target.is_dir() and not is_output_set(target) and any(target.iterdir()):
@@ -100,42 +163,112 @@ def is_output_set(directory: Path) -> bool:
     return (directory / MARKER).is_file() or all((directory / m).exists() for m in LEGACY_MARKERS)
 
 
-@contextlib.contextmanager
-def transaction(targets: Sequence[Path], inputs: Sequence[Path] = (), wait: bool = False,
-                meta: dict | None = None) -> Iterator[dict[Path, Path]]:  # fmt: skip
-    """Lock every target, yield target -> empty staging directory; when the block succeeds,
-    verify every staged set and publish them; on any error the targets keep what they had and
-    the staging directories are removed. `meta` is recorded in each set's marker."""
-    targets = list(dict.fromkeys(Path(t) for t in targets))
-    for target in targets:
-        check_target(target, inputs)
-    with contextlib.ExitStack() as stack:
+class Transaction(dict):
+    """target -> its staging directory, for the block of `transaction`. `add` locks and stages
+    one more target during the block (a summary, once the folds are done); `withdraw` makes
+    the publication remove a target instead of replacing it."""
+
+    def __init__(self, stack: contextlib.ExitStack, inputs: Sequence[Path], wait: bool) -> None:
+        super().__init__()
+        self.stack, self.inputs, self.wait = stack, list(inputs), wait
+        self.last: list[Path] = []  # published after the others, their old sets moved away before
+        self.withdrawn: set[Path] = set()
+
+    def lock(self, targets: Sequence[Path], wait: bool | None = None) -> None:
+        """Lock `targets` (in path order: no two runs wait for each other), remove their litter."""
         for target in sorted(targets, key=lambda t: str(t.absolute())):
+            check_target(target, self.inputs)
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 raise OutputError(f"{target.parent}: cannot create the output directory ({err.strerror}). "
                                   "Fix: choose another --output.") from None  # fmt: skip
-            stack.enter_context(writer_lock(target, wait))
-        for target in targets:
-            for stale in siblings(target):
-                shutil.rmtree(stale, ignore_errors=True)
-        stages = {t: t.parent / f".{t.name}{STAGE_TAG}{os.getpid()}-{secrets.token_hex(3)}" for t in targets}
+            self.stack.enter_context(writer_lock(target, self.wait if wait is None else wait))
+            check_target(target, self.inputs)  # again: it may have changed while we waited
+            remove_litter(target)
+
+    def stage(self, target: Path) -> Path:
+        stage = target.parent / f".{target.name}{STAGE_TAG}{os.getpid()}-{secrets.token_hex(3)}"
+        stage.mkdir()
+        self[target] = stage
+        return stage
+
+    def add(self, target: Path, last: bool = True, wait: bool = True) -> Path:
+        """Lock one more target now (waiting for another writer by default: summaries are held
+        only briefly) and return its empty staging directory."""
+        target = Path(target)
+        if target in self:
+            return self[target]
+        self.lock([target], wait)
+        if last:
+            self.last.append(target)
+        return self.stage(target)
+
+    def withdraw(self, target: Path) -> None:
+        """Publish `target` as absent: an existing set there is removed with this publication."""
+        if target not in self:
+            raise KeyError(target)
+        self.withdrawn.add(target)
+        if target not in self.last:
+            self.last.append(target)
+
+    def publish(self, meta: dict) -> None:
+        """Verify every staged set, then: move the `last` targets' old sets away, swap the others
+        in, put the new `last` sets in place; finally remove the old sets."""
+        for target, stage in self.items():
+            if target not in self.withdrawn:
+                seal(stage, meta)
+        moved: dict[Path, Path] = {}
+        swapped = False
         try:
-            for stage in stages.values():
-                stage.mkdir()
-            yield stages
-            for target, stage in stages.items():
-                seal(stage, meta or {})
-            for target, stage in stages.items():
-                swap_in(stage, target)
+            for target in self.last:
+                if (old := move_away(target)) is not None:
+                    moved[target] = old
+            for target, stage in self.items():
+                if target not in self.last:
+                    swap_in(stage, target)
+                    swapped = True
+        except BaseException:
+            if not swapped:  # nothing new is visible: the summaries go back
+                for target, old in moved.items():
+                    with contextlib.suppress(OSError):
+                        os.rename(old, target)
+            raise
+        for target in self.last:
+            if target not in self.withdrawn:
+                swap_in(self[target], target)
+        for old in moved.values():
+            shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def transaction(targets: Sequence[Path], inputs: Sequence[Path] = (), wait: bool = False,
+                meta: dict | None = None, last: Sequence[Path] = ()) -> Iterator[Transaction]:  # fmt: skip
+    """Lock every target, yield target -> empty staging directory (a Transaction); when the block
+    succeeds, verify every staged set and publish them (`last`: summaries, see the module
+    docstring); on any error the targets keep what they had and the staging directories are
+    removed. `meta` is recorded in each set's marker."""
+    targets = list(dict.fromkeys(Path(t) for t in [*targets, *last]))
+    for target in targets:
+        check_target(target, inputs)
+    with contextlib.ExitStack() as stack:
+        tx = Transaction(stack, inputs, wait)
+        tx.lock(targets)
+        tx.last = [Path(t) for t in dict.fromkeys(last)]
+        try:
+            for target in targets:
+                tx.stage(target)
+            yield tx
+            tx.publish(meta or {})
         finally:
-            for stage in stages.values():
+            for stage in tx.values():
                 shutil.rmtree(stage, ignore_errors=True)
 
 
 def seal(stage: Path, meta: dict) -> None:
-    """Verify every file of the staged set and write the marker listing them."""
+    """Verify every file of the staged set and write the marker listing them; OutputError if the
+    set holds anything but regular files and directories (a link could lead out of it)."""
+    check_contents(stage)
     files = sorted(p.name for p in stage.iterdir() if p.is_file())
     for name in files:
         problem = verify_file(stage / name)
@@ -148,9 +281,38 @@ def seal(stage: Path, meta: dict) -> None:
         raise OutputError(f"{stage / MARKER}: written and read back differ")
 
 
+def check_contents(stage: Path) -> None:
+    """OutputError for a symbolic link or special file anywhere in the staged set."""
+    for root, dirs, files in os.walk(stage):
+        for name in dirs + files:
+            mode = os.lstat(os.path.join(root, name)).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                rel = os.path.relpath(os.path.join(root, name), stage)
+                raise OutputError(f"{rel}: not a regular file (a link or special file) in the staged set; nothing "
+                                  "was published.")  # fmt: skip
+
+
+def _check_stage(stage: Path, target: Path) -> None:
+    """Publishing moves only a staging directory made for `target`, beside it."""
+    ok = (stage.parent == target.parent and stage.name.startswith(f".{target.name}{STAGE_TAG}")
+          and not stage.is_symlink() and stage.is_dir())  # fmt: skip
+    if not ok:
+        raise OutputError(f"{stage}: not a staging directory of {target}; nothing was published.")
+
+
+def move_away(target: Path) -> Path | None:
+    """Rename the set at `target` to an old-set sibling (None if there is none)."""
+    if not os.path.lexists(target):
+        return None
+    old = target.parent / f".{target.name}{OLD_TAG}{os.getpid()}-{secrets.token_hex(3)}"
+    os.rename(target, old)
+    return old
+
+
 def swap_in(stage: Path, target: Path) -> None:
     """Make `stage` the directory `target` atomically; the old set (if any) is removed after."""
-    if not target.exists():
+    _check_stage(stage, target)
+    if not os.path.lexists(target):
         os.rename(stage, target)
         return
     old = target.parent / f".{target.name}{OLD_TAG}{os.getpid()}-{secrets.token_hex(3)}"
@@ -223,12 +385,13 @@ def _verify_root(path: Path) -> str | None:
     walked) must be listed with its record inside the file. Objects are not rebuilt: that costs
     ~0.6 s a file (the canvases), more than the rest of a small job, and a truncated or unclosed
     file is caught by the checks above."""
+    from pnetviz.io.layout import root_path  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
     try:
-        with quiet_root():
-            tfile = ROOT.TFile.Open(str(path), "READ")
+        with root_path(path) as literal, quiet_root():
+            tfile = ROOT.TFile.Open(literal, "READ")
     except OSError:  # PyROOT raises where C++ returns nullptr
         tfile = None
     if not tfile or tfile.IsZombie():

@@ -1,0 +1,423 @@
+"""The campaign's static web report: plain data in, HTML text out.
+
+Pages live in `<plots>/campaign/site/` (published with the summary, all or nothing); the front
+door `<plots>/index.html` and the live view `<plots>/view.html` (JSROOT drawing one object of a
+`plots.root`) are static files at the output root. Every link is relative, so the output
+directory can be copied to a web space as it is. Safety: every name from disk goes through
+`escape.html` (text and attributes) and `urllib.parse.quote` (links); no script is built from
+data (the two scripts are constant files); each page carries a Content-Security-Policy that
+allows only the site itself and the chosen JSROOT source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from pnetviz.escape import html
+from pnetviz.output.atomic import MARKER
+
+JSROOT_VERSION = "7.11.2"
+JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
+SITE_DIR = "site"  # inside the campaign set
+TO_ROOT = "../../"  # from campaign/site/ to the output root
+
+
+@dataclass
+class ModelPage:
+    """One model (its output directory holding fold-<k>/ and folds/) of one channel and signal."""
+
+    kind: str
+    channel: str
+    signal: str
+    model: str
+    pair: str
+    directory: str  # relative to the output root, '/'-separated
+    status: str = "done"
+    message: str = ""
+    rows: list[dict] = field(default_factory=list)  # the campaign's aggregates of this model
+
+    @property
+    def page(self) -> str:
+        """A file name no name from disk can shape: a digest of the directory."""
+        return f"model-{hashlib.sha1(self.directory.encode()).hexdigest()[:12]}.html"
+
+
+def jsroot_source(option: str | None) -> str:
+    """The JSROOT base URL for view.html: the pinned official release, or `./jsroot/` (a local copy
+    the campaign puts beside view.html)."""
+    return "./jsroot/" if option else JSROOT_URL
+
+
+def csp(jsroot: str) -> str:
+    """Content-Security-Policy: scripts, styles, images and fetches from the site only, plus the
+    official JSROOT origin when that is the source (JSROOT injects its own styles)."""
+    origin = "" if not jsroot.startswith("https://") else " " + "{0.scheme}://{0.netloc}".format(urlsplit(jsroot))
+    return (f"default-src 'self'; script-src 'self'{origin}; style-src 'self' 'unsafe-inline'{origin}; "
+            f"img-src 'self' data: blob:; connect-src 'self'{origin}; object-src 'none'; base-uri 'none'; "
+            "form-action 'none'")  # fmt: skip
+
+
+def _page(title: str, body: str, jsroot: str, prefix: str = "", scripts: Sequence[str] = ()) -> str:
+    tags = "".join(f'<script type="module" src="{prefix}{s}"></script>' for s in scripts)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{html(csp(jsroot))}">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html(title)}</title><link rel="stylesheet" href="{prefix}site.css">{tags}</head>\n'
+            f"<body>\n{body}\n</body></html>\n")  # fmt: skip
+
+
+def _link(href: str) -> str:
+    """A relative link from path components: each quoted (a name may hold '#', '?', spaces)."""
+    return "/".join(quote(part, safe="") for part in href.split("/"))
+
+
+def _number(value, fmt: str = ".4f") -> str:
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return format(value, fmt)
+    return html(value) if isinstance(value, str) else ""
+
+
+def _mean_std(row: dict, key: str, fmt: str = ".4f") -> str:
+    mean, std = row.get(f"{key}_mean"), row.get(f"{key}_std")
+    text = _number(mean, fmt)
+    if row.get(f"{key}_limit"):
+        return f"&gt; {text}"
+    return f"{text} &plusmn; {_number(std, fmt)}" if text and isinstance(std, (int, float)) else text
+
+
+def view_link(prefix: str, root_file: str, item: str) -> str:
+    """view.html?file=<plots.root relative to the output root>&item=<object path>."""
+    return f"{prefix}view.html?file={quote(root_file, safe='/')}&amp;item={quote(item, safe='/')}"
+
+
+# ---------------------------------------------------------------------------------------------
+# What the site shows: models from the campaign's job list and aggregates.
+# ---------------------------------------------------------------------------------------------
+
+def models(data: dict, plots_root: Path) -> list[ModelPage]:
+    """One page per binary or multi-class model directory (and per comparison), from the jobs."""
+    pages: dict[str, ModelPage] = {}
+    for job in data["jobs"]:
+        outputs = [Path(p) for p in job.get("outputs", [])]
+        if not outputs:
+            continue
+        directory = outputs[0].parent
+        try:
+            rel = directory.resolve().relative_to(plots_root.resolve()).as_posix()
+        except ValueError:
+            continue
+        kind, channel, signal = job.get("kind", ""), job.get("channel", ""), job.get("signal", "")
+        page = pages.setdefault(rel, ModelPage(kind, channel, signal, job.get("model") or kind, job.get("pair") or "", rel))
+        if job["status"] == "failed":
+            page.status, page.message = "failed", job.get("message", "")
+    for row in data["aggregates"]:
+        for page in pages.values():
+            if (page.kind, page.channel, page.signal, page.model) == (row["kind"], row["channel"], row["signal"], row["model"]):
+                page.rows.append(row)
+    return sorted(pages.values(), key=lambda p: (p.channel, p.signal, p.kind, p.model))
+
+
+def _set_dirs(model_dir: Path) -> list[Path]:
+    """The model's output sets: fold-<k>/, pilot/, folds/ (those holding a marker)."""
+    if not model_dir.is_dir():
+        return []
+    dirs = [d for d in sorted(model_dir.iterdir()) if d.is_dir() and (d / MARKER).is_file() and not d.name.startswith(".")]
+    return sorted(dirs, key=lambda d: (d.name == "folds", d.name))
+
+
+def _provenance(directory: Path) -> dict:
+    try:
+        meta = json.loads((directory / MARKER).read_text())
+    except (OSError, ValueError):
+        return {}
+    return meta.get("meta", meta) if isinstance(meta, dict) else {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages.
+# ---------------------------------------------------------------------------------------------
+
+def _models_table(pages: Sequence[ModelPage]) -> str:
+    head = ("Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
+            "FIP2", "Worst KS p", "Folds", "Status")  # fmt: skip
+    rows = []
+    for page in pages:
+        for row in page.rows or [{}]:
+            ks = [row["ks_p_min"]] if isinstance(row.get("ks_p_min"), (int, float)) and math.isfinite(row["ks_p_min"]) else []
+            cells = (html(page.channel), html(page.signal), html(page.kind),
+                     f'<a href="{page.page}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
+                     _mean_std(row, "auc_test"), _mean_std(row, "rejection_0.5", ".1f"), _mean_std(row, "fip2", ".3f"),
+                     _number(min(ks), ".3f") if ks else "", html(len(row.get("folds", [])) or ""),
+                     html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    return (f'<input type="search" class="filter" data-table="models" placeholder="filter (e.g. Run3Mu multiclass)">'
+            f'<table id="models" class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
+
+
+def _compared_table(compared: Sequence[dict]) -> str:
+    head = ("Channel", "Signal", "Background", "Binary AUC", "Multi-class LR AUC", "Multi-class &minus; binary", "p (paired t)")
+    rows = []
+    for c in compared:
+        diff = _number(c.get("auc_diff_mean"), "+.4f")
+        err = _number(c.get("auc_diff_standard_error"), ".4f")
+        cells = (html(c["channel"]), html(c["signal"]), html(c["background"]),
+                 f"{_number(c.get('auc_test_binary_mean'))} &plusmn; {_number(c.get('auc_test_binary_std'))}",
+                 f"{_number(c.get('auc_test_multiclass_mean'))} &plusmn; {_number(c.get('auc_test_multiclass_std'))}",
+                 f"{diff} &plusmn; {err}" if diff else "", _number(c.get("auc_diff_p_value"), ".3f"))  # fmt: skip
+        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    return f'<table id="compared" class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _figures(directory: Path) -> list[str]:
+    """Figure names of an output set: its stored canvases (plots.root or campaign.root), else its PNGs."""
+    root_file = next((directory / n for n in ("plots.root", "campaign.root") if (directory / n).is_file()), None)
+    if root_file is not None:
+        from pnetviz.output.render import canvas_names  # noqa: PLC0415
+
+        try:
+            return sorted(canvas_names(root_file))
+        except Exception:  # noqa: BLE001 - a set the site cannot read: its PNGs, as before
+            pass
+    return sorted(p.stem for p in directory.glob("*.png"))
+
+
+def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | None, on_disk: Path) -> str:
+    """A thumbnail per figure of the set `directory` (relative to the output root; `on_disk` is
+    it): the lazy PNG when written, with its PNG, PDF and live-view links (only the live view when
+    the run wrote no images: --images none)."""
+    items = []
+    for stem in stems:
+        png = f"{prefix}{_link(f'{directory}/{stem}.png')}"
+        links = []
+        if (on_disk / f"{stem}.png").is_file():
+            links.append(f'<a href="{png}">PNG</a>')
+        if (on_disk / f"{stem}.pdf").is_file():
+            links.append(f'<a href="{prefix}{_link(f"{directory}/{stem}.pdf")}">PDF</a>')
+        live = view_link(prefix, root_file, f"canvases/{stem}") if root_file else None
+        if live:
+            links.append(f'<a href="{live}">live</a>')
+        picture = (f'<a href="{png}"><img loading="lazy" src="{png}" alt="{html(stem)}" width="240" height="240"></a>'
+                   if (on_disk / f"{stem}.png").is_file() else
+                   f'<a class="noimage" href="{live or "#"}">{html(stem)}<br>(no image written: live view)</a>')  # fmt: skip
+        items.append(f'<figure>{picture}<figcaption>{html(stem)}<br>{" &middot; ".join(links)}</figcaption></figure>')
+    return f'<div class="thumbs">{"".join(items)}</div>'
+
+
+def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path) -> str:
+    figures = _figures(campaign_dir)
+    maps = [n for n in figures if n.startswith("map_")]
+    graphs = [n for n in figures if n.startswith("auc_vs_mA_")]
+    failed = [j for j in data["jobs"] if j["status"] == "failed"]
+    counts = {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed", "other options")}
+    by_signal = sorted({(p.channel, p.signal) for p in pages})
+    signal_links = " ".join(f'<a href="{_signal_page(c, s)}">{html(c)} / {html(s)}</a>' for c, s in by_signal)
+    body = [f"<h1>pnetviz campaign</h1><p>{counts['done']} jobs done, {counts['up to date']} up to date, "
+            f"{counts['failed']} failed, {counts['other options']} made with other options (listed below, not in the "
+            "tables). Downloads: "
+            + ", ".join(f'<a href="../{_link(n)}">{html(n)}</a>' for n in sorted(campaign_files)
+                        if n.endswith((".csv", ".tex", ".json")) and not n.startswith("."))
+            + "</p>",
+            f"<h2>Signal points</h2><p class=\"links\">{signal_links}</p>",
+            "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _compared_table(data["binary_vs_multiclass"]),
+            "<h2>Every model</h2>", _models_table(pages),
+            "<h2>Mass-grid maps</h2>", _thumbs(maps, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir),
+            "<h2>Test AUC vs m(A)</h2>", _thumbs(graphs, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir)]  # fmt: skip
+    if failed:
+        body += ["<h2>Failed jobs</h2><ul class=\"failed\">"
+                 + "".join(f"<li>{html(j['job'])}: {html(j.get('message') or 'failed')}</li>" for j in failed) + "</ul>"]
+    other = [j for j in data["jobs"] if j["status"] == "other options"]
+    if other:
+        body += ["<h2>Sets made with other options (not in the tables)</h2><ul>"
+                 + "".join(f"<li>{html(j['job'])}: {html(j.get('message') or '')}</li>" for j in other) + "</ul>"]
+    return _page("pnetviz campaign", "\n".join(body), jsroot, scripts=("site.js",))
+
+
+def _signal_page(channel: str, signal: str) -> str:
+    return f"signal-{hashlib.sha1(f'{channel}/{signal}'.encode()).hexdigest()[:12]}.html"
+
+
+def signal_page(channel: str, signal: str, pages: Sequence[ModelPage], compared: Sequence[dict], jsroot: str) -> str:
+    mine = [p for p in pages if (p.channel, p.signal) == (channel, signal)]
+    columns = []
+    for kind in ("binary", "multiclass", "comparison"):
+        items = "".join(f'<li><a href="{p.page}">{html(p.model)}</a> ({html(p.status)})</li>' for p in mine if p.kind == kind)
+        columns.append(f'<div class="column"><h2>{html(kind)}</h2><ul>{items}</ul></div>')
+    table = _compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
+    body = (f'<p><a href="index.html">overview</a></p><h1>{html(channel)} / {html(signal)}</h1>'
+            f'<div class="columns">{"".join(columns)}</div><h2>Binary vs multi-class</h2>{table}')
+    return _page(f"{channel} {signal}", body, jsroot, scripts=("site.js",))
+
+
+def model_page(page: ModelPage, plots_root: Path, jsroot: str) -> str:
+    model_dir = plots_root / page.directory
+    sections = []
+    for set_dir in _set_dirs(model_dir):
+        rel = f"{page.directory}/{set_dir.name}"
+        root_file = f"{rel}/plots.root" if (set_dir / "plots.root").is_file() else None
+        prov = _provenance(set_dir)
+        command = " ".join(str(a) for a in prov.get("command", [])) if isinstance(prov.get("command"), list) else ""
+        details = (f"<p class=\"prov\">made by <code>{html(command)}</code>, pnetviz {html(prov.get('pnetviz_version', '?'))}"
+                   "</p>") if command else ""  # fmt: skip
+        reports = " ".join(f'<a href="{TO_ROOT}{_link(f"{rel}/{n}")}">{html(n)}</a>'
+                           for n in ("summary_report.txt", "summary_report.json", "classification_report.txt")
+                           if (set_dir / n).is_file())  # fmt: skip
+        live = f' &middot; <a href="{view_link(TO_ROOT, root_file, "")}">browse plots.root</a>' if root_file else ""
+        sections.append(f'<h2 id="{html(set_dir.name)}">{html(set_dir.name)}</h2><p>{reports}{live}</p>{details}'
+                        + _thumbs(_figures(set_dir), rel, TO_ROOT, root_file, set_dir))  # fmt: skip
+    numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{_mean_std(r, 'auc_test')}</td>"
+                      f"<td>{_mean_std(r, 'rejection_0.5', '.1f')}</td><td>{_mean_std(r, 'fip2', '.3f')}</td></tr>"
+                      for r in page.rows)  # fmt: skip
+    key = (f"<table><thead><tr><th>Pair</th><th>Test AUC</th><th>Rejection at &epsilon;<sub>s</sub> = 0.5</th>"
+           f"<th>FIP2</th></tr></thead><tbody>{numbers}</tbody></table>") if numbers else ""
+    nav = " ".join(f'<a href="#{html(d.name)}">{html(d.name)}</a>' for d in _set_dirs(model_dir))
+    status = f'<p class="failed">failed: {html(page.message)}</p>' if page.status == "failed" else ""
+    body = (f'<p><a href="index.html">overview</a> &middot; <a href="{_signal_page(page.channel, page.signal)}">'
+            f"{html(page.channel)} / {html(page.signal)}</a></p><h1>{html(page.model)}</h1>"
+            f"<p>{html(page.kind)}, {html(page.channel)}, {html(page.signal)}</p>{status}{key}<p>{nav}</p>{''.join(sections)}")
+    return _page(page.model, body, jsroot, scripts=("site.js",))
+
+
+def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) -> dict[str, str]:
+    """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
+    the campaign set being written (its figures and downloads)."""
+    pages = models(data, plots_root)
+    campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
+    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir),
+           f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
+    for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
+        out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"], jsroot)
+    for page in pages:
+        out[f"{SITE_DIR}/{page.page}"] = model_page(page, plots_root, jsroot)
+    return out
+
+
+def root_files(jsroot: str) -> dict[str, str]:
+    """The output root's static files: the front door and the live view."""
+    door = _page("pnetviz", '<p><a href="campaign/site/index.html">The campaign report</a></p>', jsroot, "campaign/site/")
+    door = door.replace("<head>", '<head><meta http-equiv="refresh" content="0; url=campaign/site/index.html">', 1)
+    body = ('<p><a href="campaign/site/index.html">campaign report</a> &middot; <span id="what"></span></p>'
+            '<div id="drawing" style="width: 800px; height: 600px"></div><p id="error" class="failed"></p>')
+    view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
+    view = view.replace("</head>", '<script type="module" src="view.js"></script></head>', 1)
+    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot))}
+
+
+SITE_CSS = """body { font-family: sans-serif; margin: 1.5em; max-width: 1400px; }
+table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+th[data-sort] { cursor: pointer; background: #eef; }
+.thumbs { display: flex; flex-wrap: wrap; gap: 0.8em; }
+figure { margin: 0; width: 240px; font-size: 0.8em; overflow-wrap: anywhere; }
+img { border: 1px solid #ddd; }
+.columns { display: flex; gap: 2em; }
+.failed { color: #b00; }
+a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
+input.filter { width: 30em; margin: 0.3em 0; }
+code { font-size: 0.85em; overflow-wrap: anywhere; }
+"""
+
+SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.
+for (const th of document.querySelectorAll('table.sortable th[data-sort]')) {
+  th.addEventListener('click', () => {
+    const table = th.closest('table'), body = table.tBodies[0], col = Number(th.dataset.sort);
+    const up = th.dataset.dir !== 'up';
+    th.dataset.dir = up ? 'up' : 'down';
+    const key = row => {
+      const text = row.cells[col] ? row.cells[col].textContent.trim() : '';
+      const num = parseFloat(text.replace(/^>\\s*/, ''));
+      return Number.isNaN(num) ? text.toLowerCase() : num;
+    };
+    const rows = Array.from(body.rows).sort((a, b) => {
+      const x = key(a), y = key(b);
+      return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
+    });
+    rows.forEach(r => body.appendChild(r));
+  });
+}
+for (const input of document.querySelectorAll('input.filter')) {
+  input.addEventListener('input', () => {
+    const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    for (const row of document.getElementById(input.dataset.table).tBodies[0].rows) {
+      const text = row.textContent.toLowerCase();
+      row.hidden = !words.every(w => text.includes(w));
+    }
+  });
+}
+"""
+
+VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>.
+const base = @JSROOT@;
+const params = new URLSearchParams(window.location.search);
+const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
+const what = document.getElementById('what'), error = document.getElementById('error');
+what.textContent = file + (item ? ' : ' + item : '');
+const bad = !file || file.startsWith('/') || file.includes('..') || /^[a-z]+:/i.test(file) || !file.endsWith('.root');
+if (bad) {
+  error.textContent = 'give ?file=<path of a .root file under this directory>&item=<object>';
+} else {
+  try {
+    const jsroot = await import(base + 'modules/main.mjs');
+    if (item) {
+      const f = await jsroot.openFile(file);
+      const obj = await f.readObject(item);
+      if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
+        const div = document.getElementById('drawing');
+        div.style.width = obj.fCw + 'px';
+        div.style.height = obj.fCh + 'px';
+      }
+      await jsroot.draw('drawing', obj, opt);
+    } else {
+      const h = new jsroot.HierarchyPainter('browser', 'drawing');
+      await h.openRootFile(file);
+    }
+  } catch (err) {
+    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err;
+  }
+}
+"""
+
+
+def publish_root_files(plots_root: Path, jsroot_dir: Path | None) -> None:
+    """Write index.html, view.html and view.js at the output root (each replaced atomically: they
+    are constant, whatever the round) and, with `jsroot_dir` (the unpacked npm package), its
+    modules/ as <plots>/jsroot/modules/ (replaced whole when the version differs)."""
+    import os  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if jsroot_dir is not None:
+        modules = Path(jsroot_dir) / "modules" / "main.mjs"
+        if not modules.is_file():
+            from pnetviz.errors import InputError  # noqa: PLC0415
+
+            raise InputError(f"--jsroot {jsroot_dir}: no modules/main.mjs. Fix: give the unpacked npm package "
+                             f"(npm pack jsroot@{JSROOT_VERSION}; tar xzf jsroot-{JSROOT_VERSION}.tgz; --jsroot package).")  # fmt: skip
+        target = plots_root / "jsroot"
+        stamp = target / "package.json"
+        if not stamp.is_file() or stamp.read_bytes() != (Path(jsroot_dir) / "package.json").read_bytes():
+            stage = Path(tempfile.mkdtemp(prefix=".jsroot-", dir=plots_root))
+            shutil.copytree(Path(jsroot_dir) / "modules", stage / "modules")
+            shutil.copy2(Path(jsroot_dir) / "package.json", stage / "package.json")
+            if (Path(jsroot_dir) / "LICENSE").is_file():
+                shutil.copy2(Path(jsroot_dir) / "LICENSE", stage / "LICENSE")
+            old = plots_root / f".jsroot-old-{os.getpid()}"
+            if target.exists():
+                os.rename(target, old)
+            os.rename(stage, target)
+            shutil.rmtree(old, ignore_errors=True)
+    for name, text in root_files(jsroot_source(str(jsroot_dir) if jsroot_dir else None)).items():
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=plots_root)
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, plots_root / name)
