@@ -13,58 +13,17 @@ Prints a Markdown table for benchmarks/README.md. Usage: python benchmarks/bench
 
 from __future__ import annotations
 
-import argparse
 import shlex
-import subprocess
 import sys
-import tempfile
-import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from campaign_tree import CHANNELS, FOLDS, REPO, SIGNALS, commands, parser, timed, work_tree
 
-CHANNELS = ("Run1E2Mu", "Run3Mu")
-SIGNALS = ("MHc100_MA95", "MHc130_MA90", "MHc160_MA85")
-FOLDS = range(5)
 SIZES = {24: (CHANNELS[:1], SIGNALS, (0, 1)), 60: (CHANNELS[:1], SIGNALS, tuple(FOLDS)), 120: (CHANNELS, SIGNALS, tuple(FOLDS))}
 
 
-def make_tree(base: Path) -> None:
-    from pnetviz.demo.trainertree import write_trainer_fold
-
-    for channel in CHANNELS:
-        for signal in SIGNALS:
-            for fold in FOLDS:
-                write_trainer_fold(base, channel, signal, fold, events=3000)
-
-
-def commands(base: Path, out: Path, channels, signals, folds) -> list[str]:
-    py, scripts = sys.executable, REPO / "python"
-    cmds = []
-    for channel in channels:
-        for signal in signals:
-            for fold in folds:
-                common = f"--results-dir {base} --channel {channel} --signal {signal} --fold {fold} --plots-dir {out} -q"
-                for bkg in ("nonprompt", "diboson", "ttZ"):
-                    cmds.append(f"{py} {scripts / 'visualizeBinary.py'} {common} --background {bkg}")
-                cmds.append(f"{py} {scripts / 'visualizeMultiClass.py'} {common}")
-    return cmds
-
-
-def timed(cmd: list[str], stdin: str | None = None) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, input=stdin, text=True, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", type=Path, help="work directory to keep (default: a temporary one)")
-    args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="pnetviz-bench-campaign-"))
-    base = work / "results"
-    if not base.exists():
-        make_tree(base)
+    args = parser(__doc__).parse_args()
+    work, base = work_tree(args.keep, "pnetviz-bench-campaign-")
     rows = []
     for n, (channels, signals, folds) in SIZES.items():
         cmds = "\n".join(commands(base, work / f"loop{n}", channels, signals, folds)) + "\n"

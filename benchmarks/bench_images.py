@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
 """Images on demand (issue 23): the campaign with `--images none` against `--images all` and
-against one process per evaluation with `xargs -P 2`, on bench_campaign.py's trainer-faithful tree
-(3000 events per model), for 48 and 120 model-fold evaluations, all in one run:
+against one process per evaluation with `xargs -P 2`, on the trainer-faithful tree of
+campaign_tree.py (3000 events per model), for 48 and 120 model-fold evaluations, all in one run:
 
   xargs    every evaluation as its own process (pnetviz binary/multiclass --fold k), xargs -P 2
   all      pnetviz campaign --workers 2 --kinds binary,multiclass (PNG + PDF of every plot)
   none     the same with --images none (plots.root with every canvas, no PNG/PDF)
 
-Also the warm per-evaluation time with none: (time at 120 - time at 48) / 72. Prints a Markdown
-table for benchmarks/README.md. Usage: python benchmarks/bench_images.py [--keep DIR]
+Also the warm per-evaluation time with none: (time at 120 - time at 48) / 72 (whole campaign jobs:
+each model's folds and its fold summary), and, in this process after a worker's set-up, one
+evaluation (fold 0, no summary) repeated: binary and multi-class separately. Prints Markdown
+tables for benchmarks/README.md. Usage: python benchmarks/bench_images.py [--keep DIR] [--warm-only]
+[--repeat N] [--warm-formats png,pdf]
 """
 
 from __future__ import annotations
 
-import argparse
+import statistics
 import sys
-import tempfile
+import time
 from pathlib import Path
 
-from bench_campaign import CHANNELS, SIGNALS, commands, make_tree, timed
+from campaign_tree import CHANNELS, SIGNALS, commands, parser, timed, work_tree
 
 SIZES = {48: (CHANNELS[:1], SIGNALS, (0, 1, 2, 3)), 120: (CHANNELS, SIGNALS, (0, 1, 2, 3, 4))}
 
@@ -30,16 +33,36 @@ def campaign(base: Path, out: Path, channels, signals, folds, images: str) -> fl
                   "--images", images])  # fmt: skip
 
 
+def warm(base: Path, out: Path, repeat: int, formats: str) -> dict[str, list[float]]:
+    """Seconds of each run of one evaluation (fold 0, `--formats formats`) in this process after
+    the campaign worker's set-up; the first run of each kind (its first drawing) is left out."""
+    from pnetviz.campaign.execute import worker_setup
+    from pnetviz.cli.main import main
+
+    worker_setup()
+    common = ["--results-dir", str(base), "--channel", CHANNELS[0], "--signal", SIGNALS[1], "--fold", "0",
+              "--plots-dir", str(out), "-q", "--formats", formats]  # fmt: skip
+    times = {}
+    for kind, argv in (("binary", ["binary", *common, "--background", "diboson"]), ("multiclass", ["multiclass", *common])):
+        runs = []
+        for _ in range(repeat + 1):
+            start = time.perf_counter()
+            if main(argv) != 0:
+                raise RuntimeError(f"pnetviz {' '.join(argv)} failed")
+            runs.append(time.perf_counter() - start)
+        times[kind] = runs[1:]
+    return times
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", type=Path, help="work directory to keep (default: a temporary one)")
-    args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="pnetviz-bench-images-"))
-    base = work / "results"
-    if not base.exists():
-        make_tree(base)
+    cli = parser(__doc__)
+    cli.add_argument("--warm-only", action="store_true", help="only the in-process warm evaluations")
+    cli.add_argument("--repeat", type=int, default=10, help="warm runs of each kind (default: %(default)s)")
+    cli.add_argument("--warm-formats", default="none", help="--formats of the warm runs (default: %(default)s)")
+    args = cli.parse_args()
+    work, base = work_tree(args.keep, "pnetviz-bench-images-")
     rows = {}
-    for n, (channels, signals, folds) in SIZES.items():
+    for n, (channels, signals, folds) in ({} if args.warm_only else SIZES).items():
         cmds = "\n".join(commands(base, work / f"xargs{n}", channels, signals, folds)) + "\n"
         assert cmds.count("\n") == n
         xargs = timed(["xargs", "-P", "2", "-I{}", "sh", "-c", "{}"], cmds)
@@ -47,13 +70,19 @@ def main() -> int:
         none = campaign(base, work / f"none{n}", channels, signals, folds, "none")
         rows[n] = (xargs, every, none)
         print(f"{n} evaluations: xargs -P 2 {xargs:.1f} s, campaign all {every:.1f} s, none {none:.1f} s", flush=True)
-    print("\n| evaluations | xargs -P 2 | campaign --images all | campaign --images none | none vs xargs | none vs all |")
-    print("|---|---|---|---|---|---|")
-    for n, (xargs, every, none) in rows.items():
-        print(f"| {n} | {xargs:.1f} s | {every:.1f} s | {none:.1f} s | {xargs / none:.1f}x | {every / none:.1f}x |")
-    (n1, r1), (n2, r2) = sorted(rows.items())
-    print(f"\nwarm evaluation with --images none (2 workers): {2 * (r2[2] - r1[2]) / (n2 - n1):.3f} s of worker time "
-          f"({(r2[2] - r1[2]) / (n2 - n1):.3f} s wall per evaluation); with all: {2 * (r2[1] - r1[1]) / (n2 - n1):.3f} s")
+    if rows:
+        print("\n| evaluations | xargs -P 2 | campaign --images all | campaign --images none | none vs xargs | none vs all |")
+        print("|---|---|---|---|---|---|")
+        for n, (xargs, every, none) in rows.items():
+            print(f"| {n} | {xargs:.1f} s | {every:.1f} s | {none:.1f} s | {xargs / none:.1f}x | {every / none:.1f}x |")
+        (n1, r1), (n2, r2) = sorted(rows.items())
+        print(f"\nwarm evaluation in the campaign with --images none (2 workers): {2 * (r2[2] - r1[2]) / (n2 - n1):.3f} s "
+              f"of worker time ({(r2[2] - r1[2]) / (n2 - n1):.3f} s wall per evaluation); with all: "
+              f"{2 * (r2[1] - r1[1]) / (n2 - n1):.3f} s")  # fmt: skip
+    times = warm(base, work / "warm", args.repeat, args.warm_formats)
+    print(f"\n| warm evaluation, one process, --formats {args.warm_formats} | min | median | runs |\n|---|---|---|---|")
+    for kind, runs in times.items():
+        print(f"| {kind} | {min(runs):.3f} s | {statistics.median(runs):.3f} s | {len(runs)} |")
     print(f"work directory: {work}")
     return 0
 

@@ -82,3 +82,25 @@ def ntuple_factory(tmp_path):
         return write_ntuple(tmp_path / f"pred{next(counter)}.root", cols, tree)
 
     return make
+
+
+def compile_latex(tex: str, directory: Path) -> str:
+    """\\input `tex` into an 11 pt article with a 16 cm text width and compile it with pdflatex;
+    the log (asserted free of errors and overfull boxes). Skips where pdflatex is absent (.ci/run
+    installs texlive-latex-recommended)."""
+    import shutil
+    import subprocess
+
+    pdflatex = shutil.which("pdflatex")
+    if pdflatex is None:
+        pytest.skip("pdflatex is not installed (.ci/run installs texlive-latex-recommended)")
+    (directory / "table.tex").write_text(tex)
+    (directory / "note.tex").write_text("\\documentclass[11pt]{article}\n\\usepackage[a4paper,textwidth=16cm]{geometry}\n"
+                                        "\\usepackage{booktabs}\n\\begin{document}\n\\input{table}\n\\end{document}\n")
+    proc = subprocess.run([pdflatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "note.tex"],
+                          cwd=directory, capture_output=True, text=True, timeout=120)  # fmt: skip
+    log = (directory / "note.log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-2000:]
+    assert "Overfull \\hbox" not in log, [line for line in log.splitlines() if "Overfull" in line]
+    assert (directory / "note.pdf").stat().st_size > 1000
+    return log

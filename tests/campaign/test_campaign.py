@@ -8,7 +8,6 @@ import csv
 import re
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,8 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO, load_script
+from conftest import REPO, compile_latex, load_script
 from pnetviz.cli.common import run
+from pnetviz.demo.ga import write_demo_run
 from pnetviz.output.atomic import MARKER
 from pnetviz.rootenv import root
 from pnetviz.demo.trainertree import write_trainer_fold
@@ -36,6 +36,7 @@ def tree(tmp_path_factory):
         for signal in SIGNALS:
             for fold in FOLDS:
                 write_trainer_fold(base, channel, signal, fold, events=1500)
+    write_demo_run(base, CHANNELS[0], SIGNALS[0], events=600)  # a GA search beside the folds (--kinds ga)
     return base
 
 
@@ -98,25 +99,14 @@ def test_latex_tables_compile_within_a_16cm_text_width(done, tmp_path):
     tex = (done / "campaign" / "campaign_summary.tex").read_text()
     assert tex.count(r"\begin{table}") == 2 and tex.count(r"\caption{") == 2 and tex.count(r"\label{tab:") == 2
     assert r"$1e2\mu$" in tex and r"$3\mu$" in tex and "Masses in GeV" in tex and "over 2 folds" in tex
-    pdflatex = shutil.which("pdflatex")
-    if pdflatex is None:
-        pytest.skip("pdflatex is not installed (.ci/run installs texlive-latex-recommended)")
-    (tmp_path / "campaign_summary.tex").write_text(tex)
-    (tmp_path / "note.tex").write_text("\\documentclass[11pt]{article}\n\\usepackage[a4paper,textwidth=16cm]{geometry}\n"
-                                       "\\usepackage{booktabs}\n\\begin{document}\n\\input{campaign_summary}\n\\end{document}\n")
-    proc = subprocess.run([pdflatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "note.tex"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)  # fmt: skip
-    log = (tmp_path / "note.log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-2000:]
-    assert "Overfull \\hbox" not in log, [line for line in log.splitlines() if "Overfull" in line]
-    assert (tmp_path / "note.pdf").stat().st_size > 1000
+    compile_latex(tex, tmp_path)
 
 
 def test_dry_run_lists_every_job(tree, capsys):
     assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "[pnetviz campaign] 20 jobs" in out  # 2 channels x 2 signals x (3 binary + 1 multi-class + 1 comparison)
-    assert out.count("pnetviz binary ") == 12 and out.count("pnetviz compare ") == 4
+    assert "[pnetviz campaign] 21 jobs" in out  # 2 channels x 2 signals x (3 binary + 1 multi-class + 1 comparison) + 1 GA run
+    assert out.count("pnetviz binary ") == 12 and out.count("pnetviz compare ") == 4 and out.count("pnetviz ga ") == 1
     argv = ["--results-dir", str(tree), "--dry-run", "--channels", "Run3Mu", "--signals", "MHc160_MA85", "--kinds", "binary"]
     assert run(load_script("visualizeCampaign").main, argv) == 0
     assert "[pnetviz campaign] 3 jobs" in capsys.readouterr().out

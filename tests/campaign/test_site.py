@@ -6,6 +6,7 @@ kept out of git in ~/.cache/pnetviz (or $PNETVIZ_JSROOT): fetched on first use w
 
 from __future__ import annotations
 
+import csv
 import functools
 import http.server
 import os
@@ -126,6 +127,21 @@ def test_every_model_and_fold_in_two_clicks(report):
         linked |= {(report / urllib.parse.unquote(m)).parent.resolve() for m in re.findall(r'href="\.\./\.\./([^"]+?\.png)"', text)}
     assert {d.resolve() for d in fold_dirs} <= linked
     assert len(model_pages) == len({p.parent.parent for p in (report / "results").rglob("plots.root")})
+
+
+def test_signal_pages_hold_the_working_point_table(report):
+    """Each signal page lists its working points, the same numbers as campaign_working_points.csv."""
+    rows = list(csv.DictReader((report / "campaign" / "campaign_working_points.csv").open()))
+    mine = [r for r in rows if r["signal"] == "MHc100_MA95"]
+    assert mine and {r["target_eps_s"] for r in mine} == {"0.5", "0.7", "0.9"}
+    index = (report / "campaign" / "site" / "index.html").read_text()
+    pages = set(re.findall(r'href="(signal-[0-9a-f]{12}\.html)"', index))
+    texts = [(report / "campaign" / "site" / name).read_text() for name in pages]
+    page = next(t for t in texts if "MHc100_MA95" in t.split("<h1>")[1].split("</h1>")[0])
+    table = page.split('id="working-points"')[1].split("</table>")[0]
+    assert table.count("<tr>") == len(mine) + 1  # header + one row per (kind, model, pair, target)
+    threshold = float(mine[0]["threshold_mean"])
+    assert f"{threshold:.4f}" in table
 
 
 def test_names_from_disk_are_text_never_markup():

@@ -94,7 +94,7 @@ def test_without_pyroot_one_line_and_exit_2(tmp_path):
 
 
 def test_named_scripts_need_no_path_edits():
-    for script in ("visualizeBinary", "visualizeMultiClass", "visualizeComparison", "visualizeCampaign", "makeDemo"):
+    for script in ("visualizeBinary", "visualizeMultiClass", "visualizeComparison", "visualizeCampaign", "visualizeGA", "makeDemo"):
         text = (REPO / "python" / f"{script}.py").read_text()
         assert "sys.path" not in text and "PYTHONPATH" not in text
         proc = subprocess.run([sys.executable, str(REPO / "python" / f"{script}.py"), "--help"], capture_output=True,

@@ -1,5 +1,6 @@
-"""The only Dask-aware piece of a campaign: a Client of a local cluster or of a running
-scheduler, and the check that the cluster can run pnetviz before any job is sent.
+"""The only Dask-aware piece of a campaign: a Client of a local cluster, of a running
+scheduler or of worker jobs on a batch system (`batch_client`: SLURM, HTCondor; campaign/batch.py),
+and the check that the cluster can run pnetviz before any job is sent.
 
 The local cluster authenticates: scheduler, nannies and workers speak TLS with throw-away
 credentials made for this campaign (`Security.temporary()`: held in memory, handed to the
@@ -244,3 +245,15 @@ def check_environment(client, need_root: bool = True) -> None:
         raise InputError(f"the Dask cluster cannot run pnetviz {__version__}: {'; '.join(problems[:2])}{more}. Fix: install "
                          "this pnetviz (pip install) and ROOT in the environment the scheduler and workers start "
                          "from (README: campaigns on a cluster).")  # fmt: skip
+
+
+@contextlib.contextmanager
+def batch_client(spec, output: Path, say=None) -> Iterator[object]:
+    """A Client of worker jobs on a batch system (`batch.JobSpec`: SLURM or HTCondor through
+    dask-jobqueue; TLS, private credentials on the shared filesystem, jobs cancelled on the way
+    out, also on Ctrl-C and SIGTERM). Yields the `batch.BatchCluster`: `.client`,
+    `.wait_for_workers()`, `.tend()`."""
+    from pnetviz.campaign import batch  # noqa: PLC0415
+
+    with batch.terminate_as_interrupt(), batch.BatchCluster(spec, output, say) as cluster:
+        yield cluster

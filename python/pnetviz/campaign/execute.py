@@ -205,8 +205,11 @@ class _Dispatch:
     """The campaign's side of a Dask run: sends jobs, keeps their clocks, reads their ends."""
 
     def __init__(self, client, runner: Runner, on_result: Callable[[JobResult], None], timeout: float | None,
-                 setup: Callable[[], None] | None):  # fmt: skip
+                 setup: Callable[[], None] | None, retries: int = 0,
+                 on_tick: Callable[[], str | None] | None = None):  # fmt: skip
         self.client, self.runner, self.on_result, self.timeout, self.setup = client, runner, on_result, timeout, setup
+        self.retries, self.on_tick = retries, on_tick
+        self.deaths: Counter = Counter()  # job index -> workers lost while running it
         self.token = uuid.uuid4().hex[:8]  # keys and topic of this campaign only (a shared scheduler)
         self.topic = f"pnetviz-started-{self.token}"
         self.started: dict[str, dict] = {}  # key -> worker, pid, phase (setup, job), "at" (this process's monotonic clock)
@@ -254,9 +257,14 @@ class _Dispatch:
                 if ended is not None and ended[0] in self.live:
                     self._ended(*ended)
                 self._over_time()
-                if self.client.status == "closed":
-                    for _, _, job in list(self.live.values()):
-                        self._record(JobResult(job, 1, "the Dask cluster was lost before it ran"))
+                lost = "the Dask cluster was lost before it ran" if self.client.status == "closed" else None
+                if lost is None and self.on_tick is not None:
+                    lost = self.on_tick()
+                if lost:
+                    for future, _, job in list(self.live.values()):
+                        with contextlib.suppress(Exception):  # a closed client
+                            future.cancel()
+                        self._record(JobResult(job, 1, lost))
                     self.live.clear()
         finally:
             with contextlib.suppress(Exception):
@@ -287,9 +295,14 @@ class _Dispatch:
                     self.submit(index, job)
                     return
                 result = JobResult(job, 1, f"its worker died {SENDS} times before it could start (see the Dask worker logs)")
-            else:
+            else:  # its worker was lost while it ran: sent again up to `retries` times (batch: preemption, walltime)
+                self.deaths[index] += 1
+                if self.deaths[index] <= self.retries:
+                    self.submit(index, job)
+                    return
                 seconds = time.monotonic() - start["at"]
-                result = JobResult(job, 1, f"its worker died: {self.death(start['pid'])}", seconds)
+                times = f" {self.deaths[index]} times, last" if self.deaths[index] > 1 else ""
+                result = JobResult(job, 1, f"its worker died{times}: {self.death(start['pid'])}", seconds)
         self._record(result)
 
     def death(self, pid: int) -> str:
@@ -330,12 +343,17 @@ class _Dispatch:
 
 
 def execute(jobs: Sequence[Job], client, runner: Runner, on_result: Callable[[JobResult], None],
-            timeout: float | None = DEFAULT_TIMEOUT, setup: Callable[[], None] | None = worker_setup) -> list[JobResult]:  # fmt: skip
+            timeout: float | None = DEFAULT_TIMEOUT, setup: Callable[[], None] | None = worker_setup,
+            retries: int = 0, on_tick: Callable[[], str | None] | None = None) -> list[JobResult]:  # fmt: skip
     """Run `jobs` on the Dask `client` (any cluster); results in completion order. A job over
     `timeout` seconds (None or 0: no limit) or whose worker dies fails alone (module docstring);
     `setup` runs once in every worker process (a replaced one too) before its first job, outside
-    the job's clock."""
-    return _Dispatch(client, runner, on_result, timeout, setup).run(jobs)
+    the job's clock. A job whose worker is lost while it runs is sent again up to `retries` times
+    (batch workers are preempted, reach their walltime, are cancelled: not the job's fault), then
+    fails with "its worker died N times, last: ...". `on_tick()` is called between two looks at
+    the jobs (the batch cluster replaces lost worker jobs there); a text it returns fails every
+    job not finished with that reason."""
+    return _Dispatch(client, runner, on_result, timeout, setup, retries, on_tick).run(jobs)
 
 
 def run_here(jobs: Iterable[Job], runner: Runner, on_result: Callable[[JobResult], None],

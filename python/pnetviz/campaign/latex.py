@@ -54,13 +54,14 @@ def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequenc
     head = " & ".join(rf"\multicolumn{{2}}{{c}}{{{label_tex(b)}" + (f" / {label_tex(m)}" if m != b else "") + "}"
                       for b, m in columns)  # fmt: skip
     rules = " ".join(rf"\cmidrule(lr){{{3 + 2 * i}-{4 + 2 * i}}}" for i in range(len(columns)))
-    variant = f" (model variant {latex(tag)})" if tag else ""
+    short = next((c.get("variant") for c in sel if c.get("variant")), None) or tag  # the short variant name (nNodes64)
+    variant = f" (model variant {latex(short)})" if tag else ""
     caption = (f"Test AUC in the {channel_tex(channel)} channel{variant}: mean $\\pm$ sample standard deviation over "
                f"{_folds(sel)}, for the binary model (B) and the multi-class likelihood ratio "
                "$P(s)/(P(s)+P(b_i))$ (MC) against each background (binary / multi-class class). "
                "Masses in GeV; the AUC has no unit.")  # fmt: skip
     lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
-             rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-auc-{_label_key(channel)}{'-' + _label_key(tag) if tag else ''}}}",
+             rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-auc-{_label_key(channel)}{'-' + _label_key(short) if tag else ''}}}",
              r"\begin{tabular}{rr" + "cc" * len(columns) + "}", r"\toprule", rf" & & {head} \\", rules,
              r"$m_{H^\pm}$ & $m_A$ & " + " & ".join(["B & MC"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
     for signal in signals:
@@ -95,3 +96,106 @@ def latex_tables(compared: Sequence[dict], aggregates: Sequence[dict]) -> str:
     blocks = [channel_table(ch, tag, [c for c in compared if (c["channel"], c["tag"]) == (ch, tag)], sorted(lonely.get((ch, tag), ())))
               for ch, tag in keys]  # fmt: skip
     return PREAMBLE + "\n".join(blocks)
+
+
+def _rejection_tex(row: dict) -> str:
+    value = row.get("rejection_test")
+    if value is None or not math.isfinite(value):
+        return "--"
+    return f"$>{value:.3g}$" if row.get("rejection_test_limit") else f"${value:.3g}$"
+
+
+def working_point_tables(rows: Sequence[dict]) -> str:
+    """One table float per (channel, hyperparameter tag) of the working points
+    (campaign.workingpoints rows): per signal point, model (B binary, MC multi-class likelihood
+    ratio) and background, the threshold (mean $\\pm$ std over folds) and the test rejection at
+    each target signal efficiency."""
+    from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
+
+    blocks = []
+    for channel, tag in sorted({(r["channel"], hyper_tag(r["model"])) for r in rows}):
+        sel = [r for r in rows if (r["channel"], hyper_tag(r["model"])) == (channel, tag)]
+        targets = sorted({r["target_eps_s"] for r in sel})
+        keys = sorted({(r["signal"], r["kind"], r["pair"]) for r in sel},
+                      key=lambda k: (tuple(map(int, MASS.fullmatch(k[0]).groups())) if MASS.fullmatch(k[0]) else (0, 0), k))  # fmt: skip
+        wp_from = sorted({r["wp_from"] for r in sel})
+        variant = f" (model variant {latex(tag)})" if tag else ""
+        caption = (f"Working points in the {channel_tex(channel)} channel{variant}: the cut on the score "
+                   f"(binary: $P(s)$; MC: $P(s)/(P(s)+P(b_i))$) reaching each weighted signal efficiency "
+                   f"$\\varepsilon_s$ on the {'/'.join(latex(w) for w in wp_from)} split, mean $\\pm$ sample standard "
+                   "deviation over folds, and the test background rejection $1/\\langle\\varepsilon_b\\rangle$ "
+                   "($>$: lower limit at 95\\% CL). Masses in GeV.")  # fmt: skip
+        head = " & ".join(rf"\multicolumn{{2}}{{c}}{{$\varepsilon_s = {t:g}$}}" for t in targets)
+        rules = " ".join(rf"\cmidrule(lr){{{5 + 2 * i}-{6 + 2 * i}}}" for i in range(len(targets)))
+        lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
+                 rf"\caption{{{caption}}}",
+                 rf"\label{{tab:pnetviz-wp-{_label_key(channel)}{'-' + _label_key(tag) if tag else ''}}}",
+                 r"\begin{tabular}{rrll" + "cc" * len(targets) + "}", r"\toprule", rf" & & & & {head} \\", rules,
+                 r"$m_{H^\pm}$ & $m_A$ & & Bkg. & " + " & ".join(["Cut & $R_b$"] * len(targets)) + r" \\",
+                 r"\midrule"]  # fmt: skip
+        for signal, kind, pair in keys:
+            cells = []
+            for t in targets:
+                r = next((x for x in sel if (x["signal"], x["kind"], x["pair"], x["target_eps_s"]) == (signal, kind, pair, t)), None)
+                cells += [_pm(r["threshold_mean"], r["threshold_std"]) if r else "--", _rejection_tex(r) if r else "--"]
+            mass = MASS.fullmatch(signal)
+            name = f"{mass.group(1)} & {mass.group(2)}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(signal)}}}"
+            lines.append(f"{name} & {'B' if kind == 'binary' else 'MC'} & {label_tex(pair)} & " + " & ".join(cells) + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+        blocks.append("\n".join(lines))
+    return PREAMBLE + "\n".join(blocks)
+
+
+def _p_value(value) -> str:
+    if value is None or isinstance(value, str):
+        return "n/a" if value else ""
+    return f"${value:.2g}$" if value >= 0.01 else "$<0.01$"
+
+
+def _rejection(entry: dict, key: str) -> str:
+    value = entry.get(f"{key}_mean")
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return "--"
+    return f"$>{value:.0f}$" if entry.get(f"{key}_limit") else f"${value:.1f}$"
+
+
+def leaderboard_tables(entries: Sequence[dict]) -> str:
+    """The leaderboard (summary.leaderboard: ranked, best first) as one table float per (channel,
+    background): per signal point every model and variant with its mean test AUC +- standard
+    error, the difference to the best with its paired p-value, and the rejections at eps_s = 0.5
+    and 0.9. Every name goes through escape.latex."""
+    blocks = ["% Needs \\usepackage{booktabs}. The campaign leaderboard: one table float per channel and background.\n"]
+    for channel, background in sorted({(e["channel"], e["background"]) for e in entries}):
+        sel = [e for e in entries if (e["channel"], e["background"]) == (channel, background)]
+        caption = (f"Models ranked by mean test AUC over folds, {channel_tex(channel)} channel, signal against "
+                   f"{label_tex(background)}: binary models (B) and multi-class likelihood ratios (MC, of the class "
+                   "holding the background), each variant named by the hyperparameters that differ. AUC: mean $\\pm$ "
+                   "standard error over folds; $\\Delta$AUC: best minus this model over the common folds, with the "
+                   "two-sided $p$-value of the paired $t$ test (n/a: fewer than two common folds); $R$: rejection "
+                   "$1/\\varepsilon_b$ at signal efficiency 0.5 and 0.9 ($>$: lower limit). Masses in GeV.")  # fmt: skip
+        lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
+                 rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-leaderboard-{_label_key(channel)}-{_label_key(background)}}}",
+                 r"\begin{tabular}{rrrllcccrr}", r"\toprule",
+                 r"$m_{H^\pm}$ & $m_A$ & Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $R_{0.5}$ & $R_{0.9}$ \\",
+                 r"\midrule"]  # fmt: skip
+        previous = None
+        for e in sel:
+            if e["signal"] == previous:
+                where = " & "
+            else:
+                if previous is not None:
+                    lines.append(r"\midrule")
+                mass = MASS.fullmatch(e["signal"])
+                where = f"{mass.group(1)} & {mass.group(2)}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(e['signal'])}}}"
+            previous = e["signal"]
+            model = "B" if e["kind"] == "binary" else f"MC ({label_tex(e['pair'])})"
+            se = e.get("auc_test_standard_error")
+            auc = _pm(e["auc_test_mean"], se if isinstance(se, float) and math.isfinite(se) else None)
+            best = e["rank"] == 1
+            diff = "--" if best else _pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"))
+            p_value = "--" if best else _p_value(e.get("diff_to_best_p_value"))
+            lines.append(f"{where} & {e['rank']} & {model} & {latex(e['variant']) or '--'} & {auc} & {diff} & {p_value} & "
+                         f"{_rejection(e, 'rejection_0.5')} & {_rejection(e, 'rejection_0.9')} " + r"\\")  # fmt: skip
+        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)

@@ -22,9 +22,9 @@ from pnetviz.io import layout
 from pnetviz.output import atomic
 from pnetviz.output.atomic import MARKER
 
-KINDS = ("binary", "multiclass", "comparison")  # --kinds; a comparison runs `pnetviz compare`
-COMMANDS = {"binary": "binary", "multiclass": "multiclass", "comparison": "compare"}
-ORDER = {"multiclass": 0, "binary": 1, "comparison": 2}  # longest first: better load balance
+KINDS = ("binary", "multiclass", "comparison", "ga")  # --kinds; a comparison runs `pnetviz compare`, ga `pnetviz ga`
+COMMANDS = {"binary": "binary", "multiclass": "multiclass", "comparison": "compare", "ga": "ga"}
+ORDER = {"multiclass": 0, "binary": 1, "comparison": 2, "ga": 3}  # longest first: better load balance
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Job:
     """One command run: `pnetviz <command> <argv>`; what it reads and the output sets
     (directories) it publishes."""
 
-    kind: str  # binary, multiclass, comparison
+    kind: str  # binary, multiclass, comparison, ga
     channel: str
     signal: str
     model: str | None
@@ -45,6 +45,8 @@ class Job:
 
     @property
     def name(self) -> str:
+        if self.kind == "ga":  # a GA search: no folds; model = its GAOptim* directory
+            return f"{self.channel}/{self.signal}/ga/{self.model}"
         what = self.pair or self.model or self.kind
         folds = ",".join("pilot" if f is None else str(f) for f in self.folds)
         return f"{self.channel}/{self.signal}/{self.kind}/{what} [folds {folds}]"
@@ -130,10 +132,27 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
     return jobs
 
 
-def plan(groups: Sequence[layout.ModelGroup], opts: Options, kinds: set[str]) -> list[Job]:
-    """The jobs of `groups`; InputError before any job runs if two would publish into the same
-    output directory (the last would silently win)."""
-    jobs = [model_job(g, opts) for g in groups if g.kind in kinds]
+def ga_jobs(opts: Options, channels: set[str] | None, signals: set[str] | None) -> list[Job]:
+    """One `pnetviz ga` job per GA search run in the GAOptim* directories in and beside the
+    results directory (io.ga.roots_near), its set where the command alone would write it."""
+    from pnetviz.io import ga  # noqa: PLC0415
+
+    jobs = []
+    for root in ga.roots_near(opts.results):
+        for channel, signal, run in ga.find_runs(root, opts.prefix, channels, signals):
+            argv = [*option("--ga-dir", str(run)), *option("--channel", channel), *option("--signal", signal),
+                    *option("--signal-prefix", opts.prefix), *option("--plots-dir", str(opts.plots)),
+                    *opts.evaluation.get("ga", ()), "-q"]  # fmt: skip
+            inputs = tuple(sorted(p for p in run.rglob("*") if p.is_file() and p.suffix in (".json", ".csv", ".npz")))
+            out = opts.plots / root.name / channel / "multiclass" / signal / "ga"
+            jobs.append(Job("ga", channel, signal, root.name, None, (), "ga", tuple(argv), inputs, (out,)))
+    return jobs
+
+
+def plan(groups: Sequence[layout.ModelGroup], opts: Options, kinds: set[str], ga: Sequence[Job] = ()) -> list[Job]:
+    """The jobs of `groups` (and the GA jobs `ga`); InputError before any job runs if two would
+    publish into the same output directory (the last would silently win)."""
+    jobs = [model_job(g, opts) for g in groups if g.kind in kinds] + list(ga)
     if "comparison" in kinds:
         jobs += comparison_jobs(groups, opts)
     check_distinct(jobs)
@@ -186,10 +205,11 @@ def discover(opts: Options, kinds: set[str], channels: set[str] | None, signals:
     if not kinds or not kinds <= set(KINDS):
         given = ",".join(sorted(kinds)) or "''"
         raise InputError(f"--kinds {given}: choose from {', '.join(KINDS)}.")
-    model_kinds = {k for k in kinds if k != "comparison"} | ({"binary", "multiclass"} if "comparison" in kinds else set())
-    groups = layout.discover(opts.results, opts.prefix, channels, signals, model_kinds, folds, model, pilot)
-    if not groups:
+    model_kinds = {k for k in kinds if k not in ("comparison", "ga")} | ({"binary", "multiclass"} if "comparison" in kinds else set())
+    groups = layout.discover(opts.results, opts.prefix, channels, signals, model_kinds, folds, model, pilot) if model_kinds else []
+    found_ga = ga_jobs(opts, channels, signals) if "ga" in kinds and not pilot and model is None else []
+    if not groups and not found_ga:
         found = layout.channels_in(opts.results)
         raise InputError(f"{opts.results}: no model matches (channels found: {', '.join(found) or 'none'}). "
                          "Fix: check --results-dir, --channels, --signals, --folds, --model.")  # fmt: skip
-    return plan(groups, opts, kinds)
+    return plan(groups, opts, kinds, found_ga)

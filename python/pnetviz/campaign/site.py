@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from pnetviz.campaign.workingpoints import working_point_rows
 from pnetviz.escape import html
 from pnetviz.output.atomic import MARKER
 
@@ -145,6 +146,15 @@ def _provenance(directory: Path) -> dict:
 # Pages.
 # ---------------------------------------------------------------------------------------------
 
+def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[str]], placeholder: str = "") -> str:
+    """A sortable table (site.js) of already-escaped cells; with `placeholder`, a filter box above it."""
+    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>" for cells in rows)
+    box = (f'<input type="search" class="filter" data-table="{table_id}" placeholder="{html(placeholder)}">'
+           if placeholder else "")  # fmt: skip
+    return f'{box}<table id="{table_id}" class="sortable"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+
+
 def _models_table(pages: Sequence[ModelPage]) -> str:
     head = ("Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
             "FIP2", "Worst KS p", "Folds", "Status")  # fmt: skip
@@ -157,10 +167,8 @@ def _models_table(pages: Sequence[ModelPage]) -> str:
                      _mean_std(row, "auc_test"), _mean_std(row, "rejection_0.5", ".1f"), _mean_std(row, "fip2", ".3f"),
                      _number(min(ks), ".3f") if ks else "", html(len(row.get("folds", [])) or ""),
                      html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
-    return (f'<input type="search" class="filter" data-table="models" placeholder="filter (e.g. Run3Mu multiclass)">'
-            f'<table id="models" class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
+            rows.append(cells)
+    return _table("models", head, rows, "filter (e.g. Run3Mu multiclass)")
 
 
 def _compared_table(compared: Sequence[dict]) -> str:
@@ -173,9 +181,46 @@ def _compared_table(compared: Sequence[dict]) -> str:
                  f"{_number(c.get('auc_test_binary_mean'))} &plusmn; {_number(c.get('auc_test_binary_std'))}",
                  f"{_number(c.get('auc_test_multiclass_mean'))} &plusmn; {_number(c.get('auc_test_multiclass_std'))}",
                  f"{diff} &plusmn; {err}" if diff else "", _number(c.get("auc_diff_p_value"), ".3f"))  # fmt: skip
-        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
-    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
-    return f'<table id="compared" class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        rows.append(cells)
+    return _table("compared", head, rows)
+
+
+def _leaderboard_table(entries: Sequence[dict]) -> str:
+    """summary.leaderboard as a sortable, filterable table (best first in each channel, signal
+    point and background)."""
+    head = ("Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
+            "Best &minus; this", "p (paired t)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
+    rows = []
+    for e in entries:
+        diff = _number(e.get("diff_to_best_mean"), "+.4f") if e.get("rank") != 1 else "best"
+        err = _number(e.get("diff_to_best_standard_error"), ".4f")
+        p_value = e.get("diff_to_best_p_value")
+        cells = (html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
+                 f'<span title="{html(e.get("model", ""))}">{html(e.get("variant") or "-")}</span>', html(e["pair"]),
+                 f"{_number(e.get('auc_test_mean'))} &plusmn; {_number(e.get('auc_test_standard_error'))}",
+                 f"{diff} &plusmn; {err}" if diff and err and diff != "best" else diff,
+                 html(p_value) if isinstance(p_value, str) else _number(p_value, ".3g"),
+                 _mean_std(e, "rejection_0.5", ".1f"), html(e.get("folds", "")))  # fmt: skip
+        rows.append(cells)
+    return _table("leaderboard", head, rows, "filter (e.g. Run3Mu MHc130_MA90 ttZ)")
+
+
+def _working_points_table(rows: Sequence[dict]) -> str:
+    """campaign.workingpoints rows of one signal point: thresholds frozen on the wp-from split and
+    the test efficiencies and rejection they give, over folds."""
+    head = ("Kind", "Model", "Pair", "Target &epsilon;<sub>s</sub>", "From", "Threshold (mean &plusmn; std)",
+            "Test &epsilon;<sub>s</sub>", "Test &epsilon;<sub>b</sub>", "Test rejection", "Folds")  # fmt: skip
+    cells = []
+    for r in rows:
+        rejection = _number(r.get("rejection_test"), ".1f")
+        if r.get("rejection_test_limit"):
+            rejection = f"&gt; {rejection}"
+        elif rejection and isinstance(r.get("rejection_test_std"), (int, float)):
+            rejection += f" &plusmn; {_number(r['rejection_test_std'], '.1f')}"
+        cells.append((html(r["kind"]), html(r["model"]), html(r["pair"]), _number(r.get("target_eps_s"), ".2f"),
+                      html(r.get("wp_from", "")), _mean_std(r, "threshold", ".4f"), _mean_std(r, "eps_s_test", ".3f"),
+                      _mean_std(r, "eps_b_test", ".4f"), rejection, html(r.get("folds", ""))))  # fmt: skip
+    return _table("working-points", head, cells)
 
 
 def _figures(directory: Path) -> list[str]:
@@ -213,7 +258,33 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
     return f'<div class="thumbs">{"".join(items)}</div>'
 
 
-def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path) -> str:
+def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
+    """GA hyperparameter searches: each run's best model over all iterations (from its set's
+    summary_report.json), whether the trainer reported another, and a link to its page."""
+    rows = []
+    for page in (p for p in pages if p.kind == "ga"):
+        try:
+            report = json.loads((plots_root / page.directory / "ga" / "summary_report.json").read_text())
+        except (OSError, ValueError):
+            report = {}
+        best, tc = report.get("best") or {}, report.get("trainer_choice") or {}
+        text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
+        other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
+        cells = (html(page.channel), html(page.signal), f'<a href="{page.page}">{html(page.model)}</a>', html(text),
+                 _number(best.get("fitness"), ".6f"), html(other), html(len(report.get("duplicates", [])) if report else ""),
+                 html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    if not rows:
+        return ""
+    head = ("Channel", "Signal", "GA search", "Best model (all iterations)", "Fitness", "Trainer's best_chromosome",
+            "Duplicates", "Status")  # fmt: skip
+    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    return (f'<h2>GA hyperparameter searches</h2><table id="ga" class="sortable"><thead><tr>{header}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
+
+
+def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path,
+             ga: str = "") -> str:  # fmt: skip
     figures = _figures(campaign_dir)
     maps = [n for n in figures if n.startswith("map_")]
     graphs = [n for n in figures if n.startswith("auc_vs_mA_")]
@@ -228,8 +299,10 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
                         if n.endswith((".csv", ".tex", ".json")) and not n.startswith("."))
             + "</p>",
             f"<h2>Signal points</h2><p class=\"links\">{signal_links}</p>",
+            "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
+            "that differ, full name on hover)</h2>", _leaderboard_table(data.get("leaderboard", [])),
             "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _compared_table(data["binary_vs_multiclass"]),
-            "<h2>Every model</h2>", _models_table(pages),
+            ga, "<h2>Every model</h2>", _models_table(pages),
             "<h2>Mass-grid maps</h2>", _thumbs(maps, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir),
             "<h2>Test AUC vs m(A)</h2>", _thumbs(graphs, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir)]  # fmt: skip
     if failed:
@@ -246,15 +319,18 @@ def _signal_page(channel: str, signal: str) -> str:
     return f"signal-{hashlib.sha1(f'{channel}/{signal}'.encode()).hexdigest()[:12]}.html"
 
 
-def signal_page(channel: str, signal: str, pages: Sequence[ModelPage], compared: Sequence[dict], jsroot: str) -> str:
+def signal_page(channel: str, signal: str, pages: Sequence[ModelPage], compared: Sequence[dict], jsroot: str,
+                working_points: Sequence[dict] = ()) -> str:  # fmt: skip
     mine = [p for p in pages if (p.channel, p.signal) == (channel, signal)]
     columns = []
-    for kind in ("binary", "multiclass", "comparison"):
+    for kind in ("binary", "multiclass", "comparison", "ga"):
         items = "".join(f'<li><a href="{p.page}">{html(p.model)}</a> ({html(p.status)})</li>' for p in mine if p.kind == kind)
         columns.append(f'<div class="column"><h2>{html(kind)}</h2><ul>{items}</ul></div>')
     table = _compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
     body = (f'<p><a href="index.html">overview</a></p><h1>{html(channel)} / {html(signal)}</h1>'
-            f'<div class="columns">{"".join(columns)}</div><h2>Binary vs multi-class</h2>{table}')
+            f'<div class="columns">{"".join(columns)}</div><h2>Binary vs multi-class</h2>{table}'
+            "<h2>Working points (thresholds frozen on one split, applied to the test split)</h2>"
+            f'{_working_points_table([r for r in working_points if (r["channel"], r["signal"]) == (channel, signal)])}')
     return _page(f"{channel} {signal}", body, jsroot, scripts=("site.js",))
 
 
@@ -291,11 +367,13 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
     pages = models(data, plots_root)
+    working_points = working_point_rows(data["jobs"])
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
-    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir),
+    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
-        out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"], jsroot)
+        out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"],
+                                                                        jsroot, working_points)  # fmt: skip
     for page in pages:
         out[f"{SITE_DIR}/{page.page}"] = model_page(page, plots_root, jsroot)
     return out

@@ -22,10 +22,11 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag
-from pnetviz.campaign.latex import latex_tables
+from pnetviz.campaign.latex import latex_tables, leaderboard_tables
+from pnetviz import escape
 from pnetviz.escape import csv_cell
 from pnetviz.campaign.plan import Job, JobResult
-from pnetviz.metrics.folds import Rejection, paired_difference
+from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
 
 MASS = re.compile(r"MHc(\d+)_MA(\d+)")
@@ -80,13 +81,6 @@ def job_rows(job: Job) -> tuple[list[dict], dict]:
     return rows, info
 
 
-def _mean_std(values: list[float]) -> tuple[float, float]:
-    v = np.array([x for x in values if x is not None and math.isfinite(x)], dtype=float)
-    if not v.size:
-        return math.nan, math.nan
-    return float(v.mean()), float(np.std(v, ddof=1)) if v.size > 1 else 0.0
-
-
 def aggregate(rows: Sequence[dict]) -> list[dict]:
     """Mean and sample std (ddof=1, as folds/) of the fold rows of each (channel, signal, kind, model, pair)."""
     groups: dict[tuple, list[dict]] = {}
@@ -97,7 +91,7 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
         entry = dict(zip(GROUP_KEY, key)) | {"m_hc": members[0]["m_hc"], "m_a": members[0]["m_a"],
                                              "folds": [m["fold"] for m in members]}  # fmt: skip
         for name in AGG_FIELDS:
-            entry[f"{name}_mean"], entry[f"{name}_std"] = _mean_std([m[name] for m in members])
+            entry[f"{name}_mean"], entry[f"{name}_std"] = mean_std([m[name] for m in members])
         ks = [m[k] for m in members for k in ("ks_p_signal", "ks_p_background") if isinstance(m.get(k), (int, float))]
         entry["ks_p_min"] = min(ks) if ks else float("nan")  # the worst train-vs-test KS p-value over folds
         for name in REJECTION_FIELDS:
@@ -149,11 +143,98 @@ def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
     return {f"auc_diff_{k}": stats[k] for k in ("folds", "mean", "standard_error", "t", "p_value", "combined", "combined_error")}
 
 
-COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "tag", "background", "multiclass_class", "binary_model",
+COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "background", "multiclass_class", "binary_model",
                    "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
                    "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
                    "auc_diff_p_value", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
                    "rejection_0.5_multiclass_mean")  # fmt: skip
+
+
+# --- short variant names and the leaderboard ---
+
+
+def variant_names(tags) -> dict[str, str]:
+    """Hyperparameter tag (layout.hyper_tag: the model name without its background part) -> a short
+    stable name: the `-`-separated parts that differ between the tags (`nNodes64`, `nNodes64-RMSprop`),
+    in name order; "" when there is one tag. Parts only some names have count as differing. Two tags
+    with the same short name (or one of none) keep their full tag. Computed from the names alone:
+    the same set of models always gives the same names (a new variant can lengthen them)."""
+    tags = sorted({t for t in tags})
+    if len(tags) < 2:
+        return {t: "" for t in tags}
+    parts = {t: t.split("-") for t in tags}
+    same_length = len({len(p) for p in parts.values()}) == 1
+    if same_length:  # position by position: nNodes128 vs nNodes64 at the same place
+        columns = list(zip(*parts.values(), strict=True))
+        differ = [i for i, column in enumerate(columns) if len(set(column)) > 1]
+        short = {t: "-".join(parts[t][i] for i in differ) for t in tags}
+    else:  # the parts not every name has
+        common = set.intersection(*(set(p) for p in parts.values()))
+        short = {t: "-".join(x for x in parts[t] if x not in common) for t in tags}
+    counts: dict[str, int] = {}
+    for name in short.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {t: short[t] if short[t] and counts[short[t]] == 1 else t for t in tags}
+
+
+def _variants(agg: Sequence[dict]) -> dict[str, str]:
+    return variant_names(hyper_tag(a["model"]) for a in agg)
+
+
+LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", "kind", "variant", "pair", "folds",
+                      "auc_test_mean", "auc_test_std", "auc_test_standard_error", "diff_to_best_folds",
+                      "diff_to_best_mean", "diff_to_best_standard_error", "diff_to_best_t", "diff_to_best_p_value",
+                      "rejection_0.5_mean", "rejection_0.9_mean", "model", "note")  # fmt: skip
+LEADERBOARD_CONVENTION = ("per (channel, signal point, background): every model and variant (binary models trained "
+                          "against the background, multi-class likelihood ratios of the class holding it) ranked by "
+                          "mean test AUC over folds, best first; standard error = std/sqrt(folds); difference to the "
+                          "best = best minus this, per common fold, paired Student t over those folds with its "
+                          "two-sided p-value (n/a with fewer than two common folds); rejection = 1/mean(eps_b) over "
+                          "folds, '> X' a lower limit")  # fmt: skip
+
+
+def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> list[dict]:
+    """The leaderboard rows (LEADERBOARD_FIELDS), grouped by (channel, signal, background), best first."""
+    names = _variants(agg)
+    per_fold: dict[tuple, dict] = {}
+    for r in rows:
+        per_fold.setdefault(tuple(r[k] for k in GROUP_KEY), {})[r["fold"]] = r["auc_test"]
+    classes = {(c, s, m, cls): b for (c, s, b), targets in pairing.table.items() for m, cls in targets}
+    groups: dict[tuple, list[dict]] = {}
+    for a in agg:
+        if a["kind"] == "binary":
+            backgrounds = [a["pair"]]
+        else:  # the binary backgrounds this class is compared with, else the class itself
+            backgrounds = [b for (c, s, m, cls), b in classes.items()
+                           if (c, s, m, cls) == (a["channel"], a["signal"], a["model"], a["pair"])] or [a["pair"]]  # fmt: skip
+        for b in backgrounds:
+            groups.setdefault((a["channel"], a["signal"], b), []).append(a)
+    out = []
+    for (channel, signal, background), members in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+        ranked = sorted(members, key=lambda a: (-a["auc_test_mean"] if math.isfinite(a["auc_test_mean"]) else math.inf,
+                                                a["kind"], a["model"]))  # fmt: skip
+        best = per_fold[tuple(ranked[0][k] for k in GROUP_KEY)]
+        for rank, a in enumerate(ranked, start=1):
+            mine = per_fold[tuple(a[k] for k in GROUP_KEY)]
+            common = sorted(set(best) & set(mine), key=str)
+            stats = paired_difference([best[f] for f in common], [mine[f] for f in common])
+            n = len(a["folds"])
+            entry = {"channel": channel, "signal": signal, "m_hc": a["m_hc"], "m_a": a["m_a"], "background": background,
+                     "rank": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
+                     "model": a["model"], "folds": n, "auc_test_mean": a["auc_test_mean"], "auc_test_std": a["auc_test_std"],
+                     "auc_test_standard_error": a["auc_test_std"] / math.sqrt(n) if n > 1 else math.nan,
+                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "std", "limit")}}  # fmt: skip
+            if rank == 1:
+                entry |= {"diff_to_best_folds": len(common), "diff_to_best_mean": 0.0, "note": "best"}
+            else:
+                entry |= {f"diff_to_best_{k}": stats[k] for k in ("mean", "standard_error", "t", "p_value")}
+                entry["diff_to_best_folds"] = len(common)
+                if stats["p_value"] is None:
+                    entry["diff_to_best_p_value"] = "n/a"
+                    entry["note"] = ("no common folds with the best" if not common else
+                                     "one common fold with the best" if len(common) == 1 else "identical per-fold AUCs")
+            out.append(entry)
+    return out
 
 
 DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summary describes (failures are > 0)
@@ -161,7 +242,9 @@ STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options"
 
 
 def summary(results: Sequence[JobResult]) -> dict:
-    """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign."""
+    """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign, in
+    job-name order whatever order the jobs finished in (two runs give identical files)."""
+    results = sorted(results, key=lambda r: r.job.name)
     rows, mc_info = [], {}
     for r in results:
         if r.code in (DONE, UP_TO_DATE) and r.job.kind in ("binary", "multiclass"):  # not other options' sets
@@ -189,10 +272,14 @@ def summary(results: Sequence[JobResult]) -> dict:
                              "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
     for c in compared:
         c.update(fold_statistics(rows, c))
+    names = _variants(agg)
+    for entry in (*agg, *compared):
+        entry["variant"] = names.get(hyper_tag(entry.get("model") or entry.get("binary_model")), "")
     jobs = [{"job": r.job.name, "status": STATUS.get(r.code, "failed"), "message": r.message,
              "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs], "kind": r.job.kind,
              "channel": r.job.channel, "signal": r.job.signal, "model": r.job.model, "pair": r.job.pair} for r in results]  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
+            "leaderboard": leaderboard(rows, agg, pairing), "leaderboard_convention": LEADERBOARD_CONVENTION,
             "std_convention": "sample standard deviation over folds (ddof=1)", "difference_convention": DIFFERENCE_CONVENTION}  # fmt: skip
 
 
@@ -234,12 +321,13 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
     multi-class minus binary."""
     specs = []
     quantities = (("auc_test", "Mean test AUC", ".4f"), ("rejection_0.5", "Rejection at #varepsilon_{s} = 0.5", ".1f"))
-    tags = {hyper_tag(a["model"]) for a in agg}
+    tags = {hyper_tag(a["model"]) for a in agg} | {c["tag"] for c in compared}
+    names = variant_names(tags)
     for channel, tag, background, cls in sorted({(c["channel"], c["tag"], c["background"], c["multiclass_class"])
                                                  for c in compared}):  # fmt: skip
         sel = [c for c in compared if (c["channel"], c["tag"], c["background"], c["multiclass_class"]) ==
                (channel, tag, background, cls) and c["m_hc"] is not None]  # fmt: skip
-        suffix = f"_{tag}" if len(tags) > 1 and tag else ""
+        suffix = f"_{names[tag]}" if len(tags) > 1 and names.get(tag) else ""  # the short variant name (nNodes64)
         pair = background if cls == background else f"{background}_vs_{cls}"
         for key, what, fmt in quantities:
             limit = (lambda c, side: c.get(f"{key}_{side}_limit", False))  # noqa: E731 - a rejection's lower limit
@@ -362,18 +450,18 @@ def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
     """Test AUC vs m(A), one line per m(H+), errors = std over folds; per channel, kind, model, pair."""
     figs = []
     keys = sorted({(a["channel"], a["kind"], a["model"], a["pair"]) for a in agg if a["m_hc"] is not None})
-    tags = {hyper_tag(a["model"]) for a in agg}
+    names = _variants(agg)
     for channel, kind, model, pair in keys:
         sel = [a for a in agg if (a["channel"], a["kind"], a["model"], a["pair"]) == (channel, kind, model, pair)
                and a["m_hc"] is not None and math.isfinite(a["auc_test_mean"])]  # fmt: skip
         if sel:
-            tag = hyper_tag(model)
-            suffix = f"_{tag}" if len(tags) > 1 and tag else ""
-            figs.append(_auc_vs_ma_figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", sel, kind, channel, pair))
+            variant = names.get(hyper_tag(model), "")
+            suffix = f"_{variant}" if variant else ""
+            figs.append(_auc_vs_ma_figure(f"auc_vs_mA_{kind}_{channel}_{pair}{suffix}", sel, kind, channel, pair, variant))
     return figs
 
 
-def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, pair: str) -> canvas.Figure:
+def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, pair: str, variant: str = "") -> canvas.Figure:
     """One graph per m(H+) of the mean test AUC (std over folds as errors) against m(A)."""
     mas = [a["m_a"] for a in sel]
     aucs = np.array([a["auc_test_mean"] for a in sel])
@@ -401,6 +489,8 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
     frames = [canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - room * span, min(hi + 0.2 * span, 1.1)), "m(A) [GeV]",
                            "Test AUC") for room in (0.2, 1.1)]  # fmt: skip
     context = [f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}", "mean #pm std over folds"]
+    if variant:  # the short variant name (summary.variant_names), escaped for TLatex
+        context[1] = f"{escape.tlatex(variant)}, {context[1]}"
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, y_title_offset=1.45, cms_pos=0),
                                frames, draw, context)  # fmt: skip
 
@@ -416,13 +506,18 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
 
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
-        "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "m_hc", "m_a", "folds",
+        "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "variant", "m_hc", "m_a", "folds",
                                                     *(f"{k}_{s}" for k in (*AGG_FIELDS, *REJECTION_FIELDS)
                                                       for s in ("mean", "std"))]),
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
+        "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
+        "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
         "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
+    from pnetviz.campaign.workingpoints import working_point_files  # noqa: PLC0415
+
+    extra |= working_point_files(data["jobs"])
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],

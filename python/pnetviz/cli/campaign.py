@@ -24,15 +24,21 @@ EXAMPLES = """\
   pnetviz campaign --results-dir ParticleNet/results --channels Run1E2Mu,Run3Mu --signals MHc130_MA90
   pnetviz campaign --results-dir results --dry-run                 # list the jobs only
   pnetviz campaign --scheduler tls://login01:8786 --tls-ca-file ca.pem --tls-cert cert.pem --tls-key key.pem
+  pnetviz campaign --results-dir /eos/user/y/you/results --cluster htcondor --jobs 50 --job-queue workday
+  pnetviz campaign --results-dir results --cluster slurm --jobs 20 --job-walltime 02:00:00 --job-queue short
 
 Jobs run on a Dask LocalCluster by default: 127.0.0.1 only, TLS with throw-away credentials, so no
 other process can connect or run code in it. --scheduler attaches to any running cluster whose
-scheduler and workers have this pnetviz installed (checked before any job is sent). A job over
---job-timeout or crashing its worker (segfault, abort, out of memory) fails alone, with the
-reason; its worker is replaced and the other jobs go on."""
+scheduler and workers have this pnetviz installed (checked before any job is sent). --cluster
+slurm|htcondor submits --jobs batch jobs of one worker each (dask-jobqueue; TLS; resources from
+the options or dask's jobqueue config) and cancels them at the end, on failure and on Ctrl-C. A
+job over --job-timeout or crashing its worker (segfault, abort, out of memory) fails alone, with
+the reason; its worker is replaced and the other jobs go on (a job whose batch worker is lost is
+sent again)."""
 
 
 def parser(prog: str | None = None) -> argparse.ArgumentParser:
+    from pnetviz.campaign.batch import BACKENDS, DEFAULT_MEMORY, START_TIMEOUT  # noqa: PLC0415
     from pnetviz.campaign.execute import DEFAULT_TIMEOUT  # noqa: PLC0415
     from pnetviz.campaign.plan import KINDS  # noqa: PLC0415
     from pnetviz.io.layout import DEFAULT_PREFIX  # noqa: PLC0415
@@ -46,7 +52,9 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     inputs.add_argument("--channels", help="comma list of channels (default: all found)")
     inputs.add_argument("--signals", help="comma list of signal points, e.g. MHc130_MA90 (default: all found)")
     inputs.add_argument("--folds", help="comma list of folds (default: all found)")
-    inputs.add_argument("--kinds", default=",".join(KINDS), help="which jobs: binary, multiclass, comparison (default: %(default)s)")
+    inputs.add_argument("--kinds", default=",".join(KINDS), help="which jobs: binary, multiclass, comparison, ga (the GA hyperparameter searches: GAOptim*/ "
+                        "directories in and beside --results-dir, filtered by --channels and --signals only) "
+                        "(default: %(default)s)")
     inputs.add_argument("--model", help="only models whose name contains this (full name or a part)")
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
     common.add_plots_dir(groups["outputs"])
@@ -61,15 +69,34 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     groups["outputs"].add_argument("--output", dest="legacy_output", help=argparse.SUPPRESS)
     common.add_evaluation_options(groups, "campaign")
     execution = groups["execution"]
-    execution.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    execution.add_argument("--workers", type=int, default=None,
                            help="local Dask workers, one single-threaded process each; 0 runs every job in this "
-                                "process (default: one per core, %(default)s here; more than 4 per core needs "
-                                "--oversubscribe)")  # fmt: skip
+                                f"process (default: one per core, {os.cpu_count() or 1} here; more than 4 per core "
+                                "needs --oversubscribe)")  # fmt: skip
     execution.add_argument("--oversubscribe", action="store_true", help="allow --workers above 4 per core")
     execution.add_argument("--job-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                            help="a job running longer fails with 'timed out after SECONDS s' and its worker is "
                                 "restarted; the other jobs go on (0: no limit; default: %(default)g). With --workers "
                                 "0 the job is interrupted at its deadline, or, inside C++, as soon as it returns")  # fmt: skip
+    execution.add_argument("--cluster", choices=("local",) + BACKENDS, default="local",
+                           help="where the workers run: local (default: --workers processes on this machine), or "
+                                "batch jobs on slurm or htcondor through dask-jobqueue (--jobs; TLS; the jobs are "
+                                "cancelled at the end, on failure and on Ctrl-C)")  # fmt: skip
+    execution.add_argument("--jobs", type=int, metavar="N",
+                           help=f"batch jobs of one single-threaded worker each (default: one per campaign job, at "
+                                f"most {DEFAULT_JOBS})")  # fmt: skip
+    execution.add_argument("--job-memory", metavar="SIZE",
+                           help=f"memory per batch job, e.g. '3 GB' (default: memory in dask's jobqueue config, "
+                                f"else {DEFAULT_MEMORY})")  # fmt: skip
+    execution.add_argument("--job-walltime", metavar="HH:MM:SS",
+                           help="time limit per batch job (default: walltime in dask's jobqueue config for slurm, "
+                                "the site's default for htcondor); a worker job that reaches it is replaced")  # fmt: skip
+    execution.add_argument("--job-queue", metavar="NAME",
+                           help="SLURM partition, or HTCondor JobFlavour at CERN (espresso, microcentury, longlunch, "
+                                "workday, ...) (default: queue in dask's jobqueue config, else the site's)")  # fmt: skip
+    execution.add_argument("--start-timeout", type=float, default=START_TIMEOUT, metavar="SECONDS",
+                           help="stop (exit 2) if no batch worker connects within this time, and fail the jobs left "
+                                "if none is connected for that long later (default: %(default)g)")  # fmt: skip
     execution.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786, tls://...) instead of a local cluster")
     execution.add_argument("--tls-ca-file", help="CA certificate of the cluster (with a tls:// --scheduler)")
     execution.add_argument("--tls-cert", help="client certificate (with a tls:// --scheduler)")
@@ -92,12 +119,36 @@ def parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namespa
     return args
 
 
-def check_execution(args: argparse.Namespace) -> None:
-    """--workers, --job-timeout, --scheduler and its TLS files: one line each, before any work
-    (reaching the scheduler is the campaign's first step once there are jobs to run)."""
-    from pnetviz.campaign import cluster  # noqa: PLC0415
+DEFAULT_JOBS = 20  # batch jobs when --jobs is not given (fewer if the campaign has fewer jobs)
+BATCH_OPTIONS = ("--jobs", "--job-memory", "--job-walltime", "--job-queue")
 
-    cluster.check_workers(args.workers, args.oversubscribe)
+
+def check_execution(args: argparse.Namespace) -> None:
+    """--workers, --cluster and its job options, --job-timeout, --scheduler and its TLS files:
+    one line each, before any work (reaching the scheduler or submitting jobs is the campaign's
+    first step once there are jobs to run)."""
+    from pnetviz.campaign import batch, cluster  # noqa: PLC0415
+
+    batch_values = {o: getattr(args, o[2:].replace("-", "_")) for o in BATCH_OPTIONS}
+    if args.cluster == "local":
+        given = [o for o, v in batch_values.items() if v is not None]
+        if given:
+            raise InputError(f"{given[0]} is for batch worker jobs. Fix: add --cluster slurm or --cluster htcondor "
+                             "(or drop it for the local cluster).")  # fmt: skip
+        if args.workers is None:
+            args.workers = cluster.cores()
+        cluster.check_workers(args.workers, args.oversubscribe)
+    else:
+        if args.workers is not None or args.oversubscribe:
+            raise InputError(f"--workers with --cluster {args.cluster}: the batch cluster has --jobs workers. Fix: "
+                             f"--jobs N (or --cluster local).")  # fmt: skip
+        if args.scheduler is not None:
+            raise InputError(f"--scheduler with --cluster {args.cluster}: give one of them (--scheduler attaches to "
+                             "a cluster you started; --cluster starts one).")  # fmt: skip
+        if not math.isfinite(args.start_timeout) or args.start_timeout <= 0:
+            raise InputError(f"--start-timeout {args.start_timeout:g}: give a number of seconds, e.g. 600.")
+        batch.resolve(args.cluster, args.jobs if args.jobs is not None else 1, args.job_memory, args.job_walltime,
+                      args.job_queue)  # fmt: skip
     if not math.isfinite(args.job_timeout) or args.job_timeout < 0:
         raise InputError(f"--job-timeout {args.job_timeout:g}: give a number of seconds, e.g. 1800 (0: no limit).")
     if args.scheduler is not None:
@@ -134,6 +185,9 @@ def options(args: argparse.Namespace):
                          "jsroot@7.11.2 && tar xzf jsroot-7.11.2.tgz, then --jsroot package).")  # fmt: skip
     job_args = args if args.images == "all" else argparse.Namespace(**{**vars(args), "formats": "none"})
     evaluation = {kind: tuple(common.passthrough(job_args, kind)) for kind in ("binary", "multiclass", "compare")}
+    from pnetviz.cli import ga  # noqa: PLC0415
+
+    evaluation["ga"] = tuple(ga.passthrough(job_args))
     return Options(results=args.results_dir.resolve(), plots=common.plots_root(args).resolve(),
                    prefix=args.signal_prefix, evaluation=evaluation)  # fmt: skip
 
@@ -199,12 +253,51 @@ def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
     return out
 
 
+def job_spec(args: argparse.Namespace, jobs: int):
+    """The batch request (campaign.batch.JobSpec) for a campaign of `jobs` jobs to run."""
+    from pnetviz.campaign import batch  # noqa: PLC0415
+
+    count = args.jobs if args.jobs is not None else max(1, min(jobs, DEFAULT_JOBS))
+    return batch.resolve(args.cluster, count, args.job_memory, args.job_walltime, args.job_queue)
+
+
+def say(text: str) -> None:
+    """A progress line on stderr, above the progress bar if one is shown."""
+    from tqdm import tqdm  # noqa: PLC0415
+
+    tqdm.write(text, file=sys.stderr)
+
+
+def run_batch(args: argparse.Namespace, todo: list, runner, timeout: float | None) -> list:
+    """The jobs on batch worker jobs: submitted, waited for (progress: workers up, the queue's
+    word), checked, run; cancelled on the way out whatever happens."""
+    from pnetviz.campaign import batch, cluster, execute  # noqa: PLC0415
+
+    spec = job_spec(args, len(todo))
+    quiet = args.quiet
+    tell = (lambda text: None) if quiet else say
+    tell(f"[pnetviz campaign] {spec.describe()}")
+    with cluster.batch_client(spec, common.plots_root(args).resolve(), tell) as jobs:
+        jobs.wait_for_workers(args.start_timeout)
+        cluster.check_environment(jobs.client)
+        link = batch.dashboard(jobs.client)
+        if link and not quiet:
+            port = link.split(":")[2].split("/")[0]
+            say(f"[pnetviz campaign] Dask dashboard on {batch.hostname()}: {link} (from your machine: ssh -L "
+                f"{port}:127.0.0.1:{port} {batch.hostname()}, then open it)")  # fmt: skip
+        with execute.Progress(len(todo), quiet=quiet) as progress:
+            return execute.execute(todo, jobs.client, runner, progress.done, timeout, retries=execute.SENDS - 1,
+                                   on_tick=lambda: jobs.tend(args.start_timeout))  # fmt: skip
+
+
 def run_jobs(args: argparse.Namespace, todo: list, runner=None) -> list:
     from pnetviz.campaign import cluster, execute  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
 
     runner = runner or run_command
     timeout = args.job_timeout or None
+    if args.cluster != "local":
+        return run_batch(args, todo, runner, timeout)
     with execute.Progress(len(todo), quiet=args.quiet) as progress:
         if args.workers == 0 and not args.scheduler:
             return execute.run_here(todo, runner, progress.done, timeout)
@@ -235,6 +328,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
             state = "" if args.force or not plan.up_to_date(job, tidy=False) else "  (up to date)"
             print(f"{job.name}{state}\n    pnetviz {job.command} {shlex.join(job.argv)}")
         print(f"[pnetviz campaign] {len(jobs)} jobs")
+        if args.cluster != "local":
+            print(f"[pnetviz campaign] {job_spec(args, len(jobs)).describe()}")
         return 0
     skipped = [] if args.force else [j for j in jobs if plan.up_to_date(j)]
     todo = [j for j in jobs if j not in skipped]

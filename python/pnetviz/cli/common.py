@@ -130,6 +130,12 @@ EVALUATION = (
          help="expected event counts per class, e.g. signal=12.5,nonprompt=410,diboson=95,ttX=60, or a JSON file "
               "{channel: {signal point: {class: N}}} (a campaign's table): Punzi, Asimov, FIP and the operating points "
               "use them; without it they are relative figures of the training weights (said in the report)"),
+    _opt("--working-points", "physics", MODEL_KINDS, metavar="EPS_S,...", default="0.5,0.7,0.9",
+         help="working points as weighted signal efficiencies: each is the highest score cut s >= t reaching it on "
+              "the --wp-from split, applied to every split (working_points.json, dashed lines on the score plots; "
+              "default: %(default)s)"),
+    _opt("--wp-from", "physics", MODEL_KINDS, choices=("train", "test"), default="train",
+         help="split the working-point thresholds are found on (default: %(default)s)"),
     _opt("--bootstrap", "physics", type=int, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=int, default=20251001, help="bootstrap seed (default: %(default)s)"),
@@ -306,7 +312,12 @@ def hep_options(args) -> object:
         raise InputError(f"--signal-scale {args.signal_scale}: must be a positive finite number.")
     if not 0 <= args.seed <= MAX_SEED:
         raise InputError(f"--seed {args.seed}: give a whole number from 0 to {MAX_SEED}.")
-    return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed)
+    from pnetviz.metrics.workingpoints import DEFAULT_TARGETS, parse_targets  # noqa: PLC0415
+
+    text = getattr(args, "working_points", None)  # compare has no working points of its own
+    targets = DEFAULT_TARGETS if text is None else parse_targets(text)
+    return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed,
+                      working_points=targets, wp_from=getattr(args, "wp_from", None) or "train")  # fmt: skip
 
 
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:

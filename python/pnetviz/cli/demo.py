@@ -13,7 +13,9 @@ CHANNELS = "Run1E2Mu,Run3Mu"
 DESCRIPTION = ("Generate a deterministic toy results tree in the trainer's layout (README.md): per channel, signal "
                "point and fold, binary models vs nonprompt, diboson and ttZ and a grouped multi-class model "
                "(nonprompt, diboson, ttX), each with trees/<model>.root (the ntuple contract), "
-               "<model>_performance.json, <model>_model_info.json, CSV/ and models/.")  # fmt: skip
+               "<model>_performance.json, <model>_model_info.json, CSV/ and models/; and one GA hyperparameter "
+               "search (GAOptim_bjets/<channel>/multiclass/<prefix><signal>/GA-iter<N>/, 2 iterations of 5 models: "
+               "pnetviz ga, README.md).")  # fmt: skip
 EXAMPLES = """\
   pnetviz demo --output results                  # the whole demo (2 channels x 5 signal points x 5 folds)
   pnetviz demo --output small --signals MHc130_MA90 --channels Run3Mu --folds 2 --events 500"""
@@ -27,6 +29,7 @@ def parser(prog: str | None = None):
     groups["inputs"].add_argument("--folds", type=int, default=5, help="number of cross-validation folds (default: %(default)s)")
     groups["inputs"].add_argument("--signals", default=SIGNALS, help="signal points, MHc<m(H+)>_MA<m(A)> (default: %(default)s)")
     groups["inputs"].add_argument("--channels", default=CHANNELS, help="channels (default: %(default)s)")
+    groups["inputs"].add_argument("--no-ga", action="store_true", help="do not write the GA search run")
     groups["physics"].add_argument("--seed", type=int, default=20251001, help="random seed (default: %(default)s)")
     return parser
 
@@ -50,6 +53,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
                     write_trainer_fold(args.output, channel, signal, fold, events=args.events, seed=args.seed)
                     done += 1
                 print(f"[pnetviz demo] {done}/{total} folds written ({channel}, {signal})", flush=True)
+        if not args.no_ga:
+            from pnetviz.demo.ga import write_demo_run  # noqa: PLC0415
+
+            signal = "MHc130_MA90" if "MHc130_MA90" in signals else signals[0]
+            run = write_demo_run(args.output, channels[0], signal, seed=args.seed, events=min(args.events, 1500))
+            print(f"[pnetviz demo] GA search run in {run}", flush=True)
     except OSError as err:
         raise InputError(f"{args.output}: cannot write ({err.strerror}). Fix: choose another --output.") from None
     print(f"[pnetviz demo] demo results tree in {args.output}")

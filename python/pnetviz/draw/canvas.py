@@ -8,16 +8,17 @@ matrices and labels; the plot functions in `plots.py` compose them. Call inside
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from pnetviz.rootenv import quiet_root, root
-from pnetviz.draw.style import STYLE, cmsstyle, color
+from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
 
 
 def unique(name: str) -> str:
@@ -64,8 +65,10 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     """A single-pad CMS canvas (600 x 600, or 800 x 600) with its frame drawn (extra_space widens
     the left margin); `cms_pos` is cmsstyle's iPos: 11 inside the frame top left, 0 above it."""
     cms = cmsstyle()
-    canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square, iPos=cms_pos,
-                           extraSpace=extra_space, yTitOffset=y_title_offset)  # fmt: skip
+    with unpainted():
+        canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square,
+                               iPos=cms_pos, extraSpace=extra_space, yTitOffset=y_title_offset)  # fmt: skip
+    _painted_frame(canvas, frame)
     canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
@@ -75,6 +78,18 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def _painted_frame(canvas, frame: Frame) -> None:
+    """What the paint at the end of cmsCanvas (left out: style.unpainted) does to the pad's TFrame,
+    which cmsCanvas draws last: the frame's range, and first among the pad's primitives too."""
+    tframe = canvas.GetFrame()
+    tframe.SetX1(frame.x[0])
+    tframe.SetY1(frame.y[0])
+    tframe.SetX2(frame.x[1])
+    tframe.SetY2(frame.y[1])
+    tframe.SetBit(root().TObject.kMustCleanup)
+    canvas.GetListOfPrimitives().AddFirst(tframe)
 
 
 def _unit_axis_ticks(hframe, frame: Frame) -> None:
@@ -92,7 +107,8 @@ def header_figure(name: str, frame: Frame, header: float, physics: bool = True) 
     canvas, hframe = _framed_canvas(name, frame, (HEADER_LEFT, HEADER_RIGHT, 0.13, header), 1.45)
     if physics:
         canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
-        cms.CMS_lumi(canvas, 0)
+        with unpainted():
+            cms.CMS_lumi(canvas, 0)
     canvas.SetTopMargin(header)
     return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
 
@@ -130,8 +146,9 @@ def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int 
     header_figure, between the CMS label and the frame, laid out by header_layout."""
     p = fig.pads[pad]
     left, right = p.GetLeftMargin(), p.GetRightMargin()
-    top, bottom = 0.915, 1 - header + 0.012  # under the CMS label, above the frame
-    size, step = STYLE["legend_text_size"], 0.045
+    s = pad_scale(fig, pad)  # `header` and these lengths are canvas NDC: scaled in a sub-pad (ratio_figure)
+    top, bottom = 1 - 0.085 * s, 1 - (header - 0.012) * s  # under the CMS label, above the frame
+    size, step = STYLE["legend_text_size"] * s, 0.045 * s
     cms = cmsstyle()
     p.cd()
     side, columns, _ = header_layout(context, [label for _, label, _ in fig.legend])
@@ -186,31 +203,39 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
     outlines of graphs sampled every SAMPLE_STEP, markers as their corners and centre, error bars,
     1-D histograms as steps or points, TLines; points outside the frame dropped."""
     p = fig.pads[pad]
-    parts: list[np.ndarray] = []
+    xs: list[np.ndarray] = []  # points
+    ys: list[np.ndarray] = []
+    ends: list[list[np.ndarray]] = [[], [], [], []]  # segments (x0, y0, x1, y1), sampled together at the end
+
+    def ndc(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return to_ndc(fig, x, y, frame, pad)
+
+    def segments(*xy: np.ndarray) -> None:
+        for store, values in zip(ends, xy):
+            store.append(values)
 
     def sampled(x: np.ndarray, y: np.ndarray) -> None:
-        X, Y = to_ndc(fig, x, y, frame, pad)
+        """A polyline in data coordinates, sampled, its last point included."""
+        X, Y = ndc(x, y)
         ok = np.isfinite(X) & np.isfinite(Y)
         X, Y = X[ok], Y[ok]
-        if X.size < 2:
-            parts.append(np.c_[X, Y])
-            return
-        n = np.maximum(np.ceil(np.hypot(np.diff(X), np.diff(Y)) / SAMPLE_STEP).astype(int), 1)
-        start = np.repeat(np.arange(n.size), n)
-        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
-        parts.append(np.c_[X[start] + t * np.diff(X)[start], Y[start] + t * np.diff(Y)[start]])
-        parts.append(np.c_[X[-1:], Y[-1:]])
+        if X.size >= 2:
+            segments(X[:-1], Y[:-1], X[1:], Y[1:])
+            X, Y = X[-1:], Y[-1:]
+        xs.append(X)
+        ys.append(Y)
 
     def markers(x: np.ndarray, y: np.ndarray, low: np.ndarray | None = None, high: np.ndarray | None = None) -> None:
-        X, Y = to_ndc(fig, x, y, frame, pad)
+        X, Y = ndc(x, y)
         for dx, dy in ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)):
-            parts.append(np.c_[X + dx * MARKER_HALF, Y + dy * MARKER_HALF])
+            xs.append(X + dx * MARKER_HALF)
+            ys.append(Y + dy * MARKER_HALF)
         if low is not None and len(x):  # error bars: ERROR_SAMPLES points each (a box is >= 0.05 NDC tall)
             t = np.linspace(0.0, 1.0, ERROR_SAMPLES)
-            ys = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
-            xs = np.repeat(np.asarray(x, float)[:, None], ERROR_SAMPLES, axis=1)
-            EX, EY = to_ndc(fig, xs.ravel(), ys.ravel(), frame, pad)
-            parts.append(np.c_[EX, EY])
+            bars = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
+            EX, EY = ndc(np.repeat(np.asarray(x, float)[:, None], ERROR_SAMPLES, axis=1).ravel(), bars.ravel())
+            xs.append(EX)
+            ys.append(EY)
 
     frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -227,34 +252,75 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
                 if "L" in option or "C" in option or not any(c in option for c in "FP"):
                     sampled(x, y)
                 if "P" in option:
-                    errors = obj.InheritsFrom("TGraphErrors") or obj.InheritsFrom("TGraphAsymmErrors")
-                    el = np.array([obj.GetErrorYlow(i) for i in range(n)]) if errors else None
-                    eh = np.array([obj.GetErrorYhigh(i) for i in range(n)]) if errors else None
-                    markers(x, y, None if el is None else y - el, None if eh is None else y + eh)
+                    low, high = _graph_y_errors(obj, n)
+                    markers(x, y, None if low is None else y - low, None if high is None else y + high)
             elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist:
                 ax, nb = obj.GetXaxis(), obj.GetNbinsX()
                 edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
-                    np.array([ax.GetBinLowEdge(i) for i in range(1, nb + 2)])  # fmt: skip
-                c = np.array([obj.GetBinContent(i) for i in range(1, nb + 1)])
-                if "B" in option:  # bars: filled rectangles, sampled as vertical lines across each
-                    for lo_edge, hi_edge, value in zip(edges[:-1], edges[1:], c):
-                        start = lo_edge + obj.GetBarOffset() * (hi_edge - lo_edge)
-                        for x in np.linspace(start, start + obj.GetBarWidth() * (hi_edge - lo_edge), 12):
-                            sampled(np.array([x, x]), np.array([min(0.0, value), max(0.0, value)]))
+                    np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
+                c = _bin_contents(obj, nb)
+                if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
+                    start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
+                    across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
+                    X0, Y0 = ndc(across, np.repeat(np.minimum(0.0, c), 12))
+                    X1, Y1 = ndc(across, np.repeat(np.maximum(0.0, c), 12))
+                    ok0, ok1 = np.isfinite(X0) & np.isfinite(Y0), np.isfinite(X1) & np.isfinite(Y1)
+                    segments(X0[ok0 & ok1], Y0[ok0 & ok1], X1[ok0 & ok1], Y1[ok0 & ok1])
+                    xs += [X1[ok1], X0[ok0 & ~ok1]]  # an end off a log axis: the other end alone
+                    ys += [Y1[ok1], Y0[ok0 & ~ok1]]
                 elif "E" in option or "P" in option:
-                    e = np.array([obj.GetBinError(i) for i in range(1, nb + 1)])
+                    e = _bin_errors(obj, nb)
                     shown = c != 0
                     markers(0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown])
                 else:
                     sampled(np.repeat(edges, 2)[1:-1], np.repeat(c, 2))
             elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
                 sampled(np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()]))
-    if not parts:
+    if ends[0]:  # every segment sampled every SAMPLE_STEP from its start (its end excluded)
+        X0, Y0, X1, Y1 = (np.concatenate(v) for v in ends)
+        n = np.maximum(np.ceil(np.hypot(X1 - X0, Y1 - Y0) / SAMPLE_STEP).astype(int), 1)
+        start = np.repeat(np.arange(n.size), n)
+        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+        xs.append(X0[start] + t * (X1 - X0)[start])
+        ys.append(Y0[start] + t * (Y1 - Y0)[start])
+    if not xs:
         return np.zeros((0, 2))
-    points = np.concatenate(parts)
+    points = np.column_stack((np.concatenate(xs), np.concatenate(ys)))
     left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
     inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
     return points[inside & np.isfinite(points).all(axis=1)]
+
+
+def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(low, high) y errors of a TGraphErrors or TGraphAsymmErrors, (None, None) for a TGraph."""
+    if graph.InheritsFrom("TGraphAsymmErrors"):
+        low, high = graph.GetEYlow(), graph.GetEYhigh()
+    elif graph.InheritsFrom("TGraphErrors"):
+        low = high = graph.GetEY()
+    else:
+        return None, None
+    return np.frombuffer(low, dtype=np.float64, count=n).copy(), np.frombuffer(high, dtype=np.float64, count=n).copy()
+
+
+_BIN_TYPES = {"TH1D": np.float64, "TH1F": np.float32, "TH1I": np.int32, "TH1S": np.int16, "TH1C": np.int8}
+
+
+def _bin_contents(hist, nb: int) -> np.ndarray:
+    """Contents of bins 1..nb as float64 (from the histogram's array where its type is known)."""
+    dtype = _BIN_TYPES.get(hist.ClassName())
+    if dtype is None or hist.GetBuffer():
+        return np.array([hist.GetBinContent(i) for i in range(1, nb + 1)])
+    return np.frombuffer(hist.GetArray(), dtype=dtype, count=nb + 2)[1:-1].astype(np.float64)
+
+
+def _bin_errors(hist, nb: int) -> np.ndarray:
+    """Errors of bins 1..nb, as TH1::GetBinError: sqrt(sum of w^2), else sqrt(|content|)."""
+    if hist.ClassName() not in _BIN_TYPES or hist.GetBinErrorOption() != root().TH1.kNormal or hist.GetBuffer():
+        return np.array([hist.GetBinError(i) for i in range(1, nb + 1)])
+    sumw2 = hist.GetSumw2()
+    if sumw2.fN:
+        return np.sqrt(np.frombuffer(sumw2.GetArray(), dtype=np.float64, count=nb + 2)[1:-1])
+    return np.sqrt(np.abs(_bin_contents(hist, nb)))
 
 
 def free_box(fig: Figure, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
@@ -265,8 +331,9 @@ def free_box(fig: Figure, frame: Frame, lines: int, width: float, corners: Seque
     left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
     points = drawn_points(fig, frame, pad)
     gap = 0.006
+    scale = pad_scale(fig, pad)
     for line in LINE_HEIGHT[::-1]:
-        height = (lines + 0.4) * line  # + room for the last line's descenders and subscripts
+        height = (lines + 0.4) * line * scale  # + room for the last line's descenders and subscripts
         if height > 1 - top - bottom - 2 * BOX_INSET:
             continue
         for corner in corners:
@@ -288,7 +355,7 @@ def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: 
     NDC `box` (from free_box)."""
     cms = cmsstyle()
     fig.pads[pad].cd()
-    leg = cms.cmsLeg(*box, textSize=STYLE["legend_text_size"])
+    leg = cms.cmsLeg(*box, textSize=STYLE["legend_text_size"] * pad_scale(fig, pad))
     leg.SetMargin(0.17)
     for line in header:
         leg.AddEntry(root().nullptr, line, "")
@@ -299,12 +366,16 @@ def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: 
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True) -> Figure:  # fmt: skip
+                 physics: bool = True, make_header=None) -> Figure:  # fmt: skip
     """A figure with the context lines and the legend where the data leave room, in this order:
     1. one box in the frame: for each frame in turn (e.g. more headroom), `make(frame)` builds the
        figure, `draw(fig, frame)` the data, and the box goes in the first free corner;
     2. the context above the frame (header_figure with frames[0]), the legend in a free corner;
-    3. both above the frame. `physics` False: no CMS label in the header (resource plots)."""
+    3. both above the frame. `physics` False: no CMS label in the header (resource plots).
+    `make_header(frame, header)` builds the figures of 2 and 3 (default header_figure; a ratio
+    figure keeps its lower panel)."""
+    if make_header is None:
+        make_header = lambda fr, header: header_figure(fig.name, fr, header, physics=physics)  # noqa: E731
     for frame in frames:
         fig = make(frame)
         draw(fig, frame)
@@ -315,7 +386,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
             return fig
         fig.close()
     header = header_height(context, [])
-    fig = header_figure(fig.name, frames[0], header, physics=physics)
+    fig = make_header(frames[0], header)
     draw(fig, frames[0])
     box = free_box(fig, frames[0], len(labels), box_width(labels), corners)
     if box is not None:
@@ -324,7 +395,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         return fig
     fig.close()
     header = header_height(context, labels)
-    fig = header_figure(fig.name, frames[0], header, physics=physics)
+    fig = make_header(frames[0], header)
     draw(fig, frames[0])
     add_header_box(fig, context, header)
     return fig
@@ -362,7 +433,9 @@ def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, 
     frame_px = (1 - margins[2] - margins[3]) * 600
     need_px = max(_visible_length(frame.ytitle), 1) * 0.5 * 0.05 * 600
     if need_px > 0.95 * frame_px:
-        hframe.GetYaxis().SetTitleSize(max(0.05 * 0.95 * frame_px / need_px, 0.032))
+        size = max(0.05 * 0.95 * frame_px / need_px, 0.032)
+        hframe.GetYaxis().SetTitleSize(size)
+        hframe.GetYaxis().SetTitleOffset(y_offset * 0.05 / size)  # ROOT's offset is in title sizes: same place
     return canvas, hframe
 
 
@@ -408,12 +481,18 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
 
 def place_palette(hist, pad) -> None:
     """The CMS label above the frame and the palette of a COLZ `hist` beside the frame, its top
-    end PALETTE_DROP below the frame's: its top label then stays clear of the run text."""
+    end PALETTE_DROP below the frame's: its top label then stays clear of the run text. The pad is
+    painted twice, as cmsstyle's CMS_lumi and GetPalette do (the first paint creates the palette),
+    without their TExec cost (`paint`)."""
     cms_label_above(pad)
-    pad.Update()
-    cmsstyle().UpdatePalettePosition(hist, pad)
+    pad.RedrawAxis()  # cmsstyle.GetPalette's UpdatePad
+    paint(pad)
     palette = hist.GetListOfFunctions().FindObject("palette")
-    if palette:
+    if palette:  # cmsstyle.UpdatePalettePosition's place, the top lowered
+        right = pad.GetRightMargin()
+        palette.SetX1NDC(1 - right * 0.95)
+        palette.SetX2NDC(1 - right * 0.70)
+        palette.SetY1NDC(pad.GetBottomMargin())
         palette.SetY2NDC(1 - pad.GetTopMargin() - PALETTE_DROP)
     pad.Modified()
 
@@ -423,11 +502,45 @@ PALETTE_DROP = 0.04
 
 def cms_label_above(pad) -> None:
     """The CMS label above the frame (cmsstyle's iPos 0) with the run text right-aligned at the
-    canvas edge, over the palette: above a narrow frame the two would otherwise collide."""
+    canvas edge, over the palette: above a narrow frame the two would otherwise collide. The pad is
+    painted once at that margin (as CMS_lumi would): that paint creates a COLZ histogram's palette."""
     right = pad.GetRightMargin()
     pad.SetRightMargin(0.02)
-    cmsstyle().CMS_lumi(pad, 0)
+    with unpainted():
+        cmsstyle().CMS_lumi(pad, 0)
+    paint(pad)
     pad.SetRightMargin(right)
+
+
+PALETTE_EXEC = re.compile(r"gStyle->SetPalette\((\d+)\);")  # the TExec a COLZ figure stores its palette with
+
+
+def paint(pad) -> None:
+    """Modified() and Update() of `pad`, without the cost of its palette TExec (palette_set)."""
+    with palette_set(pad):
+        pad.Modified()
+        pad.Update()
+
+
+@contextlib.contextmanager
+def palette_set(pad) -> Iterator[None]:
+    """`pad` without its palette TExec (PALETTE_EXEC) inside the block, that palette set directly
+    instead: ROOT's interpreter compiles a TExec's line at each paint (3 ms), for the same paint."""
+    primitives = pad.GetListOfPrimitives()
+    palette = next((obj for obj in primitives if obj.InheritsFrom("TExec") and PALETTE_EXEC.fullmatch(obj.GetTitle())), None)
+    if palette is None:
+        yield
+        return
+    following = primitives.After(palette)
+    primitives.Remove(palette)
+    root().gStyle.SetPalette(int(PALETTE_EXEC.fullmatch(palette.GetTitle()).group(1)))
+    try:
+        yield
+    finally:  # back in its place (a first paint puts the TFrame before it)
+        if following:
+            primitives.AddBefore(following, palette)
+        else:
+            primitives.Add(palette)
 
 
 def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, legend_option: str, pad: int) -> object:
@@ -616,6 +729,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.SetStats(False)
     pad_obj = fig.pads[pad]
     pad_obj.cd()
+    fit_class_labels(pad_obj, hist, labels)
     hist.Draw("COLZ")
     palette = ROOT.TExec("palette", "gStyle->SetPalette(57);")  # kBird, stored with the canvas, painted before the cells
     pad_obj.GetListOfPrimitives().AddFirst(palette)
@@ -634,15 +748,169 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     return fig.keep(key, hist)
 
 
+def _text_width(text: str, size: float) -> float:
+    """Width in pixels of a font-42 TLatex of `size` in the current pad."""
+    import ctypes
+
+    latex = root().TLatex(0, 0, text)
+    latex.SetTextFont(42)
+    latex.SetTextSize(size)
+    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
+    latex.GetBoundingBox(w, h)
+    return float(w.value)
+
+
+# where ROOT puts an axis title (measured on this ROOT, font 42): its near edge is 1.6 x size x
+# (pad width for y, pad height for x) x offset from the axis, less DESCENT x size x pad height;
+# the title is TITLE_HEIGHT x size x pad height thick
+TITLE_STEP, TITLE_DESCENT, TITLE_HEIGHT = 1.6, 0.37, 0.72
+LABEL_GAP = 12  # pixels between class labels and the axis title
+TILT_LIMIT = 1.2  # class labels up to this many columns wide are drawn tilted, wider ones vertical
+
+
+def fit_class_labels(pad, hist, labels: Sequence[str]) -> None:
+    """Margins and title offsets of a class matrix from its labels' measured widths, so that long
+    class names ("nonprompt-TT") never run into the axis titles: the y title left of the longest
+    label (a wider left margin when needed), x labels vertical when one does not fit its column,
+    the x title below them. Short names keep the standard layout (MATRIX_MARGINS, offsets)."""
+    W, H = MATRIX_SIZE
+    n = max(len(labels), 1)
+    size = BIN_LABEL_SIZE["matrix"] * 2 / 3  # ROOT draws bin labels at 2/3 of the label size
+    title = MATRIX_LABEL_SIZE
+    widest = max((_text_width(label, size) for label in labels), default=0.0)
+    x_axis, y_axis = hist.GetXaxis(), hist.GetYaxis()
+    left, right, bottom, top = MATRIX_MARGINS
+    # y: the title's near edge LABEL_GAP past the labels; its far edge inside the canvas
+    near = widest + 0.005 * W + LABEL_GAP
+    left = min(max(left, (near + TITLE_HEIGHT * title * H + 6) / W), 0.45)
+    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
+    y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), offset))
+    column = (1 - left - right) * W / n
+    height = TITLE_HEIGHT * size * H
+    if widest > TILT_LIMIT * column:  # even tilted, neighbours would run into each other: vertical
+        x_axis.LabelsOption("v")
+        drop = widest
+    elif widest > column:  # ROOT tilts labels wider than their column by about 23 degrees
+        drop = widest * np.sin(np.radians(25)) + height * np.cos(np.radians(25))
+    else:
+        drop = height
+    near = drop + 0.005 * H + LABEL_GAP
+    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * H)
+    x_axis.SetTitleOffset(max(x_axis.GetTitleOffset(), offset))
+    below = (TITLE_STEP * x_axis.GetTitleOffset() - TITLE_DESCENT + TITLE_HEIGHT) * title * H
+    bottom = min(max(bottom, (below + 6) / H + CONTEXT_BAND), 0.6)
+    pad.SetMargin(left, right, bottom, top)
+
+
+CONTEXT_BAND = 0.15  # the two context lines under a matrix (add_text at 0.03 + 1.45 x CONTEXT_SIZE)
+
+
 def save(fig: Figure, directory: Path, formats: Sequence[str]) -> list[Path]:
     """Write the canvas as <directory>/<fig.name>.<fmt> for each format; the canvas stays open."""
     cms = cmsstyle()
     written = []
     for pad in fig.pads:
         pad.RedrawAxis()
-    with quiet_root(root().kWarning):  # no "Info in <TCanvas::Print>" per file
+    with quiet_root(root().kWarning), palette_set(fig.canvas):  # no "Info in <TCanvas::Print>" per file
         for fmt in formats:
             path = Path(directory) / f"{fig.name}.{fmt}"
-            cms.SaveCanvas(fig.canvas, str(path), close=False)
+            with unpainted():  # SaveAs paints the canvas into the file: the paint cmsstyle adds before it is left out
+                cms.SaveCanvas(fig.canvas, str(path), close=False)
             written.append(path)
     return written
+
+
+# --- a main frame over a ratio panel (the lower panel of every curve comparison) ---
+
+RATIO_HEIGHT = 0.3  # canvas NDC of the lower pad (the figure linter allows < 0.4)
+RATIO_GAP = 0.015  # canvas NDC between the two frames
+RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right, bottom, top in canvas NDC: header_figure's
+RATIO_TEXT = {"title": 0.05, "label": 0.045, "y_offset": 1.45, "floor": 0.032}  # canvas sizes, as _framed_canvas
+
+
+def pad_scale(fig: Figure, pad: int = 0) -> float:
+    """Texts and vertical NDC lengths sized for the whole canvas, times this in pad `pad`: ROOT
+    sizes a pad's texts on its smaller side, so a pad lower than the canvas needs larger values
+    for the same printed size (1 for the canvas itself)."""
+    p = fig.pads[pad]
+    if p.InheritsFrom("TCanvas"):
+        return 1.0
+    W, H = fig.canvas.GetWw(), fig.canvas.GetWh()
+    return min(W, H) / max(min(p.GetAbsWNDC() * W, p.GetAbsHNDC() * H), 1.0)
+
+
+def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
+    """Draw `frame` in `pad` with the axis texts of a header_figure times `scale` (printed at the
+    same size); a y title longer than the frame smaller, down to the 7 pt floor; `show_x` False:
+    no x labels or title and no lowest y label (the panel below has them)."""
+    ROOT = root()
+    pad.cd()
+    pad.SetLogy(frame.logy)
+    pad.SetLogx(frame.logx)
+    hframe = pad.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe.SetTitle("")
+    hframe.SetBit(ROOT.TH1.kNoTitle)
+    style = ROOT.gStyle
+    for axis, title, name in ((hframe.GetXaxis(), frame.xtitle if show_x else "", "X"), (hframe.GetYaxis(), frame.ytitle, "Y")):
+        axis.SetTitle(title)
+        axis.SetTitleSize(RATIO_TEXT["title"] * scale)
+        axis.SetLabelSize(RATIO_TEXT["label"] * scale if show_x or name == "Y" else 0.0)
+        axis.SetLabelOffset(style.GetLabelOffset(name) * scale)
+        axis.SetTitleFont(42)
+        axis.SetLabelFont(42)
+    yaxis = hframe.GetYaxis()
+    frame_px = (1 - pad.GetTopMargin() - pad.GetBottomMargin()) * pad.GetAbsHNDC() * 600
+    need_px = max(_visible_length(frame.ytitle), 1) * 0.55 * RATIO_TEXT["title"] * 600  # ROOT shrinks a title longer than its axis
+    short = re.sub(r"\s*\([^()]*\)$", "", frame.ytitle)  # "Signal efficiency (TPR)" -> "Signal efficiency"
+    if need_px * RATIO_TEXT["floor"] / RATIO_TEXT["title"] > 0.95 * frame_px and short:  # too long even at the floor
+        yaxis.SetTitle(short)
+        need_px = max(_visible_length(short), 1) * 0.55 * RATIO_TEXT["title"] * 600
+    size = RATIO_TEXT["title"] * min(1.0, max(0.95 * frame_px / need_px, RATIO_TEXT["floor"] / RATIO_TEXT["title"]))
+    yaxis.SetTitleSize(size * scale)
+    # ROOT puts a y title offset x title size x pad width from the axis: the same place as on a canvas
+    yaxis.SetTitleOffset(RATIO_TEXT["y_offset"] * RATIO_TEXT["title"] / size / scale)
+    hframe.GetXaxis().SetTitleOffset(1.1)
+    hframe.GetXaxis().SetTickLength(style.GetTickLength("X") * scale)
+    yaxis.SetMaxDigits(4)
+    if show_x:
+        yaxis.SetNdivisions(504)  # a low panel: three to five labels
+    else:
+        yaxis.ChangeLabel(1, -1, 0.0)  # its lowest label would touch the top label of the panel below
+    _unit_axis_ticks(hframe, frame)
+    return hframe
+
+
+def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MARGINS[3], extra_space: float = 0.0,
+                 reference_line: bool = True) -> Figure:  # fmt: skip
+    """A 600 x 600 figure: `frame` in the upper pad (pads[0]) over the ratio panel `ratio`
+    (pads[1], RATIO_HEIGHT of the canvas) sharing its x axis, with a dashed line at 1; texts at
+    the sizes of `figure` when printed; the CMS label above the upper frame. `header`: the canvas
+    NDC above the upper frame (the label alone, or a header box: boxed_figure's make_header)."""
+    ROOT, cms = root(), cmsstyle()
+    if not (ratio.x == frame.x and ratio.logx == frame.logx):
+        raise ValueError("a ratio panel shares the x axis of the frame above it")
+    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
+    canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
+    left, right, bottom, top = RATIO_MARGINS
+    fig = Figure(name=name, canvas=canvas)
+    for key, (y1, y2, top_margin, bottom_margin) in (("main", (RATIO_HEIGHT, 1.0, header, RATIO_GAP / 2)),
+                                                     ("ratio", (0.0, RATIO_HEIGHT, RATIO_GAP / 2, bottom))):  # fmt: skip
+        canvas.cd()
+        pad = ROOT.TPad(unique(f"{name}_{key}"), "", 0.0, y1, 1.0, y2)
+        pad.SetMargin(left + extra_space, right, bottom_margin / (y2 - y1), top_margin / (y2 - y1))
+        pad.Draw()
+        fig.pads.append(pad)
+    for index, (fr, show_x) in enumerate(((frame, False), (ratio, True))):
+        fig.extras.append(_pad_axes(fig.pads[index], fr, pad_scale(fig, index), show_x))
+    main = fig.pads[0]
+    main.SetTopMargin(top / (1.0 - RATIO_HEIGHT))  # the CMS label at its usual place, above a header box too
+    with unpainted():
+        cms.CMS_lumi(main, 0)
+    if extra_space:  # the CMS label moved right with the frame: the run text to the canvas edge (as `figure`)
+        for obj in main.GetListOfPrimitives():
+            if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
+                obj.SetX(obj.GetX() + min(extra_space, right - 0.015))
+    main.SetTopMargin(header / (1.0 - RATIO_HEIGHT))
+    if reference_line:
+        add_line(fig, ratio.x[0], 1.0, ratio.x[1], 1.0, pad=1, line_color=color("reference"), line_style=2)
+    return fig

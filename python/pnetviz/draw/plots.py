@@ -6,6 +6,7 @@ Each function takes plain data (curves, histograms, matrices, histories) and ret
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -16,6 +17,7 @@ from pnetviz.rootenv import root
 from pnetviz.metrics.evaluate import Confusion
 from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics.roc import decimate
+from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import STYLE, color, cycle_color
 
 
@@ -40,40 +42,115 @@ class HistSpec:
     points: bool  # test style (points with errors) vs train style (line)
 
 
+@dataclass(frozen=True)
+class RatioSpec:
+    """One curve of a ratio panel (metrics.folds.CurveRatio: ratio and band on a grid); the
+    reference draws its band alone, around the line at 1."""
+
+    key: str  # object name in the ROOT file, e.g. "signal_vs_ttZ/roc_ratio_multiclass"
+    ratio: CurveRatio
+    color: int
+    line_style: int = 1
+    reference: bool = False
+
+
+@dataclass(frozen=True)
+class RatioPanel:
+    """The lower panel of a curve comparison: `specs` over the curve labelled `reference`."""
+
+    reference: str  # named in the context: "Ratio to <reference>"
+    specs: Sequence[RatioSpec]
+
+
+def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[float, float]:
+    """A physical range for ratios (never below 0) holding 1, the ratio lines and the reference
+    band within `x` (1st to 99th percentile: a few points of a nearly empty bin do not squash the
+    rest), with 10 % margins and at least 0.1 wide."""
+    values = [np.array([1.0])]
+    even = np.linspace(x[0], x[1], 401)  # as drawn: evenly along the axis, not where the grid is dense
+    for spec in specs:
+        r = spec.ratio
+        for y in ((r.low, r.high) if spec.reference else (r.ratio,)):
+            ok = np.isfinite(y)
+            if ok.sum() > 1:
+                inside = (even >= r.x[ok].min()) & (even <= r.x[ok].max())
+                values.append(np.interp(even[inside], r.x[ok], y[ok]))
+    v = np.concatenate(values)
+    lo, hi = min(float(np.percentile(v, 1)), 1.0), max(float(np.percentile(v, 99)), 1.0)
+    span = max(hi - lo, 0.1)
+    return max(lo - 0.1 * span, 0.0), hi + 0.1 * span
+
+
+def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
+    """The ratio panel's bands (clipped to its frame) under its lines, in pad 1 of a ratio_figure."""
+    lo, hi = frame.y
+    for spec in panel.specs:
+        r = spec.ratio
+        ok = np.isfinite(r.low) & np.isfinite(r.high)
+        if ok.sum() > 1:
+            canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi), None,
+                            band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+    for spec in panel.specs:
+        r = spec.ratio
+        ok = np.isfinite(r.ratio)
+        if not spec.reference and ok.sum() > 1:
+            graph = canvas.add_graph(fig, spec.key, r.x[ok], r.ratio[ok], None, line_color=spec.color,
+                                     line_style=spec.line_style, pad=1)  # fmt: skip
+            graph.SetTitle(f"ratio to {panel.reference}")
+
+
 def split_style(split: str) -> int:
     return STYLE["train_line"] if split == "train" else STYLE["test_line"]
 
 
 def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves: Sequence[CurveSpec],
                  context: Sequence[str], diagonal: bool = False, corners: Sequence[str] = canvas.CORNERS, extra=None,
-                 underlay=None) -> canvas.Figure:  # fmt: skip
+                 underlay=None, ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
     """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box
     holding the context lines and the legend in the first corner (`corners`) the curves, bands and
     diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
     turn; if none leaves room, the box goes above the frame. The CMS label above the frame. Curves
     are decimated for drawing in the plot's own space (log10 y on a log axis). `underlay(fig)`
-    draws under the curves (bands), `extra(fig)` over them (a hull)."""
+    draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
+    (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
     frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
+    if ratio is not None:
+        note = f"ratio to {ratio.reference}"  # joined to the last context line when both fit 8 cm, else a line of its own
+        joined = f"{context[-1]}, {note}" if context else ""
+        fits = context and canvas.box_width([joined]) <= 0.75
+        context = [*context[:-1], joined] if fits else [*context, note[0].upper() + note[1:]]
+        rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, frames[0].x), frames[0].xtitle, "Ratio")
+
+    kept: dict[tuple[int, canvas.Frame], np.ndarray] = {}  # each curve's decimation per frame (drawn up to 3 times)
 
     def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
         if underlay is not None:
             underlay(fig)
         if diagonal:
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
-        for c in curves:
-            y = np.log10(c.y) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y
-            keep = decimate(c.x, y)
+        for i, c in enumerate(curves):
+            if (i, fr) not in kept:
+                y = np.log10(c.y) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y
+                kept[i, fr] = decimate(c.x, y)
+            keep = kept[i, fr]
             drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
             if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
                 fig.extras.append(drawn)
                 fig.keep(c.key, stored_graph(c, keep, drawn, fr), c.label)
         if extra is not None:
             extra(fig)
+        if ratio is not None:
+            draw_ratios(fig, ratio, rframe)
 
     def make(fr: canvas.Frame) -> canvas.Figure:  # log axes: wider tick labels (10^{3}), a wider left margin
+        if ratio is not None:
+            return canvas.ratio_figure(name, fr, rframe, extra_space=0.03 if fr.logy else 0.0)
         return canvas.figure(name, fr, cms_pos=0, extra_space=0.03 if fr.logy else 0.0)
 
-    return canvas.boxed_figure(make, frames, draw, context, corners)
+    def make_header(fr: canvas.Frame, header: float) -> canvas.Figure:
+        return canvas.ratio_figure(name, fr, rframe, header=header, extra_space=0.03 if fr.logy else 0.0)
+
+    return canvas.boxed_figure(make, frames, draw, context, corners, make_header=make_header if ratio is not None else None)
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
@@ -113,7 +190,7 @@ def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, y
 
 
 def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
-               underlay=None) -> canvas.Figure:  # fmt: skip
+               underlay=None, ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
     """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
     list of them, draws convex hulls;
     `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
@@ -129,7 +206,7 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
                 canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
 
     return curve_figure(name, frame, curves, context, diagonal=True, corners=("lower right",),
-                        extra=draw_hull if hull else None, underlay=underlay)  # fmt: skip
+                        extra=draw_hull if hull else None, underlay=underlay, ratio=ratio)  # fmt: skip
 
 
 def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
@@ -142,14 +219,17 @@ def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[Cu
     return specs
 
 
-def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None) -> canvas.Figure:
+def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
+                     ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis fitted
     to the data; the box where the curves leave room, with a decade of headroom above them if
     needed (at most a decade: the figure linter's rule), else above the frame."""
     top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), "Signal efficiency",
-                           "Background rejection (1/#varepsilon_{b})", logy=True) for room in (2.5, 10.0)]  # fmt: skip
-    return curve_figure(name, frames, curves, context, corners=("lower left", "upper right", "lower right"), underlay=underlay)
+    ytitle = "Rejection (1/#varepsilon_{b})" if ratio is not None else "Background rejection (1/#varepsilon_{b})"  # a shorter frame
+    frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), "Signal efficiency", ytitle, logy=True)
+              for room in (2.5, 10.0)]  # fmt: skip
+    return curve_figure(name, frames, curves, context, corners=("lower left", "upper right", "lower right"), underlay=underlay,
+                        ratio=ratio)  # fmt: skip
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
@@ -158,20 +238,25 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
-                 extra_lines: Sequence[str] = (), wide_legend: bool = False) -> canvas.Figure:  # fmt: skip
+                 extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
+                 cut_label: str = "") -> canvas.Figure:  # fmt: skip
     """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
     axis fitted to the data and ending at 1.1 at most; train as lines, test as points. The context
     and the legend sit in a header between the CMS label and the frame, so no headroom is needed
-    inside it. More than 4 histograms: each class's train line and test points, in two columns."""
+    inside it. More than 4 histograms: each class's train line and test points, in two columns.
+    `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     lines = [*context, *extra_lines]
-    header = canvas.header_height(lines, [h.label for h in hists])
+    header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
         canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
     for h in hists:
         fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+    for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all
+        canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
+                        line_style=9)  # fmt: skip
     canvas.add_header_box(fig, lines, header)
     return fig
 
@@ -266,6 +351,38 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[c
     return figs
 
 
+def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequence[str],
+                         name: str = "training_loss_folds") -> canvas.Figure:  # fmt: skip
+    """Every fold's training (solid) and validation (dashed) loss against the epoch, one colour per
+    fold, each fold's best epoch (best_epoch) marked on its validation curve."""
+    folds = sorted(histories)
+    values = np.concatenate([h.columns[c] for h in histories.values() for c in ("train_loss", "valid_loss")])
+    epochs = np.concatenate([h.epochs for h in histories.values()])
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo or abs(hi) or 1.0
+    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
+    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, hi + room * span), "Epoch", "Loss")
+              for room in (0.08, 0.9)]  # fmt: skip
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        best_x, best_y = [], []
+        for i, fold in enumerate(folds):
+            h, col = histories[fold], cycle_color(2 + i)
+            canvas.add_graph(fig, f"training_folds/train_loss_fold{fold}", h.epochs, h.columns["train_loss"], f"Fold {fold}",
+                             line_color=col, line_style=1)  # fmt: skip
+            canvas.add_graph(fig, f"training_folds/valid_loss_fold{fold}", h.epochs, h.columns["valid_loss"], None,
+                             line_color=col, line_style=2)  # fmt: skip
+            best = best_epoch(h)
+            best_x.append(best)
+            best_y.append(float(h.columns["valid_loss"][np.flatnonzero(h.epochs == best)[0]]))
+        canvas.add_points(fig, "training_folds/best_epochs", best_x, best_y, "Best epoch (validation)",
+                          marker_color=color("all_events"), marker=24)  # fmt: skip
+
+    ctx = [*context, "solid: training, dashed: validation"]
+    make = lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)  # noqa: E731
+    return canvas.boxed_figure(make, frames, draw, ctx)
+
+
 def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,
                context: Sequence[str]) -> canvas.Figure:  # fmt: skip
     """Per-class bars, one colour per split (train, test), side by side; the box where the bars
@@ -281,3 +398,90 @@ def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], 
 
     frame = canvas.Frame((0.0, float(n)), (0.0, 1.1), "", ytitle)
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context)
+
+
+# --- working points, cut scan, calibration and the pairwise AUC matrix (issue 25) ---
+
+
+def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Sequence[str], yields_kind: str) -> canvas.Figure:
+    """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov, each divided by its
+    maximum (said in the y title; the maximum in the legend), against the cut s >= t (`scan`:
+    metrics.workingpoints.cut_scan of the test split); the Asimov optimum as a dotted vertical
+    line. `yields_kind`: "expected" or "relative" (named in the context)."""
+    s, best = scan["scan"], scan["optimum"]
+    t = np.asarray(s["threshold"], float)
+    inside = (t >= 0.0) & (t <= 1.0)
+    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s} (signal)", color("signal")),
+              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b} (background)", color("background")),
+              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity S/(S+B)", color("all_events"))]  # fmt: skip
+    for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
+                                      ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
+        peak = best[name_z]["value"]
+        if not np.isfinite(peak) or peak <= 0:
+            continue
+        z = np.asarray(s[name_z], float)[inside] / peak
+        ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
+        curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], f"{label} (max {peak:.3g})", col, style))
+    curves = [c for c in curves if c.x.size > 1]
+    optimum = best["asimov"] if np.isfinite(best["asimov"]["value"]) else best["s_over_sqrt_s_plus_b"]
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}")
+
+    def mark(fig: canvas.Figure) -> None:
+        cut = optimum["threshold"]
+        if np.isfinite(cut) and 0.0 <= cut <= 1.0:
+            which = "Z_{A}" if optimum is best["asimov"] else "S/#sqrt{S+B}"
+            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max: cut {cut:.3g}", line_color=color("reference"), line_style=3)
+
+    ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
+    return curve_figure(name, frame, curves, ctx, extra=mark)
+
+
+def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: str,
+                       context: Sequence[str]) -> canvas.Figure:  # fmt: skip
+    """Reliability diagram: the observed fraction against the mean predicted probability per bin
+    (metrics.calibration.Reliability), the diagonal for a perfectly calibrated model. `series` =
+    [(key, reliability, label, colour, points)]: points with sum-w^2 errors (test) or a line (train)."""
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.05), xtitle, ytitle)
+
+    def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
+        canvas.add_line(fig, 0.0, 0.0, 1.0, 1.0, "Perfect calibration")
+        for key, rel, label, col, points in series:
+            ok = rel.filled & np.isfinite(rel.fraction)
+            x, y = rel.mean_predicted[ok], np.clip(rel.fraction[ok], fr.y[0], fr.y[1])
+            if points:
+                canvas.add_error_points(fig, key, x, y, rel.fraction_error[ok], label, marker_color=col)
+            elif x.size > 1:
+                canvas.add_graph(fig, key, x, y, label, line_color=col, line_style=STYLE["train_line"])
+
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context,
+                               corners=("upper left", "lower right"))  # fmt: skip
+
+
+def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequence[str], context: Sequence[str],
+                        split: str = "test", weights: str = "|w|") -> canvas.Figure:  # fmt: skip
+    """The one-vs-one AUC matrix (metrics.calibration.pairwise_auc): row i = the positive class,
+    column j = the negative class, numbers on the cells; the undefined diagonal left blank."""
+    labels = tuple(labels)
+    n = len(labels)
+    values = np.where(np.isfinite(matrix), matrix, 0.0)
+    fig = canvas.matrix_figure(name, 1, labels)
+    hist = canvas.add_matrix(fig, key, values, labels, ".3f", 0, "AUC (row vs column)",
+                             f"Pairwise AUC, {split} events: row class (positive) vs column class, score "
+                             "P_{i}/(P_{i}+P_{j})")  # fmt: skip
+    hist.GetXaxis().SetTitle("Negative class j")
+    hist.GetYaxis().SetTitle("Positive class i")
+    defined = matrix[np.isfinite(matrix)]
+    # contrast where the AUCs lie, labelled every 0.1 (one decimal: two-decimal labels run into the z title)
+    low = min(math.floor(round(float(defined.min()) * 10, 9)) / 10, 0.9) if defined.size else 0.5
+    hist.SetMinimum(max(low, 1e-3))  # undefined cells (0) fall below the palette: not painted
+    hist.SetMaximum(1.0)
+    hist.GetZaxis().SetNdivisions(max(int(round((1.0 - low) * 10)), 1), False)
+    pad = fig.pads[0]
+    for obj in list(fig.extras):  # the cell numbers of undefined cells: taken off the pad
+        if obj.InheritsFrom("TLatex") and not obj.TestBit(root().TLatex.kTextNDC):
+            i, j = n - 1 - int(obj.GetY()), int(obj.GetX())
+            if 0 <= i < n and 0 <= j < n and not np.isfinite(matrix[i, j]):
+                pad.GetListOfPrimitives().Remove(obj)
+    canvas.add_text(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"], 0.02,
+                    0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+    return fig

@@ -8,7 +8,8 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import subsets, systematics
+from pnetviz.jobs import decisions, subsets, systematics
+from pnetviz.metrics.calibration import reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
@@ -65,7 +66,8 @@ def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
 
 
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
-                  comparisons: list[subsets.SubsetComparison], metrics: dict) -> list[canvas.Figure]:  # fmt: skip
+                  comparisons: list[subsets.SubsetComparison], metrics: dict,
+                  decided: decisions.PairDecisions | None = None, calibration: dict | None = None) -> list[canvas.Figure]:  # fmt: skip
     ctx = context_lines(job)
     if job.hep.weight_mode != "abs":
         ctx.append(f"weights: {job.hep.weight_mode}")
@@ -90,9 +92,15 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
         plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
-        plots.score_figure("score_distributions", hists, "P(signal)", ctx, pairmetrics.ks_lines(metrics)),
+        plots.score_figure("score_distributions", hists, "P(signal)", ctx, pairmetrics.ks_lines(metrics),
+                           cuts=decisions.thresholds(decided.points) if decided else (),
+                           cut_label=decisions.cut_label(decided.points) if decided else ""),
         *plots.confusion_figures("confusion_matrix", results["test"].confusion, ctx[:2], labels=("Signal", job.display[1])),
     ]
+    if decided is not None:
+        figs.append(decisions.scan_figure("cut_scan", "cut_scan", decided, "Cut on P(signal)", ctx, metrics))
+    if calibration is not None:
+        figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx))
     if history is not None:
         figs += plots.training_figures(history, ctx[:2])
     for comp in comparisons:
@@ -188,8 +196,11 @@ def run(job: BinaryJob) -> RunOutput:
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
     is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
+    expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())),
-                                       pair_yields(job.hep.expected_yields, "signal", job.background))  # fmt: skip
+                                       expected)  # fmt: skip
+    decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
+    calibration = {s: reliability(r.sample.scores, r.sample.is_signal, r.sample.used) for s, r in results.items()}
     comparisons = []
     for branch in job.subset_branches:
         if branch not in preds.subsets:
@@ -209,18 +220,24 @@ def run(job: BinaryJob) -> RunOutput:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
+    report["working_points"] = {**decided.meta, "points": decided.points}
+    report["cut_scan"] = decisions.scan_section(decided, results["test"], metrics)
+    report["calibration"] = {"score": "score_signal", "class": "signal", "bins": "equal bins of [0, 1]",
+                             **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     prof = None
     if job.syst.active:
         report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)
 
     def figures() -> list[canvas.Figure]:
-        figs = build_figures(job, results, history, comparisons, metrics)
+        figs = build_figures(job, results, history, comparisons, metrics, decided, calibration)
         if prof is not None:
             figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled",
                                         metrics["test"]["auc_error"])  # fmt: skip
         return figs
 
+    wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"))  # fmt: skip
-    curves = {s: fold_curves(job.fold, r, metrics[s]) for s, r in results.items()}
+                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"),
+                      {decisions.WP_FILE: wp_file})  # fmt: skip
+    curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

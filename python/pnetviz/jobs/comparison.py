@@ -21,7 +21,8 @@ from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
 from pnetviz.jobs.multiclass import check_lr
-from pnetviz.metrics.folds import FPR_GRID, paired_difference, tpr_on_grid
+from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, FoldCurves, RATIO_CONVENTION, aggregate, aggregate_report,
+                                   eps_b_on_grid, paired_difference, rejection_ratio, roc_ratio, tpr_on_grid)
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
@@ -187,17 +188,28 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     if not check["consistent"]:
         warnings.warn(f"{background}: binary and multi-class test events differ: binary {check['binary']}, "
                       f"multi-class {check['multiclass']}", PnetvizWarning, stacklevel=2)  # fmt: skip
+    n_eff = {name: {"signal": hep.effective_events(side.used[side.is_signal]),
+                    "background": hep.effective_events(side.used[~side.is_signal])}
+             for name, side in (("binary", side_b), ("multiclass", side_m))}  # fmt: skip
     result = {
         "multiclass_class": target,
         "pairing": pairing_note(job, background),
+        "effective_events": n_eff,
         "binary_input": str(binary.path),
         "binary_model": job.binary_models.get(background),
         **auc_difference(side_b, side_m, cb, cm, job.hep),
         **rejection_05(side_b, side_m, cb, cm),
         "dominance": dominance(cb, cm),
         "comparability": check,
+        # for the fold summary's mean curves (fold_results.json only, not the fold's report)
+        FOLD_CURVES: {name: {"tpr": tpr_on_grid(c, FPR_GRID), "eps_b": np.maximum(eps_b_on_grid(c, EFF_GRID), 0.0),
+                             "background_events": n_eff[name]["background"], "auc": c.auc}
+                      for name, c in (("binary", cb), ("multiclass", cm))},  # fmt: skip
     }
     return result, cb, cm
+
+
+FOLD_CURVES = "fold_curves"
 
 
 DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
@@ -231,10 +243,19 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     d = result["difference"]
     diff_line = (f"AUC multi-class minus binary: {d['multiclass_minus_binary']:+.3f}"
                  + (f" #pm {d['error']:.3f}" if d["error"] == d["error"] else ""))  # fmt: skip
+    n = result["effective_events"]
+    roc_panel = plots.RatioPanel("binary", [
+        plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, n["binary"]["signal"]), color("binary"), 2, True),
+        plots.RatioSpec(f"{tag}/roc_ratio_multiclass", roc_ratio(cm, cb, n["multiclass"]["signal"]), color("multiclass"), 2)])
+    rejection_panel = plots.RatioPanel("binary", [
+        plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, n["binary"]["background"]),
+                        color("binary"), 2, True),
+        plots.RatioSpec(f"{tag}/rejection_ratio_multiclass", rejection_ratio(cm, cb, n["multiclass"]["background"]),
+                        color("multiclass"), 2)])  # fmt: skip
     return [
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],
-                           hull=hulls(tag, cb, cm) if job.hull else None),
-        plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx),
+                         hull=hulls(tag, cb, cm) if job.hull else None, ratio=roc_panel),
+        plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx, ratio=rejection_panel),
     ]
 
 
@@ -270,7 +291,8 @@ def run(job: ComparisonJob) -> RunOutput:
         "bootstrap_replicas": job.hep.bootstrap,
         "selection": "binary: all test events of its ntuple; multi-class: test events with true_label in {0, i}, "
                      "score P(s)/(P(s)+P(bkg_i)+1e-10)",
-        "pairs": pairs,
+        "ratio_panels": RATIO_CONVENTION + "; here binomial with each side's effective event counts (effective_events)",
+        "pairs": {b: {k: v for k, v in p.items() if k != FOLD_CURVES} for b, p in pairs.items()},
     }
 
     def figures() -> list[canvas.Figure]:
@@ -303,8 +325,14 @@ def publish_summary(stages, todo: list[ComparisonJob], summary: Path, per_fold: 
             return f"withdrew the fold summary {summary}: it no longer describes the folds on disk" if existed else ""
         per_fold, missing = update
     report = summary_report(per_fold, missing)
-    written = write_set(stage, first.formats, first.style, lambda: summary_figures(report, first.signal, first.channel),
-                        report, f"pnetviz comparison across folds: {first.signal}")  # fmt: skip
+    means = mean_curves(per_fold)
+    for b, per_side in means.items():
+        report["pairs"][b]["mean_curves"] = {side: {k: v for k, v in aggregate_report(aggregate(curves), missing).items()
+                                                    if k in ("folds", "roc_band", "rejection_band")}
+                                             for side, curves in per_side.items()}  # fmt: skip
+    written = write_set(stage, first.formats, first.style,
+                        lambda: summary_figures(report, first.signal, first.channel, means), report,
+                        f"pnetviz comparison across folds: {first.signal}")  # fmt: skip
     return f"summary of {len(per_fold)} folds: {len(written)} files for {summary}"
 
 
@@ -341,14 +369,35 @@ def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
     return out
 
 
-def summary_figures(report: dict, signal: str, channel: str) -> list[canvas.Figure]:
-    """AUC per fold with bootstrap errors, binary vs multi-class, one plot per background."""
+def mean_curves(per_fold: dict[int, dict]) -> dict[str, dict[str, list[FoldCurves]]]:
+    """background -> {binary, multiclass} -> each fold's curves on the common grids, for the
+    backgrounds every fold stored them for (fold sets of an older pnetviz have none)."""
+    out = {}
+    for b in next(iter(per_fold.values())):
+        stored = {f: per_fold[f][b].get(FOLD_CURVES) for f in sorted(per_fold)}
+        if all(isinstance(c, dict) for c in stored.values()):
+            out[b] = {side: [FoldCurves(fold=f, tpr=np.asarray(c[side]["tpr"], float), eps_b=np.asarray(c[side]["eps_b"], float),
+                                        background_events=float(c[side]["background_events"]), scalars={"auc": float(c[side]["auc"])})
+                             for f, c in stored.items()] for side in ("binary", "multiclass")}  # fmt: skip
+    return out
+
+
+def summary_figures(report: dict, signal: str, channel: str, means: dict | None = None) -> list[canvas.Figure]:
+    """AUC per fold with bootstrap errors, binary vs multi-class, one plot per background; with the
+    folds' curves (`means`, mean_curves), the fold-averaged ROC and rejection of both with bands
+    and their ratio to the binary model (`signal_vs_<bkg>_roc_curve_folds`, `..._rejection_curve_folds`)."""
+    from pnetviz.jobs.foldsummary import band_figures  # noqa: PLC0415
+
     folds = [int(f) for f in report["folds"]]
     context = [signal_label(signal), "", "mean #pm std over folds"]
     figs = []
     for b, pair in report["pairs"].items():
         context[1] = f"vs {display_label(b, {})}, {channel_label(channel)}"
         figs.append(_auc_by_fold_figure(f"signal_vs_{b}", pair, folds, list(context)))
+        if b in (means or {}):
+            figs += band_figures(f"signal_vs_{b}_", means[b], [signal_label(signal), f"vs {display_label(b, {})}, "
+                                 f"{channel_label(channel)}, test"], reference="binary",
+                                 labels={"binary": "Binary", "multiclass": "Multi-class LR"})  # fmt: skip
     return figs
 
 

@@ -138,7 +138,8 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
     if len(jobs) > 1:
-        written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display)
+        written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
+                                     {job.fold: job.history for job in jobs})  # fmt: skip
         return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}"
     existed = is_output_set(summary_dir)
     update = foldsummary.updated_folds(summary_dir, script, fresh) if fresh else None
@@ -147,5 +148,6 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
         return f"withdrew the fold summary {summary_dir}: it no longer describes the folds on disk" if existed else ""
     results, still_missing = update
     pairs, shown = foldsummary.summary_from_results(results)
-    write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display})
+    write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
+                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}))  # fmt: skip
     return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}"

@@ -14,12 +14,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from pnetviz.draw import canvas, plots
-from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, aggregate, aggregate_report
+from pnetviz.errors import InputError
+from pnetviz.io.history import TrainingHistory, load_history
+from pnetviz.jobs.decisions import WP_FILE, document
+from pnetviz.metrics import workingpoints as wp
+from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, Rejection, aggregate, aggregate_report, fold_ratios
 from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
 from pnetviz.draw.style import StyleOptions, color
@@ -30,10 +35,15 @@ RESULTS_FORMAT = 1
 FOLD_DIR = re.compile(r"fold-(\d+)")
 
 
-def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: Sequence[str]) -> list[canvas.Figure]:
-    """Mean ROC and mean rejection curve with +-1 sigma bands, train and test."""
+def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: Sequence[str],
+                 reference: str = "test", labels: dict[str, str] | None = None) -> list[canvas.Figure]:  # fmt: skip
+    """Mean ROC and mean rejection curve with +-1 sigma bands of each series (train and test, or
+    binary and multi-class), and a ratio panel: each mean over the mean of `reference`, with the
+    band of its fold spread (metrics.folds.fold_ratios). `labels`: series -> legend name."""
     aggs = {split: aggregate(curves) for split, curves in per_split.items()}
     n = len(next(iter(aggs.values())).folds)
+    name = {s: (labels or {}).get(s, s.capitalize()) for s in aggs}
+    ref = reference if reference in aggs else next(iter(aggs))
 
     def roc_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
@@ -45,27 +55,36 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
             lo, hi = agg.rejection_band
             canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split))
 
-    roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean,
-                           f"{s.capitalize()}: AUC {a.mean['auc']:.3f} #pm {a.std['auc']:.3f}", color(s),
+    def auc(a) -> str:
+        return f": AUC {a.mean['auc']:.3f} #pm {a.std['auc']:.3f}" if "auc" in a.mean else ""
+
+    roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean, f"{name[s]}{auc(a)}", color(s),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip
     # rejection = 1/mean(eps_b) over folds, never dropped: where every fold has eps_b = 0 it is a
     # lower limit, drawn dotted (its own legend entry) so that a plateau is not read as a measurement
-    rej = []
+    rej, limits = [], []
     for k, (s, a) in enumerate(aggs.items()):
         measured = a.eps_b_mean > 0
         rej.append(plots.CurveSpec(f"{prefix}folds/rejection_mean_{s}", EFF_GRID[measured], a.rejection_mean[measured],
-                                   f"{s.capitalize()}: mean #pm 1#sigma", color(s),
+                                   f"{name[s]}: mean #pm 1#sigma", color(s),
                                    plots.split_style(s)))  # fmt: skip
         if not measured.all():
             limit = np.flatnonzero(~measured)
             edge = np.arange(limit.min(), min(limit.max() + 2, EFF_GRID.size))  # joins the measured part
-            rej.append(plots.CurveSpec(f"{prefix}folds/rejection_limit_{s}", EFF_GRID[edge], a.rejection_mean[edge],
-                                       f"{s.capitalize()}: lower limit (95% CL)", color(s), 3))  # fmt: skip
+            limits.append(plots.CurveSpec(f"{prefix}folds/rejection_limit_{s}", EFF_GRID[edge], a.rejection_mean[edge],
+                                          f"{name[s]}: lower limit (95% CL)", color(s), 3))  # fmt: skip
+    if len(limits) > 1:  # one legend entry says what dotted means: the box stays small
+        limits = [replace(c, label="Dotted: lower limit (95% CL)" if i == 0 else "") for i, c in enumerate(limits)]
+    rej += limits
+    ratios = {s: fold_ratios(a, aggs[ref]) for s, a in aggs.items()}
+    panels = [plots.RatioPanel(name[ref].lower(),
+                               [plots.RatioSpec(f"{prefix}folds/{kind}_ratio_{s}", r[i], color(s), plots.split_style(s), s == ref)
+                                for s, r in ratios.items()]) for i, kind in enumerate(("roc", "rejection"))]  # fmt: skip
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
-                         underlay=roc_bands),  # fmt: skip
+                         underlay=roc_bands, ratio=panels[0]),  # fmt: skip
         plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"1/(mean #varepsilon_{{b}}) of {n} folds"],
-                               underlay=rejection_bands),  # fmt: skip
+                               underlay=rejection_bands, ratio=panels[1]),  # fmt: skip
     ]
 
 
@@ -79,21 +98,91 @@ def pair_context(context: Sequence[str], pair: str) -> list[str]:
 
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
                        pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int],
-                       display: dict[str, str] | None = None) -> list[Path]:  # fmt: skip
+                       display: dict[str, str] | None = None, histories: dict[int, Path | None] | None = None) -> list[Path]:  # fmt: skip
     """pairs: name -> (file prefix, split -> per-fold curves); display: name -> plot text (default
-    the name). Writes figures, report, plots.root."""
+    the name); histories: fold -> its training history file (the trainer's performance JSON), for
+    `training_loss_folds` (every fold's losses, best epochs marked). Writes figures, report, plots.root."""
+    loaded = load_histories(histories or {})
     report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
                         for name, (_, per_split) in pairs.items()}}  # fmt: skip
     report["folds"] = sorted({c.fold for _, per_split in pairs.values() for curves in per_split.values() for c in curves})
     report["missing_folds"] = list(missing)
+    points = {name: summary for name, (_, per_split) in pairs.items() if (summary := working_point_summary(per_split))}
+    extra = {}
+    if points:
+        report["working_points"] = points
+        extra[WP_FILE] = document("fold summary", {"title": title, "folds": report["folds"]}, points)
 
     def figures() -> list[canvas.Figure]:
         figs = []
         for name, (prefix, per_split) in pairs.items():
             figs += band_figures(prefix, per_split, pair_context(context, (display or {}).get(name, name)) if prefix else context)
+        if len(loaded) > 1:
+            figs.append(plots.fold_training_figure(loaded, list(context[:2])))
         return figs
 
-    return write_set(output, formats, style, figures, report, title)
+    return write_set(output, formats, style, figures, report, title, extra)
+
+
+def _spread(values: dict[str, float]) -> dict:
+    """Per-fold values with their mean, sample std (ddof=1; 0 for one fold), min and max."""
+    v = np.array(list(values.values()), dtype=float)
+    std = float(np.std(v, ddof=1)) if v.size > 1 and np.ptp(v) > 0 else 0.0
+    return {"per_fold": values, "mean": float(np.mean(v)), "std": std, "min": float(v.min()), "max": float(v.max())}
+
+
+def working_point_summary(per_split: dict[str, list[FoldCurves]]) -> dict | None:
+    """The working points of one pair across folds (from the folds' `wp_*` scalars): per target,
+    each fold's threshold and its spread, and per split eps_s and eps_b per fold with mean and
+    std and the rejection 1/mean(eps_b) (a lower limit where that is 0, as every fold-averaged
+    rejection), for the targets every fold has; None when there are none (a fold of an older pnetviz)."""
+    every = [c for curves in per_split.values() for c in curves]
+    common = set.intersection(*(set(wp.targets_in(c.scalars)) for c in every)) if every else set()
+    targets = sorted(common, key=float)  # the targets every fold has (folds run with other --working-points differ)
+    if not targets:
+        return None
+    first = next(iter(per_split.values()))
+    out = {"std_convention": "sample standard deviation over folds (ddof=1)",
+           "rejection_convention": "1/mean(eps_b) over folds; a lower limit where that mean is 0"}  # fmt: skip
+    for target in targets:
+        key = f"wp_{target}"
+        entry = {"target_eps_s": float(target), "threshold": _spread({str(c.fold): c.scalars[f"{key}_threshold"] for c in first})}
+        for split, curves in per_split.items():
+            eps_b = np.array([c.scalars[f"{key}_eps_b"] for c in curves])
+            rej = Rejection.over_folds(eps_b, sum(c.background_events for c in curves))
+            entry[split] = {"eps_s": _spread({str(c.fold): c.scalars[f"{key}_eps_s"] for c in curves}),
+                            "eps_b": _spread({str(c.fold): c.scalars[f"{key}_eps_b"] for c in curves}),
+                            "rejection": {"value": rej.value, "std": rej.std, "lower_limit": rej.lower_limit}}  # fmt: skip
+        out[target] = entry
+    return out
+
+
+def load_histories(histories: dict[int, Path | None]) -> dict[int, TrainingHistory]:
+    """The readable training histories of the folds (a fold without one, or with an unreadable one,
+    is left out of the overlay: its own set says why)."""
+    out = {}
+    for fold, path in sorted(histories.items(), key=lambda kv: kv[0]):
+        if path is not None and fold is not None:
+            try:
+                out[fold] = load_history(path)
+            except InputError:
+                continue
+    return out
+
+
+def histories_beside(summary: Path, folds, fresh: dict[int, Path | None]) -> dict[int, Path | None]:
+    """fold -> training history file: `fresh` (this run's folds) first, else what the fold set
+    `fold-<k>/` beside the summary recorded in its report (`history`)."""
+    out = dict(fresh)
+    for fold in folds:
+        if fold in out:
+            continue
+        try:
+            recorded = json.loads((Path(summary).parent / f"fold-{fold}" / "summary_report.json").read_text()).get("history")
+        except (OSError, ValueError, AttributeError):
+            recorded = None
+        out[fold] = Path(recorded) if isinstance(recorded, str) else None
+    return out
 
 
 # --- the per-fold results a summary is computed from ---

@@ -15,7 +15,8 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import subsets, systematics
+from pnetviz.jobs import decisions, subsets, systematics
+from pnetviz.metrics.calibration import Reliability, pairwise_auc, reliability
 from pnetviz.metrics.evaluate import (
     N_BINS,
     SPLITS,
@@ -254,7 +255,35 @@ def context_lines(job: MultiClassJob, what: str = "multi-class") -> list[str]:
     return job.context(what)
 
 
-def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str]) -> list[canvas.Figure]:
+@dataclass(frozen=True)
+class Decisions:
+    """Working points and cut scans per background pair, calibration per class, the pairwise AUC matrix."""
+
+    pairs: dict[str, decisions.PairDecisions]  # background -> working points and test cut scan
+    calibration: dict[str, dict[str, Reliability]]  # class -> split -> reliability of P(class)
+    pairwise: np.ndarray  # k x k test AUC of class i (positive) vs class j
+
+
+def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
+    """Working points (thresholds on the LR score of each pair), calibration of every class score
+    and the pairwise AUC matrix on the test split (weights after the weight mode)."""
+    pairs = {}
+    for background, results in ev.pairs.items():
+        expected = pair_yields(job.hep.expected_yields, job.classes[0], background)
+        pairs[background] = decisions.pair_decisions(results, ev.hep[background], job.hep, lr_text(job, background), expected)
+    calibration = {c: {s: reliability(preds.scores[c][sel], ev.class_masks[k][sel], ev.used[sel]) for s, sel in ev.selections.items()}
+                   for k, c in enumerate(job.classes)}  # fmt: skip
+    test = ev.selections["test"]
+    matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test])
+    return Decisions(pairs, calibration, matrix)
+
+
+def lr_text(job: MultiClassJob, background: str) -> str:
+    return f"P({job.classes[0]}) / (P({job.classes[0]}) + P({background}) + 1e-10)"
+
+
+def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str],
+                 decided: decisions.PairDecisions | None = None) -> list[canvas.Figure]:  # fmt: skip
     """Signal vs class `index`: LR ROC, rejection and score distribution, the direct P(signal) and
     P(bkg) distributions of the pair's events, and the b-jet comparison when made."""
     background, label = job.classes[index], job.display[index]
@@ -276,8 +305,12 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
         plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
-        plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics)),
+        plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
+                           cuts=decisions.thresholds(decided.points) if decided else (),
+                           cut_label=decisions.cut_label(decided.points) if decided else ""),
     ]
+    if decided is not None:
+        figs.append(decisions.scan_figure(f"{tag}_cut_scan", f"{tag}/cut_scan", decided, f"Cut on {xtitle}", ctx, metrics))
     direct_ctx = [*context_lines(job, ""), f"{job.display[0]} and {label} events", *ctx[len(context_lines(job)):]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
         figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
@@ -319,22 +352,30 @@ def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list
     return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, f"P({job.display[index]})", ctx)
 
 
-def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None) -> list[canvas.Figure]:
+def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
+                  decided: Decisions | None = None) -> list[canvas.Figure]:  # fmt: skip
     ctx = context_lines(job)
     if job.hep.weight_mode != "abs":
         ctx.append(f"weights: {job.hep.weight_mode}")
     figs = []
     for background in ev.pairs:
-        figs += pair_figures(job, preds, ev, job.classes.index(background), ctx)
+        figs += pair_figures(job, preds, ev, job.classes.index(background), ctx, decided.pairs[background] if decided else None)
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, ev, index, ctx))
+        if decided is not None:
+            figs.append(decisions.calibration_figure(f"{file_tag(name)}_calibration", f"calibration/{file_tag(name)}",
+                                                     decided.calibration[name], job.display[index], ctx))  # fmt: skip
         ovr = ev.one_vs_rest["test"][index]
         figs += plots.confusion_figures(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                         key_prefix=f"confusion/{file_tag(name)}_vs_rest",
                                         labels=("Signal" if index == 0 else job.display[index], "Others"))  # fmt: skip
     figs += plots.confusion_figures("overall_confusion_matrix", test.confusion, ctx[:2], key_prefix="confusion/overall",
                                     labels=("Signal", *job.display[1:]))  # fmt: skip
+    if decided is not None:
+        weights = "|w|" if job.hep.weight_mode == "abs" else job.hep.weight_mode
+        figs.append(plots.pairwise_auc_figure("pairwise_auc", "pairwise_auc/test", decided.pairwise, ("Signal", *job.display[1:]),
+                                              ctx[:2], weights=weights))  # fmt: skip
     for metric in ("precision", "recall", "f1"):
         values = {s: getattr(m, metric) for s, m in ev.metrics.items()}
         stem = "f1_score" if metric == "f1" else metric
@@ -414,6 +455,21 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         report["training"] = history.summary
     report["notes"] = notes
     return report
+
+
+def decision_report(job: MultiClassJob, ev: Evaluation, decided: Decisions) -> dict:
+    """The report sections working_points and cut_scan (per background pair, LR score),
+    calibration (per class score) and pairwise_auc (test matrix and class order)."""
+    return {
+        "working_points": {b: {**d.meta, "points": d.points} for b, d in decided.pairs.items()},
+        "cut_scan": {b: decisions.scan_section(d, ev.pairs[b]["test"], ev.hep[b]) for b, d in decided.pairs.items()},
+        "calibration": {c: {"score": f"score_{c}", "bins": "equal bins of [0, 1]", **{s: r.report() for s, r in per.items()}}
+                        for c, per in decided.calibration.items()},
+        "pairwise_auc": {"classes": list(job.classes), "matrix": decided.pairwise, "split": "test",
+                         "entry": "matrix[i][j] = AUC of class i (positive) vs class j on the events of classes i and j; "
+                                  "diagonal undefined (null)",
+                         "score": "P_i / (P_i + P_j + 1e-10)", "weights": f"{job.hep.weight_mode} (--weights)"},
+    }  # fmt: skip
 
 
 REPORT_COLUMNS = ("precision", "recall", "f1-score", "support")
@@ -502,12 +558,14 @@ def run(job: MultiClassJob) -> RunOutput:
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)
+    decided = decide(job, preds, ev)
+    report |= decision_report(job, ev, decided)
     profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}
     if profiles:
         report["systematics"] = {b: r for b, (r, _) in profiles.items()}
 
     def figures() -> list[canvas.Figure]:
-        figs = build_figures(job, preds, ev, history)
+        figs = build_figures(job, preds, ev, history, decided)
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
             figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
@@ -518,12 +576,15 @@ def run(job: MultiClassJob) -> RunOutput:
     classes = classification_report(job, ev)
     extra = {"classification_report.json": json.dumps(plain(classes), indent=2) + "\n",
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
-                                                              f"{job.channel}, {job.fold_text or 'multi-class'}")}  # fmt: skip
+                                                              f"{job.channel}, {job.fold_text or 'multi-class'}"),
+             decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),
+                                                   {f"signal vs {b}": v for b, v in report["working_points"].items()})}  # fmt: skip
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra)  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
-                                        {s: fold_curves(job.fold, r, ev.hep[bkg][s]) for s, r in results.items()})
+                                        {s: decisions.with_wp_scalars(fold_curves(job.fold, r, ev.hep[bkg][s]),
+                                                                      decided.pairs[bkg].points, s) for s, r in results.items()})
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
     display = {f"{job.signal} vs {bkg} (LR)": f"vs {job.label(bkg)} (LR)" for bkg in ev.pairs}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,7 +19,8 @@ from pnetviz.metrics import profiled
 from pnetviz.errors import InputError
 from pnetviz.io.trainer import display_label
 from pnetviz.metrics.evaluate import BinarySample
-from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, eps_b_on_grid
+from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, eps_b_on_grid, rejection_ratio_from_eps, tpr_on_grid
+from pnetviz.metrics.folds import ratio_to_reference
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import color, cycle_color
@@ -150,12 +151,28 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
             low, high = 1.0 / eps_b_on_grid(worst, EFF_GRID), 1.0 / eps_b_on_grid(best, EFF_GRID)
         canvas.add_band(fig, f"{key}/rejection_band", EFF_GRID, low, high, "Nuisance envelope", band_color=color("background"))
 
-    roc_fig = plots.roc_figure(roc_name, roc, ctx, underlay=roc_band)
-    rejection_fig = plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band)
+    roc_fig = plots.roc_figure(roc_name, roc, ctx, underlay=roc_band, ratio=_ratio_panel(key, "roc", prof, worst, best))
+    rejection_fig = plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band,
+                                           ratio=_ratio_panel(key, "rejection", prof, worst, best))  # fmt: skip
     plots.store_curves(roc_fig, roc_variations, "Background efficiency (FPR)", "Signal efficiency (TPR)")
     plots.store_curves(rejection_fig, [c for c in rejection_variations if c.x.size], "Signal efficiency",
                        "Background rejection (1/#varepsilon_{b})")  # fmt: skip
     return [roc_fig, rejection_fig]
+
+
+def _ratio_panel(key: str, kind: str, prof: profiled.Profiled, worst, best) -> plots.RatioPanel:
+    """The profiled curve over the nominal one, its band the nuisance envelope over the nominal
+    (signal efficiency at fixed eps_b for the ROC, rejection at fixed eps_s)."""
+    if kind == "roc":
+        nominal = tpr_on_grid(prof.nominal, FPR_GRID)
+        line = ratio_to_reference(FPR_GRID, tpr_on_grid(worst, FPR_GRID), nominal)
+        edges = [ratio_to_reference(FPR_GRID, tpr_on_grid(c, FPR_GRID), nominal).ratio for c in (worst, best)]
+    else:
+        nominal = eps_b_on_grid(prof.nominal, EFF_GRID)
+        line = rejection_ratio_from_eps(EFF_GRID, eps_b_on_grid(worst, EFF_GRID), nominal)
+        edges = [rejection_ratio_from_eps(EFF_GRID, eps_b_on_grid(c, EFF_GRID), nominal).ratio for c in (worst, best)]
+    band = replace(line, low=np.fmin(*edges), high=np.fmax(*edges))
+    return plots.RatioPanel("nominal", [plots.RatioSpec(f"{key}/{kind}_ratio_profiled", band, color("background"), 1)])
 
 
 def _rejection_spec(key: str, fpr: np.ndarray, tpr: np.ndarray, label: str, col: int, style: int) -> CurveSpec:

@@ -87,7 +87,10 @@ def fold_curves(fold: int, result: SplitResult, split_metrics: dict) -> FoldCurv
                       background_events=n_eff, scalars=scalars)  # fmt: skip
 
 
-def _mean_std(values: np.ndarray) -> tuple[float, float]:
+def mean_std(values) -> tuple[float, float]:
+    """Mean and sample std (ddof=1) of the finite values (None and inf/nan left out); (nan, nan)
+    when none, std 0 for one value or identical values."""
+    values = np.array([v for v in np.ravel(np.asarray(values, dtype=object)) if v is not None], dtype=float)
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return math.nan, math.nan
@@ -115,7 +118,7 @@ class Rejection:
 
     @staticmethod
     def over_folds(eps_b: np.ndarray, background_events: float) -> Rejection:
-        mean, std = _mean_std(np.asarray(eps_b, float))
+        mean, std = mean_std(np.asarray(eps_b, float))
         if mean > 0:
             return Rejection(1.0 / mean, std / mean**2, False)
         return Rejection(1.0 / hep.eps_b_limit(background_events), None, True)
@@ -154,13 +157,14 @@ class Aggregate:
 def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
     """Mean and sample std (ddof=1; 0 for one fold) of every tabulated metric and curve."""
     folds = [c.fold for c in curves]
-    table = {key: {str(c.fold): c.scalars[key] for c in curves} for key in TABULATED}
-    stats = {key: _mean_std(np.array(list(v.values()))) for key, v in table.items()}
+    present = [key for key in (*TABULATED, *REJECTIONS) if all(key in c.scalars for c in curves)]  # curves alone: none
+    table = {key: {str(c.fold): c.scalars[key] for c in curves} for key in TABULATED if key in present}
+    stats = {key: mean_std(np.array(list(v.values()))) for key, v in table.items()}
     mean = {k: m for k, (m, _) in stats.items()}
     std: dict[str, float | None] = {k: s for k, (_, s) in stats.items()}
     n_eff = float(sum(c.background_events for c in curves))
     lower_limits, mean_limit = {}, {}
-    for key in REJECTIONS:
+    for key in (k for k in REJECTIONS if k in present):
         per_fold = {str(c.fold): hep.rejection_value(c.scalars[key], c.background_events) for c in curves}
         table[key] = {f: v for f, (v, _) in per_fold.items()}
         lower_limits[key] = {f: limit for f, (_, limit) in per_fold.items()}
@@ -224,3 +228,79 @@ def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[f
             w = 1.0 / e**2
             out |= {"combined": float(np.sum(w * d) / np.sum(w)), "combined_error": float(1.0 / math.sqrt(np.sum(w)))}
     return out
+
+
+# --- ratios of curves to a reference (the lower panel of every curve comparison) ---
+
+RATIO_CONVENTION = ("each curve divided by the reference on a common grid (signal efficiency at fixed background "
+                    "efficiency for ROC curves, rejection at fixed signal efficiency); band: the curve's own error "
+                    "divided by the reference (binomial sqrt(eps(1-eps)/N_eff) with the effective event count, or "
+                    "the fold spread for fold means), the reference's band around 1; undefined (NaN) where the "
+                    "reference is 0 or the rejection is infinite")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CurveRatio:
+    """values / reference on `x`, with the band ratio -+ error/reference (NaN where undefined)."""
+
+    x: np.ndarray
+    ratio: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+def ratio_to_reference(x: np.ndarray, values: np.ndarray, reference: np.ndarray,
+                       errors: np.ndarray | None = None) -> CurveRatio:  # fmt: skip
+    """values/reference point by point (both on the grid `x`); `errors` (absolute, of `values`)
+    divided by the reference give the band. NaN where the reference is not positive or a value
+    is not finite."""
+    values, reference = np.asarray(values, float), np.asarray(reference, float)
+    ok = (reference > 0) & np.isfinite(reference) & np.isfinite(values)
+    safe = np.where(ok, reference, 1.0)
+    ratio = np.where(ok, values / safe, np.nan)
+    err = np.zeros_like(ratio) if errors is None else np.where(ok, np.nan_to_num(np.asarray(errors, float)) / safe, np.nan)
+    return CurveRatio(np.asarray(x, float), ratio, ratio - err, ratio + err)
+
+
+def binomial_error(eff: np.ndarray, n_eff: float) -> np.ndarray:
+    """sqrt(eps (1 - eps) / N_eff): the binomial error of an efficiency measured on N_eff
+    (effective) events; infinite without events."""
+    eff = np.clip(np.asarray(eff, float), 0.0, 1.0)
+    return np.sqrt(eff * (1.0 - eff) / n_eff) if n_eff > 0 else np.full(eff.shape, np.inf)
+
+
+def roc_ratio(curve: BinaryCurve, reference: BinaryCurve, n_signal: float, grid: np.ndarray = FPR_GRID) -> CurveRatio:
+    """Signal efficiency of `curve` over the reference's at each background efficiency of `grid`,
+    band from the binomial error of the curve's signal efficiency (N_eff signal events)."""
+    tpr = tpr_on_grid(curve, grid)
+    return ratio_to_reference(grid, tpr, tpr_on_grid(reference, grid), binomial_error(tpr, n_signal))
+
+
+def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: float,
+                    grid: np.ndarray = EFF_GRID) -> CurveRatio:  # fmt: skip
+    """Background rejection 1/eps_b of `curve` over the reference's at each signal efficiency of
+    `grid` (= eps_b of the reference over eps_b of the curve); band from the binomial error of the
+    curve's eps_b (N_eff background events), relative error of 1/eps_b = that of eps_b. Undefined
+    where either eps_b is 0 (infinite rejection)."""
+    return rejection_ratio_from_eps(grid, eps_b_on_grid(curve, grid), eps_b_on_grid(reference, grid),
+                                    binomial_error(eps_b_on_grid(curve, grid), n_background))  # fmt: skip
+
+
+def rejection_ratio_from_eps(grid: np.ndarray, eps_b: np.ndarray, reference_eps_b: np.ndarray,
+                             eps_b_error: np.ndarray | None = None) -> CurveRatio:  # fmt: skip
+    """Rejection ratio (1/eps_b)/(1/eps_b_ref) from background efficiencies on `grid`, with the
+    band of `eps_b_error` propagated (relative error of 1/eps_b = relative error of eps_b)."""
+    eps_b, reference_eps_b = np.asarray(eps_b, float), np.asarray(reference_eps_b, float)
+    ok = (eps_b > 0) & (reference_eps_b > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rejection = np.where(ok, 1.0 / np.where(ok, eps_b, 1.0), np.nan)
+        ref = np.where(ok, 1.0 / np.where(ok, reference_eps_b, 1.0), np.nan)
+        err = None if eps_b_error is None else rejection * np.asarray(eps_b_error, float) / np.where(ok, eps_b, 1.0)
+    return ratio_to_reference(grid, rejection, ref, err)
+
+
+def fold_ratios(agg: Aggregate, reference: Aggregate) -> tuple[CurveRatio, CurveRatio]:
+    """(ROC ratio on FPR_GRID, rejection ratio on EFF_GRID) of two fold means, each with the band
+    of its own fold spread (std over folds) divided by the reference mean."""
+    roc = ratio_to_reference(FPR_GRID, agg.tpr_mean, reference.tpr_mean, agg.tpr_std)
+    return roc, rejection_ratio_from_eps(EFF_GRID, agg.eps_b_mean, reference.eps_b_mean, agg.eps_b_std)

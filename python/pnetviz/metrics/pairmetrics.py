@@ -21,6 +21,8 @@ class HepOptions:
     bootstrap: int = 200
     seed: int = 20251001
     expected_yields: dict[str, float] | None = None  # class -> expected events (--expected-yields); None: relative
+    working_points: tuple[float, ...] = (0.5, 0.7, 0.9)  # --working-points: target signal efficiencies
+    wp_from: str = "train"  # --wp-from: the split the thresholds are found on
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:

@@ -1,0 +1,80 @@
+"""The campaign's working-point table: per (channel, signal point, kind, model, pair, target
+signal efficiency), the threshold of every fold with its mean and spread, and the test signal
+efficiency, background efficiency and rejection over folds, from the `working_points.json` of
+every finished binary and multi-class fold set. Written as `campaign_working_points.csv` and
+`campaign_working_points.tex` (campaign.latex)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.metrics.folds import Rejection, mean_std
+
+WP_FILE = "working_points.json"  # as jobs.decisions.WP_FILE (the campaign reads what the jobs wrote)
+FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "target_eps_s", "wp_from", "folds", "thresholds",
+          "threshold_mean", "threshold_std", "eps_s_test_mean", "eps_s_test_std", "eps_b_test_mean", "eps_b_test_std",
+          "rejection_test", "rejection_test_std", "expected_signal_test_mean", "expected_background_test_mean")  # fmt: skip
+
+
+def _fold_points(directory: Path) -> dict | None:
+    """The `pairs` of one fold set's working_points.json (None when absent or unreadable)."""
+    try:
+        doc = json.loads((Path(directory) / WP_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("pairs"), dict) else None
+
+
+def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
+    """One row per (channel, signal, kind, model, pair, target) over the folds of the finished
+    binary and multi-class jobs (`jobs`: the campaign summary's job list)."""
+    from pnetviz.campaign.summary import masses  # noqa: PLC0415 - summary calls this module
+
+    groups: dict[tuple, list[tuple[int, dict, str]]] = {}
+    for job in jobs:
+        if job["status"] not in ("done", "up to date") or job["kind"] not in ("binary", "multiclass"):
+            continue
+        for directory in job["outputs"]:
+            doc = _fold_points(Path(directory))
+            if doc is None or doc.get("kind") != job["kind"]:
+                continue
+            for pair_name, entry in doc["pairs"].items():
+                pair = pair_name.removeprefix("signal vs ")
+                for point in entry.get("points", []):
+                    key = (job["channel"], job["signal"], job["kind"], job["model"] or "", pair, point["target_eps_s"])
+                    groups.setdefault(key, []).append((doc.get("fold"), point, entry.get("wp_from", "")))
+    rows = []
+    for (channel, signal, kind, model, pair, target), members in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        mass = masses(signal) or (None, None)
+        tests = [p["test"] for _, p, _ in members]
+        thresholds = [p["threshold"] for _, p, _ in members]
+        eps_b = np.array([t["eps_b"] for t in tests], dtype=float)
+        n_eff = sum(t["effective_events"]["background"] for t in tests)
+        rej = Rejection.over_folds(eps_b, n_eff) if eps_b.size else Rejection(math.nan, None, False)
+        row = {"channel": channel, "signal": signal, "m_hc": mass[0], "m_a": mass[1], "kind": kind, "model": model,
+               "pair": pair, "target_eps_s": target, "wp_from": members[0][2],
+               "folds": ";".join("pilot" if f is None else str(f) for f, _, _ in members),
+               "thresholds": ";".join(f"{t:.6g}" for t in thresholds),
+               "rejection_test": rej.value, "rejection_test_std": rej.std, "rejection_test_limit": rej.lower_limit}  # fmt: skip
+        row["threshold_mean"], row["threshold_std"] = mean_std(thresholds)
+        for name in ("eps_s", "eps_b"):
+            row[f"{name}_test_mean"], row[f"{name}_test_std"] = mean_std([t[name] for t in tests])
+        for name in ("expected_signal", "expected_background"):
+            values = [t[name] for t in tests if name in t]
+            row[f"{name}_test_mean"] = mean_std(values)[0] if values else None
+        rows.append(row)
+    return rows
+
+
+def working_point_files(jobs: Sequence[dict]) -> dict[str, str]:
+    """campaign_working_points.csv and .tex (empty of rows when no set has working points)."""
+    from pnetviz.campaign.latex import working_point_tables  # noqa: PLC0415
+    from pnetviz.campaign.summary import csv_text  # noqa: PLC0415
+
+    rows = working_point_rows(jobs)
+    return {"campaign_working_points.csv": csv_text(rows, FIELDS), "campaign_working_points.tex": working_point_tables(rows)}

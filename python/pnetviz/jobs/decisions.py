@@ -1,0 +1,84 @@
+"""What an analyst decides with, per signal-vs-background pair of a fold: working points (and
+`working_points.json`), the cut scan and the calibration; shared by the binary and multi-class
+jobs. Numbers from metrics.workingpoints and metrics.calibration; figures from draw.plots."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from pnetviz.draw import canvas, plots
+from pnetviz.draw.style import color
+from pnetviz.metrics import workingpoints as wp
+from pnetviz.metrics.calibration import Reliability
+from pnetviz.metrics.evaluate import SplitResult
+from pnetviz.metrics.folds import FoldCurves
+from pnetviz.output.report import plain
+
+WP_FILE = "working_points.json"
+WP_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class PairDecisions:
+    """One pair's working points (metrics.workingpoints.working_points), its test cut scan and meaning."""
+
+    points: list[dict]
+    scan: dict
+    meta: dict  # workingpoints.describe(...)
+
+
+def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: str,
+                   expected: tuple[float, float] | None) -> PairDecisions:  # fmt: skip
+    """Working points and the test cut scan of one pair (`metrics`: its pairmetrics.pair_metrics;
+    `opts`: HepOptions; `score`: what the cut is on, for the JSON)."""
+    curves = {s: r.curve for s, r in results.items()}
+    n_eff = {s: (metrics[s]["effective_events"]["signal"], metrics[s]["effective_events"]["background"]) for s in results}
+    points = wp.working_points(curves, n_eff, opts.working_points, opts.wp_from, expected)
+    test = metrics["test"]
+    scan = wp.cut_scan(results["test"].curve, test["signal_yield"], test["background_yield"])
+    return PairDecisions(points, scan, wp.describe(opts.wp_from, opts.weight_mode, score, expected is not None))
+
+
+def scan_section(d: PairDecisions, result: SplitResult, metrics: dict) -> dict:
+    """The report's `cut_scan` of a pair (test split), its yields named as the pair's metrics name them."""
+    return wp.scan_report(d.scan, result.curve, metrics.get("yields", {}).get("kind", "relative"))
+
+
+def cut_label(points: Sequence[dict]) -> str:
+    """The one legend entry of the working-point lines, in their left-to-right order (highest eps_s first)."""
+    return "WP #varepsilon_{s} " + ",".join(f"{100 * p['target_eps_s']:g}" for p in sorted(points, key=lambda p: -p["target_eps_s"])) + "%"
+
+
+def thresholds(points: Sequence[dict]) -> list[float]:
+    return [p["threshold"] for p in points]
+
+
+def scan_figure(name: str, key: str, d: PairDecisions, xtitle: str, context: Sequence[str], metrics: dict) -> canvas.Figure:
+    return plots.cut_scan_figure(name, key, d.scan, xtitle, context, metrics.get("yields", {}).get("kind", "relative"))
+
+
+def calibration_figure(name: str, key: str, per_split: dict[str, Reliability], what: str, context: Sequence[str]) -> canvas.Figure:
+    """Reliability of P(`what`): train as a line, test as points with errors."""
+    series = [(f"{key}/{split}", rel, f"{split.capitalize()}", color(split), split == "test") for split, rel in per_split.items()]
+    return plots.calibration_figure(name, series, f"Predicted P({what})", f"Fraction of {what} events", context)
+
+
+def with_wp_scalars(curves: FoldCurves, points: Sequence[dict], split: str) -> FoldCurves:
+    """A fold's curves for the fold summary, with the split's working points as scalars."""
+    return replace(curves, scalars={**curves.scalars, **wp.fold_scalars(points, split)})
+
+
+def identity(job) -> dict:
+    """Whose working points these are (a driver.FoldJob), for working_points.json."""
+    return {"signal": job.signal, "channel": job.channel, "model": job.model, "fold": job.fold, "pilot": job.pilot,
+            "input": str(job.predictions)}  # fmt: skip
+
+
+def document(kind: str, identity: dict, pairs: dict[str, dict]) -> str:
+    """working_points.json: what the set is (kind, signal, channel, model, fold) and, per pair
+    (e.g. 'signal vs ttZ'), the meaning of the numbers and the points (thresholds and per-split
+    efficiencies, rejections, errors, expected yields)."""
+    doc = {"format": WP_FORMAT, "kind": kind, **identity, "pairs": pairs}
+    return json.dumps(plain(doc), indent=2) + "\n"

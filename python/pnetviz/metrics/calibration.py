@@ -1,0 +1,103 @@
+"""Probability diagnostics of a classifier: reliability (calibration) in weighted bins, and the
+one-vs-one (pairwise) AUC matrix of a multi-class model.
+
+Reliability: the events are binned in the predicted probability p of a class (CALIBRATION_BINS
+equal bins of [0, 1]; p <= 0 in the first, p >= 1 in the last, as the score histograms). Per bin,
+with weights w (after the weight mode), W = sum w, P = sum w of the events of the class:
+the weighted mean predicted probability sum(w p) / W, the observed fraction f = P / W and its
+error from the sums of squared weights,
+    sigma_f^2 = ((1 - f)^2 sum_{class} w^2 + f^2 sum_{others} w^2) / W^2
+(first-order propagation of f = P / (P + N)). A perfectly calibrated model has f = p (the
+diagonal). The weights are the training weights, so the fractions are those of the weighted
+sample (its class balance), not of data.
+
+Pairwise AUC (weaver-core's one-vs-one matrix): entry (i, j), i != j, is the weighted AUC of
+class i (positive) against class j on the events of those two classes only, with the score
+P_i / (P_i + P_j + 1e-10); the diagonal is undefined (NaN).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pnetviz.metrics.evaluate import lr_score
+from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
+
+CALIBRATION_BINS = 10
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Per bin of predicted probability (NaN where a bin has no weight)."""
+
+    edges: np.ndarray  # CALIBRATION_BINS + 1
+    mean_predicted: np.ndarray  # weighted mean of p
+    fraction: np.ndarray  # weighted fraction of the class
+    fraction_error: np.ndarray  # from sum w^2
+    sum_weights: np.ndarray
+    events: np.ndarray  # events with non-zero weight
+
+    @property
+    def filled(self) -> np.ndarray:
+        return self.sum_weights != 0
+
+    @property
+    def expected_calibration_error(self) -> float:
+        """sum_bins W_b |f_b - p_b| / sum W_b over the filled bins."""
+        ok = self.filled
+        total = float(np.sum(self.sum_weights[ok]))
+        if total == 0:
+            return math.nan
+        return float(np.sum(self.sum_weights[ok] * np.abs(self.fraction[ok] - self.mean_predicted[ok])) / total)
+
+    def report(self) -> dict:
+        return {"edges": self.edges, "mean_predicted": self.mean_predicted, "fraction": self.fraction,
+                "fraction_error": self.fraction_error, "sum_weights": self.sum_weights, "events": self.events,
+                "expected_calibration_error": self.expected_calibration_error}  # fmt: skip
+
+
+def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
+                bins: int = CALIBRATION_BINS) -> Reliability:  # fmt: skip
+    """Reliability of `probability` (predicted P(class)) against the truth `is_class` (see module)."""
+    p = np.asarray(probability, dtype=np.float64)
+    pos = np.asarray(is_class, dtype=bool)
+    w = np.asarray(weights, dtype=np.float64)
+    index = np.clip(p * bins, 0, bins - 1).astype(np.intp)
+
+    def total(values: np.ndarray) -> np.ndarray:
+        return np.bincount(index, weights=values, minlength=bins)
+
+    W, P = total(w), total(np.where(pos, w, 0.0))
+    w2_pos, w2_neg = total(np.where(pos, w * w, 0.0)), total(np.where(pos, 0.0, w * w))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(W != 0, P / W, np.nan)
+        mean = np.where(W != 0, total(w * p) / W, np.nan)
+        err = np.where(W != 0, np.sqrt((1 - f) ** 2 * w2_pos + f**2 * w2_neg) / np.abs(W), np.nan)
+    events = np.bincount(index, weights=(w != 0).astype(float), minlength=bins).astype(np.int64)
+    return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
+
+
+def pairwise_auc(scores: Sequence[np.ndarray], label: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """k x k matrix: (i, j) = AUC of class i vs class j on their events, score P_i / (P_i + P_j + 1e-10),
+    class i positive, `weights` as given (|w| by default upstream); NaN on the diagonal and where
+    a class has no weight. `scores[k]`: P(class k) of every event; `label`: the true class."""
+    k = len(scores)
+    label = np.asarray(label)
+    out = np.full((k, k), np.nan)
+    masks = [label == c for c in range(k)]
+    for i in range(k):
+        for j in range(k):  # k(k-1) curves over a handful of classes, each vectorised over events
+            if i == j:
+                continue
+            events = np.flatnonzero(masks[i] | masks[j])
+            positive = masks[i][events]
+            w = np.asarray(weights, dtype=np.float64)[events]
+            try:
+                out[i, j] = binary_clf_curve(lr_score(scores[i][events], scores[j][events]), positive, w).auc
+            except SingleClassError:  # a class without events or weight in this split: undefined
+                continue
+    return out

@@ -1,0 +1,174 @@
+"""Working points and the cut scan of one signal-vs-background pair, from the exact weighted ROC.
+
+A working point is a cut `score >= threshold` frozen on one split (`--wp-from`, train by
+default) and applied to every split, as an analysis freezes it on its training sample:
+
+* threshold: the highest score value present in the wp-from split's sample whose selection
+  `s >= threshold` reaches the target weighted signal efficiency (weights after the job's weight
+  mode, `hep.mode_weights`; signal = the positive class). Ties select together, so eps_s may
+  exceed the target. With signed weights eps_s need not grow monotonically: the first
+  threshold (from the top) that reaches it is taken, as `hep.background_efficiency_at`.
+* per split: eps_s and eps_b of that cut, the rejection 1/eps_b (a lower limit
+  1/hep.eps_b_limit(N_eff) where no background passes, `hep.rejection_value`), and expected
+  yields S eps_s and B eps_b when `--expected-yields` gives S and B.
+* errors: binomial with the effective event count of the class in the split,
+  sigma(eps) = sqrt(eps (1 - eps) / N_eff), N_eff = (sum w)^2 / sum w^2 (the existing bootstrap
+  only resamples eps_b at eps_s = 0.5, not at a frozen cut); the rejection's error is propagated,
+  sigma(eps_b) / eps_b^2, and None where it is a lower limit. The threshold itself is a fixed
+  cut and carries no error here; its spread over folds is in the fold summary.
+
+The cut scan is eps_s, eps_b, the purity S eps_s / (S eps_s + B eps_b) and the significances
+S/sqrt(S+B) and Asimov (`hep.asimov`) of every cut of the test split, with the maxima.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from pnetviz.errors import InputError
+from pnetviz.metrics import hep
+from pnetviz.metrics.roc import BinaryCurve
+
+DEFAULT_TARGETS = (0.5, 0.7, 0.9)
+WP_SOURCES = ("train", "test")
+TOLERANCE = 1e-12  # a cumulative weight sum that is the target up to rounding reaches it
+ERROR_RULE = ("binomial with the effective event count of the class in the split: sigma(eps) = sqrt(eps (1 - eps) / "
+              "N_eff), N_eff = (sum w)^2 / sum w^2; rejection error sigma(eps_b) / eps_b^2, none for a lower limit")  # fmt: skip
+SELECTION = "score >= threshold"
+
+
+def parse_targets(text: str) -> tuple[float, ...]:
+    """The signal efficiencies of --working-points ('0.5,0.7,0.9'): numbers in (0, 1], sorted, unique."""
+    values = []
+    for part in (p.strip() for p in str(text).split(",") if p.strip()):
+        try:
+            value = float(part)
+        except ValueError:
+            raise InputError(f"--working-points {text!r}: {part!r} is not a number; give signal efficiencies, "
+                             "e.g. 0.5,0.7,0.9.") from None  # fmt: skip
+        if not (0.0 < value <= 1.0):
+            raise InputError(f"--working-points {text!r}: {part} is not a signal efficiency in (0, 1]; give e.g. 0.5,0.7,0.9.")
+        values.append(value)
+    if not values:
+        raise InputError("--working-points '': give signal efficiencies, e.g. 0.5,0.7,0.9.")
+    return tuple(sorted(set(values)))
+
+
+def threshold_for(curve: BinaryCurve, target: float) -> float:
+    """The highest threshold of `curve` (a score value of its sample) whose cut s >= threshold
+    reaches signal efficiency `target` (the first such point along the sweep)."""
+    reached = curve.tpr[1:] >= target - TOLERANCE  # point 0 (threshold +inf) selects nothing
+    k = int(np.argmax(reached)) + 1 if reached.any() else curve.tpr.size - 1
+    return float(curve.thresholds[k])
+
+
+def binomial_error(eps: float, n_eff: float) -> float:
+    """sqrt(eps (1 - eps) / n_eff); NaN without events."""
+    return math.sqrt(max(eps * (1.0 - eps), 0.0) / n_eff) if n_eff > 0 else math.nan
+
+
+def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
+            expected: tuple[float, float] | None) -> dict:  # fmt: skip
+    """The one core: eps_s, eps_b, rejection and their errors (and expected yields) of s >= threshold."""
+    eps_s, eps_b = hep.at_threshold(curve, threshold)
+    rejection, limit = hep.rejection_value(eps_b, n_eff[1])
+    err_b = binomial_error(eps_b, n_eff[1])
+    out = {
+        "eps_s": eps_s, "eps_s_error": binomial_error(eps_s, n_eff[0]),
+        "eps_b": eps_b, "eps_b_error": err_b,
+        "rejection": rejection, "rejection_error": None if limit else err_b / eps_b**2, "rejection_lower_limit": limit,
+        "effective_events": {"signal": n_eff[0], "background": n_eff[1]},
+    }  # fmt: skip
+    if expected is not None:
+        out["expected_signal"], out["expected_background"] = expected[0] * eps_s, expected[1] * eps_b
+    return out
+
+
+def working_points(curves: dict[str, BinaryCurve], n_eff: dict[str, tuple[float, float]],
+                   targets: Sequence[float] = DEFAULT_TARGETS, wp_from: str = "train",
+                   expected: tuple[float, float] | None = None) -> list[dict]:  # fmt: skip
+    """One entry per target: the threshold from the `wp_from` split's curve, and per split
+    (`curves`: split -> curve; `n_eff`: split -> (signal, background) effective events) the
+    numbers of `_at_cut`. `expected`: (S, B) expected events of the pair, or None."""
+    if wp_from not in curves:
+        raise InputError(f"--wp-from {wp_from}: this evaluation has the splits {', '.join(curves)}.")
+    points = []
+    for target in targets:
+        threshold = threshold_for(curves[wp_from], target)
+        points.append({"target_eps_s": float(target), "threshold": threshold,
+                       **{split: _at_cut(c, threshold, n_eff[split], expected) for split, c in curves.items()}})  # fmt: skip
+    return points
+
+
+def describe(wp_from: str, weight_mode: str, score: str, expected: bool) -> dict:
+    """What the numbers of a working_points entry mean (written beside them)."""
+    return {"selection": SELECTION, "score": score, "wp_from": wp_from,
+            "threshold_rule": f"the highest score value in the {wp_from} split whose cut reaches the target weighted signal "
+                              "efficiency (ties select together)",
+            "weights": f"{weight_mode} (--weights)", "errors": ERROR_RULE,
+            "rejection_rule": hep.REJECTION_LIMIT_RULE.split("; across folds")[0],
+            "yields": "expected (--expected-yields): expected_signal = S eps_s, expected_background = B eps_b" if expected
+            else "none: give --expected-yields for expected event counts"}  # fmt: skip
+
+
+def fold_scalars(points: Sequence[dict], split: str) -> dict[str, float]:
+    """A split's working points as flat scalars for the fold summary (`wp_<target>_<quantity>`)."""
+    out = {}
+    for p in points:
+        row = p[split]
+        key = f"wp_{p['target_eps_s']:g}"
+        out |= {f"{key}_threshold": p["threshold"], f"{key}_eps_s": row["eps_s"], f"{key}_eps_b": row["eps_b"]}
+    return out
+
+
+def targets_in(scalars: dict) -> list[str]:
+    """The targets ('0.5', ...) whose thresholds `fold_scalars` stored."""
+    return sorted({k[3:-len("_threshold")] for k in scalars if k.startswith("wp_") and k.endswith("_threshold")}, key=float)
+
+
+def cut_scan(curve: BinaryCurve, signal_yield: float, background_yield: float) -> dict:
+    """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov of every cut s >= t of
+    `curve` (point 0, which selects nothing, dropped), with S, B = the yields times the
+    efficiencies; the maximum of each significance (NaN-free cuts only)."""
+    t, eps_s, eps_b = curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:]
+    s, b = signal_yield * eps_s, background_yield * eps_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        purity = np.where(s + b > 0, s / (s + b), np.nan)
+        simple = np.where(s + b > 0, s / np.sqrt(s + b), np.nan)
+    asimov = hep.asimov(s, b)
+    scan = {"threshold": t, "eps_s": eps_s, "eps_b": eps_b, "purity": purity, "s_over_sqrt_s_plus_b": simple,
+            "asimov": asimov}  # fmt: skip
+    best = {}
+    for name, values in (("s_over_sqrt_s_plus_b", simple), ("asimov", asimov)):
+        ok = np.isfinite(values)
+        if not ok.any():
+            best[name] = {"value": math.nan, "threshold": math.nan, "eps_s": math.nan, "eps_b": math.nan, "purity": math.nan}
+            continue
+        k = int(np.flatnonzero(ok)[np.argmax(values[ok])])
+        best[name] = {"value": float(values[k]), "threshold": float(t[k]), "eps_s": float(eps_s[k]),
+                      "eps_b": float(eps_b[k]), "purity": float(purity[k])}  # fmt: skip
+    return {"scan": scan, "optimum": best, "signal_yield": signal_yield, "background_yield": background_yield}
+
+
+SCAN_GRID = np.round(np.linspace(0.0, 1.0, 101), 10)  # the cuts tabulated in the report
+
+
+def scan_report(scan: dict, curve: BinaryCurve, yields_kind: str) -> dict:
+    """The report's `cut_scan`: the scan at the cuts SCAN_GRID (0, 0.01, ..., 1; efficiencies of
+    s >= cut), the optima over every cut of the sample, and what the yields are."""
+    rows = {"cut": SCAN_GRID, "eps_s": [], "eps_b": []}
+    for cut in SCAN_GRID:
+        e_s, e_b = hep.at_threshold(curve, float(cut))
+        rows["eps_s"].append(e_s)
+        rows["eps_b"].append(e_b)
+    e_s, e_b = np.array(rows["eps_s"]), np.array(rows["eps_b"])
+    s, b = scan["signal_yield"] * e_s, scan["background_yield"] * e_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rows["purity"] = np.where(s + b > 0, s / (s + b), np.nan)
+        rows["s_over_sqrt_s_plus_b"] = np.where(s + b > 0, s / np.sqrt(s + b), np.nan)
+    rows["asimov"] = hep.asimov(s, b)
+    return {"split": "test", "selection": SELECTION, "yields": yields_kind, "signal_yield": scan["signal_yield"],
+            "background_yield": scan["background_yield"], "optimum": scan["optimum"], "grid": rows}  # fmt: skip

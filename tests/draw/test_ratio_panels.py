@@ -1,0 +1,80 @@
+"""Ratio panels under curve comparisons and the fold-overlaid training curves: the drawn ratio is
+the computed one, the layout is a main pad over a ratio pad, and both figures pass the figure
+linter; the best epoch is the lowest validation loss when the trainer recorded none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import figlint  # tests/draw is on sys.path (see test_figure_lint.py)
+from pnetviz.draw import canvas, plots
+from pnetviz.draw.style import StyleOptions, cms_style, color
+from pnetviz.io.history import TrainingHistory
+from pnetviz.metrics import folds, hep
+from pnetviz.metrics.roc import binary_clf_curve
+from pnetviz.rootenv import root
+
+
+def _history(seed: int, best: int | None = None) -> TrainingHistory:
+    rng = np.random.default_rng(seed)
+    epochs = np.arange(20.0)
+    valid = 0.5 + 0.002 * (epochs - 12.0) ** 2 + rng.normal(0, 0.003, 20)
+    columns = {"epoch": epochs, "train_loss": 0.9 * np.exp(-epochs / 6) + 0.3, "valid_loss": valid,
+               "train_acc": np.full(20, 0.8), "valid_acc": np.full(20, 0.78)}  # fmt: skip
+    return TrainingHistory(Path(f"h{seed}.json"), columns, {} if best is None else {"best_epoch": best})
+
+
+def test_best_epoch_is_the_lowest_validation_loss_unless_recorded():
+    h = _history(3)
+    assert plots.best_epoch(h) == int(np.argmin(h.columns["valid_loss"]))
+    assert plots.best_epoch(_history(3, best=5)) == 5
+
+
+def _figures():
+    rng = np.random.default_rng(7)
+    n = 6000
+    y = rng.random(n) < 0.4
+    w = rng.uniform(0.5, 1.5, n)
+    ref, other = binary_clf_curve(rng.normal(1.2 * y, 1), y, w), binary_clf_curve(rng.normal(1.6 * y, 1), y, w)
+    n_sig, n_bkg = hep.effective_events(w[y]), hep.effective_events(w[~y])
+    roc = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, "Binary", color("binary"), 2),
+           plots.CurveSpec("t/roc_b", other.fpr, other.tpr, "Multi-class LR", color("multiclass"), 2)]
+    ratio = folds.roc_ratio(other, ref, n_sig)
+    panel = plots.RatioPanel("binary", [plots.RatioSpec("t/roc_ratio_a", folds.roc_ratio(ref, ref, n_sig), color("binary"), 2, True),
+                                        plots.RatioSpec("t/roc_ratio_b", ratio, color("multiclass"), 2)])  # fmt: skip
+    ok_a, ok_b = ref.fpr > 0, other.fpr > 0
+    rej = [plots.CurveSpec("t/rej_a", ref.tpr[ok_a], 1 / ref.fpr[ok_a], "Binary", color("binary"), 2),
+           plots.CurveSpec("t/rej_b", other.tpr[ok_b], 1 / other.fpr[ok_b], "Multi-class LR", color("multiclass"), 2)]
+    rej_panel = plots.RatioPanel("binary", [
+        plots.RatioSpec("t/rej_ratio_a", folds.rejection_ratio(ref, ref, n_bkg), color("binary"), 2, True),
+        plots.RatioSpec("t/rej_ratio_b", folds.rejection_ratio(other, ref, n_bkg), color("multiclass"), 2)])  # fmt: skip
+    ctx = ["m(H^{+}) = 130 GeV, m(A) = 90 GeV", "vs t#bar{t}Z, 3#mu, fold 0, test"]
+    figs = [plots.roc_figure("roc_ratio", roc, ctx, ratio=panel), plots.rejection_figure("rejection_ratio", rej, ctx, ratio=rej_panel),
+            plots.fold_training_figure({k: _history(k) for k in range(3)}, ctx[:1])]  # fmt: skip
+    return figs, ratio
+
+
+def test_ratio_panel_draws_the_computed_ratio_and_passes_the_linter(tmp_path):
+    with cms_style(StyleOptions()):
+        figs, ratio = _figures()
+        roc = figs[0]
+        assert len(roc.pads) == 2 and roc.pads[1].GetAbsHNDC() < figlint.RATIO_PANEL_MAX_HEIGHT
+        drawn = roc.objects["t/roc_ratio_b"]
+        ok = np.isfinite(ratio.ratio)
+        x = np.frombuffer(drawn.GetX(), dtype=np.float64, count=drawn.GetN())
+        y = np.frombuffer(drawn.GetY(), dtype=np.float64, count=drawn.GetN())
+        np.testing.assert_allclose(x, ratio.x[ok])
+        np.testing.assert_allclose(y, ratio.ratio[ok])
+        frame = next(o for o in roc.pads[1].GetListOfPrimitives() if o.InheritsFrom("TH1"))
+        assert 0.0 <= frame.GetMinimum() < 1.0 < frame.GetMaximum()  # a physical range holding 1
+        out = root().TFile(str(tmp_path / "plots.root"), "RECREATE")
+        out.mkdir("canvases").cd()
+        for fig in figs:
+            canvas.save(fig, tmp_path, ["png"])
+            fig.canvas.Write(fig.name)
+        out.Close()
+    assert [f.name for f in figs] == ["roc_ratio", "rejection_ratio", "training_loss_folds"]
+    violations = figlint.lint_paths([tmp_path / "plots.root"], jobs=1, redraw=True)
+    assert violations == [], "\n".join(violations)
