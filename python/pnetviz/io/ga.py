@@ -220,10 +220,15 @@ def parse_chromosome(text: str, path: Path, row: int) -> tuple:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         value = None
-    if not isinstance(value, (tuple, list)) or not value or not all(isinstance(g, (int, float, str)) for g in value):
-        raise InputError(f"{path}: row {row}: chromosome {text[:60]!r} is not a tuple of numbers and names "
+    if not isinstance(value, (tuple, list)) or not value or not all(is_gene(g) for g in value):
+        raise InputError(f"{path}: row {row}: chromosome {text[:60]!r} is not a tuple of finite numbers and names "
                          "like (64, 'Adam', 0.0002, 2e-05, 'ReduceLROnPlateau'). Fix: re-write the file.")  # fmt: skip
     return tuple(value)
+
+
+def is_gene(value: object) -> bool:
+    """A chromosome entry pnetviz can rank, draw and tabulate: a name or a finite number."""
+    return isinstance(value, str) or (isinstance(value, (int, float)) and math.isfinite(value))
 
 
 def read_population(path: Path) -> list[tuple[int, tuple, float | None]]:
@@ -353,6 +358,13 @@ def read_run(run: Path, channel: str, signal: str) -> GARun:
         notes += note
     if not models:
         raise InputError(f"{run}: no model records in any GA-iter<N>/json/. Fix: wait for the first iteration to finish.")
+    lengths = {len(m.chromosome) for m in models}
+    if len(lengths) > 1:  # every model of a search has the same genes (the figures and tables have one column each)
+        usual = max(lengths, key=lambda n: (sum(len(m.chromosome) == n for m in models), n))
+        odd = next(m for m in models if len(m.chromosome) != usual)
+        where = run / f"GA-iter{odd.iteration}" / "json" / (POPULATION_FILE if odd.csv_fitness is not None else f"{odd.name}.json")
+        raise InputError(f"{where}: the chromosome of {odd.name} has {len(odd.chromosome)} genes, the run's others "
+                         f"{usual}; every chromosome of a run has the same genes. Fix: re-write the file.")  # fmt: skip
     if classes is None:
         n = max((int(m.summary.get("num_classes", 0) or 0) for m in models), default=0)
         classes = tuple(["signal", *(f"background{k}" for k in range(1, n))]) if n > 1 else ()
@@ -388,6 +400,10 @@ def read_iteration(directory: Path, iteration: int, metric: str) -> tuple[list[G
                 raise InputError(f"{records[index]}: hyperparameters lack {', '.join(missing)} and there is no "
                                  f"{POPULATION_FILE}. Fix: restore json/{POPULATION_FILE}.")  # fmt: skip
             chromosome = tuple(hyper[k] for k in GENE_FROM_JSON)
+            bad = [k for k in GENE_FROM_JSON if not is_gene(hyper[k])]
+            if bad:
+                raise InputError(f"{records[index]}: hyperparameters.{bad[0]} {hyper[bad[0]]!r} is not a finite number or "
+                                 f"a name. Fix: correct the file, or restore json/{POPULATION_FILE}.")  # fmt: skip
         summary = {**summary, **({"num_classes": hyper["num_classes"]} if isinstance(hyper.get("num_classes"), int) else {})}
         npz = diag_dir / f"model{index}_predictions.npz"
         models.append(GAModel(iteration, index, chromosome, arrays, summary, records[index], fitness,
