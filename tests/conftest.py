@@ -104,3 +104,15 @@ def compile_latex(tex: str, directory: Path) -> str:
     assert "Overfull \\hbox" not in log, [line for line in log.splitlines() if "Overfull" in line]
     assert (directory / "note.pdf").stat().st_size > 1000
     return log
+
+
+SMALL_SIGNALS = ("MHc100_MA95", "MHc160_MA85")
+
+
+def small_tree(base: Path, signals=SMALL_SIGNALS, events: int = 300) -> Path:
+    """A trainer results tree of one channel (Run3Mu), `signals`, fold 0: the cluster tests' input."""
+    from pnetviz.demo.trainertree import write_trainer_fold
+
+    for point in signals:
+        write_trainer_fold(base, "Run3Mu", point, 0, events=events)
+    return base

@@ -20,13 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_script
+from conftest import SMALL_SIGNALS, load_script, small_tree
 from pnetviz.campaign import cluster, execute
 from pnetviz.campaign.plan import Job
 from pnetviz.cli.common import run
-from pnetviz.demo.trainertree import write_trainer_fold
 
-SIGNALS = ("MHc100_MA95", "MHc160_MA85")
+SIGNALS = SMALL_SIGNALS
 CRASHES = {("MHc100_MA95", "nonprompt"): "segfault", ("MHc160_MA85", "ttZ"): "abort"}
 
 
@@ -67,10 +66,7 @@ def toy_runner(command: str, argv: list[str]) -> int:
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    base = tmp_path_factory.mktemp("cluster") / "results"
-    for point in SIGNALS:
-        write_trainer_fold(base, "Run3Mu", point, 0, events=300)
-    return base
+    return small_tree(tmp_path_factory.mktemp("cluster") / "results")
 
 
 def failures(err: str) -> dict[str, str]:

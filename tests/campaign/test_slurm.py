@@ -19,15 +19,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SMALL_SIGNALS, small_tree
 import slurm as private  # tests/campaign/slurm.py: pytest puts this directory on sys.path
 from pnetviz.campaign import batch, cluster, execute
 from pnetviz.campaign.plan import Job
 from pnetviz.cli.campaign import parse_args
-from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.errors import InputError
 
 PNETVIZ = str(Path(sys.executable).with_name("pnetviz"))
-SIGNALS = ("MHc100_MA95", "MHc160_MA85")
+SIGNALS = SMALL_SIGNALS
 REPORTS = "results/Run3Mu/binary/*/*/fold-0/summary_report.json"
 WAIT = 150  # seconds a campaign subprocess may take at most (they take 15-30 s here)
 
@@ -45,10 +45,7 @@ def slurm(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    base = tmp_path_factory.mktemp("batch") / "results"
-    for point in SIGNALS:
-        write_trainer_fold(base, "Run3Mu", point, 0, events=300)
-    return base
+    return small_tree(tmp_path_factory.mktemp("batch") / "results")
 
 
 def campaign(slurm, results: Path, plots: Path, *extra: str) -> subprocess.Popen:

@@ -11,7 +11,8 @@ import pytest
 
 from conftest import compile_latex
 
-from pnetviz.campaign.workingpoints import working_point_files, working_point_rows
+from pnetviz.campaign.summary import working_point_files
+from pnetviz.campaign.workingpoints import working_point_rows
 from pnetviz.metrics import hep
 
 
@@ -54,7 +55,7 @@ def test_rows_are_fold_means_with_rejection_over_folds(jobs):
 
 
 def test_csv_and_latex(jobs, tmp_path):
-    files = working_point_files(jobs)
+    files = working_point_files(working_point_rows(jobs))
     table = list(csv.DictReader(io.StringIO(files["campaign_working_points.csv"])))
     assert len(table) == 4
     lim = next(r for r in table if r["target_eps_s"] == "0.9")

@@ -11,13 +11,24 @@ from collections.abc import Sequence
 
 from pnetviz.escape import latex
 from pnetviz.io import trainer
+from pnetviz.io.layout import hyper_tag, signal_masses
 
 # Class and channel names with a physics label in LaTeX; any other name is printed literally.
 LATEX_LABELS = {
     "nonprompt": "Nonprompt", "diboson": "Diboson", "ttX": r"$t\bar{t}X$", "ttZ": r"$t\bar{t}Z$", "ttW": r"$t\bar{t}W$",
     "conversion": "Conversion", "others": "Others",
 }  # fmt: skip
-MASS = re.compile(r"MHc(\d+)_MA(\d+)")
+
+
+def _mass_key(signal: str) -> tuple[int, int]:
+    """Sort key of a signal point: its masses (other names first)."""
+    return signal_masses(signal) or (0, 0)
+
+
+def _mass_cells(signal: str) -> str:
+    """The m(H+) & m(A) cells of a signal point (its name over both columns when it has no masses)."""
+    mass = signal_masses(signal)
+    return f"{mass[0]} & {mass[1]}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(signal)}}}"
 PREAMBLE = "% Needs \\usepackage{booktabs}. One table float per channel; \\input this file.\n"
 
 
@@ -50,7 +61,7 @@ def _folds(sel: Sequence[dict]) -> str:
 
 def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequence[str]) -> str:
     columns = sorted({(c["background"], c["multiclass_class"]) for c in sel})
-    signals = sorted({c["signal"] for c in sel}, key=lambda s: tuple(map(int, MASS.fullmatch(s).groups())) if MASS.fullmatch(s) else (0, 0))
+    signals = sorted({c["signal"] for c in sel}, key=_mass_key)
     head = " & ".join(rf"\multicolumn{{2}}{{c}}{{{label_tex(b)}" + (f" / {label_tex(m)}" if m != b else "") + "}"
                       for b, m in columns)  # fmt: skip
     rules = " ".join(rf"\cmidrule(lr){{{3 + 2 * i}-{4 + 2 * i}}}" for i in range(len(columns)))
@@ -70,8 +81,7 @@ def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequenc
             c = next((x for x in sel if (x["signal"], x["background"], x["multiclass_class"]) == (signal, b, m)), None)
             cells += [_pm(c["auc_test_binary_mean"], c["auc_test_binary_std"]) if c else "--",
                       _pm(c["auc_test_multiclass_mean"], c["auc_test_multiclass_std"]) if c else "--"]  # fmt: skip
-        mass = MASS.fullmatch(signal)
-        name = f"{mass.group(1)} & {mass.group(2)}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(signal)}}}"
+        name = _mass_cells(signal)
         lines.append(f"{name} & " + " & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     if unpaired:
@@ -83,7 +93,6 @@ def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequenc
 def latex_tables(compared: Sequence[dict], aggregates: Sequence[dict]) -> str:
     """One table float per (channel, hyperparameter tag) of the binary-vs-multi-class comparisons;
     models and pairs without a partner are listed under their channel's table."""
-    from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
 
     paired = {(c["channel"], c["signal"], "binary", c["binary_model"], c["background"]) for c in compared}
     paired |= {(c["channel"], c["signal"], "multiclass", c["multiclass_model"], c["multiclass_class"]) for c in compared}
@@ -110,14 +119,13 @@ def working_point_tables(rows: Sequence[dict]) -> str:
     (campaign.workingpoints rows): per signal point, model (B binary, MC multi-class likelihood
     ratio) and background, the threshold (mean $\\pm$ std over folds) and the test rejection at
     each target signal efficiency."""
-    from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
 
     blocks = []
     for channel, tag in sorted({(r["channel"], hyper_tag(r["model"])) for r in rows}):
         sel = [r for r in rows if (r["channel"], hyper_tag(r["model"])) == (channel, tag)]
         targets = sorted({r["target_eps_s"] for r in sel})
         keys = sorted({(r["signal"], r["kind"], r["pair"]) for r in sel},
-                      key=lambda k: (tuple(map(int, MASS.fullmatch(k[0]).groups())) if MASS.fullmatch(k[0]) else (0, 0), k))  # fmt: skip
+                      key=lambda k: (_mass_key(k[0]), k))  # fmt: skip
         wp_from = sorted({r["wp_from"] for r in sel})
         variant = f" (model variant {latex(tag)})" if tag else ""
         caption = (f"Working points in the {channel_tex(channel)} channel{variant}: the cut on the score "
@@ -138,8 +146,7 @@ def working_point_tables(rows: Sequence[dict]) -> str:
             for t in targets:
                 r = next((x for x in sel if (x["signal"], x["kind"], x["pair"], x["target_eps_s"]) == (signal, kind, pair, t)), None)
                 cells += [_pm(r["threshold_mean"], r["threshold_std"]) if r else "--", _rejection_tex(r) if r else "--"]
-            mass = MASS.fullmatch(signal)
-            name = f"{mass.group(1)} & {mass.group(2)}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(signal)}}}"
+            name = _mass_cells(signal)
             lines.append(f"{name} & {'B' if kind == 'binary' else 'MC'} & {label_tex(pair)} & " + " & ".join(cells) + r" \\")
         lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
         blocks.append("\n".join(lines))
@@ -185,8 +192,7 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
             else:
                 if previous is not None:
                     lines.append(r"\midrule")
-                mass = MASS.fullmatch(e["signal"])
-                where = f"{mass.group(1)} & {mass.group(2)}" if mass else rf"\multicolumn{{2}}{{l}}{{{latex(e['signal'])}}}"
+                where = _mass_cells(e["signal"])
             previous = e["signal"]
             model = "B" if e["kind"] == "binary" else f"MC ({label_tex(e['pair'])})"
             se = e.get("auc_test_standard_error")

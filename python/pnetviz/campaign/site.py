@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from pnetviz.campaign.workingpoints import working_point_rows
 from pnetviz.escape import html
 from pnetviz.output.atomic import MARKER
 
@@ -367,7 +366,7 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
     pages = models(data, plots_root)
-    working_points = working_point_rows(data["jobs"])
+    working_points = data.get("working_points", [])
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
     out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}

@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,15 +20,16 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.io import trainer
-from pnetviz.io.layout import hyper_tag
-from pnetviz.campaign.latex import latex_tables, leaderboard_tables
+from pnetviz.io.layout import hyper_tag, signal_masses
+from pnetviz.campaign.latex import latex_tables, leaderboard_tables, working_point_tables
+from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, working_point_rows
 from pnetviz import escape
 from pnetviz.escape import csv_cell
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
+from pnetviz.output.report import plain
 
-MASS = re.compile(r"MHc(\d+)_MA(\d+)")
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
               "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "yields", "ks_p_signal",
               "ks_p_background", "events_test_signal", "events_test_background", "n_eff_test_background",
@@ -40,9 +40,7 @@ GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
 SIGNIFICANCE = 0.05  # difference-map cells marked "*" below this two-sided p-value
 
 
-def masses(signal: str) -> tuple[int, int] | None:
-    m = MASS.fullmatch(signal)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+masses = signal_masses  # (m(H+), m(A)) of a signal point name, or None
 
 
 def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | None) -> dict:
@@ -279,6 +277,7 @@ def summary(results: Sequence[JobResult]) -> dict:
              "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs], "kind": r.job.kind,
              "channel": r.job.channel, "signal": r.job.signal, "model": r.job.model, "pair": r.job.pair} for r in results]  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
+            "working_points": working_point_rows(jobs),
             "leaderboard": leaderboard(rows, agg, pairing), "leaderboard_convention": LEADERBOARD_CONVENTION,
             "std_convention": "sample standard deviation over folds (ddof=1)", "difference_convention": DIFFERENCE_CONVENTION}  # fmt: skip
 
@@ -335,7 +334,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                 label = "binary" if side == "binary" else "multi-class LR"
                 vs = trainer.display_label(background if side == "binary" else cls, {})
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
-                                     f"{what}, {label}, signal vs {vs}, {channel}",
+                                     f"{what}, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
                                      bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)},
                                      short=f"{label}, signal vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
@@ -480,7 +479,8 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
             key = f"graphs/{name}_MHc{mhc}"
             graph = canvas.add_error_points(fig, key, x, y, e, f"m(H^{{+}}) = {mhc} GeV", marker_color=cycle_color(i),
                                             marker=20 + i)  # fmt: skip
-            graph.SetTitle(f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {pair}, {channel};"
+            graph.SetTitle(f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
+                           f"{trainer.channel_label(channel)};"
                            "m(A) [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
@@ -499,6 +499,12 @@ def figures(data: dict) -> list[canvas.Figure]:
     return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"])
 
 
+def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
+    """campaign_working_points.csv and .tex of campaign.workingpoints rows (none: headers only)."""
+    return {"campaign_working_points.csv": csv_text(rows, WORKING_POINT_FIELDS),
+            "campaign_working_points.tex": working_point_tables(rows)}
+
+
 def write(directory: Path, data: dict, formats: Sequence[str], style, site: tuple[Path, str] | None = None) -> list[Path]:
     """Write the campaign set into `directory` (a staging directory of output.transaction); with
     `site` = (output root, JSROOT source), the web report's pages into its site/."""
@@ -512,12 +518,10 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
-        "campaign_summary.json": json.dumps(_plain(data), indent=1) + "\n",
+        "campaign_summary.json": json.dumps(plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
-    from pnetviz.campaign.workingpoints import working_point_files  # noqa: PLC0415
-
-    extra |= working_point_files(data["jobs"])
+    extra |= working_point_files(data["working_points"])
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
@@ -534,7 +538,3 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     return written
 
 
-def _plain(value):
-    from pnetviz.output.report import plain  # noqa: PLC0415
-
-    return plain(value)

@@ -2,7 +2,7 @@
 signal efficiency), the threshold of every fold with its mean and spread, and the test signal
 efficiency, background efficiency and rejection over folds, from the `working_points.json` of
 every finished binary and multi-class fold set. Written as `campaign_working_points.csv` and
-`campaign_working_points.tex` (campaign.latex)."""
+`campaign_working_points.tex` (campaign.latex, written by campaign.summary)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pnetviz.io.layout import signal_masses
+from pnetviz.errors import InputError
 from pnetviz.metrics.folds import Rejection, mean_std
 
 WP_FILE = "working_points.json"  # as jobs.decisions.WP_FILE (the campaign reads what the jobs wrote)
@@ -22,19 +24,40 @@ FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "target_e
 
 
 def _fold_points(directory: Path) -> dict | None:
-    """The `pairs` of one fold set's working_points.json (None when absent or unreadable)."""
+    """The `pairs` of one fold set's working_points.json (None when absent or unreadable); a file
+    whose points lack what the table needs is an InputError naming it (never a traceback)."""
+    path = Path(directory) / WP_FILE
     try:
-        doc = json.loads((Path(directory) / WP_FILE).read_text())
+        doc = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    return doc if isinstance(doc, dict) and isinstance(doc.get("pairs"), dict) else None
+    if not (isinstance(doc, dict) and isinstance(doc.get("pairs"), dict)):
+        return None
+    for pair, entry in doc["pairs"].items():
+        points = entry.get("points", []) if isinstance(entry, dict) else None
+        if not isinstance(points, list) or not all(_point_ok(p) for p in points):
+            raise InputError(f"{path}: the working points of {pair!r} lack target_eps_s, threshold or test eps_s, eps_b "
+                             "and effective_events (a damaged or edited file). Fix: re-run the campaign with --force, "
+                             "which rewrites that output set.")  # fmt: skip
+    return doc
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _point_ok(point: object) -> bool:
+    if not isinstance(point, dict) or not all(_number(point.get(k)) for k in ("target_eps_s", "threshold")):
+        return False
+    test = point.get("test")
+    n_eff = test.get("effective_events") if isinstance(test, dict) else None
+    return (isinstance(test, dict) and all(_number(test.get(k)) for k in ("eps_s", "eps_b")) and isinstance(n_eff, dict)
+            and _number(n_eff.get("background")))  # fmt: skip
 
 
 def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
     """One row per (channel, signal, kind, model, pair, target) over the folds of the finished
     binary and multi-class jobs (`jobs`: the campaign summary's job list)."""
-    from pnetviz.campaign.summary import masses  # noqa: PLC0415 - summary calls this module
-
     groups: dict[tuple, list[tuple[int, dict, str]]] = {}
     for job in jobs:
         if job["status"] not in ("done", "up to date") or job["kind"] not in ("binary", "multiclass"):
@@ -50,7 +73,7 @@ def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
                     groups.setdefault(key, []).append((doc.get("fold"), point, entry.get("wp_from", "")))
     rows = []
     for (channel, signal, kind, model, pair, target), members in sorted(groups.items(), key=lambda kv: str(kv[0])):
-        mass = masses(signal) or (None, None)
+        mass = signal_masses(signal) or (None, None)
         tests = [p["test"] for _, p, _ in members]
         thresholds = [p["threshold"] for _, p, _ in members]
         eps_b = np.array([t["eps_b"] for t in tests], dtype=float)
@@ -69,12 +92,3 @@ def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
             row[f"{name}_test_mean"] = mean_std(values)[0] if values else None
         rows.append(row)
     return rows
-
-
-def working_point_files(jobs: Sequence[dict]) -> dict[str, str]:
-    """campaign_working_points.csv and .tex (empty of rows when no set has working points)."""
-    from pnetviz.campaign.latex import working_point_tables  # noqa: PLC0415
-    from pnetviz.campaign.summary import csv_text  # noqa: PLC0415
-
-    rows = working_point_rows(jobs)
-    return {"campaign_working_points.csv": csv_text(rows, FIELDS), "campaign_working_points.tex": working_point_tables(rows)}

@@ -702,16 +702,22 @@ def add_text(fig: Figure, lines: Sequence[str], x: float, y: float, pad: int = 0
         fig.extras.append(latex)
 
 
+UNDEFINED_CELL = -1.0  # below every matrix's minimum (fractions, counts, AUCs, p-values are >= 0)
+
+
 def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
                ztitle: str, title: str = "") -> object:  # fmt: skip
     """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
-    cells; `title` says what it is (shown in TBrowser, not on the canvas)."""
+    cells; `title` says what it is (shown in TBrowser, not on the canvas). Undefined (non-finite)
+    cells are left blank: no number, content UNDEFINED_CELL below the palette (not painted)."""
     ROOT, cms = root(), cmsstyle()
     n = len(labels)
+    matrix = np.asarray(matrix, dtype=float)
+    defined = np.isfinite(matrix)
     hist = ROOT.TH2D(unique(key.replace("/", "_")), title, n, 0, n, n, 0, n)
     for i in range(n):  # n <= a handful of classes: cells, not events
         for j in range(n):
-            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]))
+            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]) if defined[i, j] else UNDEFINED_CELL)
     for k, label in enumerate(labels):
         hist.GetXaxis().SetBinLabel(k + 1, label)
         hist.GetYaxis().SetBinLabel(n - k, label)
@@ -735,9 +741,11 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     pad_obj.GetListOfPrimitives().AddFirst(palette)
     fig.extras.append(palette)
     place_palette(hist, pad_obj)
-    top = float(np.max(matrix)) if matrix.size else 0.0
+    top = float(np.max(matrix[defined])) if defined.any() else 0.0
     for i in range(n):
         for j in range(n):
+            if not defined[i, j]:
+                continue
             text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
             text.SetTextAlign(22)
             text.SetTextFont(42)

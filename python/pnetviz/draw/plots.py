@@ -462,10 +462,8 @@ def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequenc
     """The one-vs-one AUC matrix (metrics.calibration.pairwise_auc): row i = the positive class,
     column j = the negative class, numbers on the cells; the undefined diagonal left blank."""
     labels = tuple(labels)
-    n = len(labels)
-    values = np.where(np.isfinite(matrix), matrix, 0.0)
     fig = canvas.matrix_figure(name, 1, labels)
-    hist = canvas.add_matrix(fig, key, values, labels, ".3f", 0, "AUC (row vs column)",
+    hist = canvas.add_matrix(fig, key, matrix, labels, ".3f", 0, "AUC (row vs column)",
                              f"Pairwise AUC, {split} events: row class (positive) vs column class, score "
                              "P_{i}/(P_{i}+P_{j})")  # fmt: skip
     hist.GetXaxis().SetTitle("Negative class j")
@@ -473,15 +471,9 @@ def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequenc
     defined = matrix[np.isfinite(matrix)]
     # contrast where the AUCs lie, labelled every 0.1 (one decimal: two-decimal labels run into the z title)
     low = min(math.floor(round(float(defined.min()) * 10, 9)) / 10, 0.9) if defined.size else 0.5
-    hist.SetMinimum(max(low, 1e-3))  # undefined cells (0) fall below the palette: not painted
+    hist.SetMinimum(low)
     hist.SetMaximum(1.0)
     hist.GetZaxis().SetNdivisions(max(int(round((1.0 - low) * 10)), 1), False)
-    pad = fig.pads[0]
-    for obj in list(fig.extras):  # the cell numbers of undefined cells: taken off the pad
-        if obj.InheritsFrom("TLatex") and not obj.TestBit(root().TLatex.kTextNDC):
-            i, j = n - 1 - int(obj.GetY()), int(obj.GetX())
-            if 0 <= i < n and 0 <= j < n and not np.isfinite(matrix[i, j]):
-                pad.GetListOfPrimitives().Remove(obj)
     canvas.add_text(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"], 0.02,
                     0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
     return fig

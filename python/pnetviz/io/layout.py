@@ -449,6 +449,15 @@ class ModelGroup:
         return ModelFile(self.kind, self.channel, self.signal, self.folds[0], self.files[0], self.model, self.background)
 
 
+SIGNAL_MASSES = re.compile(r"MHc(\d+)_MA(\d+)")
+
+
+def signal_masses(signal: str) -> tuple[int, int] | None:
+    """(m(H+), m(A)) in GeV of a signal point named like MHc130_MA90; None for another name."""
+    m = SIGNAL_MASSES.fullmatch(signal)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def hyper_tag(model: str | None) -> str:
     """The hyperparameter part of a trainer model name, which the binary and multi-class models of
     one training share: the name without `-binary-<bkg>`, `-<n>grp-...` or `-<n>bg`."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
-from pnetviz.io.layout import check_name
+from pnetviz.io.layout import check_name, signal_masses
 
 PERFORMANCE_SUFFIX = "_performance.json"
 MODEL_INFO_SUFFIX = "_model_info.json"
@@ -211,16 +211,13 @@ def channel_label(name: str, overrides: dict[str, str] | None = None) -> str:
     return f"{m.group(3)}#mu" if m.group(3) else f"{m.group(4)}e"
 
 
-SIGNAL = re.compile(r"MHc(\d+)_MA(\d+)")
-
-
 def signal_label(name: str, overrides: dict[str, str] | None = None) -> str:
     """A signal point in TLatex: MHc130_MA90 -> m(H^{+}) = 130 GeV, m(A) = 90 GeV (no superscript
     on a subscript: at 7 pt it would be under 4 pt)."""
     if overrides and name in overrides:
         return overrides[name]
-    m = SIGNAL.fullmatch(name)
-    return f"m(H^{{+}}) = {m.group(1)} GeV, m(A) = {m.group(2)} GeV" if m else escape.tlatex(name)
+    m = signal_masses(name)
+    return f"m(H^{{+}}) = {m[0]} GeV, m(A) = {m[1]} GeV" if m else escape.tlatex(name)
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:

@@ -27,6 +27,7 @@ from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, Rejection, aggregate, aggregate_report, fold_ratios
 from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
+from pnetviz.output.report import plain
 from pnetviz.draw.style import StyleOptions, color
 
 FOLDS_DIR = "folds"
@@ -190,17 +191,7 @@ def histories_beside(summary: Path, folds, fresh: dict[int, Path | None]) -> dic
 
 def jsonable(value):
     """A JSON-ready copy that keeps NaN and infinities (written as NaN/Infinity: read back exactly)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [float(v) for v in value.ravel()] if value.dtype.kind == "f" else jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Path):
-        return str(value)
-    return value
+    return plain(value, keep_nonfinite=True)
 
 
 def write_results(directory: Path, kind: str, fold: int, pairs: dict) -> None:

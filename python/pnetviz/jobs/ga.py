@@ -220,10 +220,9 @@ def ks_figure(job: GAJob, tag: str, grid: dict, classes: Sequence[str]) -> canva
     """Train vs test weighted KS p-value for each true class (rows) and output score (columns)."""
     labels = class_labels(job, classes)
     fig = canvas.matrix_figure(f"ga_ks_{tag}", 1, labels)
-    hist = canvas.add_matrix(fig, f"ks/{tag}", np.nan_to_num(grid["p_value"], nan=0.0), labels, ".3f", 0,
+    hist = canvas.add_matrix(fig, f"ks/{tag}", grid["p_value"], labels, ".3f", 0,
                              "KS p-value (train vs test)", f"Train vs test weighted KS p-value, {tag}: true class x output score")  # fmt: skip
     hist.GetXaxis().SetTitle("Output score")
-    hist.GetXaxis().SetTitleOffset(1.9)  # below the rotated class labels
     hist.SetMaximum(1.0)
     canvas.add_text(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
                           f"{tag_text(tag)}, |w|-weighted KS, train vs test"], 0.02,
@@ -236,10 +235,11 @@ def roc_figure(job: GAJob, tag: str, curves: dict, classes: Sequence[str]) -> ca
     specs, stored = [], []
     for k, (b, per) in enumerate(curves.items()):
         test, train = per["test"], per["train"]
-        label = f"vs {class_labels(job, classes)[classes.index(b)]}: AUC {test.auc:.3f} (train {train.auc:.3f})"
+        shown = class_labels(job, classes)[classes.index(b)]
+        label = f"vs {shown}: AUC {test.auc:.3f} (train {train.auc:.3f})"
         col = iteration_color(k)
         specs.append(CurveSpec(f"lr_roc/{tag}/{b}_test", test.fpr, test.tpr, label, col, 1))
-        stored.append(CurveSpec(f"lr_roc/{tag}/{b}_train", train.fpr, train.tpr, f"vs {b}, train", col, 2))
+        stored.append(CurveSpec(f"lr_roc/{tag}/{b}_train", train.fpr, train.tpr, f"vs {shown}, train", col, 2))
     fig = plots.roc_figure(f"ga_lr_roc_{tag}", specs, [*context(job, tag_text(tag)), "LR score, test events"])
     plots.store_curves(fig, stored, "Background efficiency (FPR)", "Signal efficiency (TPR)")
     return fig
@@ -266,7 +266,7 @@ def csv_text(ev: dict, genes: Sequence[str], ks: dict) -> str:
             "same_chromosome_as": " ".join(r["same_chromosome_as"]), "is_best": r["rank"] == 1,
             "is_trainer_choice": is_trainer_choice(ev, r), "diagnostics_schema": diag.get("schema", ""),
             "diagnostics_min_p_value": diag.get("min_p_value"), "ks_min_p_value": ks.get(_short(r), {}).get("ks_min_p_value")}  # fmt: skip
-        writer.writerow({k: "" if v is None else csv_cell(v if not isinstance(v, str) else v) for k, v in row.items()})
+        writer.writerow({k: "" if v is None else csv_cell(v) for k, v in row.items()})
     return out.getvalue()
 
 

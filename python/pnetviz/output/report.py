@@ -9,17 +9,18 @@ from pathlib import Path
 import numpy as np
 
 
-def plain(value):
-    """JSON-ready copy: numpy scalars/arrays to Python, NaN/inf to None."""
+def plain(value, keep_nonfinite: bool = False):
+    """JSON-ready copy: numpy scalars/arrays to Python, paths to str; NaN/inf to None, or kept
+    (`keep_nonfinite`: json writes NaN/Infinity, read back exactly, for data read by pnetviz)."""
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): plain(v, keep_nonfinite) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [plain(v, keep_nonfinite) for v in value]
     if isinstance(value, np.ndarray):
-        return plain(value.tolist())
+        return plain(value.tolist(), keep_nonfinite)
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float) and not math.isfinite(value) and not keep_nonfinite:
         return None
     if isinstance(value, Path):
         return str(value)
