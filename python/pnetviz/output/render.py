@@ -11,11 +11,14 @@ republishes the set with them, all or nothing, under the set's lock.
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pnetviz.errors import InputError
+from pnetviz.io.layout import root_literal, root_path
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
@@ -43,7 +46,6 @@ def output_sets(paths: Iterable[Path]) -> list[Path]:
 
 def canvas_names(root_file: Path) -> list[str]:
     """Names of the canvases stored under canvases/ of a pnetviz ROOT file."""
-    from pnetviz.io.layout import root_path  # noqa: PLC0415
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     ROOT = root()
@@ -65,7 +67,6 @@ def canvas_names(root_file: Path) -> list[str]:
 
 def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Path]:
     """Every stored canvas of `root_file` as <name>.<format> in `directory` (a staging directory)."""
-    from pnetviz.io.layout import root_path  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
@@ -80,8 +81,11 @@ def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Pat
                 canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
                 canvas.Modified()
                 canvas.Update()
+                plain = name if root_literal(name) else f"pnetviz-figure-{secrets.token_hex(4)}"  # as publish.save_literal
                 for fmt in formats:
-                    canvas.SaveAs(f"{out}/{name}.{fmt}")
+                    canvas.SaveAs(f"{out}/{plain}.{fmt}")
+                    if plain != name and (directory / f"{plain}.{fmt}").exists():
+                        os.rename(directory / f"{plain}.{fmt}", directory / f"{name}.{fmt}")
                     written.append(directory / f"{name}.{fmt}")
                 canvas.Close()
         finally:
