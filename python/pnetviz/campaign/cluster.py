@@ -20,6 +20,7 @@ import contextlib
 import logging
 import os
 import re
+import ssl
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,10 +103,31 @@ def check_scheduler(address: str, tls_ca_file: str | None = None, tls_cert: str 
 
 
 async def _handshake(address: str, connection_args: dict) -> None:
+    """The plain probe (a refused port told at once), then Dask's own handshake."""
     from distributed.comm import connect  # noqa: PLC0415
 
+    await _probe(address)
     comm = await connect(address, timeout=CONNECT_TIMEOUT, **connection_args)
     await comm.close()
+
+
+async def _probe(address: str) -> None:
+    """One plain TCP connection to `address` (scheme://host:port, as check_scheduler accepted it),
+    within reach()'s deadline (the name lookup included). Raises ConnectionRefusedError when
+    nothing listens: decided by the socket at once, not by Dask, which retries a refused port
+    until its timeout and may then report only the timeout. Other failures (a name that does not
+    resolve, a host that drops the packets) are left to Dask's handshake and the deadline."""
+    location = address.split("://", 1)[-1]
+    host, _, port = location.rpartition(":")
+    try:
+        _, writer = await asyncio.open_connection(host.strip("[]"), int(port))
+    except ConnectionRefusedError:
+        raise
+    except OSError:
+        return
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
 
 
 def reach(address: str, security) -> None:
@@ -129,7 +151,7 @@ def reach(address: str, security) -> None:
         text = " ".join(str(cause).split())[:160]
         if any(isinstance(c, ConnectionRefusedError) for c in chain):
             why = "nothing listens there (connection refused)"
-        elif "certificate" in text.lower() or "ssl" in text.lower() or "tls" in text.lower():
+        elif any(isinstance(c, ssl.SSLError) for c in chain):
             why = f"the TLS handshake failed ({text})"
         elif isinstance(cause, OSError):
             why = f"{type(cause).__name__}: {text}" if text else type(cause).__name__
