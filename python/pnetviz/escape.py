@@ -1,7 +1,8 @@
 """One escaping function per target, for every string that comes from disk or the command line
 (channel, signal, model, class and background names, labels) and reaches a LaTeX table, a CSV
-cell, HTML or ROOT's TLatex. Each is total: any input gives text that the target shows literally;
-`check_tlatex` validates the TLatex a user writes on purpose (--labels)."""
+cell, HTML, ROOT's TLatex or a line of a plain-text report. Each is total: any input gives text
+that the target shows literally; `check_tlatex` validates the TLatex a user writes on purpose
+(--labels). ROOT titles are not escaped but set literally (rootenv.set_title)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,14 @@ def check_tlatex(text: str, what: str) -> str:
     if any(ch < " " or ch == "\x7f" for ch in text):
         raise ValueError(f"{what} {text!r}: a control character")
     return text
+
+
+def text_line(text: object) -> str:
+    """`text` as (part of) one line of a plain-text report: printable text unchanged, each line
+    break or other non-printable character as its Python escape (a newline reads \\n, a tab \\t,
+    ESC \\x1b), so that a name never starts a line of its own or moves a terminal's cursor."""
+    text = str(text)
+    return text if text.isprintable() else "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def html(text: object) -> str:

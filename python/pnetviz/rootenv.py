@@ -107,3 +107,37 @@ def enable_threads(n: int) -> None:
     that many threads (each value still lands at its entry index: results do not change)."""
     if n > 1:
         root().EnableImplicitMT(n)
+
+
+# TNamed's own SetTitle, called past the overrides: it stores the text as it is
+_LITERAL_TITLE = ("namespace pnetviz { inline void set_literal_title(TNamed* obj, const char* title) "
+                  "{ obj->TNamed::SetTitle(title); } }")
+
+
+@functools.cache
+def _literal_title():
+    ROOT = root()
+    if not ROOT.gInterpreter.Declare(_LITERAL_TITLE):
+        raise RuntimeError("cling could not compile pnetviz::set_literal_title; see the errors above")
+    return ROOT.pnetviz.set_literal_title
+
+
+def set_title(obj, title: str, *axis_titles: str) -> None:
+    """`title` as the stored title of `obj` (a TH1, TGraph or any TNamed), character for character,
+    and `axis_titles` (x, y, z) as its axes'. TH1's and TGraph's SetTitle, and the TH1
+    constructors, read "title;x;y;z": a name holding ';' would be cut there and the rest given
+    to the axes. A TGraph's frame histogram is made first (from the title it has) and titled
+    the same way, so that a later GetXaxis() does not split the new title either."""
+    set_literal = _literal_title()
+    title = str(title)
+    frame = obj.GetHistogram() if obj.InheritsFrom("TGraph") else None
+    if frame:
+        set_literal(frame, title)
+    set_literal(obj, title)
+    if not axis_titles:
+        return
+    getters = (obj.GetXaxis, obj.GetYaxis, obj.GetZaxis if obj.InheritsFrom("TH1") else lambda: None)
+    for get, text in zip(getters, axis_titles):
+        axis = get()
+        if axis:
+            axis.SetTitle(text)

@@ -73,6 +73,12 @@ pixels a second time; `Update()`):
   to the ROOT file (`<canvas name>.png`, when present); more than
   REDRAW_TOLERANCE of the pixels differing by more than 30 (of 255) in a channel, or another size,
   is a violation (a canvas that does not carry its palette and style, or gains a title box).
+* Axis titles against tick labels (rule `axis`, with `redraw`, on the same canvases): for the x
+  and y axes of each pad's frame, the ink of the title and the ink of the tick labels (each the
+  pixels that change when it alone is drawn fully transparent, nothing moving) must stay more
+  than AXIS_GAP_PX apart (AXIS_TOUCH_PX label pixels tolerated): a y title over the tick labels,
+  rotated class labels into the x title; and the title's ink must not reach the image's edge
+  (a title pushed off the canvas).
 """
 
 from __future__ import annotations
@@ -86,6 +92,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from urllib.parse import unquote
 
 MIN_PT = 7.0
 FIGURE_WIDTH_PT = 8.0 / 2.54 * 72.0  # 8 cm = 226.77 pt
@@ -98,6 +105,8 @@ DATA_TOLERANCE_PX = 2.0
 BOUNDED_MAX, BOUNDED_MIN = 1.1, -0.05
 LOG_SLACK_DECADES = 1.05  # "about one decade" on each side
 REDRAW_TOLERANCE = 0.001  # fraction of pixels
+INK_STEP = 60  # of 255 in a channel: a pixel changed by drawing a text (antialiased edges included)
+AXIS_GAP_PX, AXIS_TOUCH_PX = 2, 4  # an axis title and its tick labels: the least gap, the pixels tolerated closer
 ALPHANUMERIC_LABEL_SCALE = 0.66666  # TGaxis::PaintAxis draws bin labels (font precision != 3) at 2/3 of the label size
 BOUNDED_WORDS = ("efficiency", "tpr", "fpr", "precision", "recall", "purity", "accuracy", "auc", "f1", "fraction")
 UNBOUNDED_WORDS = ("rejection", "difference", "delta", "ratio", "significance", "1 -", "1-")
@@ -279,7 +288,8 @@ def lint_file(path: str, redraw: set[str] = frozenset(), tmp: Path | None = None
             return [_record(str(path), "*", "file", "canvases/", "no canvas stored")]
         for name in names:
             canvas = d.Get(name)
-            png = Path(path).parent / f"{name}.png" if name in redraw else None
+            # the image is named after the figure; its key may hold %XX (pnetviz's io.layout.root_key)
+            png = Path(path).parent / f"{unquote(name)}.png" if name in redraw else None
             try:
                 for rule, obj, detail in lint_canvas(canvas, png if png and png.exists() else None, tmp):
                     records.append(_record(str(path), name, rule, obj, detail))
@@ -318,6 +328,7 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
     out += _check_overlaps(boxes, W, H)
     if png is not None and tmp is not None:
         out += _check_redraw(ROOT, canvas, png, tmp, W, H)
+        out += _check_axis_ink(ROOT, canvas, pads, tmp)
     return out
 
 
@@ -905,6 +916,64 @@ def _check_redraw(ROOT, canvas, png: Path, tmp: Path, W: int, H: int) -> list[tu
     if differ > REDRAW_TOLERANCE * total:
         return [("redraw", "canvas", f"the plain redraw differs from {png.name} in {differ} px ({100.0 * differ / total:.2f}%)")]
     return []
+
+
+def _check_axis_ink(ROOT, canvas, pads: list, tmp: Path) -> list[tuple[str, str, str]]:
+    """Rule `axis`: on each frame axis (x, y of the first TH1 of each pad) that shows a title and
+    labels, the title's ink and the tick labels' ink, each found as the pixels that change when it
+    alone is drawn in a fully transparent colour (positions unchanged), must stay more than
+    AXIS_GAP_PX apart: more than AXIS_TOUCH_PX label pixels within that distance of the title is
+    a violation (a y title over the tick labels, rotated class labels into "Predicted class")."""
+    import numpy as np  # noqa: PLC0415
+
+    clear = ROOT.TColor.GetColorTransparent(1, 0.0)
+    target = tmp / "axis.png"
+
+    def render():
+        canvas.Modified()
+        for p in pads:
+            p.Modified()
+        canvas.Update()
+        canvas.SaveAs(str(target))
+        return _load_png(ROOT, target)
+
+    base, out = None, []
+    for pad in pads:
+        frame = _frame(pad)
+        if frame is None:
+            continue
+        where = "" if pad.InheritsFrom("TCanvas") else f" in pad {pad.GetName()}"
+        for name, axis in (("x", frame.GetXaxis()), ("y", frame.GetYaxis())):
+            if not axis.GetTitle() or axis.GetLabelSize() <= 0 or axis.GetTitleSize() <= 0:
+                continue
+            base = render() if base is None else base
+            title_color, label_color = axis.GetTitleColor(), axis.GetLabelColor()
+            axis.SetTitleColor(clear)
+            no_title = render()
+            axis.SetTitleColor(title_color)
+            axis.SetLabelColor(clear)
+            no_labels = render()
+            axis.SetLabelColor(label_color)
+            title = np.abs(base - no_title).max(axis=2) > INK_STEP
+            labels = np.abs(base - no_labels).max(axis=2) > INK_STEP
+            label = f"{name} axis '{_short(axis.GetTitle())}'{where}"
+            if not title.any():
+                out.append(("axis", label, "its title draws no ink: off the canvas or hidden"))
+                continue
+            g = AXIS_GAP_PX  # the title's ink grown by g px on every side (padded: no wrap-around at the edges)
+            padded = np.pad(title, g)
+            near = np.zeros_like(padded)
+            for dy in range(-g, g + 1):
+                for dx in range(-g, g + 1):
+                    near |= np.roll(np.roll(padded, dy, axis=0), dx, axis=1)
+            touching = int((near[g:-g, g:-g] & labels).sum())
+            if touching > AXIS_TOUCH_PX:
+                out.append(("axis", label, f"its title comes within {AXIS_GAP_PX} px of its tick labels ({touching} "
+                                           "label px): a larger title offset or margin"))  # fmt: skip
+            rows, cols = np.nonzero(title)
+            if cols.min() == 0 or rows.min() == 0 or cols.max() == title.shape[1] - 1 or rows.max() == title.shape[0] - 1:
+                out.append(("axis", label, "its title reaches the edge of the image (cut off): a smaller offset or a wider margin"))
+    return out
 
 
 if __name__ == "__main__":

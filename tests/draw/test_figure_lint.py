@@ -222,6 +222,15 @@ def build_synthetic(directory: Path) -> Path:
         keep.append(bars)
         canvases.append(c)
 
+        for name, offset in (("axis_clear", None), ("y_title_on_labels", 0.9)):  # PNGs: the axis rule runs on them
+            c = _clean(ROOT, keep, name)
+            if offset is not None:  # the title's baseline 0.9 x 0.05 x 600 px from the axis: over "0.8"
+                next(o for o in c.GetListOfPrimitives() if o.InheritsFrom("TH1")).GetYaxis().SetTitleOffset(offset)
+            c.Modified()
+            c.Update()
+            c.SaveAs(str(directory / f"{name}.png"))
+            canvases.append(c)
+
         c = _canvas(ROOT, "titled_after_png")  # PNG saved untitled, then a title added (as a TBrowser title)
         frame = _frame(ROOT, c)
         keep += [c, frame]
@@ -338,6 +347,12 @@ def test_text_leaving_the_pad_fails(synthetic):
 def test_bin_labels_are_measured_at_two_thirds(synthetic):
     found = synthetic["bin_labels"]
     assert [(rule, obj.split(" (")[0]) for rule, obj, _ in found] == [("size", "x axis bin labels")], found
+
+
+def test_a_y_title_over_its_tick_labels_fails_on_axis(synthetic):
+    assert synthetic["axis_clear"] == []
+    found = [(rule, obj) for rule, obj, _ in synthetic["y_title_on_labels"]]
+    assert found == [("axis", "y axis 'Signal efficiency'")], synthetic["y_title_on_labels"]
 
 
 def test_redraw_differs_when_a_title_is_added_after_the_png(synthetic):

@@ -78,3 +78,15 @@ def test_ratio_panel_draws_the_computed_ratio_and_passes_the_linter(tmp_path):
     assert [f.name for f in figs] == ["roc_ratio", "rejection_ratio", "training_loss_folds"]
     violations = figlint.lint_paths([tmp_path / "plots.root"], jobs=1, redraw=True)
     assert violations == [], "\n".join(violations)
+
+
+def test_ratio_range_ends_on_round_steps():
+    """Ratios from 0.68 to 1.34 (1st-99th percentile 0.687-1.333): 10 % margins give 0.622-1.398,
+    widened to round ends at most plots.RATIO_STEPS steps apart (0.2: 0.6-1.4), so that ROOT
+    labels round values, not 0.601, 0.803, ... (seen on a b-jet comparison); a ratio of 1 alone:
+    0.99-1.01 (margins of the 0.1 minimum span), already round."""
+    x = np.linspace(0.0, 1.0, 11)
+    spec = plots.RatioSpec("k", folds.CurveRatio(x, np.linspace(0.68, 1.34, 11), np.full(11, np.nan), np.full(11, np.nan)), 1)
+    assert plots.ratio_range([spec], (0.0, 1.0)) == (0.6, 1.4)
+    flat = plots.RatioSpec("k", folds.CurveRatio(x, np.ones(11), np.full(11, np.nan), np.full(11, np.nan)), 1)
+    assert plots.ratio_range([flat], (0.0, 1.0)) == (0.99, 1.01)

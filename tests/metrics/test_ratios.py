@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from pnetviz.metrics import folds
+from pnetviz.metrics import folds, hep
 from pnetviz.metrics.roc import binary_clf_curve
 
 # Three signal (s) and three background (b) events of unit weight, scores 6..1 in this order:
@@ -28,9 +28,11 @@ def test_ratio_to_reference_and_its_band():
 
 
 def test_binomial_error_is_the_closed_form():
-    np.testing.assert_allclose(folds.binomial_error(np.array([0.0, 0.5, 1.0, 0.2]), 25.0),
+    np.testing.assert_allclose(hep.binomial_error(np.array([0.0, 0.5, 1.0, 0.2]), 25.0),
                                [0.0, math.sqrt(0.25 / 25), 0.0, math.sqrt(0.16 / 25)])  # fmt: skip
-    assert np.isinf(folds.binomial_error(np.array([0.5]), 0.0)).all()
+    assert np.isinf(hep.binomial_error(np.array([0.5]), 0.0)).all()
+    assert hep.binomial_error(0.5, 4.0) == 0.25 and isinstance(hep.binomial_error(0.5, 4.0), float)  # working points
+    assert math.isinf(hep.binomial_error(0.3, 0.0))  # no events: unbounded (null in the reports)
 
 
 def test_roc_ratio_on_hand_made_curves():

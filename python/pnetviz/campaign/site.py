@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from pnetviz.escape import html
+from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
 
 JSROOT_VERSION = "7.11.2"
@@ -223,13 +224,15 @@ def _working_points_table(rows: Sequence[dict]) -> str:
 
 
 def _figures(directory: Path) -> list[str]:
-    """Figure names of an output set: its stored canvases (plots.root or campaign.root), else its PNGs."""
+    """Figure names of an output set: its stored canvases (plots.root or campaign.root), else its
+    PNGs. A canvas's key is its figure's name made readable by path (layout.root_key: `;` as
+    `%3B`); the names are those of the figures and their images (render.figure_name)."""
     root_file = next((directory / n for n in ("plots.root", "campaign.root") if (directory / n).is_file()), None)
     if root_file is not None:
-        from pnetviz.output.render import canvas_names  # noqa: PLC0415
+        from pnetviz.output.render import canvas_names, figure_name  # noqa: PLC0415
 
-        try:
-            return sorted(canvas_names(root_file))
+        try:  # figure_name: a key whose name is no plain file name ("..%2Fx") stays the key
+            return sorted(figure_name(key) for key in canvas_names(root_file))
         except Exception:  # noqa: BLE001 - a set the site cannot read: its PNGs, as before
             pass
     return sorted(p.stem for p in directory.glob("*.png"))
@@ -247,7 +250,7 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
             links.append(f'<a href="{png}">PNG</a>')
         if (on_disk / f"{stem}.pdf").is_file():
             links.append(f'<a href="{prefix}{_link(f"{directory}/{stem}.pdf")}">PDF</a>')
-        live = view_link(prefix, root_file, f"canvases/{stem}") if root_file else None
+        live = view_link(prefix, root_file, f"canvases/{root_key(stem)}") if root_file else None
         if live:
             links.append(f'<a href="{live}">live</a>')
         picture = (f'<a href="{png}"><img loading="lazy" src="{png}" alt="{html(stem)}" width="240" height="240"></a>'
@@ -266,11 +269,15 @@ def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
             report = json.loads((plots_root / page.directory / "ga" / "summary_report.json").read_text())
         except (OSError, ValueError):
             report = {}
-        best, tc = report.get("best") or {}, report.get("trainer_choice") or {}
+        # an edited report of another shape reads as an unreadable one: blank cells, not a traceback
+        report = report if isinstance(report, dict) else {}
+        best, tc = (v if isinstance(v, dict) else {} for v in (report.get("best"), report.get("trainer_choice")))
+        duplicates = report.get("duplicates", [])
+        duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
         text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
         other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
         cells = (html(page.channel), html(page.signal), f'<a href="{page.page}">{html(page.model)}</a>', html(text),
-                 _number(best.get("fitness"), ".6f"), html(other), html(len(report.get("duplicates", [])) if report else ""),
+                 _number(best.get("fitness"), ".6f"), html(other), html(duplicates),
                  html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     if not rows:

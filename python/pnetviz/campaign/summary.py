@@ -19,15 +19,18 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.draw import canvas
+from pnetviz.errors import InputError
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
 from pnetviz.campaign.latex import latex_tables, leaderboard_tables, working_point_tables
-from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, working_point_rows
+from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, check_working_points, working_point_rows
 from pnetviz import escape
 from pnetviz.escape import csv_cell
+from pnetviz.campaign import setfiles
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
+from pnetviz.rootenv import set_title
 from pnetviz.output.report import plain
 
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
@@ -61,22 +64,75 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | No
     }  # fmt: skip
 
 
+REPORT_FILE = "summary_report.json"  # what every binary and multi-class fold set holds (output.report)
+NUMBER_FIELDS = ("auc_test", "auc_test_error", "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9",
+                 "fip2", "punzi", "ks_p_signal", "ks_p_background", "auc_test_profiled")  # a number, or null (not finite)
+COUNT_FIELDS = ("n_eff_test_background", "events_test_signal", "events_test_background")  # always a number
+
+
+WHAT = "numbers from this report"  # what the campaign takes from summary_report.json (setfiles.damaged)
+
+
+def damaged(path: Path, problem: str) -> InputError:
+    return setfiles.damaged(path, problem, WHAT)
+
+
+def read_report(path: Path) -> dict:
+    """The JSON object in `path`; InputError (`damaged`) if it is absent, not JSON or not an object."""
+    return setfiles.read_object(path, WHAT)
+
+
 def job_rows(job: Job) -> tuple[list[dict], dict]:
-    """Rows of one finished binary or multi-class job, and its multi-class classes/groups."""
+    """Rows of one finished binary or multi-class job, and its multi-class classes/groups. A fold
+    set's summary_report.json that lacks what the rows need, or holds something else there (text
+    for a number, a list for an object), is an InputError naming it (`damaged`), never a traceback."""
     rows, info = [], {}
     for fold, directory in zip(job.folds, job.outputs, strict=False):
-        report = json.loads((directory / "summary_report.json").read_text())
-        if job.kind == "binary":
-            ev = report["events"]["test"]
-            rows.append(_row(job, fold, job.pair, report["hep_metrics"], (ev["signal"], ev[job.pair]),
-                             report.get("systematics")))  # fmt: skip
-            continue
-        info = {"classes": report["classes"], "groups": (report.get("model", {}).get("background_info") or {})}
-        for pair, metrics in report["hep_metrics"].items():
-            used = report["auc"][pair]["events_used"]["test"]
-            rows.append(_row(job, fold, pair, metrics, (used[report["classes"][0]], used[pair]),
-                             report.get("systematics", {}).get(pair)))  # fmt: skip
+        path = directory / REPORT_FILE
+        report = read_report(path)
+        try:
+            if job.kind == "binary":
+                ev = report["events"]["test"]
+                found = [_row(job, fold, job.pair, report["hep_metrics"], (ev["signal"], ev[job.pair]),
+                              report.get("systematics"))]  # fmt: skip
+            else:
+                info, found = _multiclass_rows(job, fold, report, path)
+        except (KeyError, IndexError, TypeError, AttributeError) as err:
+            what = f"no {err.args[0]!r:.60} entry" if isinstance(err, KeyError) else "a value of the wrong kind"
+            raise damaged(path, f"{what} where the campaign reads events, hep_metrics, auc, classes or systematics") from None
+        for row in found:
+            bad = [k for k in NUMBER_FIELDS if row[k] is not None and not setfiles.is_number(row[k])]
+            bad += [k for k in COUNT_FIELDS if not (setfiles.is_number(row[k]) and math.isfinite(row[k]))]
+            if bad:
+                raise damaged(path, f"{bad[0]} of {row['pair']!r:.60} is {row[bad[0]]!r:.60}, not a number")
+        rows += found
     return rows, info
+
+
+def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, list[dict]]:
+    classes = report["classes"]
+    if not (isinstance(classes, list) and classes and all(isinstance(c, str) for c in classes)):
+        raise damaged(path, f"classes is {classes!r:.60}, not a list of class names")
+    groups = report.get("model", {}).get("background_info") or {}
+    members = groups.get("groups") if isinstance(groups, dict) else None
+    if not isinstance(groups, dict) or not all(isinstance(v, list) and all(isinstance(s, str) for s in v)
+                                               for v in (members.values() if isinstance(members, dict) else ())):  # fmt: skip
+        raise damaged(path, "model.background_info is not an object of group -> sample names")
+    rows = []
+    for pair, metrics in report["hep_metrics"].items():
+        used = report["auc"][pair]["events_used"]["test"]
+        rows.append(_row(job, fold, pair, metrics, (used[classes[0]], used[pair]), report.get("systematics", {}).get(pair)))
+    return {"classes": classes, "groups": groups}, rows
+
+
+def check_reports(jobs: Sequence[Job]) -> None:
+    """InputError (`damaged`) if the report or the working_points.json of an up-to-date binary or
+    multi-class set in `jobs` cannot give its rows: checked before any job runs, not after the
+    campaign's last."""
+    for job in jobs:
+        if job.kind in ("binary", "multiclass"):
+            job_rows(job)
+    check_working_points(jobs)
 
 
 def aggregate(rows: Sequence[dict]) -> list[dict]:
@@ -365,8 +421,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     xs = sorted({m[0] for m in cells})
     ys = sorted({m[1] for m in cells})
     fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
-    hist = ROOT.TH2D(spec.name, f"{spec.title};m(H^{{+}}) [GeV];m(A) [GeV];{spec.ztitle}",
-                     len(xs), 0, len(xs), len(ys), 0, len(ys))  # fmt: skip
+    hist = ROOT.TH2D(spec.name, "", len(xs), 0, len(xs), len(ys), 0, len(ys))
+    set_title(hist, spec.title, "m(H^{+}) [GeV]", "m(A) [GeV]", spec.ztitle)  # whole, a ';' in a name too
     hist.SetStats(False)
     for i, x in enumerate(xs):
         hist.GetXaxis().SetBinLabel(i + 1, str(x))
@@ -438,7 +494,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     # for the ROOT file: the same z range, cells without a signal point below it, so that COLZ leaves
     # them empty when the map is drawn alone (a stored 0 would read as a value, e.g. "no difference")
     stored = hist.Clone(f"{spec.name}_values")
-    stored.SetTitle(f"{spec.short or spec.title} (blank: no signal point);m(H^{{+}}) [GeV];m(A) [GeV];{spec.ztitle}")
+    set_title(stored, f"{spec.short or spec.title} (blank: no signal point)", "m(H^{+}) [GeV]", "m(A) [GeV]", spec.ztitle)
     stored.SetBit(ROOT.TH1.kNoTitle, False)
     fig.extras.append(hist)
     fig.keep(f"maps/{spec.name}", stored)
@@ -479,9 +535,8 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
             key = f"graphs/{name}_MHc{mhc}"
             graph = canvas.add_error_points(fig, key, x, y, e, f"m(H^{{+}}) = {mhc} GeV", marker_color=cycle_color(i),
                                             marker=20 + i)  # fmt: skip
-            graph.SetTitle(f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
-                           f"{trainer.channel_label(channel)};"
-                           "m(A) [GeV];Test AUC (mean #pm std over folds)")  # fmt: skip
+            set_title(graph, f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
+                             f"{trainer.channel_label(channel)}", "m(A) [GeV]", "Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
 

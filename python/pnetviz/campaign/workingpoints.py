@@ -6,7 +6,6 @@ every finished binary and multi-class fold set. Written as `campaign_working_poi
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.io.layout import signal_masses
+from pnetviz.campaign import setfiles
 from pnetviz.errors import InputError
 from pnetviz.metrics.folds import Rejection, mean_std
 
@@ -23,36 +23,48 @@ FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "target_e
           "rejection_test", "rejection_test_std", "expected_signal_test_mean", "expected_background_test_mean")  # fmt: skip
 
 
+WHAT = "working points from this file"  # what the campaign takes from working_points.json (setfiles.damaged)
+
+
+def damaged(path: Path, problem: str) -> InputError:
+    return setfiles.damaged(path, problem, WHAT)
+
+
 def _fold_points(directory: Path) -> dict | None:
-    """The `pairs` of one fold set's working_points.json (None when absent or unreadable); a file
-    whose points lack what the table needs is an InputError naming it (never a traceback)."""
+    """One fold set's working_points.json (None when the set has none); a file that is not JSON,
+    not an object with `pairs`, or whose points lack what the table needs, is an InputError
+    naming it (`damaged`), never a traceback and never silently left out of the table."""
     path = Path(directory) / WP_FILE
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError):
+    doc = setfiles.read_object(path, WHAT, missing_ok=True)
+    if doc is None:
         return None
-    if not (isinstance(doc, dict) and isinstance(doc.get("pairs"), dict)):
-        return None
+    if not isinstance(doc.get("pairs"), dict):
+        raise damaged(path, "no 'pairs' object (pair -> working points)")
     for pair, entry in doc["pairs"].items():
         points = entry.get("points", []) if isinstance(entry, dict) else None
         if not isinstance(points, list) or not all(_point_ok(p) for p in points):
-            raise InputError(f"{path}: the working points of {pair!r} lack target_eps_s, threshold or test eps_s, eps_b "
-                             "and effective_events (a damaged or edited file). Fix: re-run the campaign with --force, "
-                             "which rewrites that output set.")  # fmt: skip
+            raise damaged(path, f"the working points of {pair!r:.60} lack target_eps_s, threshold or test eps_s, eps_b "
+                                "and effective_events")  # fmt: skip
     return doc
 
 
-def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def check_working_points(jobs: Sequence) -> None:
+    """InputError (`damaged`) if the working_points.json of a binary or multi-class set of `jobs`
+    (campaign.plan.Job: the sets not redone) cannot give its rows: checked before any job runs,
+    not after the campaign's last."""
+    for job in jobs:
+        if job.kind in ("binary", "multiclass"):
+            for directory in job.outputs:
+                _fold_points(Path(directory))
 
 
 def _point_ok(point: object) -> bool:
-    if not isinstance(point, dict) or not all(_number(point.get(k)) for k in ("target_eps_s", "threshold")):
+    if not isinstance(point, dict) or not all(setfiles.is_number(point.get(k)) for k in ("target_eps_s", "threshold")):
         return False
     test = point.get("test")
     n_eff = test.get("effective_events") if isinstance(test, dict) else None
-    return (isinstance(test, dict) and all(_number(test.get(k)) for k in ("eps_s", "eps_b")) and isinstance(n_eff, dict)
-            and _number(n_eff.get("background")))  # fmt: skip
+    return (isinstance(test, dict) and all(setfiles.is_number(test.get(k)) for k in ("eps_s", "eps_b")) and isinstance(n_eff, dict)
+            and setfiles.is_number(n_eff.get("background")))  # fmt: skip
 
 
 def working_point_rows(jobs: Sequence[dict]) -> list[dict]:

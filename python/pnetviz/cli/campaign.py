@@ -336,8 +336,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     if not args.quiet:
         print(f"[pnetviz campaign] {len(jobs)} jobs: {len(todo)} to run, {len(skipped)} up to date", flush=True)
     check_round(opts)
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else [])
-    results += rest_of_round(args, opts, jobs)
+    rest = rest_of_round(args, opts, jobs)
+    # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
+    summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
+    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest
     data = summary.summary(results)
     target = opts.plots / "campaign"
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)

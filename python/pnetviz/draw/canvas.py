@@ -9,6 +9,7 @@ matrices and labels; the plot functions in `plots.py` compose them. Call inside
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import uuid
 from collections.abc import Iterator, Sequence
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.rootenv import quiet_root, root
+from pnetviz.rootenv import quiet_root, root, set_title
 from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
 
 
@@ -63,16 +64,34 @@ class Frame:
 def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.0,
            y_title_offset: float | None = None, cms_pos: int = 11) -> Figure:  # fmt: skip
     """A single-pad CMS canvas (600 x 600, or 800 x 600) with its frame drawn (extra_space widens
-    the left margin); `cms_pos` is cmsstyle's iPos: 11 inside the frame top left, 0 above it."""
+    the left margin); `cms_pos` is cmsstyle's iPos: 11 inside the frame top left, 0 above it.
+    Call inside style.cms_style. On a square canvas the y title keeps clear of long tick labels of a
+    narrow linear range ("0.915"): labels every 0.01 (505 divisions) when they would need more
+    than 4 characters, the title offset fitted to the widest (fit_y_title_offset), the left margin
+    widened if the title would otherwise leave the canvas."""
     cms = cmsstyle()
+    style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
+    offset = (1.2 if square else 0.78) if y_title_offset is None else y_title_offset  # cmsCanvas's default
+    ndivisions, fitted = style.GetNdivisions("Y"), offset
+    if square and not frame.logy:  # (the pixel model below is measured on a 600 px wide canvas)
+        title_px = style.GetTitleSize("Y") * 600
+        if any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
+            ndivisions = 505  # a narrow range ("0.915"): labels every 0.01, not 0.005
+        fitted = fit_y_title_offset(frame, offset, title_px, style.GetLabelSize("Y") * 600,
+                                    style.GetLabelOffset("Y") * 600, ndivisions)  # fmt: skip
+        if fitted > offset:  # the title further out; the margin wider if it would leave the canvas
+            left_px = (_cms_left_margin(fitted, 600) + extra_space) * 600
+            extra_space += max(0.0, y_title_far_px(fitted, title_px) + TITLE_EDGE_PX - left_px) / 600
     with unpainted():
         canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square,
-                               iPos=cms_pos, extraSpace=extra_space, yTitOffset=y_title_offset)  # fmt: skip
+                               iPos=cms_pos, extraSpace=extra_space, yTitOffset=fitted)  # fmt: skip
     _painted_frame(canvas, frame)
     canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
     _unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
+    if ndivisions != style.GetNdivisions("Y"):
+        cms.GetCmsCanvasHist(canvas).GetYaxis().SetNdivisions(ndivisions)
     if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
         for obj in canvas.GetListOfPrimitives():
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
@@ -80,9 +99,20 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     return Figure(name=name, canvas=canvas, pads=[canvas])
 
 
+def _cms_left_margin(y_offset: float, width: int) -> float:
+    """The left margin (NDC) cmsstyle's cmsCanvas gives a canvas `width` px wide for this y title
+    offset (its own formula), before extraSpace."""
+    left = 0.145 * 600
+    if y_offset < 1.5:
+        left += y_offset * 50 - 60
+    elif y_offset < 1.8:
+        left += (y_offset - 1.4) * 35 + 25
+    return left / width
+
+
 def _painted_frame(canvas, frame: Frame) -> None:
-    """What the paint at the end of cmsCanvas (left out: style.unpainted) does to the pad's TFrame,
-    which cmsCanvas draws last: the frame's range, and first among the pad's primitives too."""
+    """What a paint does to the pad's TFrame (left out: style.unpainted, place_palette): the
+    frame's range, and first among the pad's primitives (cmsCanvas draws it last too)."""
     tframe = canvas.GetFrame()
     tframe.SetX1(frame.x[0])
     tframe.SetY1(frame.y[0])
@@ -96,6 +126,70 @@ def _unit_axis_ticks(hframe, frame: Frame) -> None:
     """An x axis from 0 to 1 labelled every 0.2: eleven labels at 0.1 touch at 8 cm."""
     if hframe and not frame.logx and frame.x == (0.0, 1.0):
         hframe.GetXaxis().SetNdivisions(505)
+
+
+# Where ROOT puts a y-axis title, font 42 (measured with the figure linter's ink rule on this ROOT):
+# its near edge Y_TITLE_STEP x offset x T - Y_TITLE_DESCENT x T from the axis, its far edge
+# Y_TITLE_THICK x T further, T the title's height in pixels (a pad's T scaled back to the canvas).
+Y_TITLE_STEP, Y_TITLE_DESCENT, Y_TITLE_THICK = 1.6, 0.45, 0.9
+Y_TITLE_GAP = 3  # pixels between the widest tick label's advance box and the y title (the ink has more)
+TITLE_EDGE_PX = 4  # pixels at least between a y title and the canvas's left edge
+GLYPH_WIDTH = {".": 0.278, "-": 0.584}  # of the text height, Helvetica (font 42); digits 0.556
+
+
+def tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int = 5) -> list[str]:
+    """The labels TGaxis writes on a linear axis from lo to hi with `ndivisions` (its primary
+    divisions optimised by THLimitsFinder, as TGaxis does): one step's decimals, trailing zeros
+    dropped ("0.91", "0.915", "1"); values needing more than `max_digits` digits (TGaxis's
+    MaxDigits), or as many decimals, are written as TGaxis does, divided by a power of ten (a
+    multiple of 3) shown once beside the axis: "2" ... "12" for 2000 ... 12000, "0.02" ... "0.1"
+    for 0.00002 ... 0.0001. Empty for a range without divisions (NaN, reversed, empty)."""
+    import ctypes
+
+    low, high, n, step = ctypes.c_double(), ctypes.c_double(), ctypes.c_int(), ctypes.c_double()
+    if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+        return []
+    root().THLimitsFinder.Optimize(lo, hi, max(abs(ndivisions) % 100, 1), low, high, n, step, "")
+    if not step.value > 0:
+        return []
+    tol = 1e-9 * (hi - lo)
+    values = np.array([low.value + k * step.value for k in range(n.value + 1)])
+    values = values[(values >= lo - tol) & (values <= hi + tol)]
+    def decimals_of(step_value: float) -> int:
+        return next((d for d in range(12) if abs(round(step_value, d) - step_value) < 1e-9 * max(1.0, abs(step_value))), 12)
+
+    top = float(np.max(np.abs(values))) if values.size else 0.0
+    step_value = step.value
+    if top >= 10.0**max_digits:  # TGaxis's exponent (a multiple of 3): 2000 ... 12000 -> 2 ... 12 x10^3
+        scale = 10.0 ** (3 * math.floor(math.log10(top) / 3))
+        values, step_value = values / scale, step_value / scale
+    elif top > 0 and decimals_of(step_value) >= max_digits:  # 0.00002 ... 0.0001 -> 0.02 ... 0.1 x10^-3
+        scale = 10.0 ** (3 * math.ceil(math.log10(top) / 3))
+        values, step_value = values / scale, step_value / scale
+    decimals = decimals_of(step_value)
+    labels = [f"{v:.{decimals}f}" for v in values]
+    labels = [text.rstrip("0").rstrip(".") if "." in text else text for text in labels]
+    return ["0" if text in ("-0", "") else text for text in labels]
+
+
+def label_width_px(labels: Sequence[str], height_px: float) -> float:
+    """Width in pixels of the widest of `labels` (digits, '.', '-') at a text height of `height_px`."""
+    return max((height_px * sum(GLYPH_WIDTH.get(ch, 0.556) for ch in text) for text in labels), default=0.0)
+
+
+def fit_y_title_offset(frame: Frame, offset: float, title_px: float, label_px: float, label_offset_px: float,
+                       ndivisions: int = 510, max_digits: int = 5) -> float:  # fmt: skip
+    """The y title offset (ROOT's, in title sizes) on a 600 px wide pad: `offset`, or more where
+    the widest tick label of a linear axis would reach within Y_TITLE_GAP of the title."""
+    if frame.logy or title_px <= 0:
+        return offset
+    need = label_width_px(tick_labels(*frame.y, ndivisions, max_digits), label_px) + label_offset_px + Y_TITLE_GAP
+    return max(offset, (need + Y_TITLE_DESCENT * title_px) / (Y_TITLE_STEP * title_px))
+
+
+def y_title_far_px(offset: float, title_px: float) -> float:
+    """Pixels from the axis to the far edge of a y title at this offset."""
+    return (Y_TITLE_STEP * offset - Y_TITLE_DESCENT + Y_TITLE_THICK) * title_px
 
 
 def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
@@ -462,7 +556,7 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
 MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names
 MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
 BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
-CONTEXT_SIZE = {"square": 0.032, "matrix": 0.044}  # context lines: >= 7 pt at 8 cm
+CONTEXT_SIZE = {"square": 0.032, "matrix": 0.045}  # context lines: >= 7 pt at 8 cm (0.045: 27 px, where ROOT's PNG text leaves no gap before a Greek letter, as at 0.044)
 MATRIX_MARGINS = (0.30, 0.17, 0.31, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
 
 
@@ -481,19 +575,35 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
 
 def place_palette(hist, pad) -> None:
     """The CMS label above the frame and the palette of a COLZ `hist` beside the frame, its top
-    end PALETTE_DROP below the frame's: its top label then stays clear of the run text. The pad is
-    painted twice, as cmsstyle's CMS_lumi and GetPalette do (the first paint creates the palette),
-    without their TExec cost (`paint`)."""
+    end PALETTE_DROP below the frame's: its top label then stays clear of the run text. The
+    palette is made here, where cmsstyle.UpdatePalettePosition would move it to (the top
+    lowered), and the histogram painter uses it as it finds it: no paint of the pad needed."""
     cms_label_above(pad)
     pad.RedrawAxis()  # cmsstyle.GetPalette's UpdatePad
-    paint(pad)
-    palette = hist.GetListOfFunctions().FindObject("palette")
-    if palette:  # cmsstyle.UpdatePalettePosition's place, the top lowered
-        right = pad.GetRightMargin()
-        palette.SetX1NDC(1 - right * 0.95)
-        palette.SetX2NDC(1 - right * 0.70)
-        palette.SetY1NDC(pad.GetBottomMargin())
-        palette.SetY2NDC(1 - pad.GetTopMargin() - PALETTE_DROP)
+    xa, ya = hist.GetXaxis(), hist.GetYaxis()
+    if not any(obj.InheritsFrom("TFrame") for obj in pad.GetListOfPrimitives()):
+        _painted_frame(pad, Frame((xa.GetXmin(), xa.GetXmax()), (ya.GetXmin(), ya.GetXmax()), "", ""))
+    functions = hist.GetListOfFunctions()
+    palette = functions.FindObject("palette")
+    if not palette:  # as THistPainter makes it: the z axis's attributes, first among the functions
+        ROOT = root()
+        palette = ROOT.TPaletteAxis(0.0, 0.0, 0.0, 0.0, hist)
+        ROOT.SetOwnership(palette, False)  # the histogram deletes its functions
+        functions.AddFirst(palette)
+    left, right, bottom, top = pad.GetLeftMargin(), pad.GetRightMargin(), pad.GetBottomMargin(), pad.GetTopMargin()
+    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP
+    # in the pad's coordinates (the histogram's axes: the pad is not painted yet), as the painter
+    # reads them, then in NDC (TPave's setters of pad coordinates rewrite the NDC ones)
+    to_x = lambda u: xa.GetXmin() + (u - left) / (1 - left - right) * (xa.GetXmax() - xa.GetXmin())  # noqa: E731
+    to_y = lambda v: ya.GetXmin() + (v - bottom) / (1 - bottom - top) * (ya.GetXmax() - ya.GetXmin())  # noqa: E731
+    palette.SetX1(to_x(x1))
+    palette.SetX2(to_x(x2))
+    palette.SetY1(to_y(y1))
+    palette.SetY2(to_y(y2))
+    palette.SetX1NDC(x1)
+    palette.SetX2NDC(x2)
+    palette.SetY1NDC(y1)
+    palette.SetY2NDC(y2)
     pad.Modified()
 
 
@@ -502,13 +612,12 @@ PALETTE_DROP = 0.04
 
 def cms_label_above(pad) -> None:
     """The CMS label above the frame (cmsstyle's iPos 0) with the run text right-aligned at the
-    canvas edge, over the palette: above a narrow frame the two would otherwise collide. The pad is
-    painted once at that margin (as CMS_lumi would): that paint creates a COLZ histogram's palette."""
+    canvas edge, over the palette: above a narrow frame the two would otherwise collide (CMS_lumi
+    places its texts from the pad's margins when called)."""
     right = pad.GetRightMargin()
     pad.SetRightMargin(0.02)
     with unpainted():
         cmsstyle().CMS_lumi(pad, 0)
-    paint(pad)
     pad.SetRightMargin(right)
 
 
@@ -560,7 +669,7 @@ def add_graph(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | 
     x = np.ascontiguousarray(x, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     graph = ROOT.TGraph(x.size, x, y)
-    graph.SetTitle(label or key)
+    set_title(graph, label or key)  # whole: TGraph's SetTitle would cut a label at ';'
     graph.SetLineColor(line_color)
     graph.SetLineStyle(line_style)
     graph.SetLineWidth(width or STYLE["line_width"])
@@ -640,7 +749,8 @@ def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], l
     """A bar per category (bin k <-> labels[k]) at the given offset/width within each bin."""
     ROOT = root()
     n = len(labels)
-    hist = ROOT.TH1D(unique(key.replace("/", "_")), f"{label or key} (no statistical error)", n, 0.0, float(n))
+    hist = ROOT.TH1D(unique(key.replace("/", "_")), "", n, 0.0, float(n))
+    set_title(hist, f"{label or key} (no statistical error)")  # whole: the constructor would cut at ';'
     hist.Sumw2()  # explicit errors: zero, said in the title (a derived quantity, not a count)
     hist.GetXaxis().SetTitle("Class")
     for k in range(n):  # one bar per class, not per event
@@ -657,16 +767,32 @@ def add_bars(fig: Figure, key: str, values: np.ndarray, labels: Sequence[str], l
     return fig.keep(key, hist, label)
 
 
+LINE_PIECES = 10  # straight pieces of a reference line (add_line)
+
+
 def add_line(fig: Figure, x1: float, y1: float, x2: float, y2: float, label: str | None = None, pad: int = 0,
              line_color: int | None = None, line_style: int = 3) -> None:  # fmt: skip
-    """A reference line in data coordinates (dotted grey by default: the random classifier)."""
+    """A reference line in data coordinates (dotted grey by default: the random classifier), drawn
+    as LINE_PIECES straight pieces (a TGraph, points spaced evenly as drawn, log axes included):
+    ROOT's PNG painter loses stretches of a long dotted TLine in a sub-pad (ratio figures), a
+    piece restarts the pattern."""
     ROOT = root()
-    line = ROOT.TLine(x1, y1, x2, y2)
+    p = fig.pads[pad]
+    t = np.linspace(0.0, 1.0, LINE_PIECES + 1)
+
+    def along(a: float, b: float, log: bool) -> np.ndarray:
+        return a * (b / a) ** t if log and a > 0 and b > 0 else a + (b - a) * t
+
+    xs = np.ascontiguousarray(along(x1, x2, bool(p.GetLogx())), dtype=np.float64)
+    ys = np.ascontiguousarray(along(y1, y2, bool(p.GetLogy())), dtype=np.float64)
+    line = ROOT.TGraph(xs.size, xs, ys)
+    line.SetName(unique("reference_line"))
+    set_title(line, label or "reference line")
     line.SetLineColor(color("diagonal") if line_color is None else line_color)
     line.SetLineStyle(line_style)
     line.SetLineWidth(2)
-    fig.pads[pad].cd()
-    line.Draw()
+    p.cd()
+    line.Draw("L SAME")
     fig.extras.append(line)
     if label:
         fig.legend.append((line, label, "l"))
@@ -834,6 +960,7 @@ RATIO_HEIGHT = 0.3  # canvas NDC of the lower pad (the figure linter allows < 0.
 RATIO_GAP = 0.015  # canvas NDC between the two frames
 RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right, bottom, top in canvas NDC: header_figure's
 RATIO_TEXT = {"title": 0.05, "label": 0.045, "y_offset": 1.45, "floor": 0.032}  # canvas sizes, as _framed_canvas
+RATIO_MAX_DIGITS = 4  # TGaxis's MaxDigits on both panels' y axes
 
 
 def pad_scale(fig: Figure, pad: int = 0) -> float:
@@ -849,8 +976,9 @@ def pad_scale(fig: Figure, pad: int = 0) -> float:
 
 def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
     """Draw `frame` in `pad` with the axis texts of a header_figure times `scale` (printed at the
-    same size); a y title longer than the frame smaller, down to the 7 pt floor; `show_x` False:
-    no x labels or title and no lowest y label (the panel below has them)."""
+    same size); a y title longer than the frame smaller, down to the 7 pt floor (ratio_figure then
+    gives both panels the smaller size and one offset); `show_x` False: no x labels or title and
+    no lowest y label (the panel below has them)."""
     ROOT = root()
     pad.cd()
     pad.SetLogy(frame.logy)
@@ -863,7 +991,8 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
         axis.SetTitle(title)
         axis.SetTitleSize(RATIO_TEXT["title"] * scale)
         axis.SetLabelSize(RATIO_TEXT["label"] * scale if show_x or name == "Y" else 0.0)
-        axis.SetLabelOffset(style.GetLabelOffset(name) * scale)
+        # an x label offset is a fraction of the pad's height (scaled), a y one of its width (as the canvas's)
+        axis.SetLabelOffset(style.GetLabelOffset(name) * (scale if name == "X" else 1.0))
         axis.SetTitleFont(42)
         axis.SetLabelFont(42)
     yaxis = hframe.GetYaxis()
@@ -874,12 +1003,10 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
         yaxis.SetTitle(short)
         need_px = max(_visible_length(short), 1) * 0.55 * RATIO_TEXT["title"] * 600
     size = RATIO_TEXT["title"] * min(1.0, max(0.95 * frame_px / need_px, RATIO_TEXT["floor"] / RATIO_TEXT["title"]))
-    yaxis.SetTitleSize(size * scale)
-    # ROOT puts a y title offset x title size x pad width from the axis: the same place as on a canvas
-    yaxis.SetTitleOffset(RATIO_TEXT["y_offset"] * RATIO_TEXT["title"] / size / scale)
+    yaxis.SetTitleSize(size * scale)  # its offset: ratio_figure's, the same in both panels
     hframe.GetXaxis().SetTitleOffset(1.1)
     hframe.GetXaxis().SetTickLength(style.GetTickLength("X") * scale)
-    yaxis.SetMaxDigits(4)
+    yaxis.SetMaxDigits(RATIO_MAX_DIGITS)
     if show_x:
         yaxis.SetNdivisions(504)  # a low panel: three to five labels
     else:
@@ -908,8 +1035,30 @@ def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MA
         pad.SetMargin(left + extra_space, right, bottom_margin / (y2 - y1), top_margin / (y2 - y1))
         pad.Draw()
         fig.pads.append(pad)
-    for index, (fr, show_x) in enumerate(((frame, False), (ratio, True))):
-        fig.extras.append(_pad_axes(fig.pads[index], fr, pad_scale(fig, index), show_x))
+    scales = [pad_scale(fig, index) for index in (0, 1)]
+    frames = [_pad_axes(fig.pads[index], fr, scales[index], show_x)
+              for index, (fr, show_x) in enumerate(((frame, False), (ratio, True)))]  # fmt: skip
+    # one y-title size in both panels (printed), the smaller: a short upper frame shrinks its title,
+    # and "Ratio" at full size would crowd the panel's tick labels; the same distance from the axis
+    # (tick labels of a narrow ratio range, "0.95", further out; smaller, to the 7 pt floor, if the
+    # margin has no room for it)
+    size = min(hf.GetYaxis().GetTitleSize() / sc for hf, sc in zip(frames, scales))
+    label_px, label_offset_px, left_px = RATIO_TEXT["label"] * 600, ROOT.gStyle.GetLabelOffset("Y") * 600, (left + extra_space) * 600
+    while True:
+        offset = RATIO_TEXT["y_offset"] * RATIO_TEXT["title"] / size  # in canvas title sizes: the same place as on a canvas
+        offset = max(fit_y_title_offset(fr, offset, size * 600, label_px, label_offset_px, hf.GetYaxis().GetNdivisions(),
+                                        max_digits=RATIO_MAX_DIGITS) for fr, hf in zip((frame, ratio), frames))  # fmt: skip
+        if y_title_far_px(offset, size * 600) + TITLE_EDGE_PX <= left_px or size <= RATIO_TEXT["floor"]:
+            break
+        size = max(size - 0.002, RATIO_TEXT["floor"])
+    # at the floor and still too far out: on the canvas, close to the labels, rather than cut off
+    title_px = size * 600
+    most = (left_px - TITLE_EDGE_PX + (Y_TITLE_DESCENT - Y_TITLE_THICK) * title_px) / (Y_TITLE_STEP * title_px)
+    offset = min(offset, most)
+    for hf, sc in zip(frames, scales):
+        hf.GetYaxis().SetTitleSize(size * sc)
+        hf.GetYaxis().SetTitleOffset(offset / sc)
+    fig.extras += frames
     main = fig.pads[0]
     main.SetTopMargin(top / (1.0 - RATIO_HEIGHT))  # the CMS label at its usual place, above a header box too
     with unpainted():

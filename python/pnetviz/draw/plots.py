@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pnetviz.draw import canvas
-from pnetviz.rootenv import root
+from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.evaluate import Confusion
 from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics.roc import decimate
@@ -65,7 +65,9 @@ class RatioPanel:
 def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[float, float]:
     """A physical range for ratios (never below 0) holding 1, the ratio lines and the reference
     band within `x` (1st to 99th percentile: a few points of a nearly empty bin do not squash the
-    rest), with 10 % margins and at least 0.1 wide."""
+    rest), with 10 % margins (of at least 0.1), its ends then rounded out to a round step
+    (0.01 ... 10) that divides it in at most RATIO_STEPS: ROOT labels such ends with round
+    numbers. A range wider than 40 is left as it is."""
     values = [np.array([1.0])]
     even = np.linspace(x[0], x[1], 401)  # as drawn: evenly along the axis, not where the grid is dense
     for spec in specs:
@@ -78,7 +80,16 @@ def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[flo
     v = np.concatenate(values)
     lo, hi = min(float(np.percentile(v, 1)), 1.0), max(float(np.percentile(v, 99)), 1.0)
     span = max(hi - lo, 0.1)
-    return max(lo - 0.1 * span, 0.0), hi + 0.1 * span
+    lo, hi = max(lo - 0.1 * span, 0.0), hi + 0.1 * span
+    # ends on a round step, at most RATIO_STEPS of them: ROOT then labels round values (an
+    # unroundable range such as 0.601-1.41 gets labels 0.601, 0.803, ... 1.41)
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, math.inf) if (hi - lo) / s <= RATIO_STEPS)
+    if not math.isfinite(step):
+        return lo, hi
+    return max(round(math.floor(lo / step + 1e-9) * step, 10), 0.0), round(math.ceil(hi / step - 1e-9) * step, 10)
+
+
+RATIO_STEPS = 4  # labelled steps at most on a ratio panel's axis (its 504 divisions)
 
 
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
@@ -96,7 +107,7 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
         if not spec.reference and ok.sum() > 1:
             graph = canvas.add_graph(fig, spec.key, r.x[ok], r.ratio[ok], None, line_color=spec.color,
                                      line_style=spec.line_style, pad=1)  # fmt: skip
-            graph.SetTitle(f"ratio to {panel.reference}")
+            set_title(graph, f"ratio to {panel.reference}")
 
 
 def split_style(split: str) -> int:
@@ -168,9 +179,7 @@ def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> 
     graph.SetLineWidth(drawn.GetLineWidth())
     graph.SetMarkerStyle(1)
     note = f"exact curve, {x.size} points" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
-    graph.SetTitle(f"{c.label} ({note})")
-    graph.GetXaxis().SetTitle(frame.xtitle)
-    graph.GetYaxis().SetTitle(frame.ytitle)
+    set_title(graph, f"{c.label} ({note})", frame.xtitle, frame.ytitle)  # whole, a ';' in the label too
     return graph
 
 
@@ -181,7 +190,7 @@ def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, y
         graph = root().TGraph(keep.size, np.ascontiguousarray(c.x[keep], dtype=np.float64),
                               np.ascontiguousarray(c.y[keep], dtype=np.float64))  # fmt: skip
         graph.SetName(c.key.replace("/", "_"))
-        graph.SetTitle(f"{c.label} (not drawn on the canvas);{xtitle};{ytitle}")
+        set_title(graph, f"{c.label} (not drawn on the canvas)", xtitle, ytitle)  # whole, a ';' in the label too
         graph.SetLineColor(c.color)
         graph.SetLineStyle(c.line_style)
         graph.SetLineWidth(STYLE["line_width"])

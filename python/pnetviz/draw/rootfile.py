@@ -5,6 +5,11 @@ Every object written gets: its key name as its name (no hash suffix), a title sa
 (its legend label or key, the plot, and the output set's context: model, channel, fold), axis
 titles (those of the frame it was drawn on when it has none), no statistics box (kNoStats, also on
 every histogram inside the stored canvases), and Sumw2 on histograms.
+
+Key and directory names are those of the figures (class, background and model names in them)
+made readable by path (io.layout.root_key): a `;`, `:`, `%`, line break or other non-printable
+character is written as `%XX` (`t;tX_test` -> `t%3BtX_test`), so that TFile::Get("dir/name"),
+uproot and JSROOT find every object; the title keeps the name as it is.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pnetviz.draw.canvas import Figure
-from pnetviz.io.layout import root_literal, root_path
-from pnetviz.rootenv import root
+from pnetviz.io.layout import root_key_path, root_literal, root_path
+from pnetviz.rootenv import root, set_title
 
 BAD_TITLES = {"", "Graph", "htemp"}
 # LZ4 level 1 (ROOT's algorithm 4): a multi-class set (50 canvases, each carrying the process's
@@ -35,19 +40,34 @@ def short(title: str) -> str:
 def write_root_file(path: Path, figures: Iterable[Figure], extra: dict[str, object] | None = None,
                     context: str = "") -> None:  # fmt: skip
     """Objects go to the directory named by their key ("roc/test" -> roc/, key test);
-    canvases to canvases/<figure name>. Keys repeated across figures are written once. ROOT
-    gets `path` by a name it takes literally (`#`, `$`, `?` in it are only characters)."""
+    canvases to canvases/<figure name>. Keys repeated across figures are written once. Every
+    directory and key name is as io.layout.root_key makes it (readable by path). ROOT gets
+    `path` by a name it takes literally (`#`, `$`, `?` in it are only characters)."""
     path = Path(path)
+    objects = file_keys(list(figures), extra)
     if root_literal(str(path)):
-        _write(str(path), path, list(figures), extra, context)
+        _write(str(path), path, objects, context)
         return
     plain = f"pnetviz-{secrets.token_hex(4)}.root"
     with root_path(path.parent, directory=True) as where:
-        _write(f"{where}/{plain}", path, list(figures), extra, context)
+        _write(f"{where}/{plain}", path, objects, context)
     os.rename(path.parent / plain, path)
 
 
-def _write(literal: str, path: Path, figures: list[Figure], extra: dict[str, object] | None, context: str) -> None:
+def file_keys(figures: list[Figure], extra: dict[str, object] | None) -> list[tuple[str, str, object, Figure | None]]:
+    """(key path in the file, key as the figure names it, object, figure) of every object to
+    write, each key once (the first figure's object). The key paths are io.layout.root_key_path
+    of the keys: one-to-one, so two different keys never land on one key path."""
+    objects = [(key, obj, fig) for fig in figures for key, obj in fig.objects.items()]
+    objects += [(key, obj, None) for key, obj in (extra or {}).items()]
+    objects += [(f"canvases/{fig.name}", fig.canvas, fig) for fig in figures]
+    first = {}
+    for key, obj, fig in objects:
+        first.setdefault(key, (obj, fig))
+    return [(root_key_path(key), key, obj, fig) for key, (obj, fig) in first.items()]
+
+
+def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figure | None]], context: str) -> None:
     ROOT = root()
     try:
         tfile = ROOT.TFile.Open(literal, "RECREATE", "", COMPRESSION)
@@ -56,19 +76,12 @@ def _write(literal: str, path: Path, figures: list[Figure], extra: dict[str, obj
     if not tfile or tfile.IsZombie():
         raise OSError(errno.EIO, "ROOT cannot create the file", str(path))
     try:
-        written: set[str] = set()
-        objects = [(key, obj, fig) for fig in figures for key, obj in fig.objects.items()]
-        objects += [(key, obj, None) for key, obj in (extra or {}).items()]
-        objects += [(f"canvases/{fig.name}", fig.canvas, fig) for fig in figures]
         if context:
             readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
                                            "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
             tfile.WriteObject(readme, "README")
-        for key, obj, fig in objects:
-            if key in written:
-                continue
-            written.add(key)
-            directory, _, name = key.rpartition("/")
+        for stored, key, obj, fig in objects:
+            directory, _, name = stored.rpartition("/")
             describe(obj, name, key, fig, context)
             target = tfile.GetDirectory(directory) if directory else tfile
             if not target:
@@ -79,7 +92,8 @@ def _write(literal: str, path: Path, figures: list[Figure], extra: dict[str, obj
 
 
 def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None:
-    """Name, title, axis titles, no stats box, Sumw2: what a person needs in TBrowser."""
+    """Name (`name`: the key name it is written under), title (from `key`, the key as the figure
+    names it), axis titles, no stats box, Sumw2: what a person needs in TBrowser."""
     obj.SetName(name)
     if obj.InheritsFrom("TPad"):
         obj.SetTitle(short(f"{fig.name.replace('_', ' ')}" + (f" | {context}" if context else "")))
@@ -87,10 +101,10 @@ def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None
         return
     label = fig.labels.get(key) if fig else None
     title = obj.GetTitle()
-    if title in BAD_TITLES or title == name or title.startswith(key.replace("/", "_")):
+    if title in BAD_TITLES or title in (name, key.rpartition("/")[2]) or title.startswith(key.replace("/", "_")):
         title = label or key.replace("/", " ")
     plot = f", {fig.name.replace('_', ' ')}" if fig else ""
-    obj.SetTitle(short(f"{title}{plot}"))
+    set_title(obj, short(f"{title}{plot}"))  # literally: a name holding ';' stays whole
     if fig is not None:
         _axis_titles(obj, fig)
     if obj.InheritsFrom("TH1"):

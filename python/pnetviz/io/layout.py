@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from pnetviz.errors import InputError
 
@@ -195,6 +196,42 @@ def _private_link(target: str) -> Iterator[str]:
             os.unlink(link)
         with contextlib.suppress(OSError):
             os.rmdir(tmp)
+
+
+# --- key names inside a ROOT file ---
+
+# TFile::Get("dir/name;cycle"), TDirectory::GetDirectory, uproot's file["dir/name"] and JSROOT's
+# readObject give meaning to characters of a key path: `/` separates directories, what follows
+# the last `;` is a cycle number, `:` in a directory path names a file ("file.root:/dir"; uproot
+# reads it as a TTree's branch), and the components `.` and `..` are a directory and its mother.
+# A line break or another non-printable character cannot be typed into a path. `root_key`
+# writes each of these characters of a name as `%XX`, the percent-encoding of its UTF-8 bytes
+# (as in a URL: `t;tX` -> `t%3BtX`, `non\nprompt` -> `non%0Aprompt`), and `%` itself as `%25`.
+# The mapping is one-to-one, so two different names never share a key (nothing to detect or
+# overwrite), and `real_name` (urllib.parse.unquote) gives the name back. A name without these
+# characters (letters, digits, `_ - . +`, spaces, ...) is its own key.
+KEY_SPECIAL = frozenset(";:/%")
+
+
+def root_key(name: str) -> str:
+    """The key name under which an object named `name` is written into a ROOT file (one path
+    component): readable with TFile::Get, uproot and JSROOT by path; the title keeps `name`."""
+    if name in (".", ".."):
+        return name.replace(".", "%2E")
+    if not any(ch in KEY_SPECIAL or not ch.isprintable() for ch in name):
+        return name
+    return "".join(ch if ch not in KEY_SPECIAL and ch.isprintable() else
+                   "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")) for ch in name)  # fmt: skip
+
+
+def root_key_path(path: str) -> str:
+    """`dir/sub/name` (components separated by `/`) with each component as `root_key` makes it."""
+    return "/".join(root_key(part) for part in path.split("/"))
+
+
+def real_name(key: str) -> str:
+    """The name a key of `root_key` stands for (a key of another writer: itself, mostly)."""
+    return unquote(key, errors="surrogatepass") if "%" in key else key
 
 
 def nearest(name: str, options: list[str]) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import StyleOptions, color
-from pnetviz.escape import csv_cell, latex, tlatex
+from pnetviz.escape import csv_cell, latex, text_line, tlatex
 from pnetviz.io.ga import GARun, read_predictions, read_run
 from pnetviz.io.trainer import channel_label, display_label, signal_label
 from pnetviz.metrics import ga as gametrics
@@ -323,7 +323,9 @@ def text_summary(job: GAJob, run: GARun, ev: dict, ks: dict) -> str:
         aucs = ", ".join(f"{b} {v['test']:.4f} (train {v['train']:.4f})" for b, v in sec["lr_auc"].items())
         out.append(f"{tag}: LR test AUC {aucs}; KS min p {sec['ks_min_p_value']}")
     out += [f"note: {n}" for n in run.notes] + [""]
-    return "\n".join(out)
+    # names (classes from background_groups, channel, signal, the trainer's model, paths) are text
+    # from disk: a line break in one would break this one-line-per-entry layout (escape.text_line)
+    return "\n".join(text_line(line) for line in out)
 
 
 # --- the job ---

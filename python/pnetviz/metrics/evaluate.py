@@ -15,7 +15,7 @@ import numpy as np
 from pnetviz.errors import InputError
 from pnetviz.metrics.hep import bootstrap_chunk_size, mode_weights
 from pnetviz.metrics.roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
-from pnetviz.rootenv import root
+from pnetviz.rootenv import root, set_title
 
 N_BINS = 50
 SCORE_RANGE = (0.0, 1.0)
@@ -74,7 +74,8 @@ def histogram_from_sums(name: str, sum_w: np.ndarray, sum_w2: np.ndarray, title:
     RMS) are computed from the bins; `entries` = the number of events (default: the effective
     number, ROOT's choice)."""
     ROOT = root()
-    hist = ROOT.TH1D(name, title, N_BINS, *SCORE_RANGE)
+    hist = ROOT.TH1D(name, "", N_BINS, *SCORE_RANGE)
+    set_title(hist, title)  # whole: the constructor would cut a name holding ';' (title;xtitle;ytitle)
     hist.Sumw2()
     contents = np.zeros(N_BINS + 2)
     contents[1:-1] = sum_w

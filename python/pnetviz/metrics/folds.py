@@ -262,18 +262,11 @@ def ratio_to_reference(x: np.ndarray, values: np.ndarray, reference: np.ndarray,
     return CurveRatio(np.asarray(x, float), ratio, ratio - err, ratio + err)
 
 
-def binomial_error(eff: np.ndarray, n_eff: float) -> np.ndarray:
-    """sqrt(eps (1 - eps) / N_eff): the binomial error of an efficiency measured on N_eff
-    (effective) events; infinite without events."""
-    eff = np.clip(np.asarray(eff, float), 0.0, 1.0)
-    return np.sqrt(eff * (1.0 - eff) / n_eff) if n_eff > 0 else np.full(eff.shape, np.inf)
-
-
 def roc_ratio(curve: BinaryCurve, reference: BinaryCurve, n_signal: float, grid: np.ndarray = FPR_GRID) -> CurveRatio:
     """Signal efficiency of `curve` over the reference's at each background efficiency of `grid`,
     band from the binomial error of the curve's signal efficiency (N_eff signal events)."""
     tpr = tpr_on_grid(curve, grid)
-    return ratio_to_reference(grid, tpr, tpr_on_grid(reference, grid), binomial_error(tpr, n_signal))
+    return ratio_to_reference(grid, tpr, tpr_on_grid(reference, grid), hep.binomial_error(tpr, n_signal))
 
 
 def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: float,
@@ -283,7 +276,7 @@ def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: fl
     curve's eps_b (N_eff background events), relative error of 1/eps_b = that of eps_b. Undefined
     where either eps_b is 0 (infinite rejection)."""
     return rejection_ratio_from_eps(grid, eps_b_on_grid(curve, grid), eps_b_on_grid(reference, grid),
-                                    binomial_error(eps_b_on_grid(curve, grid), n_background))  # fmt: skip
+                                    hep.binomial_error(eps_b_on_grid(curve, grid), n_background))  # fmt: skip
 
 
 def rejection_ratio_from_eps(grid: np.ndarray, eps_b: np.ndarray, reference_eps_b: np.ndarray,

@@ -65,6 +65,15 @@ def eps_b_limit(n_eff: float, cl: float = REJECTION_CL) -> float:
     return 1.0 - (1.0 - cl) ** (1.0 / n_eff) if n_eff > 0 else 1.0
 
 
+def binomial_error(eff, n_eff: float):
+    """sqrt(eps (1 - eps) / N_eff): the binomial error of an efficiency (scalar or array, clipped
+    to [0, 1]) measured on N_eff (effective) events; infinite without events (unbounded: a band
+    covers everything, a report shows it as undefined)."""
+    eff = np.clip(np.asarray(eff, float), 0.0, 1.0)
+    err = np.sqrt(eff * (1.0 - eff) / n_eff) if n_eff > 0 else np.full(eff.shape, np.inf)
+    return float(err) if err.ndim == 0 else err
+
+
 def rejection_value(eps_b: float, n_eff: float) -> tuple[float, bool]:
     """(1/eps_b, False) where eps_b > 0; (the lower limit 1/eps_b_limit(n_eff), True) where eps_b = 0."""
     if eps_b > 0:
@@ -160,14 +169,22 @@ def asimov(s: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(b > 0, np.sqrt(np.maximum(z2, 0.0)), np.nan)
 
 
+def best_cut(values: np.ndarray, thresholds: np.ndarray, eps_s: np.ndarray, eps_b: np.ndarray,
+             **at_cut: np.ndarray) -> dict[str, float]:  # fmt: skip
+    """The cut of the largest finite value (the first such cut on ties): value, threshold,
+    efficiencies and each `at_cut` array's entry there; NaN everywhere when no value is finite."""
+    values = np.asarray(values, float)
+    columns = {"threshold": thresholds, "eps_s": eps_s, "eps_b": eps_b, **at_cut}
+    finite = np.isfinite(values)
+    if not finite.any():
+        return {"value": math.nan} | {name: math.nan for name in columns}
+    k = int(np.argmax(np.where(finite, values, -np.inf)))
+    return {"value": float(values[k])} | {name: float(column[k]) for name, column in columns.items()}
+
+
 def _best(values: np.ndarray, curve: BinaryCurve) -> dict[str, float]:
     """Maximum of a per-threshold figure (first point excluded: it selects nothing)."""
-    v = values[1:]
-    if not np.any(np.isfinite(v)):
-        return {"value": math.nan, "threshold": math.nan, "eps_s": math.nan, "eps_b": math.nan}
-    k = int(np.nanargmax(v)) + 1
-    return {"value": float(values[k]), "threshold": float(curve.thresholds[k]), "eps_s": float(curve.tpr[k]),
-            "eps_b": float(curve.fpr[k])}  # fmt: skip
+    return best_cut(values[1:], curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:])
 
 
 def optimal_operating_point(hull: Hull, signal: float, background: float) -> dict[str, float]:

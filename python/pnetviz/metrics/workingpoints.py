@@ -23,7 +23,6 @@ S/sqrt(S+B) and Asimov (`hep.asimov`) of every cut of the test split, with the m
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -65,19 +64,14 @@ def threshold_for(curve: BinaryCurve, target: float) -> float:
     return float(curve.thresholds[k])
 
 
-def binomial_error(eps: float, n_eff: float) -> float:
-    """sqrt(eps (1 - eps) / n_eff); NaN without events."""
-    return math.sqrt(max(eps * (1.0 - eps), 0.0) / n_eff) if n_eff > 0 else math.nan
-
-
 def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
             expected: tuple[float, float] | None) -> dict:  # fmt: skip
     """The one core: eps_s, eps_b, rejection and their errors (and expected yields) of s >= threshold."""
     eps_s, eps_b = hep.at_threshold(curve, threshold)
     rejection, limit = hep.rejection_value(eps_b, n_eff[1])
-    err_b = binomial_error(eps_b, n_eff[1])
+    err_b = hep.binomial_error(eps_b, n_eff[1])
     out = {
-        "eps_s": eps_s, "eps_s_error": binomial_error(eps_s, n_eff[0]),
+        "eps_s": eps_s, "eps_s_error": hep.binomial_error(eps_s, n_eff[0]),
         "eps_b": eps_b, "eps_b_error": err_b,
         "rejection": rejection, "rejection_error": None if limit else err_b / eps_b**2, "rejection_lower_limit": limit,
         "effective_events": {"signal": n_eff[0], "background": n_eff[1]},
@@ -129,27 +123,25 @@ def targets_in(scalars: dict) -> list[str]:
     return sorted({k[3:-len("_threshold")] for k in scalars if k.startswith("wp_") and k.endswith("_threshold")}, key=float)
 
 
+def _significances(signal_yield: float, background_yield: float, eps_s: np.ndarray, eps_b: np.ndarray) -> dict:
+    """Purity, S/sqrt(S+B) and Asimov of cuts with efficiencies (eps_s, eps_b), S and B the yields
+    times the efficiencies; NaN where a cut selects nothing (Asimov: no background)."""
+    s, b = signal_yield * np.asarray(eps_s, float), background_yield * np.asarray(eps_b, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {"purity": np.where(s + b > 0, s / (s + b), np.nan),
+                "s_over_sqrt_s_plus_b": np.where(s + b > 0, s / np.sqrt(s + b), np.nan),
+                "asimov": hep.asimov(s, b)}  # fmt: skip
+
+
 def cut_scan(curve: BinaryCurve, signal_yield: float, background_yield: float) -> dict:
     """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov of every cut s >= t of
     `curve` (point 0, which selects nothing, dropped), with S, B = the yields times the
     efficiencies; the maximum of each significance (NaN-free cuts only)."""
     t, eps_s, eps_b = curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:]
-    s, b = signal_yield * eps_s, background_yield * eps_b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        purity = np.where(s + b > 0, s / (s + b), np.nan)
-        simple = np.where(s + b > 0, s / np.sqrt(s + b), np.nan)
-    asimov = hep.asimov(s, b)
-    scan = {"threshold": t, "eps_s": eps_s, "eps_b": eps_b, "purity": purity, "s_over_sqrt_s_plus_b": simple,
-            "asimov": asimov}  # fmt: skip
-    best = {}
-    for name, values in (("s_over_sqrt_s_plus_b", simple), ("asimov", asimov)):
-        ok = np.isfinite(values)
-        if not ok.any():
-            best[name] = {"value": math.nan, "threshold": math.nan, "eps_s": math.nan, "eps_b": math.nan, "purity": math.nan}
-            continue
-        k = int(np.flatnonzero(ok)[np.argmax(values[ok])])
-        best[name] = {"value": float(values[k]), "threshold": float(t[k]), "eps_s": float(eps_s[k]),
-                      "eps_b": float(eps_b[k]), "purity": float(purity[k])}  # fmt: skip
+    figures = _significances(signal_yield, background_yield, eps_s, eps_b)
+    scan = {"threshold": t, "eps_s": eps_s, "eps_b": eps_b, **figures}
+    best = {name: hep.best_cut(figures[name], t, eps_s, eps_b, purity=figures["purity"])
+            for name in ("s_over_sqrt_s_plus_b", "asimov")}  # fmt: skip
     return {"scan": scan, "optimum": best, "signal_yield": signal_yield, "background_yield": background_yield}
 
 
@@ -164,11 +156,6 @@ def scan_report(scan: dict, curve: BinaryCurve, yields_kind: str) -> dict:
         e_s, e_b = hep.at_threshold(curve, float(cut))
         rows["eps_s"].append(e_s)
         rows["eps_b"].append(e_b)
-    e_s, e_b = np.array(rows["eps_s"]), np.array(rows["eps_b"])
-    s, b = scan["signal_yield"] * e_s, scan["background_yield"] * e_b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rows["purity"] = np.where(s + b > 0, s / (s + b), np.nan)
-        rows["s_over_sqrt_s_plus_b"] = np.where(s + b > 0, s / np.sqrt(s + b), np.nan)
-    rows["asimov"] = hep.asimov(s, b)
+    rows |= _significances(scan["signal_yield"], scan["background_yield"], rows["eps_s"], rows["eps_b"])
     return {"split": "test", "selection": SELECTION, "yields": yields_kind, "signal_yield": scan["signal_yield"],
             "background_yield": scan["background_yield"], "optimum": scan["optimum"], "grid": rows}  # fmt: skip

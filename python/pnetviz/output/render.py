@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pnetviz.errors import InputError
-from pnetviz.io.layout import root_literal, root_path
+from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
@@ -65,8 +65,17 @@ def canvas_names(root_file: Path) -> list[str]:
                 tfile.Close()
 
 
+def figure_name(key: str) -> str:
+    """The figure (image file stem) of the canvas stored under `key` in canvases/: the name the
+    key stands for (io.layout.real_name: `signal_vs_t%3BtX_roc_curve` -> `signal_vs_t;tX_roc_curve`,
+    as the evaluation named its images), or the key when that is no plain file name."""
+    name = real_name(key)
+    return key if name_problem(name) else name
+
+
 def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Path]:
-    """Every stored canvas of `root_file` as <name>.<format> in `directory` (a staging directory)."""
+    """Every stored canvas of `root_file` as <figure name>.<format> in `directory` (a staging
+    directory): the images the evaluation would have written."""
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
@@ -74,8 +83,9 @@ def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Pat
     with root_path(root_file) as literal, root_path(directory, directory=True) as out, quiet_root():
         tfile = ROOT.TFile.Open(literal, "READ")
         try:
-            for name in canvas_names(root_file):
-                canvas = tfile.Get(f"canvases/{name}")
+            for key in canvas_names(root_file):
+                canvas = tfile.Get(f"canvases/{key}")
+                name = figure_name(key)
                 width, height = int(canvas.GetWw()), int(canvas.GetWh())
                 canvas.Draw()
                 canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pnetviz.escape import text_line
+
 
 def plain(value, keep_nonfinite: bool = False):
     """JSON-ready copy: numpy scalars/arrays to Python, paths to str; NaN/inf to None, or kept
@@ -33,10 +35,10 @@ def _lines(value, indent: int = 0) -> list[str]:
         out = []
         for key, item in value.items():
             if isinstance(item, (dict, list)) and not _is_flat_list(item):
-                out.append(f"{pad}{key}:")
+                out.append(f"{pad}{text_line(key)}:")
                 out.extend(_lines(item, indent + 1))
             else:
-                out.append(f"{pad}{key}: {_scalar(item)}")
+                out.append(f"{pad}{text_line(key)}: {_scalar(item)}")
         return out
     if isinstance(value, list):
         return [line for item in value for line in _lines(item, indent)]
@@ -52,12 +54,13 @@ def _scalar(value) -> str:
         return f"{value:.6g}"
     if isinstance(value, list):
         return "[" + ", ".join(_scalar(v) for v in value) + "]"
-    return "n/a" if value is None else str(value)
+    return "n/a" if value is None else text_line(value)  # a name with a line break stays on its line
 
 
 def write_reports(directory: Path, report: dict, title: str) -> None:
     """Write summary_report.json and summary_report.txt into `directory`."""
     data = plain(report)
     (Path(directory) / "summary_report.json").write_text(json.dumps(data, indent=2) + "\n")
+    title = text_line(title)
     text = [title, "=" * len(title), *_lines(data), ""]
     (Path(directory) / "summary_report.txt").write_text("\n".join(text))
