@@ -123,3 +123,13 @@ def test_cut_scan_brute_force_and_hep_optimum():
     k = 50  # cut 0.5
     assert report["grid"]["cut"][k] == 0.5
     assert report["grid"]["eps_s"][k] == pytest.approx(w[y & (s >= 0.5)].sum() / w[y].sum(), abs=1e-12)
+
+
+def test_best_cut_takes_the_largest_finite_value():
+    """hep.best_cut (the cut scan's and the HEP optima's search): +inf and NaN never win; the first
+    of equal maxima; every column read at that cut; NaN everywhere when nothing is finite."""
+    t, es, eb = np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.9, 0.8, 0.7, 0.6]), np.array([0.5, 0.3, 0.2, 0.1])
+    best = hep.best_cut(np.array([1.0, np.inf, 2.0, 2.0]), t, es, eb, purity=np.array([0.6, 0.7, 0.8, 0.9]))
+    assert best == {"value": 2.0, "threshold": 0.3, "eps_s": 0.7, "eps_b": 0.2, "purity": 0.8}
+    empty = hep.best_cut(np.array([np.nan, np.inf]), t[:2], es[:2], eb[:2])
+    assert all(np.isnan(v) for v in empty.values()) and set(empty) == {"value", "threshold", "eps_s", "eps_b"}

@@ -9,6 +9,7 @@ matrices and labels; the plot functions in `plots.py` compose them. Call inside
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import math
 import re
 import uuid
@@ -144,8 +145,6 @@ def tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int = 5) -> l
     MaxDigits), or as many decimals, are written as TGaxis does, divided by a power of ten (a
     multiple of 3) shown once beside the axis: "2" ... "12" for 2000 ... 12000, "0.02" ... "0.1"
     for 0.00002 ... 0.0001. Empty for a range without divisions (NaN, reversed, empty)."""
-    import ctypes
-
     low, high, n, step = ctypes.c_double(), ctypes.c_double(), ctypes.c_int(), ctypes.c_double()
     if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
         return []
@@ -884,8 +883,6 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
 
 def _text_width(text: str, size: float) -> float:
     """Width in pixels of a font-42 TLatex of `size` in the current pad."""
-    import ctypes
-
     latex = root().TLatex(0, 0, text)
     latex.SetTextFont(42)
     latex.SetTextSize(size)
