@@ -6,7 +6,10 @@ that the target shows literally; `check_tlatex` validates the TLatex a user writ
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+from collections.abc import Callable, Iterable, Sequence
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
@@ -39,6 +42,19 @@ def csv_cell(value: object) -> object:
     if value[0] in "=+-@\t\r" and not _NUMBER.fullmatch(value.strip()):
         return "'" + value
     return value
+
+
+def csv_table(rows: Iterable[dict], fields: Sequence[str], cell: Callable[[dict, str], object] | None = None) -> str:
+    """CSV text of `rows` (a header of `fields`, one line per row, "\n" line ends); each cell is
+    `cell(row, field)`, by default the row's value through csv_cell (blank for None or absent)."""
+    if cell is None:
+        cell = lambda row, field: "" if row.get(field) is None else csv_cell(row[field])  # noqa: E731
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(fields), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({field: cell(row, field) for field in fields})
+    return out.getvalue()
 
 
 _TLATEX = {"\\": "/", "{": "(", "}": ")", "#": "No.", "_": "-", "^": "-", "~": "-"}

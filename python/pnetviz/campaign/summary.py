@@ -8,8 +8,6 @@ Compute first (rows, aggregates: plain data), then draw (figures); `write` publi
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Sequence
@@ -349,12 +347,8 @@ def _cell(row: dict, key: str):
 
 
 def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(fields), extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: _cell(row, k) for k in fields})
-    return out.getvalue()
+    """A campaign CSV: `fields` of `rows`, lower limits as "> value" (_cell)."""
+    return escape.csv_table(rows, fields, _cell)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,6 @@ summary_report.json/.txt.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Sequence
@@ -20,7 +18,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import StyleOptions, color
-from pnetviz.escape import csv_cell, latex, text_line, tlatex
+from pnetviz.escape import csv_table, latex, text_line, tlatex
 from pnetviz.io.ga import GARun, read_predictions, read_run
 from pnetviz.io.trainer import channel_label, display_label, signal_label
 from pnetviz.metrics import ga as gametrics
@@ -255,10 +253,8 @@ CSV_FIELDS = ("iteration", "model", "rank", "fitness", "trainer_fitness", "fitne
 
 
 def csv_text(ev: dict, genes: Sequence[str], ks: dict) -> str:
-    out = io.StringIO()
-    fields = [*CSV_FIELDS[:12], *genes, *CSV_FIELDS[12:]]
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+    """ga_summary.csv: a row per model (iteration, then index), its genes after the fitness columns."""
+    rows = []
     for r in sorted(ev["models"], key=lambda r: (r["iteration"], r["index"])):
         diag = r["overfitting"] or {}
         row = {k: r.get(k) for k in CSV_FIELDS[:12]} | {g: r["genes"].get(g) for g in genes} | {
@@ -266,8 +262,8 @@ def csv_text(ev: dict, genes: Sequence[str], ks: dict) -> str:
             "same_chromosome_as": " ".join(r["same_chromosome_as"]), "is_best": r["rank"] == 1,
             "is_trainer_choice": is_trainer_choice(ev, r), "diagnostics_schema": diag.get("schema", ""),
             "diagnostics_min_p_value": diag.get("min_p_value"), "ks_min_p_value": ks.get(_short(r), {}).get("ks_min_p_value")}  # fmt: skip
-        writer.writerow({k: "" if v is None else csv_cell(v) for k, v in row.items()})
-    return out.getvalue()
+        rows.append(row)
+    return csv_table(rows, [*CSV_FIELDS[:12], *genes, *CSV_FIELDS[12:]])
 
 
 def is_trainer_choice(ev: dict, r: dict) -> bool:

@@ -274,7 +274,8 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
     calibration = {c: {s: reliability(preds.scores[c][sel], ev.class_masks[k][sel], ev.used[sel]) for s, sel in ev.selections.items()}
                    for k, c in enumerate(job.classes)}  # fmt: skip
     test = ev.selections["test"]
-    matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test])
+    known = {(0, k): ev.pairs[c]["test"].curve.auc for k, c in enumerate(job.classes) if c in ev.pairs}  # signal row
+    matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test], known)
     return Decisions(pairs, calibration, matrix)
 
 

@@ -19,7 +19,7 @@ P_i / (P_i + P_j + 1e-10); the diagonal is undefined (NaN).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,10 +81,13 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
     return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
 
 
-def pairwise_auc(scores: Sequence[np.ndarray], label: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def pairwise_auc(scores: Sequence[np.ndarray], label: np.ndarray, weights: np.ndarray,
+                 known: Mapping[tuple[int, int], float] | None = None) -> np.ndarray:  # fmt: skip
     """k x k matrix: (i, j) = AUC of class i vs class j on their events, score P_i / (P_i + P_j + 1e-10),
     class i positive, `weights` as given (|w| by default upstream); NaN on the diagonal and where
-    a class has no weight. `scores[k]`: P(class k) of every event; `label`: the true class."""
+    a class has no weight. `scores[k]`: P(class k) of every event; `label`: the true class.
+    `known`: cells already computed on these events and weights (a multi-class job's
+    signal-vs-background curves), taken as they are."""
     k = len(scores)
     label = np.asarray(label)
     out = np.full((k, k), np.nan)
@@ -92,6 +95,9 @@ def pairwise_auc(scores: Sequence[np.ndarray], label: np.ndarray, weights: np.nd
     for i in range(k):
         for j in range(k):  # k(k-1) curves over a handful of classes, each vectorised over events
             if i == j:
+                continue
+            if known and (i, j) in known:
+                out[i, j] = known[i, j]
                 continue
             events = np.flatnonzero(masks[i] | masks[j])
             positive = masks[i][events]
