@@ -8,7 +8,6 @@ Compute first (rows, aggregates: plain data), then draw (figures); `write` publi
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.draw.style import cmsstyle, cycle_color
 from pnetviz.rootenv import set_title
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
               "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "yields", "ks_p_signal",
@@ -567,7 +566,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
-        "campaign_summary.json": json.dumps(plain(data), indent=1) + "\n",
+        "campaign_summary.json": dumps(plain(data), indent=1) + "\n",
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     extra |= working_point_files(data["working_points"])

@@ -14,7 +14,7 @@ from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.calibration import Reliability
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.folds import FoldCurves
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 
 WP_FILE = "working_points.json"
 WP_FORMAT = 1
@@ -81,4 +81,4 @@ def document(kind: str, identity: dict, pairs: dict[str, dict]) -> str:
     (e.g. 'signal vs ttZ'), the meaning of the numbers and the points (thresholds and per-split
     efficiencies, rejections, errors, expected yields)."""
     doc = {"format": WP_FORMAT, "kind": kind, **identity, "pairs": pairs}
-    return json.dumps(plain(doc), indent=2) + "\n"
+    return dumps(plain(doc)) + "\n"

@@ -7,7 +7,6 @@ summary_report.json/.txt.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from pnetviz.io.trainer import channel_label, display_label, signal_label
 from pnetviz.metrics import ga as gametrics
 from pnetviz.output.atomic import transaction
 from pnetviz.output.publish import write_set
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 
 SUMMARY_FILES = ("ga_summary.json", "ga_summary.txt", "ga_summary.csv", "ga_top_models.tex")
 ITERATION_COLORS = ("multiclass", "training", "validation", "with_flag", "without_flag", "all_events")
@@ -389,7 +388,7 @@ def run(job: GAJob, wait: bool = False, meta: dict | None = None) -> list[Path]:
     report = build_report(job, ga_run, ev, sections)
     genes = list(ev["best"]["genes"])
     full = {**report, "models": ev["models"]}
-    extra = {"ga_summary.json": json.dumps(plain(full), indent=1) + "\n",
+    extra = {"ga_summary.json": dumps(plain(full), indent=1) + "\n",
              "ga_summary.txt": text_summary(job, ga_run, ev, sections),
              "ga_summary.csv": csv_text(ev, genes, sections),
              "ga_top_models.tex": latex_table(job, ev, genes)}  # fmt: skip

@@ -7,7 +7,6 @@ AUCs are directly comparable with the binary models'. Per-class metrics use argm
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 
@@ -39,7 +38,7 @@ from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 from pnetviz.metrics.roc import binary_clf_curve
 from pnetviz.rootenv import root
 from pnetviz.draw.style import color, cycle_color
@@ -575,7 +574,7 @@ def run(job: MultiClassJob) -> RunOutput:
         return figs
 
     classes = classification_report(job, ev)
-    extra = {"classification_report.json": json.dumps(plain(classes), indent=2) + "\n",
+    extra = {"classification_report.json": dumps(plain(classes)) + "\n",
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}"),
              decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),

@@ -143,7 +143,8 @@ def tidy(target: Path) -> int:
 
 
 def check_target(target: Path, inputs: Sequence[Path]) -> None:
-    """InputError if publishing would replace something that is not a pnetviz set, or an input."""
+    """InputError if publishing would replace something that is not a pnetviz set, or an input
+    (`inputs` a Resolved where the same inputs are checked against many targets)."""
     if target.is_symlink():
         raise InputError(f"{target} is a symbolic link; pnetviz replaces an output directory whole and does not "
                          "follow links. Fix: give the directory it points to, or another --output.")  # fmt: skip
@@ -152,11 +153,18 @@ def check_target(target: Path, inputs: Sequence[Path]) -> None:
     if target.is_dir() and not is_output_set(target) and any(target.iterdir()):
         raise InputError(f"{target} is a non-empty directory that pnetviz did not write; pnetviz replaces an output "
                          "directory whole. Fix: choose a new or empty directory with --output.")  # fmt: skip
-    resolved = target.resolve()
-    for item in inputs:
-        if item is not None and (resolved == Path(item).resolve() or resolved in Path(item).resolve().parents):
+    inside = str(target.resolve()).rstrip("/") + "/"  # the input itself or anything under it
+    for item, real in (inputs if isinstance(inputs, Resolved) else Resolved(inputs)).items():
+        if (real + "/").startswith(inside):
             raise InputError(f"{item}: this input lies inside the output directory {target}, which a run replaces "
                              "whole. Fix: choose another --output.")  # fmt: skip
+
+
+class Resolved(dict):
+    """input -> its resolved path as text, resolved once for the many checks of one transaction."""
+
+    def __init__(self, inputs: Sequence[Path]) -> None:
+        super().__init__((item, str(Path(item).resolve())) for item in inputs if item is not None)
 
 
 def is_output_set(directory: Path) -> bool:
@@ -170,7 +178,7 @@ class Transaction(dict):
 
     def __init__(self, stack: contextlib.ExitStack, inputs: Sequence[Path], wait: bool) -> None:
         super().__init__()
-        self.stack, self.inputs, self.wait = stack, list(inputs), wait
+        self.stack, self.inputs, self.wait = stack, Resolved(inputs), wait
         self.last: list[Path] = []  # published after the others, their old sets moved away before
         self.withdrawn: set[Path] = set()
 
@@ -249,6 +257,7 @@ def transaction(targets: Sequence[Path], inputs: Sequence[Path] = (), wait: bool
     docstring); on any error the targets keep what they had and the staging directories are
     removed. `meta` is recorded in each set's marker."""
     targets = list(dict.fromkeys(Path(t) for t in [*targets, *last]))
+    inputs = Resolved(inputs)
     for target in targets:
         check_target(target, inputs)
     with contextlib.ExitStack() as stack:
