@@ -86,3 +86,30 @@ def test_header_layout_side_by_side_only_when_both_fit():
     long_entry = "Nominal: AUC 0.925 #pm 0.035 (a long legend line)"
     side, columns, rows = canvas.header_layout(["m(H^{+}) = 100 GeV, m(A) = 95 GeV"], [long_entry] * 3)
     assert (side, columns, rows) == (False, 1, 4)
+
+
+@pytest.mark.parametrize("ratio", [False, True])
+def test_header_geometry_is_that_of_the_built_header_figure(ratio):
+    """boxed_figure decides the header layouts from the frame candidate's drawing and the header
+    figure's geometry without building it: that geometry is the built figure's, to the bit (pad
+    margins are Float_t), and the items drawn are the same in both figures."""
+    header = canvas.header_height(["context line"], [])
+    ratio_frame = canvas.Frame(FRAME.x, (0.5, 1.5), FRAME.xtitle, "Ratio")
+    if ratio:
+        built = canvas.ratio_figure("t_hdr", FRAME, ratio_frame, header=header, extra_space=0.03)
+        margins, scale = canvas.ratio_header_geometry(header, 0.03)
+    else:
+        built = canvas.header_figure("t_hdr", FRAME, header)
+        margins, scale = canvas.header_margins(header), 1.0
+    assert tuple(float(np.float32(m)) for m in margins) == canvas.margins_of(built.pads[0])
+    assert scale == canvas.pad_scale(built, 0)
+    candidate = canvas.figure("t_cand", FRAME, cms_pos=0)
+    for fig in (built, candidate):
+        _line(fig, [0.0, 0.5, 1.0], [0.2, 0.95, 0.3])
+    a, b = canvas.drawn_items(built), canvas.drawn_items(candidate)
+    assert len(a) == len(b) == 1 and all(np.array_equal(x, y) for x, y in zip(a[0][1:], b[0][1:]))
+    layout = canvas.Layout(canvas.margins_of(built.pads[0]), scale, b)
+    assert np.array_equal(canvas.drawn_points(None, FRAME, items=b, margins=layout.margins), canvas.drawn_points(built, FRAME))
+    assert canvas.free_box(None, FRAME, 2, 0.3, layout=layout) == canvas.free_box(built, FRAME, 2, 0.3)
+    built.close()
+    candidate.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.rootenv import quiet_root, root, set_title
-from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
+from pnetviz.draw.style import STYLE, cmsstyle, color, draw_frame, unpainted
 
 
 def unique(name: str) -> str:
@@ -47,7 +47,15 @@ class Figure:
         return obj
 
     def close(self) -> None:
+        """Close the canvas and hand it to Python to delete: ROOT owns a TCanvas (PyROOT leaves it
+        to gROOT's list of canvases), and Close() only takes it off that list, so every closed
+        figure stayed in memory (a warm worker grew by ~0.3 MB per multi-class evaluation; ~0.1 MB
+        with this, measured over 35 evaluations)."""
         self.canvas.Close()
+        root().SetOwnership(self.canvas, True)
+
+
+Margins = tuple[float, float, float, float]  # left, right, bottom, top of a pad (NDC)
 
 
 @dataclass(frozen=True)
@@ -197,13 +205,18 @@ def header_figure(name: str, frame: Frame, header: float, physics: bool = True) 
     as log-y score distributions whose axis ends at a physical limit. `physics` False: no CMS label
     (computing-resource plots)."""
     cms = cmsstyle()
-    canvas, hframe = _framed_canvas(name, frame, (HEADER_LEFT, HEADER_RIGHT, 0.13, header), 1.45)
+    canvas, hframe = _framed_canvas(name, frame, header_margins(header), 1.45)
     if physics:
         canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
         with unpainted():
             cms.CMS_lumi(canvas, 0)
     canvas.SetTopMargin(header)
     return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
+def header_margins(header: float) -> Margins:
+    """The margins of a header_figure with `header` above its frame."""
+    return HEADER_LEFT, HEADER_RIGHT, 0.13, header
 
 
 def _visible_length(text: str) -> int:
@@ -265,8 +278,15 @@ def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int 
 
 def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple[float, float]:
     """Data coordinates of `frame` (linear or log axes) to the pad's NDC."""
-    p = fig.pads[pad]
-    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
+    return _to_ndc(margins_of(fig.pads[pad]), x, y, frame)
+
+
+def margins_of(pad) -> Margins:
+    return pad.GetLeftMargin(), pad.GetRightMargin(), pad.GetBottomMargin(), pad.GetTopMargin()
+
+
+def _to_ndc(margins: Margins, x, y, frame: Frame):
+    left, right, bottom, top = margins
 
     def frac(v: float, lo: float, hi: float, log: bool) -> float:
         return (np.log10(v / lo) / np.log10(hi / lo)) if log else (v - lo) / (hi - lo)
@@ -291,17 +311,65 @@ def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
     return min(max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02), 0.80)
 
 
-def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
+def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
+    """What drawn_points samples, read once from the primitives of a pad, in data coordinates:
+    ("line", x, y) polylines (graph lines and band outlines, histogram steps, TLines), ("markers",
+    x, y, low, high) markers with their error bars (low/high None without), ("bars", x, low,
+    high) vertical lines across the bars of a bar chart (the frame, and its copies RedrawAxis draws
+    with option "sameaxis", are axes, not data). The same items give the points of any
+    layout of the same frame (drawn_points with other margins), without drawing again."""
+    p = fig.pads[pad]
+    items: list[tuple] = []
+    frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    link = p.GetListOfPrimitives().FirstLink()
+    while link:
+        obj, option = link.GetObject(), (link.GetOption() or "").upper()
+        link = link.Next()
+        if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
+            n = obj.GetN()
+            x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
+            y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
+            if "F" in option:
+                items.append(("line", np.r_[x, x[:1]], np.r_[y, y[:1]]))
+            if "L" in option or "C" in option or not any(c in option for c in "FP"):
+                items.append(("line", x, y))
+            if "P" in option:
+                low, high = _graph_y_errors(obj, n)
+                items.append(("markers", x, y, None if low is None else y - low, None if high is None else y + high))
+        elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist and "AXIS" not in option:
+            ax, nb = obj.GetXaxis(), obj.GetNbinsX()
+            edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
+                np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
+            c = _bin_contents(obj, nb)
+            if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
+                start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
+                across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
+                items.append(("bars", across, np.repeat(np.minimum(0.0, c), 12), np.repeat(np.maximum(0.0, c), 12)))
+            elif "E" in option or "P" in option:
+                e = _bin_errors(obj, nb)
+                shown = c != 0
+                items.append(("markers", 0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown]))
+            else:
+                items.append(("line", np.repeat(edges, 2)[1:-1], np.repeat(c, 2)))
+        elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
+            items.append(("line", np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()])))
+    return items
+
+
+def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
+                 margins: Margins | None = None) -> np.ndarray:  # fmt: skip
     """(k, 2) NDC points along everything drawn so far in the frame of a pad: lines and band
     outlines of graphs sampled every SAMPLE_STEP, markers as their corners and centre, error bars,
-    1-D histograms as steps or points, TLines; points outside the frame dropped."""
-    p = fig.pads[pad]
+    1-D histograms as steps or points, TLines; points outside the frame dropped. `items`
+    (drawn_items) and `margins`: the same for a pad of these margins holding those items."""
+    margins = margins_of(fig.pads[pad]) if margins is None else margins
+    items = drawn_items(fig, pad) if items is None else items
     xs: list[np.ndarray] = []  # points
     ys: list[np.ndarray] = []
     ends: list[list[np.ndarray]] = [[], [], [], []]  # segments (x0, y0, x1, y1), sampled together at the end
 
     def ndc(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return to_ndc(fig, x, y, frame, pad)
+        return _to_ndc(margins, x, y, frame)
 
     def segments(*xy: np.ndarray) -> None:
         for store, values in zip(ends, xy):
@@ -330,45 +398,17 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
             xs.append(EX)
             ys.append(EY)
 
-    frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    def bars(across: np.ndarray, low: np.ndarray, high: np.ndarray) -> None:
+        X0, Y0 = ndc(across, low)
+        X1, Y1 = ndc(across, high)
+        ok0, ok1 = np.isfinite(X0) & np.isfinite(Y0), np.isfinite(X1) & np.isfinite(Y1)
+        segments(X0[ok0 & ok1], Y0[ok0 & ok1], X1[ok0 & ok1], Y1[ok0 & ok1])
+        xs.extend([X1[ok1], X0[ok0 & ~ok1]])  # an end off a log axis: the other end alone
+        ys.extend([Y1[ok1], Y0[ok0 & ~ok1]])
+
     with np.errstate(divide="ignore", invalid="ignore"):
-        link = p.GetListOfPrimitives().FirstLink()
-        while link:
-            obj, option = link.GetObject(), (link.GetOption() or "").upper()
-            link = link.Next()
-            if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
-                n = obj.GetN()
-                x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
-                y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
-                if "F" in option:
-                    sampled(np.r_[x, x[:1]], np.r_[y, y[:1]])
-                if "L" in option or "C" in option or not any(c in option for c in "FP"):
-                    sampled(x, y)
-                if "P" in option:
-                    low, high = _graph_y_errors(obj, n)
-                    markers(x, y, None if low is None else y - low, None if high is None else y + high)
-            elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist:
-                ax, nb = obj.GetXaxis(), obj.GetNbinsX()
-                edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
-                    np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
-                c = _bin_contents(obj, nb)
-                if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
-                    start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
-                    across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
-                    X0, Y0 = ndc(across, np.repeat(np.minimum(0.0, c), 12))
-                    X1, Y1 = ndc(across, np.repeat(np.maximum(0.0, c), 12))
-                    ok0, ok1 = np.isfinite(X0) & np.isfinite(Y0), np.isfinite(X1) & np.isfinite(Y1)
-                    segments(X0[ok0 & ok1], Y0[ok0 & ok1], X1[ok0 & ok1], Y1[ok0 & ok1])
-                    xs += [X1[ok1], X0[ok0 & ~ok1]]  # an end off a log axis: the other end alone
-                    ys += [Y1[ok1], Y0[ok0 & ~ok1]]
-                elif "E" in option or "P" in option:
-                    e = _bin_errors(obj, nb)
-                    shown = c != 0
-                    markers(0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown])
-                else:
-                    sampled(np.repeat(edges, 2)[1:-1], np.repeat(c, 2))
-            elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
-                sampled(np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()]))
+        for kind, *arrays in items:
+            {"line": sampled, "markers": markers, "bars": bars}[kind](*arrays)
     if ends[0]:  # every segment sampled every SAMPLE_STEP from its start (its end excluded)
         X0, Y0, X1, Y1 = (np.concatenate(v) for v in ends)
         n = np.maximum(np.ceil(np.hypot(X1 - X0, Y1 - Y0) / SAMPLE_STEP).astype(int), 1)
@@ -379,7 +419,7 @@ def drawn_points(fig: Figure, frame: Frame, pad: int = 0) -> np.ndarray:
     if not xs:
         return np.zeros((0, 2))
     points = np.column_stack((np.concatenate(xs), np.concatenate(ys)))
-    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
+    left, right, bottom, top = margins
     inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
     return points[inside & np.isfinite(points).all(axis=1)]
 
@@ -416,15 +456,26 @@ def _bin_errors(hist, nb: int) -> np.ndarray:
     return np.sqrt(np.abs(_bin_contents(hist, nb)))
 
 
-def free_box(fig: Figure, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
-             pad: int = 0) -> tuple[float, float, float, float] | None:  # fmt: skip
+@dataclass(frozen=True)
+class Layout:
+    """A pad's margins and text scale (pad_scale) with the items drawn in it (drawn_items)."""
+
+    margins: Margins
+    scale: float
+    items: list
+
+
+def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
+             pad: int = 0, layout: Layout | None = None) -> tuple[float, float, float, float] | None:  # fmt: skip
     """NDC (x1, y1, x2, y2) of a box for `lines` legend lines in the first corner of the frame
-    (comfortable line height first, then the tightest) that no drawn data enter; None if none."""
-    p = fig.pads[pad]
-    left, right, bottom, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetBottomMargin(), p.GetTopMargin()
-    points = drawn_points(fig, frame, pad)
+    (comfortable line height first, then the tightest) that no drawn data enter; None if none.
+    `layout`: the same for a pad of that layout holding those items, without building it."""
+    if layout is None:
+        layout = Layout(margins_of(fig.pads[pad]), pad_scale(fig, pad), drawn_items(fig, pad))
+    left, right, bottom, top = layout.margins
+    points = drawn_points(None, frame, items=layout.items, margins=layout.margins)
     gap = 0.006
-    scale = pad_scale(fig, pad)
+    scale = layout.scale
     for line in LINE_HEIGHT[::-1]:
         height = (lines + 0.4) * line * scale  # + room for the last line's descenders and subscripts
         if height > 1 - top - bottom - 2 * BOX_INSET:
@@ -459,37 +510,44 @@ def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: 
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True, make_header=None) -> Figure:  # fmt: skip
+                 physics: bool = True, make_header=None, header_geometry=None) -> Figure:  # fmt: skip
     """A figure with the context lines and the legend where the data leave room, in this order:
     1. one box in the frame: for each frame in turn (e.g. more headroom), `make(frame)` builds the
        figure, `draw(fig, frame)` the data, and the box goes in the first free corner;
     2. the context above the frame (header_figure with frames[0]), the legend in a free corner;
     3. both above the frame. `physics` False: no CMS label in the header (resource plots).
     `make_header(frame, header)` builds the figures of 2 and 3 (default header_figure; a ratio
-    figure keeps its lower panel)."""
+    figure keeps its lower panel), `header_geometry(header)` gives the (margins, scale) of the
+    pad its legend goes in (default header_figure's): 2 or 3 is chosen from what frames[0]'s
+    figure drew, and only the chosen figure is built."""
     if make_header is None:
         make_header = lambda fr, header: header_figure(fig.name, fr, header, physics=physics)  # noqa: E731
+        header_geometry = lambda header: (header_margins(header), 1.0)  # noqa: E731
+    elif header_geometry is None:
+        raise ValueError("boxed_figure: a make_header needs its header_geometry")
     for frame in frames:
         fig = make(frame)
         draw(fig, frame)
         labels = [label for _, label, _ in fig.legend]
-        box = free_box(fig, frame, len(context) + len(labels), box_width([*context, *labels]), corners)
+        items = drawn_items(fig)
+        if frame is frames[0]:
+            first = items
+        layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), items)
+        box = free_box(fig, frame, len(context) + len(labels), box_width([*context, *labels]), corners, layout=layout)
         if box is not None:
             add_legend_box(fig, box, context)
             return fig
         fig.close()
     header = header_height(context, [])
+    margins, scale = header_geometry(header)
+    margins = tuple(float(np.float32(m)) for m in margins)  # as a pad keeps them (TAttPad: Float_t)
+    box = free_box(None, frames[0], len(labels), box_width(labels), corners, layout=Layout(margins, scale, first))
+    if box is None:
+        header = header_height(context, labels)
     fig = make_header(frames[0], header)
     draw(fig, frames[0])
-    box = free_box(fig, frames[0], len(labels), box_width(labels), corners)
     if box is not None:
         add_legend_box(fig, box)  # takes the legend entries: the header gets the context alone
-        add_header_box(fig, context, header)
-        return fig
-    fig.close()
-    header = header_height(context, labels)
-    fig = make_header(frames[0], header)
-    draw(fig, frames[0])
     add_header_box(fig, context, header)
     return fig
 
@@ -510,7 +568,7 @@ def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, 
     canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
     canvas.SetMargin(*margins)
     canvas.SetLogy(frame.logy)
-    hframe = canvas.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe = draw_frame(canvas, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
     hframe.SetTitle("")
     hframe.SetBit(ROOT.TH1.kNoTitle)
     for axis, title in ((hframe.GetXaxis(), frame.xtitle), (hframe.GetYaxis(), frame.ytitle)):
@@ -542,7 +600,7 @@ def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05,
         pad = canvas.cd(i)
         pad.SetMargin(0.16, right_margin, 0.13, 0.08)
         pad.SetLogy(frame.logy)
-        hframe = pad.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+        hframe = draw_frame(pad, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
         hframe.GetXaxis().SetTitle(frame.xtitle)
         hframe.GetYaxis().SetTitle(frame.ytitle)
         hframe.GetYaxis().SetTitleOffset(1.35)
@@ -980,7 +1038,7 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
     pad.cd()
     pad.SetLogy(frame.logy)
     pad.SetLogx(frame.logx)
-    hframe = pad.DrawFrame(frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe = draw_frame(pad, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
     hframe.SetTitle("")
     hframe.SetBit(ROOT.TH1.kNoTitle)
     style = ROOT.gStyle
@@ -1012,6 +1070,20 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
     return hframe
 
 
+def ratio_pad_margins(pad: int, header: float = RATIO_MARGINS[3], extra_space: float = 0.0) -> Margins:
+    """The margins of ratio_figure's upper (0) or lower (1) pad, in the pad's NDC."""
+    left, right, bottom, _ = RATIO_MARGINS
+    y1, y2, top_margin, bottom_margin = (RATIO_HEIGHT, 1.0, header, RATIO_GAP / 2) if pad == 0 else \
+        (0.0, RATIO_HEIGHT, RATIO_GAP / 2, bottom)  # fmt: skip
+    return left + extra_space, right, bottom_margin / (y2 - y1), top_margin / (y2 - y1)
+
+
+def ratio_header_geometry(header: float, extra_space: float = 0.0) -> tuple[Margins, float]:
+    """(margins, pad_scale) of the upper pad of a 600 x 600 ratio_figure: boxed_figure's
+    header_geometry for ratio figures."""
+    return ratio_pad_margins(0, header, extra_space), 600 / max(min(1.0 * 600, (1.0 - RATIO_HEIGHT) * 600), 1.0)
+
+
 def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MARGINS[3], extra_space: float = 0.0,
                  reference_line: bool = True) -> Figure:  # fmt: skip
     """A 600 x 600 figure: `frame` in the upper pad (pads[0]) over the ratio panel `ratio`
@@ -1025,11 +1097,11 @@ def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MA
     canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
     left, right, bottom, top = RATIO_MARGINS
     fig = Figure(name=name, canvas=canvas)
-    for key, (y1, y2, top_margin, bottom_margin) in (("main", (RATIO_HEIGHT, 1.0, header, RATIO_GAP / 2)),
-                                                     ("ratio", (0.0, RATIO_HEIGHT, RATIO_GAP / 2, bottom))):  # fmt: skip
+    for key, (y1, y2), margins in (("main", (RATIO_HEIGHT, 1.0), ratio_pad_margins(0, header, extra_space)),
+                                   ("ratio", (0.0, RATIO_HEIGHT), ratio_pad_margins(1, header, extra_space))):  # fmt: skip
         canvas.cd()
         pad = ROOT.TPad(unique(f"{name}_{key}"), "", 0.0, y1, 1.0, y2)
-        pad.SetMargin(left + extra_space, right, bottom_margin / (y2 - y1), top_margin / (y2 - y1))
+        pad.SetMargin(*margins)
         pad.Draw()
         fig.pads.append(pad)
     scales = [pad_scale(fig, index) for index in (0, 1)]

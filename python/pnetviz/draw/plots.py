@@ -153,15 +153,21 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
         if ratio is not None:
             draw_ratios(fig, ratio, rframe)
 
-    def make(fr: canvas.Frame) -> canvas.Figure:  # log axes: wider tick labels (10^{3}), a wider left margin
+    def space(fr: canvas.Frame) -> float:  # log axes: wider tick labels (10^{3}), a wider left margin
+        return 0.03 if fr.logy else 0.0
+
+    def make(fr: canvas.Frame) -> canvas.Figure:
         if ratio is not None:
-            return canvas.ratio_figure(name, fr, rframe, extra_space=0.03 if fr.logy else 0.0)
-        return canvas.figure(name, fr, cms_pos=0, extra_space=0.03 if fr.logy else 0.0)
+            return canvas.ratio_figure(name, fr, rframe, extra_space=space(fr))
+        return canvas.figure(name, fr, cms_pos=0, extra_space=space(fr))
 
     def make_header(fr: canvas.Frame, header: float) -> canvas.Figure:
-        return canvas.ratio_figure(name, fr, rframe, header=header, extra_space=0.03 if fr.logy else 0.0)
+        return canvas.ratio_figure(name, fr, rframe, header=header, extra_space=space(fr))
 
-    return canvas.boxed_figure(make, frames, draw, context, corners, make_header=make_header if ratio is not None else None)
+    if ratio is None:
+        return canvas.boxed_figure(make, frames, draw, context, corners)
+    return canvas.boxed_figure(make, frames, draw, context, corners, make_header=make_header,
+                               header_geometry=lambda header: canvas.ratio_header_geometry(header, space(frames[0])))  # fmt: skip
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
