@@ -2,7 +2,8 @@
 
 `root()` returns the configured ROOT module: batch mode, no automatic histogram ownership
 by files, the alpha-stage wheel warning silenced, cling at optimisation level 3, and the
-headers in `macros/` declared once.
+headers in `macros/` declared once. It also records the colours ROOT starts with
+(`start_colors`), before anything defines or changes one.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
-from types import ModuleType
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType, ModuleType
 
 from pnetviz.errors import MissingROOT
 
@@ -34,6 +35,9 @@ def _macro_dir() -> Path:
 MACRO_DIR = _macro_dir()
 HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h", "error_guard.h")
 
+ColorValues = tuple[float, float, float, float]  # red, green, blue, alpha of a TColor
+_START_COLORS: dict[int, ColorValues] = {}  # filled by root(): the colours ROOT starts with
+
 
 @functools.cache
 def root() -> ModuleType:
@@ -47,6 +51,7 @@ def root() -> ModuleType:
                           "bindings first (source thisroot.sh, an LCG view, CMSSW's cmsenv, or conda install -c "
                           "conda-forge root), or install the PyPI wheel with: pip install 'pnetviz[root]'.") from None
 
+    _START_COLORS.update((color.GetNumber(), color_values(color)) for color in ROOT.gROOT.GetListOfColors() if color)
     ROOT.gROOT.SetBatch(True)
     ROOT.TH1.AddDirectory(False)
     ROOT.gInterpreter.AddIncludePath(str(MACRO_DIR))
@@ -62,6 +67,23 @@ def root() -> ModuleType:
             raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
     ROOT.pnetviz.install_error_guard()
     return ROOT
+
+
+def color_values(color) -> ColorValues:
+    """What a stored TColor gives a reader that has a colour of its index: its RGBA (ROOT's
+    TCanvas::Streamer and JSROOT take a stored colour's name only for one they create)."""
+    return color.GetRed(), color.GetGreen(), color.GetBlue(), color.GetAlpha()
+
+
+def start_colors() -> Mapping[int, ColorValues]:
+    """The colours ROOT defined when root() first imported it (index -> RGBA), as a plain ROOT
+    session starts with them. Recorded in this process, before cmsstyle is imported (its import
+    alone defines 4 colours) or a figure defines one, not in a subprocess (a second ROOT start-up,
+    ~1 s). Only as fresh as ROOT was then: a colour changed before the first root() call would
+    look built in (draw.rootfile leaves out only ROOT's long-standing built-in indices, never one
+    defined later)."""
+    root()
+    return MappingProxyType(_START_COLORS)
 
 
 @dataclass
