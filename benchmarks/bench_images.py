@@ -8,8 +8,10 @@ campaign_tree.py (3000 events per model), for 48 and 120 model-fold evaluations,
   none     the same with --images none (plots.root with every canvas, no PNG/PDF)
 
 Also the warm per-evaluation time with none: (time at 120 - time at 48) / 72 (whole campaign jobs:
-each model's folds and its fold summary), and, in this process after a worker's set-up, one
-evaluation (fold 0, no summary) repeated: binary and multi-class separately. Prints Markdown
+each model's folds and its fold summary), the same with the campaign run in this process
+(--workers 0: worker time without Dask and without two workers sharing two cores), and, in this
+process after a worker's set-up, one evaluation (fold 0, no summary) repeated: binary and
+multi-class separately. Prints Markdown
 tables for benchmarks/README.md. Usage: python benchmarks/bench_images.py [--keep DIR] [--warm-only]
 [--repeat N] [--warm-formats png,pdf]
 """
@@ -31,6 +33,31 @@ def campaign(base: Path, out: Path, channels, signals, folds, images: str) -> fl
                   "--workers", "2", "--kinds", "binary,multiclass", "--channels", ",".join(channels),
                   "--signals", ",".join(signals), "--folds", ",".join(map(str, folds)), "--force", "-q",
                   "--images", images])  # fmt: skip
+
+
+def in_process(base: Path, out: Path, repeat: int = 2) -> float:
+    """Seconds of worker time per warm evaluation without Dask: the campaign with --workers 0
+    (every job in this process, after a worker's set-up) at 48 and at 120 evaluations, each
+    `repeat` times, (min at 120 - min at 48) / 72; a first 48-evaluation run left out."""
+    from pnetviz.campaign.execute import worker_setup
+    from pnetviz.cli.main import main
+
+    worker_setup()
+    times: dict[int, list[float]] = {n: [] for n in SIZES}
+    for rep in range(repeat + 1):
+        for n, (channels, signals, folds) in SIZES.items():
+            argv = ["campaign", "--results-dir", str(base), "--plots-dir", str(out / f"here{n}"), "--workers", "0",
+                    "--kinds", "binary,multiclass", "--channels", ",".join(channels), "--signals", ",".join(signals),
+                    "--folds", ",".join(map(str, folds)), "--force", "-q", "--images", "none"]  # fmt: skip
+            start = time.perf_counter()
+            if main(argv) != 0:
+                raise RuntimeError(f"pnetviz {' '.join(argv)} failed")
+            if rep:
+                times[n].append(time.perf_counter() - start)
+            elif n == 48:
+                break  # the first run warms up
+    (n1, t1), (n2, t2) = sorted(times.items())
+    return (min(t2) - min(t1)) / (n2 - n1)
 
 
 def warm(base: Path, out: Path, repeat: int, formats: str) -> dict[str, list[float]]:
@@ -79,6 +106,8 @@ def main() -> int:
         print(f"\nwarm evaluation in the campaign with --images none (2 workers): {2 * (r2[2] - r1[2]) / (n2 - n1):.3f} s "
               f"of worker time ({(r2[2] - r1[2]) / (n2 - n1):.3f} s wall per evaluation); with all: "
               f"{2 * (r2[1] - r1[1]) / (n2 - n1):.3f} s")  # fmt: skip
+    print(f"\nwarm evaluation in a campaign with --workers 0 (no Dask, one process): {in_process(base, work):.3f} s "
+          "of worker time per evaluation", flush=True)
     times = warm(base, work / "warm", args.repeat, args.warm_formats)
     print(f"\n| warm evaluation, one process, --formats {args.warm_formats} | min | median | runs |\n|---|---|---|---|")
     for kind, runs in times.items():
