@@ -451,9 +451,13 @@ if (bad) {
 } else {
   try {
     const jsroot = await import(base + 'modules/main.mjs');
+    // every frame drawn whole: JSROOT's 'fast drawing' leaves out the axes of a frame under
+    // 100 px high, as a ratio panel's is at its stored size
+    jsroot.settings.SmallPad = null;
     if (item) {
       const f = await jsroot.openFile(file);
       const obj = await f.readObject(item);
+      plainDivisions(obj);
       if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
         const div = document.getElementById('drawing');
         div.style.width = obj.fCw + 'px';
@@ -467,6 +471,19 @@ if (bad) {
   } catch (err) {
     error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err;
   }
+}
+
+// ROOT keeps an axis's MaxDigits in its fNdivisions (x 1000000, TAttAxis::GetMaxDigits), which
+// this JSROOT reads as a third level of divisions (hundreds of ticks): the divisions alone
+function plainDivisions(obj) {
+  if (!obj || typeof obj !== 'object') return;
+  for (const axis of [obj.fXaxis, obj.fYaxis, obj.fZaxis]) {
+    if (axis && Math.abs(axis.fNdivisions) >= 1000000)
+      axis.fNdivisions -= Math.trunc(axis.fNdivisions / 1000000) * 1000000;
+  }
+  plainDivisions(obj.fHistogram);
+  for (const list of [obj.fPrimitives, obj.fFunctions, obj.fHists])
+    for (const inner of list?.arr || []) plainDivisions(inner);
 }
 """
 
