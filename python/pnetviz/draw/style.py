@@ -10,8 +10,6 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
 from pnetviz.rootenv import root
 
 STYLE = {
@@ -108,37 +106,6 @@ def unpainted() -> Iterator[None]:
         yield
     finally:
         module.UpdatePad = painting
-
-
-FRAME_BINS = 1000  # TPad::DrawFrame's
-
-
-def draw_frame(pad, xmin: float, ymin: float, xmax: float, ymax: float, title: str = ""):
-    """TPad::DrawFrame without the Update() it ends with (a paint of the whole pad: 0.2 ms of a
-    header figure's 0.3, 0.7 ms of a ratio figure's 1.2): the same "hframe" histogram
-    (FRAME_BINS bins, spaced evenly in log x on a log x axis), drawn in `pad`, which it returns
-    to. The paint that exports the figure, or draws the stored canvas, sets the pad's ranges and
-    frame from it as DrawFrame's paint would have (the same pixels: checked on every figure of
-    the demo). cmsstyle's cmsCanvas keeps its own DrawFrame: without that paint, its TFrame
-    (GetFrame().Draw()) is drawn as a stray box on figures that relabel their frame's axis."""
-    ROOT = root()
-    if pad.GetLogx() and 0 < xmin < xmax:
-        edges = np.exp(np.log(xmin) + np.arange(FRAME_BINS + 1) * ((np.log(xmax) - np.log(xmin)) / FRAME_BINS))
-        edges[0] = xmin
-        hframe = ROOT.TH1F("hframe", title, FRAME_BINS, edges)
-    else:
-        hframe = ROOT.TH1F("hframe", title, FRAME_BINS, xmin, xmax)
-    hframe.SetBit(ROOT.TH1.kNoStats)
-    hframe.SetBit(ROOT.TObject.kCanDelete)  # the pad deletes it, as DrawFrame's
-    ROOT.SetOwnership(hframe, False)
-    hframe.SetMinimum(ymin)
-    hframe.SetMaximum(ymax)
-    hframe.GetYaxis().SetLimits(ymin, ymax)
-    hframe.SetDirectory(ROOT.nullptr)
-    pad.cd()
-    hframe.Draw(" ")
-    pad.cd()
-    return hframe
 
 
 def color(hex_or_name: str) -> int:
