@@ -192,15 +192,22 @@ def options(args: argparse.Namespace):
                    prefix=args.signal_prefix, evaluation=evaluation)  # fmt: skip
 
 
-def discover(args: argparse.Namespace, opts) -> list:
+def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> list:
+    """The jobs the options select; directories and ntuples whose names are not UTF-8 are left out
+    into `skipped` (path -> why) and said in one warning line each."""
     from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.escape import printable  # noqa: PLC0415
 
     try:
         folds = {int(f) for f in split(args.folds)} if args.folds else None
     except ValueError:
         raise InputError(f"--folds {args.folds!r}: give fold numbers, e.g. 0,1,2.") from None
-    return plan.discover(opts, split(args.kinds) or set(), split(args.channels), split(args.signals), folds,
-                         args.model, args.pilot)  # fmt: skip
+    skipped = {} if skipped is None else skipped
+    jobs = plan.discover(opts, split(args.kinds) or set(), split(args.channels), split(args.signals), folds,
+                         args.model, args.pilot, skipped)  # fmt: skip
+    for path, why in sorted(skipped.items()):
+        warnings.warn(f"{printable(path)}: {why}", PnetvizWarning, stacklevel=2)
+    return jobs
 
 
 ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
@@ -236,8 +243,8 @@ def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
     and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
 
-    try:
-        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot)
+    try:  # names that are not UTF-8 are left out here too (the run's own discovery has said so)
+        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot, {})
     except InputError:
         return []
     ours = {d for j in jobs for d in j.outputs}
@@ -322,7 +329,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
-    jobs = discover(args, opts)
+    not_utf8: dict = {}
+    jobs = discover(args, opts, not_utf8)
+    left_out = plan.left_out(not_utf8, opts)
     if args.dry_run:
         for job in jobs:
             state = "" if args.force or not plan.up_to_date(job, tidy=False) else "  (up to date)"
@@ -339,7 +348,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     rest = rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest
+    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest + left_out
+    results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results)
     target = opts.plots / "campaign"
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
@@ -354,7 +364,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     if not args.quiet:
         print(f"[pnetviz campaign] summary: {target}", flush=True)
     if failed:
-        print(f"pnetviz: {len(failed)} of {len(jobs)} jobs failed (the others are done; listed in "
+        print(f"pnetviz: {len(failed)} of {len(jobs) + len(left_out)} jobs failed (the others are done; listed in "
               f"{target / 'summary_report.json'}):", file=sys.stderr)  # fmt: skip
         for r in failed:
             print(f"  {r.job.name}: {r.message or 'failed'}", file=sys.stderr)
