@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError, PnetvizWarning
 
 DESCRIPTION = ("Evaluate every model of a results directory in one command, on Dask: each binary and multi-class "
@@ -69,12 +69,12 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     groups["outputs"].add_argument("--output", dest="legacy_output", help=argparse.SUPPRESS)
     common.add_evaluation_options(groups, "campaign")
     execution = groups["execution"]
-    execution.add_argument("--workers", type=int, default=None,
+    ranges.add(execution, "--workers", type=ranges.WORKERS, default=None,
                            help="local Dask workers, one single-threaded process each; 0 runs every job in this "
                                 f"process (default: one per core, {os.cpu_count() or 1} here; more than 4 per core "
                                 "needs --oversubscribe)")  # fmt: skip
     execution.add_argument("--oversubscribe", action="store_true", help="allow --workers above 4 per core")
-    execution.add_argument("--job-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    ranges.add(execution, "--job-timeout", type=ranges.JOB_TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                            help="a job running longer fails with 'timed out after SECONDS s' and its worker is "
                                 "restarted; the other jobs go on (0: no limit; default: %(default)g). With --workers "
                                 "0 the job is interrupted at its deadline, or, inside C++, as soon as it returns")  # fmt: skip
@@ -82,7 +82,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                            help="where the workers run: local (default: --workers processes on this machine), or "
                                 "batch jobs on slurm or htcondor through dask-jobqueue (--jobs; TLS; the jobs are "
                                 "cancelled at the end, on failure and on Ctrl-C)")  # fmt: skip
-    execution.add_argument("--jobs", type=int, metavar="N",
+    ranges.add(execution, "--jobs", type=ranges.JOBS, metavar="N",
                            help=f"batch jobs of one single-threaded worker each (default: one per campaign job, at "
                                 f"most {DEFAULT_JOBS})")  # fmt: skip
     execution.add_argument("--job-memory", metavar="SIZE",
@@ -94,7 +94,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     execution.add_argument("--job-queue", metavar="NAME",
                            help="SLURM partition, or HTCondor JobFlavour at CERN (espresso, microcentury, longlunch, "
                                 "workday, ...) (default: queue in dask's jobqueue config, else the site's)")  # fmt: skip
-    execution.add_argument("--start-timeout", type=float, default=START_TIMEOUT, metavar="SECONDS",
+    ranges.add(execution, "--start-timeout", type=ranges.START_TIMEOUT, default=START_TIMEOUT, metavar="SECONDS",
                            help="stop (exit 2) if no batch worker connects within this time, and fail the jobs left "
                                 "if none is connected for that long later (default: %(default)g)")  # fmt: skip
     execution.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786, tls://...) instead of a local cluster")
@@ -188,8 +188,14 @@ def options(args: argparse.Namespace):
     from pnetviz.cli import ga  # noqa: PLC0415
 
     evaluation["ga"] = tuple(ga.passthrough(job_args))
-    return Options(results=args.results_dir.resolve(), plots=common.plots_root(args).resolve(),
-                   prefix=args.signal_prefix, evaluation=evaluation)  # fmt: skip
+    results, plots = args.results_dir.resolve(), common.plots_root(args).resolve()
+    from pnetviz.escape import is_utf8, printable  # noqa: PLC0415
+
+    for flag, path in (("--results-dir", results), ("--plots-dir", plots), ("--signal-prefix", args.signal_prefix)):
+        if not is_utf8(path):  # every job's command line holds it: workers could not be sent one
+            raise InputError(f"{flag} {printable(path)}: not valid UTF-8 (the bytes shown as \\xNN are not text). "
+                             "Fix: rename the directory, or give a path without them.")  # fmt: skip
+    return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation)
 
 
 def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> list:
