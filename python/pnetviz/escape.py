@@ -65,18 +65,29 @@ def tlatex(text: object) -> str:
     escape character, so its control characters become look-alikes (braces -> parentheses,
     backslash -> slash, # -> "No.", _ ^ ~ -> hyphen) and control characters spaces. A `{}\\`
     reaching TLatex unescaped crashes ROOT."""
-    return "".join(_TLATEX.get(ch, " " if ch < " " or ch == "\x7f" else ch) for ch in str(text))
+    return "".join(_TLATEX.get(ch, " " if ch < " " or ch == "\x7f" else ch) for ch in _valid(text))
+
+
+MAX_TLATEX_LENGTH = 200  # characters of one user-written TLatex label (a plot label, not a paragraph)
+MAX_TLATEX_DEPTH = 8  # nested {} levels: ROOT's TLatex parser recurses per level (5000 levels crash it)
 
 
 def check_tlatex(text: str, what: str) -> str:
-    """`text` unchanged if it is TLatex that ROOT can draw (balanced braces, no backslash, no
-    control character); else ValueError naming `what` and the problem. For labels the user writes
-    in TLatex (--labels ttX=t#bar{t}X)."""
+    """`text` unchanged if it is TLatex that ROOT can draw (balanced braces nested at most
+    MAX_TLATEX_DEPTH deep, at most MAX_TLATEX_LENGTH characters, no backslash, no control
+    character, valid UTF-8); else ValueError naming `what` and the problem. For labels the user
+    writes in TLatex (--labels ttX=t#bar{t}X)."""
+    if not is_utf8(text):
+        raise ValueError(f"{what} '{printable(text)}': not valid UTF-8")
+    if len(text) > MAX_TLATEX_LENGTH:
+        raise ValueError(f"{what} {text[:40]!r}...: {len(text)} characters, more than {MAX_TLATEX_LENGTH}")
     depth = 0
     for ch in text:
         depth += {"{": 1, "}": -1}.get(ch, 0)
         if depth < 0:
             raise ValueError(f"{what} {text!r}: a '}}' closes no '{{'")
+        if depth > MAX_TLATEX_DEPTH:
+            raise ValueError(f"{what} {text[:40]!r}...: braces nested more than {MAX_TLATEX_DEPTH} deep")
     if depth:
         raise ValueError(f"{what} {text!r}: {depth} '{{' not closed")
     if "\\" in text:
@@ -99,3 +110,32 @@ def html(text: object) -> str:
     import html as _html  # noqa: PLC0415
 
     return _html.escape(str(text), quote=True)
+
+
+def is_utf8(text: object) -> bool:
+    """False if `text` holds characters that are not text: the surrogates by which Python keeps the
+    bytes of a file name or command-line argument that is not valid UTF-8."""
+    try:
+        str(text).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(text: object) -> str:
+    """`text` (a name or path from the file system or the command line) as printable, valid text:
+    each byte that is not UTF-8 as \\xNN (b'MA90\\xff' reads MA90\\xff), other non-printable
+    characters as text_line writes them. For messages, reports and job names."""
+    return text_line(_valid(text))
+
+
+def _valid(text: object) -> str:
+    """`text` with each byte that is not UTF-8 (a surrogate) written as \\xNN: valid UTF-8."""
+    text = str(text)
+    if is_utf8(text):
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte (e.g. from JSON "\\ud800")
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+

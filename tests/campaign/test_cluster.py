@@ -313,7 +313,7 @@ BAD = {
                      "--tls-key", "{key}"], "cannot connect"),
     "silent": (["--scheduler", "tcp://127.0.0.1:{silent}"], "no Dask scheduler answered within 3 s"),
     "refused": (["--scheduler", "tcp://127.0.0.1:{free}"], "nothing listens there"),
-    "workers huge": (["--workers", "99999999999999999999"], "--workers 99999999999999999999: at most"),
+    "workers huge": (["--workers", "99999999999999999999"], "--workers 99999999999999999999: give 0 (every job in this process) or a whole number of worker processes from 1 to 1024"),
     "workers negative": (["--workers", "-3"], "--workers -3: give 0"),
     "workers above 4 per core": (["--workers", str(4 * (os.cpu_count() or 1) + 1)], "add --oversubscribe if you mean it"),
     "job timeout negative": (["--job-timeout", "-1"], "--job-timeout -1: give a number of seconds"),

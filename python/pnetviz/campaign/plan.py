@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnetviz import __version__
+from pnetviz import __version__, escape
 from pnetviz.errors import InputError
 from pnetviz.io import layout
 from pnetviz.output import atomic
@@ -42,9 +42,12 @@ class Job:
     argv: tuple[str, ...]
     inputs: tuple[Path, ...]
     outputs: tuple[Path, ...]
+    label: str = ""  # the name to show instead of one made of the fields (a directory left out of the plan)
 
     @property
     def name(self) -> str:
+        if self.label:
+            return self.label
         if self.kind == "ga":  # a GA search: no folds; model = its GAOptim* directory
             return f"{self.channel}/{self.signal}/ga/{self.model}"
         what = self.pair or self.model or self.kind
@@ -132,14 +135,16 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
     return jobs
 
 
-def ga_jobs(opts: Options, channels: set[str] | None, signals: set[str] | None) -> list[Job]:
+def ga_jobs(opts: Options, channels: set[str] | None, signals: set[str] | None,
+            skipped: dict[Path, str] | None = None) -> list[Job]:  # fmt: skip
     """One `pnetviz ga` job per GA search run in the GAOptim* directories in and beside the
-    results directory (io.ga.roots_near), its set where the command alone would write it."""
+    results directory (io.ga.roots_near), its set where the command alone would write it; with
+    `skipped`, runs under a name that is not UTF-8 are left out and recorded there."""
     from pnetviz.io import ga  # noqa: PLC0415
 
     jobs = []
     for root in ga.roots_near(opts.results):
-        for channel, signal, run in ga.find_runs(root, opts.prefix, channels, signals):
+        for channel, signal, run in ga.find_runs(root, opts.prefix, channels, signals, skipped):
             argv = [*option("--ga-dir", str(run)), *option("--channel", channel), *option("--signal", signal),
                     *option("--signal-prefix", opts.prefix), *option("--plots-dir", str(opts.plots)),
                     *opts.evaluation.get("ga", ()), "-q"]  # fmt: skip
@@ -200,16 +205,37 @@ def _sets_match(job: Job, command: list[str], newest: float) -> bool:
 
 
 def discover(opts: Options, kinds: set[str], channels: set[str] | None, signals: set[str] | None,
-             folds: set[int] | None, model: str | None, pilot: bool) -> list[Job]:
-    """Every job of `kinds` found under opts.results with these filters; InputError if none."""
+             folds: set[int] | None, model: str | None, pilot: bool, skipped: dict[Path, str] | None = None) -> list[Job]:
+    """Every job of `kinds` found under opts.results with these filters; InputError if none.
+    With `skipped`, directories and ntuples whose names are not UTF-8 are left out and recorded
+    there (path -> why; `left_out` makes them failures of the summary) instead of an InputError."""
     if not kinds or not kinds <= set(KINDS):
         given = ",".join(sorted(kinds)) or "''"
         raise InputError(f"--kinds {given}: choose from {', '.join(KINDS)}.")
     model_kinds = {k for k in kinds if k not in ("comparison", "ga")} | ({"binary", "multiclass"} if "comparison" in kinds else set())
-    groups = layout.discover(opts.results, opts.prefix, channels, signals, model_kinds, folds, model, pilot) if model_kinds else []
-    found_ga = ga_jobs(opts, channels, signals) if "ga" in kinds and not pilot and model is None else []
+    groups = layout.discover(opts.results, opts.prefix, channels, signals, model_kinds, folds, model, pilot,
+                             skipped) if model_kinds else []  # fmt: skip
+    found_ga = ga_jobs(opts, channels, signals, skipped) if "ga" in kinds and not pilot and model is None else []
     if not groups and not found_ga:
-        found = layout.channels_in(opts.results)
-        raise InputError(f"{opts.results}: no model matches (channels found: {', '.join(found) or 'none'}). "
-                         "Fix: check --results-dir, --channels, --signals, --folds, --model.")  # fmt: skip
+        found = escape.printable(", ".join(layout.channels_in(opts.results)) or "none")
+        left = "; ".join(f"{escape.printable(p)}: {why}" for p, why in (skipped or {}).items())
+        raise InputError(f"{escape.printable(opts.results)}: no model matches (channels found: {found}). Fix: check "
+                         "--results-dir, --channels, --signals, --folds, --model." + (f" Left out: {left}" if left else ""))  # fmt: skip
     return plan(groups, opts, kinds, found_ga)
+
+
+LEFT_OUT = "left out"  # the kind of a left_out result (no command, no output)
+
+
+def left_out(skipped: dict[Path, str], opts: Options) -> list[JobResult]:
+    """A failure (code 2: a user's to fix) per directory or ntuple that discovery left out, named
+    by its printable path under the results directory (or its GA directory), for the summary's
+    failure list and the campaign's exit code."""
+    out = []
+    for path, why in sorted(skipped.items()):
+        rel = path.relative_to(opts.results) if path.is_relative_to(opts.results) else path
+        parts = [escape.printable(p) for p in rel.parts]
+        job = Job(LEFT_OUT, parts[0] if len(parts) > 1 else "", parts[-1], None, None, (), "", (), (), (),
+                  label="/".join(parts))  # fmt: skip
+        out.append(JobResult(job, 2, why))
+    return out

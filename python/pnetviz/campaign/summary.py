@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -292,17 +292,49 @@ DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summa
 STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options"}
 
 
+def _job_entry(r: JobResult) -> dict:
+    """The summary's record of one job (its `jobs` list, the failure list, the site's pages)."""
+    return {"job": r.job.name, "status": STATUS.get(r.code, "failed"), "message": r.message,
+            "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs], "kind": r.job.kind,
+            "channel": r.job.channel, "signal": r.job.signal, "model": r.job.model, "pair": r.job.pair}  # fmt: skip
+
+
+def _checked(r: JobResult) -> tuple[JobResult, list[dict], dict]:
+    """(result, rows, multi-class info) of one job; a finished job whose sets cannot give its rows
+    or working points is failed with its one line (code 2; any other error, a bug, as an internal
+    error, code 1), so that one set never stops the summary and its failure list."""
+    if r.code not in (DONE, UP_TO_DATE) or r.job.kind not in ("binary", "multiclass"):  # not other options' sets
+        return r, [], {}
+    try:
+        found, info = job_rows(r.job)
+        working_point_rows([_job_entry(r)])
+    except InputError as err:
+        return replace(r, code=2, message=escape.printable(err)), [], {}
+    except Exception as err:  # noqa: BLE001 - listed as an internal error (exit 1), never silent
+        return replace(r, code=1, message=escape.printable(f"internal error reading its sets: {err!r}")), [], {}
+    return r, found, info
+
+
+def readable(results: Sequence[JobResult]) -> list[JobResult]:
+    """`results` in job-name order, messages printable, each finished job whose sets cannot give
+    the summary its rows turned into a failure (`_checked`)."""
+    ordered = sorted((replace(r, message=escape.printable(r.message)) for r in results), key=lambda r: r.job.name)
+    return [_checked(r)[0] for r in ordered]
+
+
 def summary(results: Sequence[JobResult]) -> dict:
     """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign, in
-    job-name order whatever order the jobs finished in (two runs give identical files)."""
-    results = sorted(results, key=lambda r: r.job.name)
-    rows, mc_info = [], {}
+    job-name order whatever order the jobs finished in (two runs give identical files). A job
+    whose sets cannot give its rows is listed as failed (`readable`), never the summary's end."""
+    results = sorted((replace(r, message=escape.printable(r.message)) for r in results), key=lambda r: r.job.name)
+    rows, mc_info, checked = [], {}, []
     for r in results:
-        if r.code in (DONE, UP_TO_DATE) and r.job.kind in ("binary", "multiclass"):  # not other options' sets
-            job_rows_, info = job_rows(r.job)
-            rows += job_rows_
-            if r.job.kind == "multiclass":
-                mc_info[(r.job.channel, r.job.signal, r.job.model or "")] = info
+        r, found, info = _checked(r)
+        checked.append(r)
+        rows += found
+        if found and r.job.kind == "multiclass":
+            mc_info[(r.job.channel, r.job.signal, r.job.model or "")] = info
+    results = checked
     agg = aggregate(rows)
     binary_pairs = {(a["channel"], a["signal"], a["pair"]) for a in agg if a["kind"] == "binary"}
     pairing = pairings(mc_info, binary_pairs)
@@ -326,9 +358,7 @@ def summary(results: Sequence[JobResult]) -> dict:
     names = _variants(agg)
     for entry in (*agg, *compared):
         entry["variant"] = names.get(hyper_tag(entry.get("model") or entry.get("binary_model")), "")
-    jobs = [{"job": r.job.name, "status": STATUS.get(r.code, "failed"), "message": r.message,
-             "seconds": round(r.seconds, 3), "outputs": [str(p) for p in r.job.outputs], "kind": r.job.kind,
-             "channel": r.job.channel, "signal": r.job.signal, "model": r.job.model, "pair": r.job.pair} for r in results]  # fmt: skip
+    jobs = [_job_entry(r) for r in results]
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
             "working_points": working_point_rows(jobs),
             "leaderboard": leaderboard(rows, agg, pairing), "leaderboard_convention": LEADERBOARD_CONVENTION,

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError, PnetvizWarning
 
 DESCRIPTION = ("Evaluate every model of a results directory in one command, on Dask: each binary and multi-class "
@@ -69,12 +69,12 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     groups["outputs"].add_argument("--output", dest="legacy_output", help=argparse.SUPPRESS)
     common.add_evaluation_options(groups, "campaign")
     execution = groups["execution"]
-    execution.add_argument("--workers", type=int, default=None,
+    ranges.add(execution, "--workers", type=ranges.WORKERS, default=None,
                            help="local Dask workers, one single-threaded process each; 0 runs every job in this "
                                 f"process (default: one per core, {os.cpu_count() or 1} here; more than 4 per core "
                                 "needs --oversubscribe)")  # fmt: skip
     execution.add_argument("--oversubscribe", action="store_true", help="allow --workers above 4 per core")
-    execution.add_argument("--job-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    ranges.add(execution, "--job-timeout", type=ranges.JOB_TIMEOUT, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                            help="a job running longer fails with 'timed out after SECONDS s' and its worker is "
                                 "restarted; the other jobs go on (0: no limit; default: %(default)g). With --workers "
                                 "0 the job is interrupted at its deadline, or, inside C++, as soon as it returns")  # fmt: skip
@@ -82,7 +82,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                            help="where the workers run: local (default: --workers processes on this machine), or "
                                 "batch jobs on slurm or htcondor through dask-jobqueue (--jobs; TLS; the jobs are "
                                 "cancelled at the end, on failure and on Ctrl-C)")  # fmt: skip
-    execution.add_argument("--jobs", type=int, metavar="N",
+    ranges.add(execution, "--jobs", type=ranges.JOBS, metavar="N",
                            help=f"batch jobs of one single-threaded worker each (default: one per campaign job, at "
                                 f"most {DEFAULT_JOBS})")  # fmt: skip
     execution.add_argument("--job-memory", metavar="SIZE",
@@ -94,7 +94,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     execution.add_argument("--job-queue", metavar="NAME",
                            help="SLURM partition, or HTCondor JobFlavour at CERN (espresso, microcentury, longlunch, "
                                 "workday, ...) (default: queue in dask's jobqueue config, else the site's)")  # fmt: skip
-    execution.add_argument("--start-timeout", type=float, default=START_TIMEOUT, metavar="SECONDS",
+    ranges.add(execution, "--start-timeout", type=ranges.START_TIMEOUT, default=START_TIMEOUT, metavar="SECONDS",
                            help="stop (exit 2) if no batch worker connects within this time, and fail the jobs left "
                                 "if none is connected for that long later (default: %(default)g)")  # fmt: skip
     execution.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786, tls://...) instead of a local cluster")
@@ -188,19 +188,32 @@ def options(args: argparse.Namespace):
     from pnetviz.cli import ga  # noqa: PLC0415
 
     evaluation["ga"] = tuple(ga.passthrough(job_args))
-    return Options(results=args.results_dir.resolve(), plots=common.plots_root(args).resolve(),
-                   prefix=args.signal_prefix, evaluation=evaluation)  # fmt: skip
+    results, plots = args.results_dir.resolve(), common.plots_root(args).resolve()
+    from pnetviz.escape import is_utf8, printable  # noqa: PLC0415
+
+    for flag, path in (("--results-dir", results), ("--plots-dir", plots), ("--signal-prefix", args.signal_prefix)):
+        if not is_utf8(path):  # every job's command line holds it: workers could not be sent one
+            raise InputError(f"{flag} {printable(path)}: not valid UTF-8 (the bytes shown as \\xNN are not text). "
+                             "Fix: rename the directory, or give a path without them.")  # fmt: skip
+    return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation)
 
 
-def discover(args: argparse.Namespace, opts) -> list:
+def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> list:
+    """The jobs the options select; directories and ntuples whose names are not UTF-8 are left out
+    into `skipped` (path -> why) and said in one warning line each."""
     from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.escape import printable  # noqa: PLC0415
 
     try:
         folds = {int(f) for f in split(args.folds)} if args.folds else None
     except ValueError:
         raise InputError(f"--folds {args.folds!r}: give fold numbers, e.g. 0,1,2.") from None
-    return plan.discover(opts, split(args.kinds) or set(), split(args.channels), split(args.signals), folds,
-                         args.model, args.pilot)  # fmt: skip
+    skipped = {} if skipped is None else skipped
+    jobs = plan.discover(opts, split(args.kinds) or set(), split(args.channels), split(args.signals), folds,
+                         args.model, args.pilot, skipped)  # fmt: skip
+    for path, why in sorted(skipped.items()):
+        warnings.warn(f"{printable(path)}: {why}", PnetvizWarning, stacklevel=2)
+    return jobs
 
 
 ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
@@ -236,8 +249,8 @@ def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
     and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
 
-    try:
-        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot)
+    try:  # names that are not UTF-8 are left out here too (the run's own discovery has said so)
+        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot, {})
     except InputError:
         return []
     ours = {d for j in jobs for d in j.outputs}
@@ -322,7 +335,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
-    jobs = discover(args, opts)
+    not_utf8: dict = {}
+    jobs = discover(args, opts, not_utf8)
+    left_out = plan.left_out(not_utf8, opts)
     if args.dry_run:
         for job in jobs:
             state = "" if args.force or not plan.up_to_date(job, tidy=False) else "  (up to date)"
@@ -339,7 +354,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     rest = rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest
+    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest + left_out
+    results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results)
     target = opts.plots / "campaign"
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
@@ -354,7 +370,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     if not args.quiet:
         print(f"[pnetviz campaign] summary: {target}", flush=True)
     if failed:
-        print(f"pnetviz: {len(failed)} of {len(jobs)} jobs failed (the others are done; listed in "
+        print(f"pnetviz: {len(failed)} of {len(jobs) + len(left_out)} jobs failed (the others are done; listed in "
               f"{target / 'summary_report.json'}):", file=sys.stderr)  # fmt: skip
         for r in failed:
             print(f"  {r.job.name}: {r.message or 'failed'}", file=sys.stderr)

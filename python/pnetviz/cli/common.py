@@ -11,10 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pnetviz.cli import ranges
+from pnetviz.cli.ranges import MAX_SEED
 from pnetviz.errors import InputError, PnetvizWarning
 
 EXIT_USER_ERROR = 2
-MAX_SEED = 2**62  # seeds are 64-bit unsigned in the C++ bootstrap; per-split offsets are added
 
 
 def run(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None = None) -> int:
@@ -99,7 +100,7 @@ class Option:
 
 
 def _opt(flags: str, group: str, kinds=EVAL_KINDS, campaign: bool = True, **kwargs) -> Option:
-    return Option(tuple(flags.split()), group, frozenset(kinds), campaign, kwargs)
+    return Option(tuple(flags.split()), group, frozenset(kinds), campaign, ranges.help_with_range(kwargs, flags.split()[-1]))
 
 
 # The evaluation options: the same names and meanings in every subcommand; the campaign passes
@@ -123,7 +124,7 @@ EVALUATION = (
     _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
          help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
               "flagged in the report), drop = ignore w<0 events; the report gives the AUC under all three"),
-    _opt("--signal-scale", "physics", type=float, default=1.0,
+    _opt("--signal-scale", "physics", type=ranges.SIGNAL_SCALE, default=1.0,
          help="multiply signal weights for prevalence-aware metrics (FIP, Punzi, Asimov), since the signal "
               "normalisation is a hypothesis (default: %(default)s)"),
     _opt("--expected-yields", "physics", MODEL_KINDS, metavar="CLASS=N,...|FILE.json",
@@ -131,14 +132,15 @@ EVALUATION = (
               "{channel: {signal point: {class: N}}} (a campaign's table): Punzi, Asimov, FIP and the operating points "
               "use them; without it they are relative figures of the training weights (said in the report)"),
     _opt("--working-points", "physics", MODEL_KINDS, metavar="EPS_S,...", default="0.5,0.7,0.9",
+         type=ranges.checked_text("--working-points", ranges.working_points),
          help="working points as weighted signal efficiencies: each is the highest score cut s >= t reaching it on "
               "the --wp-from split, applied to every split (working_points.json, dashed lines on the score plots; "
               "default: %(default)s)"),
     _opt("--wp-from", "physics", MODEL_KINDS, choices=("train", "test"), default="train",
          help="split the working-point thresholds are found on (default: %(default)s)"),
-    _opt("--bootstrap", "physics", type=int, default=200,
+    _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
-    _opt("--seed", "physics", type=int, default=20251001, help="bootstrap seed (default: %(default)s)"),
+    _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),
     _opt("--hull", "physics", action="store_true",
          help="draw the ROC convex hull (and the iso-accuracy optimum of a single model) on the test ROC"),
     _opt("--compare-subset", "physics", {"binary"}, metavar="BRANCH",
@@ -146,22 +148,22 @@ EVALUATION = (
               "compared automatically"),
     _opt("--no-bjet-comparison", "physics", MODEL_KINDS, action="store_true",
          help="skip the all / with / without b-jet comparison made when the ntuple has has_bjet"),
-    _opt("--energy", "style", type=float, default=13.0,
+    _opt("--energy", "style", type=ranges.ENERGY, default=13.0,
          help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)"),
-    _opt("--run", "style", default="Run 2", help="run period for the CMS label (default: %(default)s)"),
-    _opt("--extra-text", "style", default="Simulation Preliminary", help="text after 'CMS' (default: %(default)s)"),
-    _opt("--labels", "style",
+    _opt("--run", "style", default="Run 2", type=ranges.check_tlatex_option("--run"), help="run period for the CMS label (default: %(default)s)"),
+    _opt("--extra-text", "style", default="Simulation Preliminary", type=ranges.check_tlatex_option("--extra-text"), help="text after 'CMS' (default: %(default)s)"),
+    _opt("--labels", "style", type=ranges.checked_text("--labels", ranges.labels),
          help="plot labels of classes, name=label pairs: ttX=t#bar{t}X,nonprompt=Fakes (defaults for the usual "
               "classes; file names keep the class names)"),
     _opt("--syst", "systematics", MODEL_KINDS,
          help="nuisances for the profiled ROC: names of variation branches score_<class>__<NAME>Up/Down and "
               "weight__<NAME>Up/Down, comma-separated, or 'all'"),
-    _opt("--syst-kappa", "systematics", MODEL_KINDS, type=float, default=1.0,
+    _opt("--syst-kappa", "systematics", MODEL_KINDS, type=ranges.SYST_KAPPA, default=1.0,
          help="scan each nuisance over [-kappa, kappa] (1 = the Up/Down variations; default: %(default)s)"),
-    _opt("--score-shift", "systematics", MODEL_KINDS, metavar="CLASS=TAU",
+    _opt("--score-shift", "systematics", MODEL_KINDS, metavar="CLASS=TAU", type=ranges.checked_text("--score-shift", ranges.parse_shifts),
          help="analytic nuisance: shift the discriminant scores of CLASS (signal, background or a class name) by "
               "theta in [-kappa TAU, kappa TAU], e.g. background=0.02"),
-    _opt("--threads", "execution", type=int, default=1,
+    _opt("--threads", "execution", type=ranges.THREADS, default=1,
          help="threads for reading the ntuples (and ROOT implicit multi-threading); results do not depend on it "
               "(default: %(default)s)"),
 )
@@ -169,7 +171,7 @@ EVALUATION = (
 
 def parser_for(kind: str, prog: str | None, description: str, examples: str) -> tuple[argparse.ArgumentParser, dict]:
     """An ArgumentParser with pnetviz's help groups; returns it and the groups by key."""
-    parser = argparse.ArgumentParser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = ranges.Parser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=f"examples:\n{examples}\n\n{CONTRACT_HELP}" if kind != "demo" else f"examples:\n{examples}")  # fmt: skip
     groups = {key: parser.add_argument_group(title) for key, title in GROUPS.items()}
     return parser, groups
@@ -259,21 +261,13 @@ def evaluation_parser(kind: str, prog: str | None, description: str, examples: s
 def syst_options(args) -> object:
     """SystOptions from --syst, --syst-kappa and --score-shift (validated)."""
     from pnetviz.jobs.systematics import SystOptions  # noqa: PLC0415
-    from pnetviz.io.trainer import parse_mapping  # noqa: PLC0415
 
     if not (math.isfinite(args.syst_kappa) and args.syst_kappa > 0):
         raise InputError(f"--syst-kappa {args.syst_kappa}: give a positive number.")
     names = tuple(n.strip() for n in (args.syst or "").split(",") if n.strip())
     if args.syst is not None and not names:
         raise InputError("--syst '': give nuisance names or 'all'.")
-    shifts = {}
-    for cls, text in parse_mapping(args.score_shift, "--score-shift", "=", "background=0.02").items():
-        try:
-            shifts[cls] = float(text)
-        except ValueError:
-            raise InputError(f"--score-shift {args.score_shift!r}: {text!r} is not a number.") from None
-        if not (math.isfinite(shifts[cls]) and shifts[cls] > 0):
-            raise InputError(f"--score-shift {args.score_shift!r}: the shift must be a positive number.")
+    shifts = ranges.parse_shifts(args.score_shift)
     return SystOptions(names=names, kappa=args.syst_kappa, shifts=shifts)
 
 

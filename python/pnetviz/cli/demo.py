@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
 SIGNALS = "MHc100_MA95,MHc130_MA90,MHc130_MA100,MHc160_MA85,MHc160_MA155"
@@ -25,12 +25,12 @@ def parser(prog: str | None = None):
     parser, groups = common.parser_for("demo", prog, DESCRIPTION, EXAMPLES)
     groups["outputs"].add_argument("--output", type=Path, default=Path("results"),
                                    help="results directory to write (default: results/ in the current directory)")
-    groups["inputs"].add_argument("--events", type=int, default=3000, help="events per fold and signal point (default: %(default)s)")
-    groups["inputs"].add_argument("--folds", type=int, default=5, help="number of cross-validation folds (default: %(default)s)")
+    ranges.add(groups["inputs"], "--events", type=ranges.EVENTS, default=3000, help="events per fold and signal point (default: %(default)s)")
+    ranges.add(groups["inputs"], "--folds", type=ranges.FOLDS, default=5, help="number of cross-validation folds (default: %(default)s)")
     groups["inputs"].add_argument("--signals", default=SIGNALS, help="signal points, MHc<m(H+)>_MA<m(A)> (default: %(default)s)")
     groups["inputs"].add_argument("--channels", default=CHANNELS, help="channels (default: %(default)s)")
     groups["inputs"].add_argument("--no-ga", action="store_true", help="do not write the GA search run")
-    groups["physics"].add_argument("--seed", type=int, default=20251001, help="random seed (default: %(default)s)")
+    ranges.add(groups["physics"], "--seed", type=ranges.SEED, default=20251001, help="random seed (default: %(default)s)")
     return parser
 
 

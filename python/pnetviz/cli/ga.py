@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
 DESCRIPTION = ("Evaluate a whole genetic-algorithm hyperparameter search of the trainer (GAOptim*/<channel>/multiclass/"
@@ -36,8 +36,8 @@ def parser(prog: str | None = None):
     common.add_plots_dir(groups["outputs"])
     groups["outputs"].add_argument("--output", help="write exactly this output set's directory instead of "
                                                     f"<plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/{SET_NAME}/")  # fmt: skip
-    groups["outputs"].add_argument("--top", type=int, default=10, help="models in the LaTeX table (default: %(default)s)")
-    groups["physics"].add_argument("--p-threshold", type=float, default=0.05,
+    ranges.add(groups["outputs"], "--top", type=ranges.TOP, default=10, help="models in the LaTeX table (default: %(default)s)")
+    ranges.add(groups["physics"], "--p-threshold", type=ranges.P_THRESHOLD, default=0.05,
                                    help="KS p-values below this are listed as failed tests (default: %(default)s)")
     shared_options(groups)
     common.add_run_options(groups["execution"])

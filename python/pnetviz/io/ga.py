@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.errors import InputError
-from pnetviz.io.layout import DEFAULT_PREFIX, check_name, is_dir, listing
+from pnetviz.io.layout import DEFAULT_PREFIX, check_name, is_dir, listing, not_utf8, not_utf8_message
 from pnetviz.io.trainer import read_json
 
 ITERATION = re.compile(r"GA-iter(\d+)")
@@ -121,8 +121,9 @@ def roots_near(results: Path) -> list[Path]:
 
 
 def find_runs(root: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | None = None,
-              signals: set[str] | None = None) -> list[tuple[str, str, Path]]:  # fmt: skip
-    """(channel, signal, run directory) of every run under a GAOptim* directory, names checked."""
+              signals: set[str] | None = None, skipped: dict[Path, str] | None = None) -> list[tuple[str, str, Path]]:  # fmt: skip
+    """(channel, signal, run directory) of every run under a GAOptim* directory, names checked;
+    with `skipped`, a run under a name that is not UTF-8 is left out and recorded there."""
     runs = []
     for channel_dir in (d for d in listing(root) if is_dir(d / "multiclass")):
         channel = channel_dir.name
@@ -133,6 +134,10 @@ def find_runs(root: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | Non
                 continue
             signal = run.name[len(prefix):]
             if signals is not None and signal not in signals:
+                continue
+            bad = not_utf8(run, root)
+            if bad is not None and skipped is not None:
+                skipped.setdefault(bad, not_utf8_message(bad))
                 continue
             fix = "rename it, or leave it out (--channels, --signals)."
             check_name(channel, "channel", f"{channel_dir} (directory name)", fix)

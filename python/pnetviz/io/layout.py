@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
+from pnetviz import escape
 from pnetviz.errors import InputError
 
 DEFAULT_PREFIX = "TTToHcToWAToMuMu-"
@@ -82,6 +83,8 @@ def name_problem(name: object) -> str | None:
         return f"'{name}' is not a name"
     if name.startswith("-"):
         return "it starts with '-', which reads as an option"
+    if not escape.is_utf8(name):
+        return "it is not valid UTF-8: the bytes shown as \\xNN are not text"
     return None
 
 
@@ -90,8 +93,9 @@ def check_name(name: object, field: str, source: str, fix: str) -> str:
     comes from (`source`: a file, a directory or the command line) and the fix."""
     problem = name_problem(name)
     if problem:
-        raise InputError(f"{source}: {field} {name!r} is not a single path component ({problem}); pnetviz builds "
-                         f"output paths from it. Fix: {fix}")  # fmt: skip
+        shown = repr(name) if escape.is_utf8(name) else f"'{escape.printable(name)}'"
+        raise InputError(f"{escape.printable(source)}: {field} {shown} is not a single path component ({problem}); "
+                         f"pnetviz builds output paths from it. Fix: {fix}")  # fmt: skip
     return name  # type: ignore[return-value]
 
 
@@ -509,9 +513,11 @@ def _matches(name: str | None, pattern: str | None) -> bool:
 
 def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | None = None,
              signals: set[str] | None = None, kinds: set[str] | None = None, folds: set[int] | None = None,
-             model: str | None = None, pilot: bool = False) -> list[ModelGroup]:  # fmt: skip
+             model: str | None = None, pilot: bool = False, skipped: dict[Path, str] | None = None) -> list[ModelGroup]:  # fmt: skip
     """Every (channel, signal point, kind, model) with its folds in `results`, both layouts, after
-    the filters (None: all; `model`: full name or a part of it)."""
+    the filters (None: all; `model`: full name or a part of it). With `skipped`, a directory or
+    ntuple whose name is not valid UTF-8 is left out and recorded there (path -> one line: why and
+    the fix) instead of stopping discovery with an InputError."""
     results = Path(results)
     if not is_dir(results):
         raise explain_missing(Query(results, "", "", "binary"))
@@ -526,6 +532,10 @@ def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | N
             for d in (p for p in listing(kind_dir) if is_dir(p)):
                 for key, fold, path in _models_in(d, kind, prefix, pilot):
                     if (signals is None or key[0] in signals) and (folds is None or fold in folds) and _matches(key[1], model):
+                        bad = not_utf8(path, results)
+                        if bad is not None and skipped is not None:
+                            skipped.setdefault(bad, not_utf8_message(bad))
+                            continue
                         check_found(channel, key, results / channel, d)
                         found.setdefault((kind, channel, *key), {})[fold] = path
     groups = []
@@ -533,6 +543,21 @@ def discover(results: Path, prefix: str = DEFAULT_PREFIX, channels: set[str] | N
         order = sorted(per_fold, key=lambda f: -1 if f is None else f)
         groups.append(ModelGroup(kind, channel, signal, name, background, tuple(order), tuple(per_fold[f] for f in order)))
     return groups
+
+
+def not_utf8(path: Path, top: Path) -> Path | None:
+    """The first directory or file from `top` down to `path` whose name is not valid UTF-8, or None."""
+    parts = Path(path).relative_to(top).parts
+    bad = next((i for i, part in enumerate(parts) if not escape.is_utf8(part)), None)
+    return None if bad is None else Path(top).joinpath(*parts[: bad + 1])
+
+
+def not_utf8_message(path: Path) -> str:
+    """Why a directory or file is left out of a campaign when its name is not UTF-8, and the fix
+    (one line, to follow its path)."""
+    return (f"left out: the name '{escape.printable(Path(path).name)}' is not valid UTF-8 (the bytes shown as \\xNN "
+            "are not text; pnetviz builds output paths, job names and plot labels from it). Fix: rename it to a UTF-8 "
+            "name, or leave it out (--channels, --signals, --model).")
 
 
 def check_found(channel: str, key: tuple, channel_dir: Path, signal_dir: Path) -> None:

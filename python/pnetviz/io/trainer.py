@@ -191,7 +191,8 @@ def parse_labels(text: str | None) -> dict[str, str]:
         try:
             escape.check_tlatex(label, f"--labels {name}=")
         except ValueError as err:
-            raise InputError(f"{err}. Fix: write the label in TLatex, e.g. ttX=t#bar{{t}}X.") from None
+            raise InputError(f"{err}. Fix: write the label in short TLatex (at most {escape.MAX_TLATEX_LENGTH} characters, "
+                             f"braces at most {escape.MAX_TLATEX_DEPTH} deep), e.g. ttX=t#bar{{t}}X.") from None  # fmt: skip
     return labels
 
 
