@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
+from pnetviz.cli.commands import run_command
 from pnetviz.cli.common import run
 from pnetviz.draw.stored import ALLOWED_EXECS, CodeInFile, check_file
 from pnetviz.output.atomic import LOCK_SUFFIX, MARKER
@@ -76,6 +77,14 @@ def _one_error_line(done: subprocess.CompletedProcess) -> str:
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("pnetviz: error: ") and "Traceback" not in done.stderr, done.stderr
     return lines[0]
+
+
+def _render_here(capsys, *paths: Path) -> subprocess.CompletedProcess:
+    """`pnetviz render` in this process (for refusals that come before anything is drawn)."""
+    capsys.readouterr()
+    code = run_command("render", [*map(str, paths), "--formats", "png", "-q"])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["pnetviz", "render"], code, out, err)
 
 
 def _canvas_lists(canvas) -> dict[str, object]:
@@ -141,12 +150,12 @@ def test_a_texec_named_like_the_palette_is_refused(campaign, tmp_path):
 @pytest.mark.parametrize(("where", "make"), [("functions", lambda ROOT: ROOT.TF1("f", "x", 0.0, 1.0)),
                                              ("primitives", lambda ROOT: ROOT.TButton("b", ".! true", 0.1, 0.1, 0.2, 0.2))],
                          ids=["TF1", "TButton"])  # fmt: skip
-def test_other_code_carriers_are_refused(campaign, tmp_path, where, make):
+def test_other_code_carriers_are_refused(campaign, tmp_path, capsys, where, make):
     """A TF1 (compiled by the interpreter, run when painted), a TButton (runs its method when clicked)."""
     target = _fold_set(campaign, "binary", tmp_path)
     _plant(target / "plots.root", where, make)
     before = _snapshot(target)
-    line = _one_error_line(_render(target))
+    line = _one_error_line(_render_here(capsys, target))
     assert "executable code" in line and _snapshot(target) == before
 
 
@@ -213,27 +222,27 @@ def _link_root_file(target: Path, secret: Path) -> None:
 
 @pytest.mark.parametrize("plant", [_link_listed_file, _link_directory, _link_inside_directory, _link_root_file],
                          ids=["listed-file", "directory", "inside-directory", "root-file"])  # fmt: skip
-def test_a_set_holding_a_link_is_refused_before_anything_is_copied(campaign, tmp_path, plant):
+def test_a_set_holding_a_link_is_refused_before_anything_is_copied(campaign, tmp_path, capsys, plant):
     target = _fold_set(campaign, "binary", tmp_path)
     secret = tmp_path / "private" / "secret.txt"
     secret.parent.mkdir()
     secret.write_text("PRIVATE-CONTENT-41\n")
     plant(target, secret)
     before = _snapshot(target)
-    line = _one_error_line(_render(target))
+    line = _one_error_line(_render_here(capsys, target))
     assert "symbolic link" in line and "refuses" in line
     assert _snapshot(target) == before
     assert not any(b"PRIVATE-CONTENT-41" in p.read_bytes() for p in target.rglob("*") if p.is_file() and not p.is_symlink())
 
 
 @pytest.mark.parametrize("name", ["../outside.txt", "ABSOLUTE", "a/../../outside.txt", ".."])
-def test_a_marker_naming_a_file_outside_the_set_is_refused(campaign, tmp_path, name):
+def test_a_marker_naming_a_file_outside_the_set_is_refused(campaign, tmp_path, capsys, name):
     target = _fold_set(campaign, "binary", tmp_path)
     (tmp_path / "set" / "outside.txt").write_text("outside\n")
     marker = json.loads((target / MARKER).read_text())
     marker["files"].append(str(tmp_path / "set" / "outside.txt") if name == "ABSOLUTE" else name)
     (target / MARKER).write_text(json.dumps(marker))
     before = _snapshot(target)
-    line = _one_error_line(_render(target))
+    line = _one_error_line(_render_here(capsys, target))
     assert "'files'" in line and "plain name" in line
     assert _snapshot(target) == before
