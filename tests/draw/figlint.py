@@ -127,11 +127,28 @@ def lint_records(paths: Iterable[Path], jobs: int = 2, redraw: bool = True, time
     """As lint_paths, as dicts {file, canvas, rule, object, detail}. With `redraw`, the first file
     (in sorted order) holding a canvas name is redraw-compared with its PNG for that name."""
     paths = sorted(Path(p).resolve() for p in paths)
+    refused = _code_carriers(paths)
+    paths = [p for p in paths if str(p) not in {r["file"] for r in refused}]
     if not paths:
-        return []
+        return refused
     chunks = [paths[i::jobs] for i in range(jobs) if paths[i::jobs]]
     with tempfile.TemporaryDirectory(prefix="figlint-") as tmp:
-        return _run_workers(chunks, paths, redraw, timeout, Path(tmp))
+        return refused + _run_workers(chunks, paths, redraw, timeout, Path(tmp))
+
+
+def _code_carriers(paths: Sequence[Path]) -> list[dict]:
+    """A violation (rule `code`) for each file whose canvases carry executable code (a TExec other
+    than pnetviz's palettes, a TF1, a TButton, ...: pnetviz.draw.stored), checked here in the test
+    process without drawing anything; such a file is never drawn by a worker."""
+    from pnetviz.draw.stored import CodeInFile, check_file  # noqa: PLC0415 - test-process side only: workers stay plain ROOT
+
+    records = []
+    for path in paths:
+        try:
+            check_file(path, "the linter did not draw it")
+        except CodeInFile as err:
+            records.append(_record(str(path), "*", "code", "canvases/", str(err)))
+    return records
 
 
 def _run_workers(chunks: list, paths: list, redraw: bool, timeout: float, tmp: Path) -> list[dict]:

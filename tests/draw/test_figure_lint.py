@@ -359,6 +359,25 @@ def test_redraw_differs_when_a_title_is_added_after_the_png(synthetic):
     assert rules(synthetic, "titled_after_png") == {"title", "redraw"}, synthetic["titled_after_png"]
 
 
+def test_a_canvas_carrying_code_is_refused_and_never_drawn(tmp_path):
+    """A stored canvas with a TExec of its own: one `code` violation (pnetviz.draw.stored, in the
+    test process); no worker draws the file, so its command never runs."""
+    ROOT = root()
+    pwned, path = tmp_path / "PWNED", tmp_path / "code.root"
+    tfile = ROOT.TFile(str(path), "RECREATE")
+    tfile.mkdir("canvases").cd()
+    canvas = _canvas(ROOT, "with_exec")
+    command = ROOT.TExec("x", f".! touch {pwned}")
+    canvas.GetListOfPrimitives().Add(command)
+    canvas.Write()  # written, never drawn
+    tfile.Close()
+    canvas.GetListOfPrimitives().Clear()
+    records = figlint.lint_records([path], jobs=1)
+    assert [(r["canvas"], r["rule"]) for r in records] == [("*", "code")], records
+    assert "TExec 'x'" in records[0]["detail"] and "with_exec" in records[0]["detail"]
+    assert not pwned.exists()
+
+
 # ---------------------------------------------------------------------------------------------
 # Every canvas a small campaign stores.
 # ---------------------------------------------------------------------------------------------

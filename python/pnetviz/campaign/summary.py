@@ -483,7 +483,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
     # the palette travels with the canvas (a TExec runs when it is painted, in a plain session too):
     # a diverging one centred on zero for differences, a sequential one otherwise
-    palette = ROOT.TExec("palette", f"gStyle->SetPalette({87 if spec.diverging else 57});")  # kLightTemperature, kBird
+    palette = canvas.palette_exec(87 if spec.diverging else 57)  # kLightTemperature, kBird
     hist.Draw("COLZ")
     pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
     fig.extras.append(palette)

@@ -21,6 +21,7 @@ import numpy as np
 
 from pnetviz.rootenv import quiet_root, root, set_title
 from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
+from pnetviz.draw.stored import PALETTE_NAME, palette_command
 
 
 def unique(name: str) -> str:
@@ -712,6 +713,12 @@ def cms_label_above(pad) -> None:
 PALETTE_EXEC = re.compile(r"gStyle->SetPalette\((\d+)\);")  # the TExec a COLZ figure stores its palette with
 
 
+def palette_exec(number: int) -> object:
+    """The TExec storing palette `number` with a COLZ canvas: the one executable primitive a
+    stored canvas may carry (draw.stored allows exactly these commands)."""
+    return root().TExec(PALETTE_NAME, palette_command(number))
+
+
 def paint(pad) -> None:
     """Modified() and Update() of `pad`, without the cost of its palette TExec (palette_set)."""
     with palette_set(pad):
@@ -951,7 +958,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     pad_obj.cd()
     fit_class_labels(pad_obj, hist, labels)
     hist.Draw("COLZ")
-    palette = ROOT.TExec("palette", "gStyle->SetPalette(57);")  # kBird, stored with the canvas, painted before the cells
+    palette = palette_exec(57)  # kBird, stored with the canvas, painted before the cells
     pad_obj.GetListOfPrimitives().AddFirst(palette)
     fig.extras.append(palette)
     place_palette(hist, pad_obj)

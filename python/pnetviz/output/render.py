@@ -14,14 +14,18 @@ import json
 import os
 import secrets
 import shutil
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from pnetviz.draw.stored import check_canvas, check_streamers
 from pnetviz.errors import InputError
+from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
+NOTHING_RENDERED = "nothing was rendered"
 
 
 def output_sets(paths: Iterable[Path]) -> list[Path]:
@@ -57,7 +61,8 @@ def canvas_names(root_file: Path) -> list[str]:
                 raise InputError(f"{root_file}: no canvases/ directory. Fix: re-run the evaluation with this pnetviz.")
             names = []
             for key in directory.GetListOfKeys():
-                if key.GetName() not in names and ROOT.TClass.GetClass(key.GetClassName()).InheritsFrom("TPad"):
+                cls = ROOT.TClass.GetClass(key.GetClassName())
+                if key.GetName() not in names and cls and cls.InheritsFrom("TPad"):
                     names.append(key.GetName())
             return names
         finally:
@@ -73,9 +78,11 @@ def figure_name(key: str) -> str:
     return key if name_problem(name) else name
 
 
-def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Path]:
+def export(root_file: Path, directory: Path, formats: Sequence[str], source: Path | None = None) -> list[Path]:
     """Every stored canvas of `root_file` as <figure name>.<format> in `directory` (a staging
-    directory): the images the evaluation would have written."""
+    directory): the images the evaluation would have written. InputError (naming `source`, the
+    file `root_file` is a copy of) before anything is drawn if a canvas carries executable code
+    (draw.stored): the canvases checked are the objects then drawn."""
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
@@ -83,8 +90,11 @@ def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Pat
     with root_path(root_file) as literal, root_path(directory, directory=True) as out, quiet_root():
         tfile = ROOT.TFile.Open(literal, "READ")
         try:
-            for key in canvas_names(root_file):
-                canvas = tfile.Get(f"canvases/{key}")
+            check_streamers(tfile, source or root_file, NOTHING_RENDERED)  # before any object is read
+            canvases = [(key, tfile.Get(f"canvases/{key}")) for key in canvas_names(root_file)]
+            for key, canvas in canvases:  # every canvas checked before the first is drawn
+                check_canvas(canvas, source or root_file, key, NOTHING_RENDERED)
+            for key, canvas in canvases:
                 name = figure_name(key)
                 width, height = int(canvas.GetWw()), int(canvas.GetWh())
                 canvas.Draw()
@@ -110,13 +120,43 @@ def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> i
     """Republish the set `directory` with the images of its canvases in `formats` (its other files
     unchanged, its marker's provenance kept); returns the number of images."""
     marker = json.loads((directory / MARKER).read_text())
-    files = [f for f in marker.get("files", []) if (directory / f).is_file()]
+    check_links(directory)
+    files = [f for f in listed_files(directory, marker.get("files", [])) if (directory / f).is_file()]
     root_file = next(directory / n for n in ROOT_FILES if (directory / n).is_file())
     meta = {k: v for k, v in marker.items() if k not in ("files", "pid", "written")}
     with transaction([directory], wait=wait, meta={**meta, "rendered": list(formats)}) as stages:
         stage = stages[directory]
-        for name in files:
-            shutil.copy2(directory / name, stage / name)
-        for sub in (p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            shutil.copytree(sub, stage / sub.name)  # e.g. the campaign's site/
-        return len(export(stage / root_file.name, stage, formats))
+        for name in files:  # a link put in after check_links is copied as a link, which publishing refuses
+            shutil.copy2(directory / name, stage / name, follow_symlinks=False)
+        for sub in (p for p in directory.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")):
+            shutil.copytree(sub, stage / sub.name, symlinks=True)  # e.g. the campaign's site/
+        return len(export(stage / root_file.name, stage, formats, source=root_file))
+
+
+def listed_files(directory: Path, files: object) -> list[str]:
+    """The marker's `files` of the set `directory`: plain names of entries inside it (no `/`, no
+    `..`, no absolute path), else InputError before anything is copied."""
+    if not isinstance(files, list):
+        raise InputError(f"{text_line(directory / MARKER)}: 'files' is not a list of names; nothing was rendered. Fix: re-run "
+                         "the evaluation that wrote this set.")  # fmt: skip
+    for name in files:
+        if not isinstance(name, str) or not name or "/" in name or "\0" in name or name in (".", ".."):
+            raise InputError(f"{text_line(directory / MARKER)}: 'files' lists {text_line(repr(name))}, not a plain name of "
+                             "a file inside the set; nothing was rendered. Fix: re-run the evaluation that wrote this set.")  # fmt: skip
+    return files
+
+
+def check_links(directory: Path) -> None:
+    """InputError before anything is copied if the set `directory` holds a symbolic link or a
+    special file anywhere (render refuses such a set rather than copy a link's target, a private
+    file, into the republished set, or block on a FIFO)."""
+    for top, dirs, names in os.walk(directory):  # links are listed, never followed
+        for name in sorted(dirs + names):
+            path = Path(top) / name
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                what = "a symbolic link" if stat.S_ISLNK(mode) else "a special file (not a regular file or directory)"
+                raise InputError(f"{text_line(path)}: {what} inside the output set {text_line(directory)}; pnetviz render "
+                                 "copies no links or special files into a republished set and refuses the set (nothing "
+                                 "was rendered or changed). Fix: remove it, or move its target into the set as a "
+                                 "regular file.")  # fmt: skip
