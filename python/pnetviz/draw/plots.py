@@ -312,21 +312,39 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
     return figs
 
 
-def best_epoch(history: TrainingHistory) -> int:
-    """The epoch kept by the trainer: its `best_epoch` if recorded, else the lowest validation loss."""
+def best_epoch(history: TrainingHistory) -> int | None:
+    """The epoch kept by the trainer: its `best_epoch` if recorded, else the lowest finite
+    validation loss (None: no finite validation loss)."""
     recorded = history.summary.get("best_epoch")
     if isinstance(recorded, (int, float)) and recorded in set(history.epochs.tolist()):
         return int(recorded)
-    return int(history.epochs[int(np.argmin(history.columns["valid_loss"]))])
+    epochs, valid = history.finite("valid_loss")
+    return int(epochs[int(np.argmin(valid))]) if valid.size else None
+
+
+def not_drawn(history: TrainingHistory, col: str, what: str) -> str | None:
+    """The figure's line for a column with non-finite values ("Validation loss: epochs 12, 15 not
+    finite, not drawn"; at most three epochs named), None when every value is finite."""
+    bad = history.non_finite.get(col)
+    if not bad:
+        return None
+    if len(bad) == history.epochs.size:
+        return f"{what}: no finite value, not drawn"
+    named = ", ".join(map(str, bad[:3])) + (f" +{len(bad) - 3} more" if len(bad) > 3 else "")
+    return f"{what}: epoch{'s' * (len(bad) > 1)} {named} not finite, not drawn"
 
 
 def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
-                    physics: bool = True, mark_best: bool = False) -> canvas.Figure:  # fmt: skip
+                    physics: bool = True, mark_best: bool = False) -> canvas.Figure | None:  # fmt: skip
     """One per-epoch quantity: series = [(column, label, colour, style)]; the best epoch as a dashed
     vertical line; `physics` False: a computing-resource plot, without the CMS physics label. The
     y axis fitted to the data, with headroom for the box only when the curves leave no corner."""
     epochs = history.epochs
-    values = np.concatenate([history.columns[col] for col, *_ in series])
+    notes = [n for col, label, *_ in series if (n := not_drawn(history, col, _what(label, ytitle)))]
+    series = [s for s in series if history.finite(s[0])[1].size]  # a series without a finite value is left out
+    if not series:
+        return None
+    values = np.concatenate([history.finite(col)[1] for col, *_ in series])
     lo, hi = float(values.min()), float(values.max())
     span = hi - lo or abs(hi) or 1.0
     bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
@@ -338,18 +356,25 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
 
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for col, label, col_color, style in series:
-            canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color, line_style=style)
+            canvas.add_graph(fig, f"training/{col}", *history.finite(col), label, line_color=col_color, line_style=style)
         if best is not None:
             canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
                             line_style=7)  # fmt: skip
 
     make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
-    return canvas.boxed_figure(make, frames, draw, context, physics=physics)
+    return canvas.boxed_figure(make, frames, draw, [*context, *notes], physics=physics)
+
+
+def _what(label: str, ytitle: str) -> str:
+    """A series as the figure names it: "Validation loss", "Epoch time"."""
+    quantity = ytitle.split(" [")[0]
+    return label if label == quantity else f"{label} {quantity.lower()}"
 
 
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
     """`training_loss` and `training_accuracy` (training and validation, best epoch marked) and,
-    when recorded, `training_epoch_time` and `training_memory` (no CMS physics label)."""
+    when recorded, `training_epoch_time` and `training_memory` (no CMS physics label). Non-finite
+    values are not drawn and said so on the figure; a figure with no finite value is not made."""
     train, valid = color("training"), color("validation")
     figs = [
         _history_figure("training_loss", history, "Loss", [("train_loss", "Training", train, 1),
@@ -363,15 +388,18 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[c
         if col in history.columns:
             figs.append(_history_figure(stem, history, title, [(col, title.split(" [")[0], cycle_color(2), 1)], context,
                                         physics=False))  # fmt: skip
-    return figs
+    return [f for f in figs if f is not None]
 
 
 def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequence[str],
-                         name: str = "training_loss_folds") -> canvas.Figure:  # fmt: skip
+                         name: str = "training_loss_folds") -> canvas.Figure | None:  # fmt: skip
     """Every fold's training (solid) and validation (dashed) loss against the epoch, one colour per
-    fold, each fold's best epoch (best_epoch) marked on its validation curve."""
+    fold, each fold's best epoch (best_epoch) marked on its validation curve; non-finite values not
+    drawn and said so (None: no finite loss at all)."""
     folds = sorted(histories)
-    values = np.concatenate([h.columns[c] for h in histories.values() for c in ("train_loss", "valid_loss")])
+    values = np.concatenate([h.finite(c)[1] for h in histories.values() for c in ("train_loss", "valid_loss")])
+    if not values.size:
+        return None
     epochs = np.concatenate([h.epochs for h in histories.values()])
     lo, hi = float(values.min()), float(values.max())
     span = hi - lo or abs(hi) or 1.0
@@ -383,17 +411,22 @@ def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequenc
         best_x, best_y = [], []
         for i, fold in enumerate(folds):
             h, col = histories[fold], cycle_color(2 + i)
-            canvas.add_graph(fig, f"training_folds/train_loss_fold{fold}", h.epochs, h.columns["train_loss"], f"Fold {fold}",
-                             line_color=col, line_style=1)  # fmt: skip
-            canvas.add_graph(fig, f"training_folds/valid_loss_fold{fold}", h.epochs, h.columns["valid_loss"], None,
-                             line_color=col, line_style=2)  # fmt: skip
+            for loss, style, label in (("train_loss", 1, f"Fold {fold}"), ("valid_loss", 2, None)):
+                if h.finite(loss)[1].size:
+                    canvas.add_graph(fig, f"training_folds/{loss}_fold{fold}", *h.finite(loss), label, line_color=col,
+                                     line_style=style)  # fmt: skip
             best = best_epoch(h)
-            best_x.append(best)
-            best_y.append(float(h.columns["valid_loss"][np.flatnonzero(h.epochs == best)[0]]))
-        canvas.add_points(fig, "training_folds/best_epochs", best_x, best_y, "Best epoch (validation)",
-                          marker_color=color("all_events"), marker=24)  # fmt: skip
+            at = h.columns["valid_loss"][h.epochs == best]
+            if best is not None and at.size and np.isfinite(at[0]):
+                best_x.append(best)
+                best_y.append(float(at[0]))
+        if best_x:
+            canvas.add_points(fig, "training_folds/best_epochs", best_x, best_y, "Best epoch (validation)",
+                              marker_color=color("all_events"), marker=24)  # fmt: skip
 
     ctx = [*context, "solid: training, dashed: validation"]
+    ctx += [f"Fold {f}, {n[0].lower()}{n[1:]}" for f in folds for c, what in (("train_loss", "Training loss"), ("valid_loss", "Validation loss"))
+            if (n := not_drawn(histories[f], c, what))]  # fmt: skip
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, ctx)
 

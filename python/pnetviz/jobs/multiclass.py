@@ -452,7 +452,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
                                       for b, c in ev.subset_comparisons.items()}  # fmt: skip
     if history is not None:
-        report["training"] = history.summary
+        report["training"] = history.report()
     report["notes"] = notes
     return report
 
@@ -554,7 +554,7 @@ def run(job: MultiClassJob) -> RunOutput:
                              extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
-    notes = [] if history else ["no training history file found: training_loss and training_accuracy skipped"]
+    notes = history.notes() if history else ["no training history file found: training_loss and training_accuracy skipped"]
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)
