@@ -148,26 +148,26 @@ def _history(columns: dict[str, list[float]], summary: dict | None = None):
 
 
 def test_no_blank_figure_when_no_loss_is_finite():
-    from pnetviz.draw import plots
+    from pnetviz.draw import training
 
     n = 6
     history = _history({"epoch": list(range(n)), "train_loss": [math.nan] * n, "valid_loss": [math.inf] * n,
                         "train_acc": [0.5] * n, "valid_acc": [0.6] * n})  # fmt: skip
-    figs = plots.training_figures(history, ["ctx"])
+    figs = training.training_figures(history, ["ctx"])
     assert [f.name for f in figs] == ["training_accuracy"]  # no blank training_loss
-    assert plots.best_epoch(history) is None
+    assert training.best_epoch(history) is None
     for f in figs:
         f.close()
 
 
 def test_fold_losses_leave_out_the_diverged_epochs():
-    from pnetviz.draw import plots
+    from pnetviz.draw import training
 
     good = _history({"epoch": [0, 1, 2, 3], "train_loss": [1.0, 0.8, 0.7, 0.6], "valid_loss": [1.1, 0.9, 0.8, 0.85],
                      "train_acc": [0.5] * 4, "valid_acc": [0.6] * 4})  # fmt: skip
     bad = _history({"epoch": [0, 1, 2, 3], "train_loss": [1.0, 0.8, 0.7, 0.6], "valid_loss": [1.2, math.nan, 0.7, math.inf],
                     "train_acc": [0.5] * 4, "valid_acc": [0.6] * 4})  # fmt: skip
-    fig = plots.fold_training_figure({0: good, 1: bad}, ["ctx"])
+    fig = training.fold_training_figure({0: good, 1: bad}, ["ctx"])
     try:
         valid = fig.objects["training_folds/valid_loss_fold1"]
         assert valid.GetN() == 2 and list(valid.GetX())[:2] == [0.0, 2.0] and list(valid.GetY())[:2] == [1.2, 0.7]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
 from pnetviz.metrics.calibration import reliability
@@ -102,7 +102,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     if calibration is not None:
         figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx))
     if history is not None:
-        figs += plots.training_figures(history, ctx[:2])
+        figs += training.training_figures(history, ctx[:2])
     for comp in comparisons:
         t = subsets.tag(comp.branch)
         figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",

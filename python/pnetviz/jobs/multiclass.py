@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
 from pnetviz.metrics.calibration import Reliability, pairwise_auc, reliability
@@ -381,7 +381,7 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
         stem = "f1_score" if metric == "f1" else metric
         figs.append(plots.bar_figure(f"{stem}_by_class", job.display, values, "F1 score" if metric == "f1" else metric.capitalize(), ctx))
     if history is not None:
-        figs += plots.training_figures(history, ctx[:2])
+        figs += training.training_figures(history, ctx[:2])
     return figs
 
 
