@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 import figlint  # tests/draw is on sys.path (see test_figure_lint.py)
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.draw.style import StyleOptions, cms_style, color
 from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics import folds, hep
@@ -28,8 +28,8 @@ def _history(seed: int, best: int | None = None) -> TrainingHistory:
 
 def test_best_epoch_is_the_lowest_validation_loss_unless_recorded():
     h = _history(3)
-    assert plots.best_epoch(h) == int(np.argmin(h.columns["valid_loss"]))
-    assert plots.best_epoch(_history(3, best=5)) == 5
+    assert training.best_epoch(h) == int(np.argmin(h.columns["valid_loss"]))
+    assert training.best_epoch(_history(3, best=5)) == 5
 
 
 def _figures():
@@ -52,7 +52,7 @@ def _figures():
         plots.RatioSpec("t/rej_ratio_b", folds.rejection_ratio(other, ref, n_bkg), color("multiclass"), 2)])  # fmt: skip
     ctx = ["m(H^{+}) = 130 GeV, m(A) = 90 GeV", "vs t#bar{t}Z, 3#mu, fold 0, test"]
     figs = [plots.roc_figure("roc_ratio", roc, ctx, ratio=panel), plots.rejection_figure("rejection_ratio", rej, ctx, ratio=rej_panel),
-            plots.fold_training_figure({k: _history(k) for k in range(3)}, ctx[:1])]  # fmt: skip
+            training.fold_training_figure({k: _history(k) for k in range(3)}, ctx[:1])]  # fmt: skip
     return figs, ratio
 
 

@@ -37,9 +37,11 @@ def label_tex(name: str) -> str:
 
 
 def channel_tex(name: str) -> str:
-    """Run1E2Mu -> $1e2\\mu$; other names literally."""
-    label = trainer.channel_label(name)
-    return "$" + label.replace("#mu", r"\mu") + "$" if label != name else latex(name)
+    """Run1E2Mu -> $1e2\\mu$; other names literally, through escape.latex (channel_label gives
+    TLatex look-alikes of any other name, never LaTeX)."""
+    if not trainer.CHANNEL.fullmatch(name):
+        return latex(name)
+    return "$" + trainer.channel_label(name).replace("#mu", r"\mu") + "$"
 
 
 def _pm(mean: float, std: float | None) -> str:
@@ -102,9 +104,23 @@ def latex_tables(compared: Sequence[dict], aggregates: Sequence[dict]) -> str:
             what = f"binary vs {label_tex(a['pair'])}" if a["kind"] == "binary" else f"multi-class {label_tex(a['pair'])}"
             lonely.setdefault((a["channel"], hyper_tag(a["model"])), set()).add(f"{what} ({latex(a['signal'])})")
     keys = sorted({(c["channel"], c["tag"]) for c in compared} | set(lonely))
-    blocks = [channel_table(ch, tag, [c for c in compared if (c["channel"], c["tag"]) == (ch, tag)], sorted(lonely.get((ch, tag), ())))
-              for ch, tag in keys]  # fmt: skip
+    variants = {hyper_tag(a["model"]): a.get("variant") or "" for a in aggregates}
+    blocks = []
+    for ch, tag in keys:
+        sel = [c for c in compared if (c["channel"], c["tag"]) == (ch, tag)]
+        unpaired = sorted(lonely.get((ch, tag), ()))
+        blocks.append(channel_table(ch, tag, sel, unpaired) if sel else
+                      no_pair_text(ch, variants.get(tag, ""), unpaired))  # fmt: skip
     return PREAMBLE + "\n".join(blocks)
+
+
+def no_pair_text(channel: str, short: str, unpaired: Sequence[str]) -> str:
+    """The line that stands for the table of a (channel, variant) without one binary/multi-class
+    pair (a binary-only round, a multi-class model with other hyperparameters): no `tabular`
+    without data columns, which LaTeX cannot compile. `short`: the short variant name ("" if one)."""
+    variant = f" (model variant {latex(short)})" if short else ""
+    return (r"\par\noindent{\raggedright No binary/multi-class pair to compare in the "
+            f"{channel_tex(channel)} channel{variant}; models without a partner model: " + "; ".join(unpaired) + ".\\par}\n")
 
 
 def _rejection_tex(row: dict) -> str:

@@ -445,7 +445,10 @@ const params = new URLSearchParams(window.location.search);
 const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
 const what = document.getElementById('what'), error = document.getElementById('error');
 what.textContent = file + (item ? ' : ' + item : '');
-const bad = !file || file.startsWith('/') || file.includes('..') || /^[a-z]+:/i.test(file) || !file.endsWith('.root');
+// a path under this page: no absolute path, no scheme, '..' refused only as a whole component;
+// fetched as a URL of its components each percent-encoded (a '#', '?', '%41' or '\\' is a name)
+const parts = file.split('/'), url = parts.map(encodeURIComponent).join('/');
+const bad = !file || file.startsWith('/') || parts.includes('..') || /^[a-z][a-z0-9+.-]*:/i.test(file) || !file.endsWith('.root');
 if (bad) {
   error.textContent = 'give ?file=<path of a .root file under this directory>&item=<object>';
 } else {
@@ -455,7 +458,7 @@ if (bad) {
     // 100 px high, as a ratio panel's is at its stored size
     jsroot.settings.SmallPad = null;
     if (item) {
-      const f = await jsroot.openFile(file);
+      const f = await jsroot.openFile(url);
       const obj = await f.readObject(item);
       plainDivisions(obj);
       if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
@@ -466,7 +469,7 @@ if (bad) {
       await jsroot.draw('drawing', obj, opt);
     } else {
       const h = new jsroot.HierarchyPainter('browser', 'drawing');
-      await h.openRootFile(file);
+      await h.openRootFile(url);
     }
   } catch (err) {
     error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err;

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.evaluate import Confusion
-from pnetviz.io.history import TrainingHistory
 from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import STYLE, color, cycle_color
@@ -310,92 +309,6 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
                         size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
         figs.append(fig)
     return figs
-
-
-def best_epoch(history: TrainingHistory) -> int:
-    """The epoch kept by the trainer: its `best_epoch` if recorded, else the lowest validation loss."""
-    recorded = history.summary.get("best_epoch")
-    if isinstance(recorded, (int, float)) and recorded in set(history.epochs.tolist()):
-        return int(recorded)
-    return int(history.epochs[int(np.argmin(history.columns["valid_loss"]))])
-
-
-def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
-                    physics: bool = True, mark_best: bool = False) -> canvas.Figure:  # fmt: skip
-    """One per-epoch quantity: series = [(column, label, colour, style)]; the best epoch as a dashed
-    vertical line; `physics` False: a computing-resource plot, without the CMS physics label. The
-    y axis fitted to the data, with headroom for the box only when the curves leave no corner."""
-    epochs = history.epochs
-    values = np.concatenate([history.columns[col] for col, *_ in series])
-    lo, hi = float(values.min()), float(values.max())
-    span = hi - lo or abs(hi) or 1.0
-    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
-    tops = [hi + 0.08 * span, hi + 0.9 * span]
-    if ytitle == "Accuracy":  # a bounded quantity: the axis ends at 1.1 at most
-        tops = sorted({min(t, 1.1) for t in tops})
-    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, top), "Epoch", ytitle) for top in tops]
-    best = best_epoch(history) if mark_best else None
-
-    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
-        for col, label, col_color, style in series:
-            canvas.add_graph(fig, f"training/{col}", epochs, history.columns[col], label, line_color=col_color, line_style=style)
-        if best is not None:
-            canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
-                            line_style=7)  # fmt: skip
-
-    make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
-    return canvas.boxed_figure(make, frames, draw, context, physics=physics)
-
-
-def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
-    """`training_loss` and `training_accuracy` (training and validation, best epoch marked) and,
-    when recorded, `training_epoch_time` and `training_memory` (no CMS physics label)."""
-    train, valid = color("training"), color("validation")
-    figs = [
-        _history_figure("training_loss", history, "Loss", [("train_loss", "Training", train, 1),
-                                                           ("valid_loss", "Validation", valid, 2)], context, mark_best=True),
-        _history_figure("training_accuracy", history, "Accuracy", [("train_acc", "Training", train, 1),
-                                                                   ("valid_acc", "Validation", valid, 2)], context, mark_best=True),
-    ]  # fmt: skip
-    if "memory_mb" in history.columns:  # GB: 4-digit MB tick labels ran into the axis title
-        history = replace(history, columns={**history.columns, "memory_gb": history.columns["memory_mb"] / 1024.0})
-    for stem, col, title in (("training_epoch_time", "epoch_time", "Epoch time [s]"), ("training_memory", "memory_gb", "Memory [GB]")):
-        if col in history.columns:
-            figs.append(_history_figure(stem, history, title, [(col, title.split(" [")[0], cycle_color(2), 1)], context,
-                                        physics=False))  # fmt: skip
-    return figs
-
-
-def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequence[str],
-                         name: str = "training_loss_folds") -> canvas.Figure:  # fmt: skip
-    """Every fold's training (solid) and validation (dashed) loss against the epoch, one colour per
-    fold, each fold's best epoch (best_epoch) marked on its validation curve."""
-    folds = sorted(histories)
-    values = np.concatenate([h.columns[c] for h in histories.values() for c in ("train_loss", "valid_loss")])
-    epochs = np.concatenate([h.epochs for h in histories.values()])
-    lo, hi = float(values.min()), float(values.max())
-    span = hi - lo or abs(hi) or 1.0
-    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
-    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, hi + room * span), "Epoch", "Loss")
-              for room in (0.08, 0.9)]  # fmt: skip
-
-    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
-        best_x, best_y = [], []
-        for i, fold in enumerate(folds):
-            h, col = histories[fold], cycle_color(2 + i)
-            canvas.add_graph(fig, f"training_folds/train_loss_fold{fold}", h.epochs, h.columns["train_loss"], f"Fold {fold}",
-                             line_color=col, line_style=1)  # fmt: skip
-            canvas.add_graph(fig, f"training_folds/valid_loss_fold{fold}", h.epochs, h.columns["valid_loss"], None,
-                             line_color=col, line_style=2)  # fmt: skip
-            best = best_epoch(h)
-            best_x.append(best)
-            best_y.append(float(h.columns["valid_loss"][np.flatnonzero(h.epochs == best)[0]]))
-        canvas.add_points(fig, "training_folds/best_epochs", best_x, best_y, "Best epoch (validation)",
-                          marker_color=color("all_events"), marker=24)  # fmt: skip
-
-    ctx = [*context, "solid: training, dashed: validation"]
-    make = lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)  # noqa: E731
-    return canvas.boxed_figure(make, frames, draw, ctx)
 
 
 def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,

@@ -29,6 +29,36 @@ class TrainingHistory:
     def epochs(self) -> np.ndarray:
         return self.columns["epoch"]
 
+    @property
+    def non_finite(self) -> dict[str, list[int]]:
+        """column -> the epochs whose value is NaN or infinite (a diverged epoch), for every
+        column that has one: those points are not drawn, and the report names them."""
+        out = {}
+        for col, values in self.columns.items():
+            bad = ~np.isfinite(values)
+            if col != "epoch" and bad.any():
+                out[col] = [int(e) for e in self.epochs[bad]]
+        return out
+
+    def finite(self, col: str) -> tuple[np.ndarray, np.ndarray]:
+        """(epochs, values) of column `col` without its non-finite values."""
+        keep = np.isfinite(self.columns[col])
+        return self.epochs[keep], self.columns[col][keep]
+
+    def report(self) -> dict:
+        """The report's `training` section: the summary fields, and `non_finite_epochs` (column ->
+        epochs not drawn) when a value is NaN or infinite."""
+        return {**self.summary, "non_finite_epochs": self.non_finite} if self.non_finite else dict(self.summary)
+
+    def notes(self) -> list[str]:
+        """One report note per column with non-finite values, naming the epochs."""
+        out = []
+        for col, epochs in self.non_finite.items():
+            what = "no finite value: the curve is left out" if len(epochs) == self.epochs.size else (
+                f"not finite at epoch{'s' * (len(epochs) > 1)} {', '.join(map(str, epochs))}: those points are not drawn")
+            out.append(f"training history {col}: {what}")
+        return out
+
 
 def load_history(path: Path | str) -> TrainingHistory:
     """Parse and check a performance JSON; InputError naming the file and the problem."""
@@ -46,5 +76,7 @@ def load_history(path: Path | str) -> TrainingHistory:
         columns = {k: np.array([float(r[k]) for r in records]) for k in (*REQUIRED, *present)}
     except (TypeError, ValueError):
         raise InputError(f"{path}: non-numeric values in training_history.") from None
+    if not np.isfinite(columns["epoch"]).all():
+        raise InputError(f"{path}: an epoch number in training_history is not finite. Fix: number the epochs 0, 1, 2, ...")
     summary = {k: v for k, v in results.items() if k != "training_history" and isinstance(v, (int, float, str, bool))}
     return TrainingHistory(path=path, columns=columns, summary=summary)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
 from pnetviz.metrics.calibration import reliability
@@ -102,7 +102,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     if calibration is not None:
         figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx))
     if history is not None:
-        figs += plots.training_figures(history, ctx[:2])
+        figs += training.training_figures(history, ctx[:2])
     for comp in comparisons:
         t = subsets.tag(comp.branch)
         figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",
@@ -156,7 +156,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
     for comp in comparisons:
         report[f"{subsets.tag(comp.branch)}_performance"] = {"branch": comp.branch, "split": "test", **comp.report}
     if history is not None:
-        report["training"] = history.summary
+        report["training"] = history.report()
     report["notes"] = notes
     return report
 
@@ -219,6 +219,7 @@ def run(job: BinaryJob) -> RunOutput:
         notes.append("no training history file found: training_loss, training_accuracy, training_epoch_time and training_memory skipped")
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
+    notes += history.notes() if history else []
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
     report["working_points"] = {**decided.meta, "points": decided.points}
     report["cut_scan"] = decisions.scan_section(decided, results["test"], metrics)

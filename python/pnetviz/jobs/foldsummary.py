@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.errors import InputError
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.jobs.decisions import WP_FILE, document
@@ -118,8 +118,8 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
         figs = []
         for name, (prefix, per_split) in pairs.items():
             figs += band_figures(prefix, per_split, pair_context(context, (display or {}).get(name, name)) if prefix else context)
-        if len(loaded) > 1:
-            figs.append(plots.fold_training_figure(loaded, list(context[:2])))
+        if len(loaded) > 1 and (losses := training.fold_training_figure(loaded, list(context[:2]))) is not None:
+            figs.append(losses)
         return figs
 
     return write_set(output, formats, style, figures, report, title, extra)

@@ -270,14 +270,20 @@ def is_trainer_choice(ev: dict, r: dict) -> bool:
     return bool(tc and tc["iteration"] == r["iteration"] and tc["model"] == r["model"])
 
 
+def _head_cell(title: str) -> str:
+    """A column title of the GA table in LaTeX, one word a line (the table fits a 16 cm text width)."""
+    words = [latex(w) for w in title.split()]
+    return "\\shortstack{" + "\\\\".join(words) + "}" if len(words) > 1 else latex(title)
+
+
 def latex_table(job: GAJob, ev: dict, genes: Sequence[str]) -> str:
     """The top models by recomputed fitness as a LaTeX table (booktabs); every name escaped."""
     rows = sorted(ev["models"], key=lambda r: r["rank"])[: job.top]
     head = ["Rank", "Iteration", "Model", *(GENE_TITLES.get(g, g) for g in genes), "Fitness", "Best epoch", "Gap"]
     lines = [f"% pnetviz ga: top {len(rows)} models of the GA search, {latex(job.channel)} {latex(job.signal)}",
-             "\\begin{table}[htbp]", "\\centering", "\\small",
+             "\\begin{table}[htbp]", "\\centering", "\\footnotesize", "\\setlength{\\tabcolsep}{3pt}",
              f"\\begin{{tabular}}{{{'r' * 3}{'l' * len(genes)}rrr}}", "\\toprule",
-             " & ".join(latex(h) for h in head) + " \\\\", "\\midrule"]  # fmt: skip
+             " & ".join(_head_cell(h) for h in head) + " \\\\", "\\midrule"]  # fmt: skip
     for r in rows:
         flags = ("$^{\\dagger}$" if is_trainer_choice(ev, r) else "") + ("$^{*}$" if r["duplicate_of"] else "")
         genes_tex = [latex(f"{v:g}" if isinstance(v, float) else v) for v in (r["genes"][g] for g in genes)]

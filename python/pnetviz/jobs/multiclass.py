@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots
+from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
 from pnetviz.metrics.calibration import Reliability, pairwise_auc, reliability
@@ -381,7 +381,7 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
         stem = "f1_score" if metric == "f1" else metric
         figs.append(plots.bar_figure(f"{stem}_by_class", job.display, values, "F1 score" if metric == "f1" else metric.capitalize(), ctx))
     if history is not None:
-        figs += plots.training_figures(history, ctx[:2])
+        figs += training.training_figures(history, ctx[:2])
     return figs
 
 
@@ -452,7 +452,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
                                       for b, c in ev.subset_comparisons.items()}  # fmt: skip
     if history is not None:
-        report["training"] = history.summary
+        report["training"] = history.report()
     report["notes"] = notes
     return report
 
@@ -554,7 +554,7 @@ def run(job: MultiClassJob) -> RunOutput:
                              extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
-    notes = [] if history else ["no training history file found: training_loss and training_accuracy skipped"]
+    notes = history.notes() if history else ["no training history file found: training_loss and training_accuracy skipped"]
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
     report = build_report(job, preds, ev, history, notes)

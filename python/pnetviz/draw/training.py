@@ -1,0 +1,134 @@
+"""The training-history figures: loss and accuracy per epoch (training and validation, the best
+epoch marked), epoch time and memory, and every fold's losses on one figure. A non-finite value
+(a diverged epoch) is not drawn and said so on the figure; a series without a finite value is
+left out, a figure without one not made (never a blank figure)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from pnetviz.draw import canvas
+from pnetviz.draw.style import color, cycle_color
+from pnetviz.io.history import TrainingHistory
+
+
+def best_epoch(history: TrainingHistory) -> int | None:
+    """The epoch kept by the trainer: its `best_epoch` if recorded, else the lowest finite
+    validation loss (None: no finite validation loss)."""
+    recorded = history.summary.get("best_epoch")
+    if isinstance(recorded, (int, float)) and recorded in set(history.epochs.tolist()):
+        return int(recorded)
+    epochs, valid = history.finite("valid_loss")
+    return int(epochs[int(np.argmin(valid))]) if valid.size else None
+
+
+def not_drawn(history: TrainingHistory, col: str, what: str) -> str | None:
+    """The figure's line for a column with non-finite values ("Validation loss: epochs 12, 15 not
+    finite, not drawn"; at most three epochs named), None when every value is finite."""
+    bad = history.non_finite.get(col)
+    if not bad:
+        return None
+    if len(bad) == history.epochs.size:
+        return f"{what}: no finite value, not drawn"
+    named = ", ".join(map(str, bad[:3])) + (f" +{len(bad) - 3} more" if len(bad) > 3 else "")
+    return f"{what}: epoch{'s' * (len(bad) > 1)} {named} not finite, not drawn"
+
+
+def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
+                    physics: bool = True, mark_best: bool = False) -> canvas.Figure | None:  # fmt: skip
+    """One per-epoch quantity: series = [(column, label, colour, style)]; the best epoch as a dashed
+    vertical line; `physics` False: a computing-resource plot, without the CMS physics label. The
+    y axis fitted to the data, with headroom for the box only when the curves leave no corner."""
+    epochs = history.epochs
+    notes = [n for col, label, *_ in series if (n := not_drawn(history, col, _what(label, ytitle)))]
+    series = [s for s in series if history.finite(s[0])[1].size]  # a series without a finite value is left out
+    if not series:
+        return None
+    values = np.concatenate([history.finite(col)[1] for col, *_ in series])
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo or abs(hi) or 1.0
+    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
+    tops = [hi + 0.08 * span, hi + 0.9 * span]
+    if ytitle == "Accuracy":  # a bounded quantity: the axis ends at 1.1 at most
+        tops = sorted({min(t, 1.1) for t in tops})
+    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, top), "Epoch", ytitle) for top in tops]
+    best = best_epoch(history) if mark_best else None
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for col, label, col_color, style in series:
+            canvas.add_graph(fig, f"training/{col}", *history.finite(col), label, line_color=col_color, line_style=style)
+        if best is not None:
+            canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
+                            line_style=7)  # fmt: skip
+
+    make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
+    return canvas.boxed_figure(make, frames, draw, [*context, *notes], physics=physics)
+
+
+def _what(label: str, ytitle: str) -> str:
+    """A series as the figure names it: "Validation loss", "Epoch time"."""
+    quantity = ytitle.split(" [")[0]
+    return label if label == quantity else f"{label} {quantity.lower()}"
+
+
+def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
+    """`training_loss` and `training_accuracy` (training and validation, best epoch marked) and,
+    when recorded, `training_epoch_time` and `training_memory` (no CMS physics label). Non-finite
+    values are not drawn and said so on the figure; a figure with no finite value is not made."""
+    train, valid = color("training"), color("validation")
+    figs = [
+        _history_figure("training_loss", history, "Loss", [("train_loss", "Training", train, 1),
+                                                           ("valid_loss", "Validation", valid, 2)], context, mark_best=True),
+        _history_figure("training_accuracy", history, "Accuracy", [("train_acc", "Training", train, 1),
+                                                                   ("valid_acc", "Validation", valid, 2)], context, mark_best=True),
+    ]  # fmt: skip
+    if "memory_mb" in history.columns:  # GB: 4-digit MB tick labels ran into the axis title
+        history = replace(history, columns={**history.columns, "memory_gb": history.columns["memory_mb"] / 1024.0})
+    for stem, col, title in (("training_epoch_time", "epoch_time", "Epoch time [s]"), ("training_memory", "memory_gb", "Memory [GB]")):
+        if col in history.columns:
+            figs.append(_history_figure(stem, history, title, [(col, title.split(" [")[0], cycle_color(2), 1)], context,
+                                        physics=False))  # fmt: skip
+    return [f for f in figs if f is not None]
+
+
+def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequence[str],
+                         name: str = "training_loss_folds") -> canvas.Figure | None:  # fmt: skip
+    """Every fold's training (solid) and validation (dashed) loss against the epoch, one colour per
+    fold, each fold's best epoch (best_epoch) marked on its validation curve; non-finite values not
+    drawn and said so (None: no finite loss at all)."""
+    folds = sorted(histories)
+    values = np.concatenate([h.finite(c)[1] for h in histories.values() for c in ("train_loss", "valid_loss")])
+    if not values.size:
+        return None
+    epochs = np.concatenate([h.epochs for h in histories.values()])
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo or abs(hi) or 1.0
+    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
+    frames = [canvas.Frame((epochs.min() - 0.5, epochs.max() + 0.5), (bottom, hi + room * span), "Epoch", "Loss")
+              for room in (0.08, 0.9)]  # fmt: skip
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        best_x, best_y = [], []
+        for i, fold in enumerate(folds):
+            h, col = histories[fold], cycle_color(2 + i)
+            for loss, style, label in (("train_loss", 1, f"Fold {fold}"), ("valid_loss", 2, None)):
+                if h.finite(loss)[1].size:
+                    canvas.add_graph(fig, f"training_folds/{loss}_fold{fold}", *h.finite(loss), label, line_color=col,
+                                     line_style=style)  # fmt: skip
+            best = best_epoch(h)
+            at = h.columns["valid_loss"][h.epochs == best]
+            if best is not None and at.size and np.isfinite(at[0]):
+                best_x.append(best)
+                best_y.append(float(at[0]))
+        if best_x:
+            canvas.add_points(fig, "training_folds/best_epochs", best_x, best_y, "Best epoch (validation)",
+                              marker_color=color("all_events"), marker=24)  # fmt: skip
+
+    ctx = [*context, "solid: training, dashed: validation"]
+    ctx += [f"Fold {f}, {n[0].lower()}{n[1:]}" for f in folds for c, what in (("train_loss", "Training loss"), ("valid_loss", "Validation loss"))
+            if (n := not_drawn(histories[f], c, what))]  # fmt: skip
+    make = lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)  # noqa: E731
+    return canvas.boxed_figure(make, frames, draw, ctx)
