@@ -44,7 +44,7 @@ SIGNIFICANCE = ranking.ALPHA  # difference-map cells marked "*" below this Holm-
 masses = signal_masses  # (m(H+), m(A)) of a signal point name, or None
 
 
-def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | None, train: tuple = (None, None)) -> dict:
+def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | None, train_events: tuple = (None, None)) -> dict:
     test, train, ot = metrics["test"], metrics["train"], metrics["overtraining"]
     mass = masses(job.signal) or (None, None)
     return {
@@ -59,7 +59,7 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | N
         "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
         "events_test_signal": events[0], "events_test_background": events[1],
         "auc_test_profiled": syst["profiled"]["auc"] if syst else None,
-        "events_train_signal": train[0], "events_train_background": train[1],  # n_test/n_train of the fold tests
+        "events_train_signal": train_events[0], "events_train_background": train_events[1],  # n_test/n_train of the fold tests
     }  # fmt: skip
 
 
