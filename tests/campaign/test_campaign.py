@@ -89,10 +89,25 @@ def test_binary_vs_multiclass_paired_statistics_over_folds(done):
         folds = sorted(b)
         ref = stats.ttest_rel([m[f] for f in folds], [b[f] for f in folds])
         assert int(c["auc_diff_folds"]) == 2
-        assert float(c["auc_diff_mean"]) == pytest.approx(np.mean([m[f] - b[f] for f in folds]), rel=1e-12)
-        assert float(c["auc_diff_t"]) == pytest.approx(ref.statistic, rel=1e-9)
-        assert float(c["auc_diff_p_value"]) == pytest.approx(ref.pvalue, rel=1e-7)
+        d = np.array([m[f] - b[f] for f in folds])
+        assert float(c["auc_diff_mean"]) == pytest.approx(d.mean(), rel=1e-12)
+        assert float(c["auc_diff_t_naive"]) == pytest.approx(ref.statistic, rel=1e-9)
+        assert float(c["auc_diff_p_naive_t"]) == pytest.approx(ref.pvalue, rel=1e-7)
+        # corrected resampled t: n_test/n_train from the rows' event counts of both models and folds
+        sel = [r for r in rows if (r["channel"], r["signal"]) == (c["channel"], c["signal"]) and
+               (r["kind"], r["pair"]) in (("binary", c["background"]), ("multiclass", c["multiclass_class"]))]  # fmt: skip
+        ratio = np.mean([(float(r["events_test_signal"]) + float(r["events_test_background"])) /
+                         (float(r["events_train_signal"]) + float(r["events_train_background"])) for r in sel])  # fmt: skip
+        assert float(c["auc_diff_test_train_ratio"]) == pytest.approx(ratio, rel=1e-12) and 0.05 < ratio < 2
+        t = d.mean() / (np.std(d, ddof=1) * np.sqrt(1 / 2 + ratio))
+        assert float(c["auc_diff_t"]) == pytest.approx(t, rel=1e-9)
+        assert float(c["auc_diff_p_value"]) == pytest.approx(2 * stats.t.sf(abs(t), 1), rel=1e-7)
         assert float(c["auc_diff_combined_error"]) > 0
+    p_values = [float(c["auc_diff_p_value"]) for c in compared]
+    holm = [float(c["auc_diff_p_holm"]) for c in compared]
+    order = np.argsort(p_values)
+    assert holm[order[0]] == pytest.approx(min(1.0, len(p_values) * p_values[order[0]]), rel=1e-9)  # Holm over all 12
+    assert [float(c["auc_diff_q_bh"]) for c in compared] == pytest.approx(list(stats.false_discovery_control(p_values)))
 
 
 def test_latex_tables_compile_within_a_16cm_text_width(done, tmp_path):

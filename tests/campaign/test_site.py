@@ -24,6 +24,7 @@ import pytest
 from conftest import load_script
 from pnetviz.campaign import site
 from pnetviz.cli.common import run
+from pnetviz.metrics import rounding
 
 CHROMIUM = shutil.which("chromium")
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -140,8 +141,8 @@ def test_signal_pages_hold_the_working_point_table(report):
     page = next(t for t in texts if "MHc100_MA95" in t.split("<h1>")[1].split("</h1>")[0])
     table = page.split('id="working-points"')[1].split("</table>")[0]
     assert table.count("<tr>") == len(mine) + 1  # header + one row per (kind, model, pair, target)
-    threshold = float(mine[0]["threshold_mean"])
-    assert f"{threshold:.4f}" in table
+    threshold, std = float(mine[0]["threshold_mean"]), mine[0]["threshold_std"]
+    assert rounding.pm(threshold, float(std) if std else None, "html") in table  # PDG digits (metrics.rounding)
 
 
 def test_names_from_disk_are_text_never_markup():

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pnetviz.escape import latex
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
+from pnetviz.metrics.multiplicity import family_size
+from pnetviz.metrics.rounding import pm
 
 # Class and channel names with a physics label in LaTeX; any other name is printed literally.
 LATEX_LABELS = {
@@ -44,10 +46,9 @@ def channel_tex(name: str) -> str:
     return "$" + trainer.channel_label(name).replace("#mu", r"\mu") + "$"
 
 
-def _pm(mean: float, std: float | None) -> str:
-    if mean is None or not math.isfinite(mean):
-        return "--"
-    return f"${mean:.3f} \\pm {std:.3f}$" if std is not None and math.isfinite(std) else f"${mean:.3f}$"
+def _pm(mean: float, std: float | None, sign: bool = False) -> str:
+    """$mean \\pm std$ rounded by the PDG rule (metrics.rounding); -- without a value."""
+    return pm(mean, std, "latex", ".3f", sign) or "--"
 
 
 def _label_key(text: str) -> str:
@@ -188,18 +189,22 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
     error, the difference to the best with its paired p-value, and the rejections at eps_s = 0.5
     and 0.9. Every name goes through escape.latex."""
     blocks = ["% Needs \\usepackage{booktabs}. The campaign leaderboard: one table float per channel and background.\n"]
+    family = family_size([e.get("diff_to_best_p_value") for e in entries])
     for channel, background in sorted({(e["channel"], e["background"]) for e in entries}):
         sel = [e for e in entries if (e["channel"], e["background"]) == (channel, background)]
-        caption = (f"Models ranked by mean test AUC over folds, {channel_tex(channel)} channel, signal against "
-                   f"{label_tex(background)}: binary models (B) and multi-class likelihood ratios (MC, of the class "
-                   "holding the background), each variant named by the hyperparameters that differ. AUC: mean $\\pm$ "
-                   "standard error over folds; $\\Delta$AUC: best minus this model over the common folds, with the "
-                   "two-sided $p$-value of the paired $t$ test (n/a: fewer than two common folds); $R$: rejection "
+        caption = (f"Models ranked by mean test AUC over the folds all of them share, {channel_tex(channel)} channel, "
+                   f"signal against {label_tex(background)}: binary models (B) and multi-class likelihood ratios (MC, "
+                   "of the class holding the background), each variant named by the hyperparameters that differ. AUC: "
+                   "mean $\\pm$ standard error over folds; $\\Delta$AUC: best minus this model over those folds, with "
+                   "the two-sided $p$-value of the corrected resampled $t$ test (Nadeau-Bengio; n/a: fewer than two "
+                   f"common folds) and $p_\\mathrm{{Holm}}$, Holm-adjusted over the {family} comparisons with the best "
+                   "of this campaign's leaderboard (every channel, signal point and background); rank 1=: the best and "
+                   "every model compatible with it ($p_\\mathrm{Holm} > 0.05$); $R$: rejection "
                    "$1/\\varepsilon_b$ at signal efficiency 0.5 and 0.9 ($>$: lower limit). Masses in GeV.")  # fmt: skip
         lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
                  rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-leaderboard-{_label_key(channel)}-{_label_key(background)}}}",
-                 r"\begin{tabular}{rrrllcccrr}", r"\toprule",
-                 r"$m_{H^\pm}$ & $m_A$ & Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $R_{0.5}$ & $R_{0.9}$ \\",
+                 r"\begin{tabular}{rrrllccccrr}", r"\toprule",
+                 r"$m_{H^\pm}$ & $m_A$ & Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $p_\mathrm{Holm}$ & $R_{0.5}$ & $R_{0.9}$ \\",
                  r"\midrule"]  # fmt: skip
         previous = None
         for e in sel:
@@ -213,10 +218,11 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
             model = "B" if e["kind"] == "binary" else f"MC ({label_tex(e['pair'])})"
             se = e.get("auc_test_standard_error")
             auc = _pm(e["auc_test_mean"], se if isinstance(se, float) and math.isfinite(se) else None)
-            best = e["rank"] == 1
-            diff = "--" if best else _pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"))
+            best = e.get("position", e["rank"]) == 1
+            diff = "--" if best else _pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"), sign=True)
             p_value = "--" if best else _p_value(e.get("diff_to_best_p_value"))
-            lines.append(f"{where} & {e['rank']} & {model} & {latex(e['variant']) or '--'} & {auc} & {diff} & {p_value} & "
+            p_holm = "--" if best else _p_value(e.get("diff_to_best_p_holm"))
+            lines.append(f"{where} & {e['rank']} & {model} & {latex(e['variant']) or '--'} & {auc} & {diff} & {p_value} & {p_holm} & "
                          f"{_rejection(e, 'rejection_0.5')} & {_rejection(e, 'rejection_0.9')} " + r"\\")  # fmt: skip
         lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
         blocks.append("\n".join(lines))

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from pnetviz.escape import html
+from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
 
@@ -91,7 +92,7 @@ def _mean_std(row: dict, key: str, fmt: str = ".4f") -> str:
     text = _number(mean, fmt)
     if row.get(f"{key}_limit"):
         return f"&gt; {text}"
-    return f"{text} &plusmn; {_number(std, fmt)}" if text and isinstance(std, (int, float)) else text
+    return pm(mean, std, "html", fmt) if text else text  # PDG rounding (metrics.rounding)
 
 
 def view_link(prefix: str, root_file: str, item: str) -> str:
@@ -172,34 +173,40 @@ def _models_table(pages: Sequence[ModelPage]) -> str:
 
 
 def _compared_table(compared: Sequence[dict]) -> str:
-    head = ("Channel", "Signal", "Background", "Binary AUC", "Multi-class LR AUC", "Multi-class &minus; binary", "p (paired t)")
+    head = ("Channel", "Signal", "Background", "Binary AUC", "Multi-class LR AUC", "Multi-class &minus; binary",
+            "p (corrected t)", "p (Holm)", "q (BH)")  # fmt: skip
     rows = []
     for c in compared:
-        diff = _number(c.get("auc_diff_mean"), "+.4f")
-        err = _number(c.get("auc_diff_standard_error"), ".4f")
         cells = (html(c["channel"]), html(c["signal"]), html(c["background"]),
-                 f"{_number(c.get('auc_test_binary_mean'))} &plusmn; {_number(c.get('auc_test_binary_std'))}",
-                 f"{_number(c.get('auc_test_multiclass_mean'))} &plusmn; {_number(c.get('auc_test_multiclass_std'))}",
-                 f"{diff} &plusmn; {err}" if diff else "", _number(c.get("auc_diff_p_value"), ".3f"))  # fmt: skip
+                 pm(c.get("auc_test_binary_mean"), c.get("auc_test_binary_std"), "html"),
+                 pm(c.get("auc_test_multiclass_mean"), c.get("auc_test_multiclass_std"), "html"),
+                 pm(c.get("auc_diff_mean"), c.get("auc_diff_standard_error"), "html", sign=True),
+                 *(_number(c.get(f"auc_diff_{k}"), ".3g") for k in ("p_value", "p_holm", "q_bh")))  # fmt: skip
         rows.append(cells)
     return _table("compared", head, rows)
+
+
+def _family(data: dict, table: str) -> str:
+    """The test and family of a table's p-values (summary families), one paragraph."""
+    family = data.get("families", {}).get(table)
+    ties = "; rank 1=: compatible with the best (Holm p &gt; 0.05)" if table == "leaderboard" else ""
+    return f"<p>p: corrected resampled t over folds (Nadeau-Bengio); {html(family)}{ties}.</p>" if family else ""
 
 
 def _leaderboard_table(entries: Sequence[dict]) -> str:
     """summary.leaderboard as a sortable, filterable table (best first in each channel, signal
     point and background)."""
     head = ("Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
-            "Best &minus; this", "p (paired t)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
+            "Best &minus; this", "p (corrected t)", "p (Holm)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
     rows = []
     for e in entries:
-        diff = _number(e.get("diff_to_best_mean"), "+.4f") if e.get("rank") != 1 else "best"
-        err = _number(e.get("diff_to_best_standard_error"), ".4f")
+        best = e.get("position", e.get("rank")) == 1
         p_value = e.get("diff_to_best_p_value")
         cells = (html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
                  f'<span title="{html(e.get("model", ""))}">{html(e.get("variant") or "-")}</span>', html(e["pair"]),
-                 f"{_number(e.get('auc_test_mean'))} &plusmn; {_number(e.get('auc_test_standard_error'))}",
-                 f"{diff} &plusmn; {err}" if diff and err and diff != "best" else diff,
-                 html(p_value) if isinstance(p_value, str) else _number(p_value, ".3g"),
+                 pm(e.get("auc_test_mean"), e.get("auc_test_standard_error"), "html"),
+                 "best" if best else pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"), "html", sign=True),
+                 html(p_value) if isinstance(p_value, str) else _number(p_value, ".3g"), _number(e.get("diff_to_best_p_holm"), ".3g"),
                  _mean_std(e, "rejection_0.5", ".1f"), html(e.get("folds", "")))  # fmt: skip
         rows.append(cells)
     return _table("leaderboard", head, rows, "filter (e.g. Run3Mu MHc130_MA90 ttZ)")
@@ -306,8 +313,9 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
             + "</p>",
             f"<h2>Signal points</h2><p class=\"links\">{signal_links}</p>",
             "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
-            "that differ, full name on hover)</h2>", _leaderboard_table(data.get("leaderboard", [])),
-            "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _compared_table(data["binary_vs_multiclass"]),
+            "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", [])),
+            "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _family(data, "binary_vs_multiclass"),
+            _compared_table(data["binary_vs_multiclass"]),
             ga, "<h2>Every model</h2>", _models_table(pages),
             "<h2>Mass-grid maps</h2>", _thumbs(maps, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir),
             "<h2>Test AUC vs m(A)</h2>", _thumbs(graphs, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir)]  # fmt: skip

@@ -23,9 +23,10 @@ from pnetviz.campaign.latex import latex_tables, leaderboard_tables, working_poi
 from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, check_working_points, working_point_rows
 from pnetviz import escape
 from pnetviz.escape import csv_cell
-from pnetviz.campaign import setfiles
+from pnetviz.campaign import ranking, setfiles
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
+from pnetviz.metrics.multiplicity import family_size
 from pnetviz.draw.style import cmsstyle, cycle_color
 from pnetviz.rootenv import set_title
 from pnetviz.output.report import dumps, plain
@@ -33,17 +34,17 @@ from pnetviz.output.report import dumps, plain
 ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
               "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "yields", "ks_p_signal",
               "ks_p_background", "events_test_signal", "events_test_background", "n_eff_test_background",
-              "auc_test_profiled")  # fmt: skip
+              "auc_test_profiled", "events_train_signal", "events_train_background")  # fmt: skip
 AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
 REJECTION_FIELDS = ("rejection_0.5", "rejection_0.9")  # 1/mean(eps_b) over folds, or a lower limit (never dropped)
 GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
-SIGNIFICANCE = 0.05  # difference-map cells marked "*" below this two-sided p-value
+SIGNIFICANCE = ranking.ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
 
 
 masses = signal_masses  # (m(H+), m(A)) of a signal point name, or None
 
 
-def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | None) -> dict:
+def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | None, train_events: tuple = (None, None)) -> dict:
     test, train, ot = metrics["test"], metrics["train"], metrics["overtraining"]
     mass = masses(job.signal) or (None, None)
     return {
@@ -58,6 +59,7 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: dict, syst: dict | No
         "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
         "events_test_signal": events[0], "events_test_background": events[1],
         "auc_test_profiled": syst["profiled"]["auc"] if syst else None,
+        "events_train_signal": train_events[0], "events_train_background": train_events[1],  # n_test/n_train of the fold tests
     }  # fmt: skip
 
 
@@ -65,6 +67,7 @@ REPORT_FILE = "summary_report.json"  # what every binary and multi-class fold se
 NUMBER_FIELDS = ("auc_test", "auc_test_error", "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9",
                  "fip2", "punzi", "ks_p_signal", "ks_p_background", "auc_test_profiled")  # a number, or null (not finite)
 COUNT_FIELDS = ("n_eff_test_background", "events_test_signal", "events_test_background")  # always a number
+TRAIN_FIELDS = ("events_train_signal", "events_train_background")  # a number, or absent (older reports)
 
 
 WHAT = "numbers from this report"  # what the campaign takes from summary_report.json (setfiles.damaged)
@@ -89,9 +92,9 @@ def job_rows(job: Job) -> tuple[list[dict], dict]:
         report = read_report(path)
         try:
             if job.kind == "binary":
-                ev = report["events"]["test"]
+                ev, tr = report["events"]["test"], report["events"].get("train") or {}
                 found = [_row(job, fold, job.pair, report["hep_metrics"], (ev["signal"], ev[job.pair]),
-                              report.get("systematics"))]  # fmt: skip
+                              report.get("systematics"), (tr.get("signal"), tr.get(job.pair)))]  # fmt: skip
             else:
                 info, found = _multiclass_rows(job, fold, report, path)
         except (KeyError, IndexError, TypeError, AttributeError) as err:
@@ -100,6 +103,7 @@ def job_rows(job: Job) -> tuple[list[dict], dict]:
         for row in found:
             bad = [k for k in NUMBER_FIELDS if row[k] is not None and not setfiles.is_number(row[k])]
             bad += [k for k in COUNT_FIELDS if not (setfiles.is_number(row[k]) and math.isfinite(row[k]))]
+            bad += [k for k in TRAIN_FIELDS if row[k] is not None and not setfiles.is_number(row[k])]
             if bad:
                 raise damaged(path, f"{bad[0]} of {row['pair']!r:.60} is {row[bad[0]]!r:.60}, not a number")
         rows += found
@@ -117,8 +121,9 @@ def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, li
         raise damaged(path, "model.background_info is not an object of group -> sample names")
     rows = []
     for pair, metrics in report["hep_metrics"].items():
-        used = report["auc"][pair]["events_used"]["test"]
-        rows.append(_row(job, fold, pair, metrics, (used[classes[0]], used[pair]), report.get("systematics", {}).get(pair)))
+        used, train = report["auc"][pair]["events_used"]["test"], report["auc"][pair]["events_used"].get("train") or {}
+        rows.append(_row(job, fold, pair, metrics, (used[classes[0]], used[pair]), report.get("systematics", {}).get(pair),
+                         (train.get(classes[0]), train.get(pair))))
     return {"classes": classes, "groups": groups}, rows
 
 
@@ -173,14 +178,18 @@ def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[
     return Pairing(table)
 
 
-DIFFERENCE_CONVENTION = ("difference = multi-class minus binary test AUC per fold (the folds both have); paired "
-                         "Student t over folds with its two-sided p-value; inverse-variance combination with the "
-                         "per-fold errors sqrt(e_binary^2 + e_multiclass^2)")  # fmt: skip
+DIFFERENCE_CONVENTION = ("difference = multi-class minus binary test AUC per fold (the folds both have); corrected "
+                         "resampled t over folds (Nadeau-Bengio: variance var (1/k + n_test/n_train)) with its two-sided "
+                         "p-value (p_value), the naive paired Student t for reference (t_naive, p_naive_t), Holm-adjusted "
+                         "(p_holm) and Benjamini-Hochberg (q_bh) over every binary vs multi-class comparison of the "
+                         "campaign; inverse-variance combination with the per-fold errors sqrt(e_binary^2 + "
+                         "e_multiclass^2)")  # fmt: skip
 
 
 def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
     """Paired statistics of the test-AUC difference (multi-class minus binary) over the folds that
-    both models of comparison `c` have (folds.paired_difference), as flat `auc_diff_*` fields."""
+    both models of comparison `c` have (ranking.paired_statistics: the corrected resampled t, the
+    naive t; folds.paired_difference: the inverse-variance combination), as flat `auc_diff_*` fields."""
     def per_fold(kind: str, model: str, pair: str) -> dict:
         return {r["fold"]: r for r in rows if (r["channel"], r["signal"], r["kind"], r["model"], r["pair"]) ==
                 (c["channel"], c["signal"], kind, model, pair)}  # fmt: skip
@@ -191,13 +200,15 @@ def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
     stats = paired_difference([m[f]["auc_test"] for f in folds], [b[f]["auc_test"] for f in folds],
                               [math.hypot(b[f]["auc_test_error"] or math.nan, m[f]["auc_test_error"] or math.nan)
                                for f in folds])  # fmt: skip
-    return {f"auc_diff_{k}": stats[k] for k in ("folds", "mean", "standard_error", "t", "p_value", "combined", "combined_error")}
+    stats |= ranking.paired_statistics(m, b, folds)
+    return {f"auc_diff_{k}": stats[k] for k in (*ranking.STAT_KEYS, "combined", "combined_error")}
 
 
 COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "background", "multiclass_class", "binary_model",
                    "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
                    "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
-                   "auc_diff_p_value", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
+                   "auc_diff_p_value", "auc_diff_p_holm", "auc_diff_q_bh", "auc_diff_t_naive", "auc_diff_p_naive_t",
+                   "auc_diff_test_train_ratio", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
                    "rejection_0.5_multiclass_mean")  # fmt: skip
 
 
@@ -232,16 +243,21 @@ def _variants(agg: Sequence[dict]) -> dict[str, str]:
     return variant_names(hyper_tag(a["model"]) for a in agg)
 
 
-LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", "kind", "variant", "pair", "folds",
-                      "auc_test_mean", "auc_test_std", "auc_test_standard_error", "diff_to_best_folds",
-                      "diff_to_best_mean", "diff_to_best_standard_error", "diff_to_best_t", "diff_to_best_p_value",
+LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", "compatible_with_best", "kind", "variant",
+                      "pair", "folds", "auc_test_mean", "auc_test_std", "auc_test_standard_error", "rank_folds",
+                      "auc_test_mean_ranked", "diff_to_best_folds", "diff_to_best_mean", "diff_to_best_standard_error",
+                      "diff_to_best_t", "diff_to_best_p_value", "diff_to_best_p_holm", "diff_to_best_q_bh",
+                      "diff_to_best_t_naive", "diff_to_best_p_naive_t", "diff_to_best_test_train_ratio",
                       "rejection_0.5_mean", "rejection_0.9_mean", "model", "note")  # fmt: skip
 LEADERBOARD_CONVENTION = ("per (channel, signal point, background): every model and variant (binary models trained "
                           "against the background, multi-class likelihood ratios of the class holding it) ranked by "
-                          "mean test AUC over folds, best first; standard error = std/sqrt(folds); difference to the "
-                          "best = best minus this, per common fold, paired Student t over those folds with its "
-                          "two-sided p-value (n/a with fewer than two common folds); rejection = 1/mean(eps_b) over "
-                          "folds, '> X' a lower limit")  # fmt: skip
+                          "mean test AUC over the folds all of them share (rank_folds; members missing folds named in "
+                          "note), best first; standard error = std/sqrt(folds); difference to the best = best minus "
+                          "this over those folds, corrected resampled t (Nadeau-Bengio) with its two-sided p-value "
+                          "(n/a with fewer than two common folds), the naive paired t for reference, Holm (p_holm) and "
+                          "Benjamini-Hochberg (q_bh) over every comparison of the leaderboard; rank '1=': the best and "
+                          "every member compatible with it (p_holm > 0.05); rejection = 1/mean(eps_b) over folds, "
+                          "'> X' a lower limit")  # fmt: skip
 
 
 def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> list[dict]:
@@ -249,7 +265,7 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
     names = _variants(agg)
     per_fold: dict[tuple, dict] = {}
     for r in rows:
-        per_fold.setdefault(tuple(r[k] for k in GROUP_KEY), {})[r["fold"]] = r["auc_test"]
+        per_fold.setdefault(tuple(r[k] for k in GROUP_KEY), {})[r["fold"]] = r
     classes = {(c, s, m, cls): b for (c, s, b), targets in pairing.table.items() for m, cls in targets}
     groups: dict[tuple, list[dict]] = {}
     for a in agg:
@@ -262,29 +278,16 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
             groups.setdefault((a["channel"], a["signal"], b), []).append(a)
     out = []
     for (channel, signal, background), members in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        ranked = sorted(members, key=lambda a: (-a["auc_test_mean"] if math.isfinite(a["auc_test_mean"]) else math.inf,
-                                                a["kind"], a["model"]))  # fmt: skip
-        best = per_fold[tuple(ranked[0][k] for k in GROUP_KEY)]
-        for rank, a in enumerate(ranked, start=1):
-            mine = per_fold[tuple(a[k] for k in GROUP_KEY)]
-            common = sorted(set(best) & set(mine), key=str)
-            stats = paired_difference([best[f] for f in common], [mine[f] for f in common])
+        for rank, a, fields in ranking.ranked(members, [per_fold[tuple(m[k] for k in GROUP_KEY)] for m in members]):
             n = len(a["folds"])
             entry = {"channel": channel, "signal": signal, "m_hc": a["m_hc"], "m_a": a["m_a"], "background": background,
-                     "rank": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
+                     "position": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
                      "model": a["model"], "folds": n, "auc_test_mean": a["auc_test_mean"], "auc_test_std": a["auc_test_std"],
                      "auc_test_standard_error": a["auc_test_std"] / math.sqrt(n) if n > 1 else math.nan,
                      **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "std", "limit")}}  # fmt: skip
-            if rank == 1:
-                entry |= {"diff_to_best_folds": len(common), "diff_to_best_mean": 0.0, "note": "best"}
-            else:
-                entry |= {f"diff_to_best_{k}": stats[k] for k in ("mean", "standard_error", "t", "p_value")}
-                entry["diff_to_best_folds"] = len(common)
-                if stats["p_value"] is None:
-                    entry["diff_to_best_p_value"] = "n/a"
-                    entry["note"] = ("no common folds with the best" if not common else
-                                     "one common fold with the best" if len(common) == 1 else "identical per-fold AUCs")
-            out.append(entry)
+            out.append(entry | fields)
+    ranking.adjust_family(out, "diff_to_best")  # the leaderboard's family: every comparison with a best
+    ranking.mark_ties(out)
     return out
 
 
@@ -355,13 +358,17 @@ def summary(results: Sequence[JobResult]) -> dict:
                              "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
     for c in compared:
         c.update(fold_statistics(rows, c))
+    compared_tests = ranking.adjust_family(compared, "auc_diff")  # one family: every binary vs multi-class comparison
     names = _variants(agg)
     for entry in (*agg, *compared):
         entry["variant"] = names.get(hyper_tag(entry.get("model") or entry.get("binary_model")), "")
     jobs = [_job_entry(r) for r in results]
+    board = leaderboard(rows, agg, pairing)
+    families = {"leaderboard": ranking.leaderboard_family(family_size([e.get("diff_to_best_p_value") for e in board])),
+                "binary_vs_multiclass": ranking.compared_family(compared_tests)}  # fmt: skip
     return {"rows": rows, "aggregates": agg, "binary_vs_multiclass": compared, "jobs": jobs,
-            "working_points": working_point_rows(jobs),
-            "leaderboard": leaderboard(rows, agg, pairing), "leaderboard_convention": LEADERBOARD_CONVENTION,
+            "working_points": working_point_rows(jobs), "families": families,
+            "leaderboard": board, "leaderboard_convention": LEADERBOARD_CONVENTION,
             "std_convention": "sample standard deviation over folds (ddof=1)", "difference_convention": DIFFERENCE_CONVENTION}  # fmt: skip
 
 
@@ -390,7 +397,7 @@ class MapSpec:
     diverging: bool = False
     bounds: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> ">" or "<": the value is a limit
     undefined: tuple[tuple[int, int], ...] = ()  # signal points with no value (a difference of two lower limits)
-    significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has p < SIGNIFICANCE (paired t over folds)
+    significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has Holm-adjusted p < SIGNIFICANCE
     short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
 
 
@@ -423,7 +430,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                     if not (limit(c, "multiclass") and limit(c, "binary"))}  # fmt: skip
             bounds = {(c["m_hc"], c["m_a"]): ">" if limit(c, "multiclass") else "<" for c in sel
                       if limit(c, "multiclass") != limit(c, "binary")}  # fmt: skip
-            significant = ({(c["m_hc"], c["m_a"]) for c in sel if (c.get("auc_diff_p_value") or 1.0) < SIGNIFICANCE}
+            significant = ({(c["m_hc"], c["m_a"]) for c in sel if (c.get("auc_diff_p_holm") or 1.0) < SIGNIFICANCE}
                            if key == "auc_test" else set())  # fmt: skip
             specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
                                  f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
@@ -511,7 +518,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.SetTextSize(canvas.CONTEXT_SIZE["matrix"])
         text.Draw()
         fig.extras.append(text)
-    note = f" (* p < {SIGNIFICANCE:g}, paired t over folds)" if spec.diverging and "AUC" in spec.title else ""
+    note = f" (* Holm p < {SIGNIFICANCE:g}, corrected t over folds)" if spec.diverging and "AUC" in spec.title else ""
     lines = [spec.short or spec.title, note.strip(" ()")] if note else [spec.short or spec.title]
     canvas.add_text(fig, lines, 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"] * (len(lines) - 1), pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
     # for the ROOT file: the same z range, cells without a signal point below it, so that COLZ leaves
@@ -603,7 +610,8 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
-              "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"]}  # fmt: skip
+              "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"],
+              "families": data.get("families", {})}  # fmt: skip
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
                         root_name="campaign.root")  # fmt: skip
     if site is not None:

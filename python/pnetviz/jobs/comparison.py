@@ -30,6 +30,7 @@ from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.draw.style import StyleOptions, color, cycle_color
 from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
+from pnetviz.metrics.rounding import pm
 
 SPLIT = "test"
 
@@ -233,7 +234,7 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
 
     def label(name: str, key: str) -> str:
         err = auc[key]["error"]
-        return f"{name}: AUC {auc[key]['value']:.3f}" + (f" #pm {err:.3f}" if err == err else "")
+        return f"{name}: AUC {pm(auc[key]['value'], err, 'tlatex', '.3f')}"  # PDG rounding (metrics.rounding)
 
     roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), color("binary"), 2),
            CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), color("multiclass"), 2)]  # fmt: skip
@@ -416,7 +417,7 @@ def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[st
         for (kind, y, e), shift, label, marker in zip(series, (-0.08, 0.08), ("Binary", "Multi-class LR"), (20, 21)):
             stats = pair[f"auc_{kind}"]
             canvas.add_error_points(fig, f"{tag}/auc_{kind}", centres + shift, y, e,
-                                    f"{label}: {stats['mean']:.4f} #pm {stats['std']:.4f}", marker_color=color(kind), marker=marker)  # fmt: skip
+                                    f"{label}: {pm(stats['mean'], stats['std'], 'tlatex')}", marker_color=color(kind), marker=marker)  # fmt: skip
 
     # fitted to the points, then with the lower part free for the box; an AUC ends at 1.1 at most
     frames = [canvas.Frame((0.0, float(len(folds))), (lo - room * pad, min(hi + 0.15 * pad, 1.1)), "Fold", "Test AUC")

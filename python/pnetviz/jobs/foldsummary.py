@@ -29,6 +29,7 @@ from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import plain
 from pnetviz.draw.style import StyleOptions, color
+from pnetviz.metrics.rounding import pm
 
 FOLDS_DIR = "folds"
 RESULTS_FILE = "fold_results.json"
@@ -57,7 +58,7 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
             canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split))
 
     def auc(a) -> str:
-        return f": AUC {a.mean['auc']:.3f} #pm {a.std['auc']:.3f}" if "auc" in a.mean else ""
+        return f": AUC {pm(a.mean['auc'], a.std['auc'], 'tlatex', '.3f')}" if "auc" in a.mean else ""
 
     roc = [plots.CurveSpec(f"{prefix}folds/roc_mean_{s}", FPR_GRID, a.tpr_mean, f"{name[s]}{auc(a)}", color(s),
                            plots.split_style(s)) for k, (s, a) in enumerate(aggs.items())]  # fmt: skip

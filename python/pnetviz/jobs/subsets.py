@@ -22,6 +22,7 @@ from pnetviz.metrics.folds import roc_ratio
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color
+from pnetviz.metrics.rounding import pm
 
 PART_COLORS = {"all": "all_events", "with": "with_flag", "without": "without_flag"}
 
@@ -71,7 +72,7 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
 
 def auc_label(name: str, entry: dict) -> str:
     err = entry["auc_error"]
-    return f"{name}: AUC {entry['auc']:.3f}" + (f" #pm {err:.3f}" if err == err else "")
+    return f"{name}: AUC {pm(entry['auc'], err, 'tlatex', '.3f')}"  # PDG rounding (metrics.rounding)
 
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,

@@ -24,6 +24,7 @@ from pnetviz.metrics.folds import ratio_to_reference
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import color, cycle_color
+from pnetviz.metrics.rounding import pm
 
 VARIATION = re.compile(r"^(weight|score_.+)__(.+)(Up|Down)$")
 
@@ -129,8 +130,8 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
     with the figure but not drawn (a legend line each would cover the curves at 8 cm)."""
     worst, best = prof.curve(), prof.curve(prof.fpr, prof.best_tpr)
     ctx = [*context, "test events, profiled"]
-    error = f" #pm {nominal_error:.3f}" if nominal_error == nominal_error else ""
-    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr, f"Nominal: AUC {prof.nominal.auc:.3f}{error}",
+    roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr,
+                     f"Nominal: AUC {pm(prof.nominal.auc, nominal_error, 'tlatex', '.3f')}",
                      color("signal"), 1),
            CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled: AUC {prof.auc:.3f}", color("background"), 1)]  # fmt: skip
     rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1),

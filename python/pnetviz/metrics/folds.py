@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
+from pnetviz.metrics.foldtests import identical
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.roc import BinaryCurve
 from pnetviz.rootenv import root
@@ -210,12 +211,15 @@ def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[f
     mean, sample std (ddof=1), standard error std/sqrt(n), the paired Student t = mean/se with
     n - 1 degrees of freedom and its two-sided p-value; and, with per-fold errors of d, the
     inverse-variance combination sum(d/e^2)/sum(1/e^2) with error 1/sqrt(sum(1/e^2)).
-    Undefined entries (one fold, zero spread, missing errors) are None."""
+    Undefined entries (one fold, zero spread, missing errors) are None; differences within
+    rounding (foldtests.identical) give t = 0, p = 1."""
     d = np.asarray(a, float) - np.asarray(b, float)
     n = int(d.size)
     out: dict = {"folds": n, "mean": float(d.mean()) if n else None, "std": None, "standard_error": None,
                  "t": None, "dof": n - 1 if n > 1 else None, "p_value": None, "combined": None, "combined_error": None}  # fmt: skip
-    if n > 1:
+    if n > 1 and identical(a, b):  # rounding noise only: no difference, not t = -1, p = 0.5
+        out |= {"std": 0.0, "standard_error": 0.0, "t": 0.0, "p_value": 1.0}
+    elif n > 1:
         std = float(np.std(d, ddof=1))
         se = std / math.sqrt(n)
         out |= {"std": std, "standard_error": se}
