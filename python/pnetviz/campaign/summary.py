@@ -148,7 +148,8 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
         for name in REJECTION_FIELDS:
             eps = np.array([m[f"eps_b_{name.split('_')[1]}"] for m in members], dtype=float)
             rej = Rejection.over_folds(eps, sum(m["n_eff_test_background"] for m in members))
-            entry[f"{name}_mean"], entry[f"{name}_std"], entry[f"{name}_limit"] = rej.value, rej.std, rej.lower_limit
+            entry[f"{name}_mean"], entry[f"{name}_limit"] = rej.value, rej.lower_limit
+            entry[f"{name}_lower"], entry[f"{name}_upper"] = rej.lower, rej.upper  # folds.REJECTION_INTERVAL_RULE
         out.append(entry)
     return out
 
@@ -198,7 +199,8 @@ COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "backgr
                    "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
                    "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
                    "auc_diff_p_value", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
-                   "rejection_0.5_multiclass_mean")  # fmt: skip
+                   "rejection_0.5_binary_lower", "rejection_0.5_binary_upper", "rejection_0.5_multiclass_mean",
+                   "rejection_0.5_multiclass_lower", "rejection_0.5_multiclass_upper")  # fmt: skip
 
 
 # --- short variant names and the leaderboard ---
@@ -235,7 +237,8 @@ def _variants(agg: Sequence[dict]) -> dict[str, str]:
 LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", "kind", "variant", "pair", "folds",
                       "auc_test_mean", "auc_test_std", "auc_test_standard_error", "diff_to_best_folds",
                       "diff_to_best_mean", "diff_to_best_standard_error", "diff_to_best_t", "diff_to_best_p_value",
-                      "rejection_0.5_mean", "rejection_0.9_mean", "model", "note")  # fmt: skip
+                      "rejection_0.5_mean", "rejection_0.5_lower", "rejection_0.5_upper", "rejection_0.9_mean",
+                      "rejection_0.9_lower", "rejection_0.9_upper", "model", "note")  # fmt: skip
 LEADERBOARD_CONVENTION = ("per (channel, signal point, background): every model and variant (binary models trained "
                           "against the background, multi-class likelihood ratios of the class holding it) ranked by "
                           "mean test AUC over folds, best first; standard error = std/sqrt(folds); difference to the "
@@ -274,7 +277,7 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
                      "rank": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
                      "model": a["model"], "folds": n, "auc_test_mean": a["auc_test_mean"], "auc_test_std": a["auc_test_std"],
                      "auc_test_standard_error": a["auc_test_std"] / math.sqrt(n) if n > 1 else math.nan,
-                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "std", "limit")}}  # fmt: skip
+                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "lower", "upper", "limit")}}  # fmt: skip
             if rank == 1:
                 entry |= {"diff_to_best_folds": len(common), "diff_to_best_mean": 0.0, "note": "best"}
             else:
@@ -316,8 +319,9 @@ def summary(results: Sequence[JobResult]) -> dict:
             compared.append({"channel": b["channel"], "signal": b["signal"], "m_hc": b["m_hc"], "m_a": b["m_a"],
                              "tag": hyper_tag(b["model"]), "binary_model": b["model"], "multiclass_model": model,
                              "background": b["pair"], "multiclass_class": target,
-                             **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k in ("auc_test", "rejection_0.5")
-                                for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")},
+                             **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k, stats in (("auc_test", ("mean", "std")),
+                                ("rejection_0.5", ("mean", "lower", "upper"))) for side, src in (("binary", b), ("multiclass", m))
+                                for s in stats},
                              **{f"rejection_0.5_{side}_limit": src["rejection_0.5_limit"]
                                 for side, src in (("binary", b), ("multiclass", m))},
                              "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
@@ -561,8 +565,8 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "variant", "m_hc", "m_a", "folds",
-                                                    *(f"{k}_{s}" for k in (*AGG_FIELDS, *REJECTION_FIELDS)
-                                                      for s in ("mean", "std"))]),
+                                                           *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std")),
+                                                    *(f"{k}_{s}" for k in REJECTION_FIELDS for s in ("mean", "lower", "upper"))]),
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
