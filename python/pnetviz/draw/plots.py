@@ -93,14 +93,19 @@ RATIO_STEPS = 4  # labelled steps at most on a ratio panel's axis (its 504 divis
 
 
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
-    """The ratio panel's bands (clipped to its frame) under its lines, in pad 1 of a ratio_figure."""
+    """The ratio panel's bands under its lines, in pad 1 of a ratio_figure: the drawn band clipped
+    to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped."""
     lo, hi = frame.y
     for spec in panel.specs:
         r = spec.ratio
         ok = np.isfinite(r.low) & np.isfinite(r.high)
         if ok.sum() > 1:
-            canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi), None,
-                            band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+            drawn = canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi),
+                                    None, band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+            stored = drawn.Clone(drawn.GetName())
+            for i, (x, y) in enumerate(zip(np.r_[r.x[ok], r.x[ok][::-1]], np.r_[r.high[ok], r.low[ok][::-1]], strict=True)):
+                stored.SetPoint(i, float(x), float(y))
+            fig.keep(f"{spec.key}_band", stored)
     for spec in panel.specs:
         r = spec.ratio
         ok = np.isfinite(r.ratio)

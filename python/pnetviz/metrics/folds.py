@@ -257,8 +257,9 @@ def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[f
 RATIO_CONVENTION = ("each curve divided by the reference on a common grid (signal efficiency at fixed background "
                     "efficiency for ROC curves, rejection at fixed signal efficiency); band: the curve's own error "
                     "divided by the reference (binomial sqrt(eps(1-eps)/N_eff) with the effective event count, or "
-                    "the fold spread for fold means), the reference's band around 1; undefined (NaN) where the "
-                    "reference is 0 or the rejection is infinite")  # fmt: skip
+                    "the fold spread for fold means; rejection ratios in log space, r exp(+-d) with d the relative "
+                    "error, never below 0), the reference's band around 1; stored unclipped (only the drawn band is "
+                    "clipped to the axis); undefined (NaN) where the reference is 0 or the rejection is infinite")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -304,14 +305,18 @@ def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: fl
 def rejection_ratio_from_eps(grid: np.ndarray, eps_b: np.ndarray, reference_eps_b: np.ndarray,
                              eps_b_error: np.ndarray | None = None) -> CurveRatio:  # fmt: skip
     """Rejection ratio (1/eps_b)/(1/eps_b_ref) from background efficiencies on `grid`, with the
-    band of `eps_b_error` propagated (relative error of 1/eps_b = relative error of eps_b)."""
+    band of `eps_b_error` propagated in log space: relative error d = eps_b_error/eps_b (that of
+    1/eps_b), band r exp(-d) to r exp(+d), asymmetric and never below zero."""
     eps_b, reference_eps_b = np.asarray(eps_b, float), np.asarray(reference_eps_b, float)
     ok = (eps_b > 0) & (reference_eps_b > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rejection = np.where(ok, 1.0 / np.where(ok, eps_b, 1.0), np.nan)
         ref = np.where(ok, 1.0 / np.where(ok, reference_eps_b, 1.0), np.nan)
         err = None if eps_b_error is None else rejection * np.asarray(eps_b_error, float) / np.where(ok, eps_b, 1.0)
-    return ratio_to_reference(grid, rejection, ref, err)
+    out = ratio_to_reference(grid, rejection, ref, err)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rel = np.where(out.ratio > 0, (out.high - out.ratio) / out.ratio, np.nan)  # relative error of the ratio
+        return CurveRatio(out.x, out.ratio, out.ratio * np.exp(-rel), out.ratio * np.exp(rel))
 
 
 def fold_ratios(agg: Aggregate, reference: Aggregate) -> tuple[CurveRatio, CurveRatio]:
