@@ -23,6 +23,7 @@ class HepOptions:
     expected_yields: dict[str, float] | None = None  # class -> expected events (--expected-yields); None: relative
     working_points: tuple[float, ...] = (0.5, 0.7, 0.9)  # --working-points: target signal efficiencies
     wp_from: str = "train"  # --wp-from: the split the thresholds are found on
+    cut_scan_min_events: float = 10.0  # --cut-scan-min-events: the passing background's minimum N_eff at an optimum
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
