@@ -6,7 +6,6 @@ every finished binary and multi-class fold set. Written as `campaign_working_poi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
