@@ -166,9 +166,10 @@ def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
     try:
         h = f.Get("maps/map_auc_test_binary_Run1E2Mu_ttZ_vs_ttX")
         cells = [(i, j) for i in range(1, h.GetNbinsX() + 1) for j in range(1, h.GetNbinsY() + 1)]
-        filled = [c for c in cells if h.GetBinContent(*c) >= h.GetMinimum()]  # painted by COLZ drawn alone
-        assert len(filled) == len(SIGNALS) and h.GetXaxis().GetBinLabel(1) == "100"
-        assert all(h.GetBinContent(*c) < h.GetMinimum() for c in cells if c not in filled)  # empty, not 0
+        filled = [c for c in cells if h.GetBinContent(*c) >= h.GetMinimum()]  # painted by COLZ1 drawn alone
+        assert len(filled) == len(SIGNALS) and h.GetXaxis().GetBinLabel(1) == "100" and h.GetOption() == "COLZ1"
+        assert all((h.GetBinContent(*c), h.GetBinError(*c)) == (0.0, 0.0) for c in cells if c not in filled)  # empty
+        assert h.Integral() == pytest.approx(sum(h.GetBinContent(*c) for c in filled))
     finally:
         f.Close()
     assert (campaign / "map_auc_test_difference_Run3Mu_nonprompt.png").stat().st_size > 1000

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import pytest
 
@@ -49,7 +50,8 @@ def test_rows_are_fold_means_with_rejection_over_folds(jobs):
     assert r["folds"] == "0;1" and r["thresholds"] == "0.9;0.94" and (r["m_hc"], r["m_a"]) == (130, 90)
     assert r["threshold_mean"] == pytest.approx(0.92) and r["threshold_std"] == pytest.approx(0.04 / 2**0.5)
     assert r["rejection_test"] == pytest.approx(1 / 0.03) and r["rejection_test_limit"] is False
-    assert r["rejection_test_std"] == pytest.approx((0.02 / 2**0.5) / 0.03**2)  # std(eps_b) / mean^2
+    s = abs(math.log(0.04 / 0.02)) / 2**0.5  # std of ln(eps_b) over the two folds
+    assert (r["rejection_test_lower"], r["rejection_test_upper"]) == pytest.approx((math.exp(-s) / 0.03, math.exp(s) / 0.03))
     limit = rows[("binary", "ttZ", 0.9)]
     assert limit["rejection_test_limit"] is True and limit["rejection_test"] == pytest.approx(1 / hep.eps_b_limit(100.0))
 

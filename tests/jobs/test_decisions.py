@@ -85,8 +85,9 @@ def test_binary_thresholds_and_efficiencies_by_numpy(sets):
         assert scan["yields"] == "expected" and scan["signal_yield"] == pytest.approx(20.0)
         k = scan["grid"]["cut"].index(0.5)
         assert scan["grid"]["eps_b"][k] == pytest.approx(w[test & ~y & (s >= 0.5)].sum() / w[test & ~y].sum(), abs=1e-12)
-        best = scan["optimum"]["asimov"]
+        best = scan["optimum_unconstrained"]["asimov"]  # hep_metrics' optimum has no N_eff constraint
         assert best["value"] == pytest.approx(report["hep_metrics"]["test"]["asimov"]["value"], rel=1e-12)
+        assert scan["constraint"]["min_background_n_eff"] == 10.0 and scan["optimum"]["asimov"]["value"] <= best["value"]
         # calibration of score_signal on the test split against numpy
         cal = report["calibration"]["test"]
         m = test

@@ -98,7 +98,8 @@ def test_d3_infinite_rejections_are_averaged_through_eps_b():
     agg = aggregate([_fold(0, 0.0), _fold(1, 0.0), _fold(2, 1 / 348.95)])
     assert agg.mean["rejection_0.5"] == pytest.approx(3 * 348.95, rel=1e-12)  # 1/mean(eps_b), not 348.95 +- 0
     assert agg.mean_lower_limit["rejection_0.5"] is False
-    assert agg.std["rejection_0.5"] == pytest.approx(np.std([0, 0, 1 / 348.95], ddof=1) * (3 * 348.95) ** 2)
+    spread = np.std(np.log([1 - 0.05 ** (1 / 400), 1 - 0.05 ** (1 / 400), 1 / 348.95]), ddof=1)  # zeros at their limit
+    assert agg.interval["rejection_0.5"] == pytest.approx((3 * 348.95 * np.exp(-spread), 3 * 348.95 * np.exp(spread)))
     limit = 1 / (1 - 0.05 ** (1 / 400))  # one fold: Clopper-Pearson, 0 of N_eff = 400 at 95% CL
     assert agg.table["rejection_0.5"]["0"] == pytest.approx(limit) and agg.lower_limits["rejection_0.5"]["0"]
     assert limit == pytest.approx(400 / 2.9957, rel=0.01)  # ~ N_eff / -ln(0.05)

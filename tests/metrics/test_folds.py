@@ -60,7 +60,9 @@ def test_mean_and_std_equal_numpy_on_per_fold_values():
     assert agg.std["auc"] == pytest.approx(np.std(aucs, ddof=1), rel=1e-12)
     eps = np.array([metrics_eps for metrics_eps in rej_eps])
     assert agg.mean["rejection_0.5"] == pytest.approx(1 / np.mean(eps), rel=1e-13)  # 1/mean(eps_b), not mean(1/eps_b)
-    assert agg.std["rejection_0.5"] == pytest.approx(np.std(eps, ddof=1) / np.mean(eps) ** 2, rel=1e-12)
+    spread = np.std(np.log(eps), ddof=1)  # the asymmetric fold interval R exp(+-s) (folds.Rejection)
+    assert agg.std["rejection_0.5"] is None
+    assert agg.interval["rejection_0.5"] == pytest.approx((np.exp(-spread) / np.mean(eps), np.exp(spread) / np.mean(eps)))
     assert agg.table["rejection_0.5"] == {str(k): pytest.approx(r) for k, r in enumerate(rej)}
     tprs = np.stack([c.tpr for c in curves])
     np.testing.assert_allclose(agg.tpr_mean, tprs.mean(axis=0), rtol=1e-14)

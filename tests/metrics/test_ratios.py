@@ -52,7 +52,7 @@ def test_rejection_ratio_on_hand_made_curves():
     assert np.isnan(r.ratio[0])
     np.testing.assert_allclose(r.ratio[1], 2.0)
     relative = math.sqrt(1 / 3 * 2 / 3 / 3) / (1 / 3)  # binomial error of eps_b = 1/3 on 3 events, relative
-    np.testing.assert_allclose(r.high[1] - r.ratio[1], 2.0 * relative)
+    np.testing.assert_allclose([r.low[1], r.high[1]], [2.0 * math.exp(-relative), 2.0 * math.exp(relative)])  # log space
 
 
 def test_fold_ratios_use_the_fold_spread():

@@ -51,6 +51,30 @@ def _pm(mean: float, std: float | None, sign: bool = False) -> str:
     return pm(mean, std, "latex", ".3f", sign) or "--"
 
 
+def interval_digits(value: float, lower: float | None, upper: float | None) -> tuple[str, str, str] | None:
+    """(value, +up, -down) strings of an asymmetric interval [lower, upper] around `value` (a
+    rejection over folds, folds.Rejection): the smaller nonzero side to 2 significant digits, the
+    value and the other side to the same decimal place (one function, to be swapped for the
+    shared formatter). None when the interval is missing or not finite."""
+    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (value, lower, upper)):
+        return None
+    up, down = upper - value, value - lower
+    sides = [e for e in (up, down) if e > 0]
+    scale = min(sides) if sides else abs(value)
+    decimals = max(0, 1 - math.floor(math.log10(scale))) if scale > 0 else 0
+    return f"{value:.{decimals}f}", f"{up:.{decimals}f}", f"{down:.{decimals}f}"
+
+
+def interval_tex(value: float, lower: float | None, upper: float | None, limit: bool = False) -> str:
+    """$R^{+u}_{-d}$ (interval_digits), $>R$ for a lower limit, $R$ without interval, -- without value."""
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return "--"
+    if limit:
+        return f"$>{value:.3g}$"
+    parts = interval_digits(value, lower, upper)
+    return f"${parts[0]}^{{+{parts[1]}}}_{{-{parts[2]}}}$" if parts else f"${value:.3g}$"
+
+
 def _label_key(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-") or "x"
 
@@ -125,10 +149,8 @@ def no_pair_text(channel: str, short: str, unpaired: Sequence[str]) -> str:
 
 
 def _rejection_tex(row: dict) -> str:
-    value = row.get("rejection_test")
-    if value is None or not math.isfinite(value):
-        return "--"
-    return f"$>{value:.3g}$" if row.get("rejection_test_limit") else f"${value:.3g}$"
+    return interval_tex(row.get("rejection_test"), row.get("rejection_test_lower"), row.get("rejection_test_upper"),
+                        bool(row.get("rejection_test_limit")))
 
 
 def working_point_tables(rows: Sequence[dict]) -> str:
@@ -149,7 +171,8 @@ def working_point_tables(rows: Sequence[dict]) -> str:
                    f"(binary: $P(s)$; MC: $P(s)/(P(s)+P(b_i))$) reaching each weighted signal efficiency "
                    f"$\\varepsilon_s$ on the {'/'.join(latex(w) for w in wp_from)} split, mean $\\pm$ sample standard "
                    "deviation over folds, and the test background rejection $1/\\langle\\varepsilon_b\\rangle$ "
-                   "($>$: lower limit at 95\\% CL). Masses in GeV.")  # fmt: skip
+                   "with its fold interval $R e^{\\pm s}$, $s$ the standard deviation of $\\ln\\varepsilon_b$ over "
+                   "folds ($>$: lower limit at 95\\% CL). Masses in GeV.")  # fmt: skip
         head = " & ".join(rf"\multicolumn{{2}}{{c}}{{$\varepsilon_s = {t:g}$}}" for t in targets)
         rules = " ".join(rf"\cmidrule(lr){{{5 + 2 * i}-{6 + 2 * i}}}" for i in range(len(targets)))
         lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
@@ -177,10 +200,8 @@ def _p_value(value) -> str:
 
 
 def _rejection(entry: dict, key: str) -> str:
-    value = entry.get(f"{key}_mean")
-    if not isinstance(value, (int, float)) or not math.isfinite(value):
-        return "--"
-    return f"$>{value:.0f}$" if entry.get(f"{key}_limit") else f"${value:.1f}$"
+    return interval_tex(entry.get(f"{key}_mean"), entry.get(f"{key}_lower"), entry.get(f"{key}_upper"),
+                        bool(entry.get(f"{key}_limit")))
 
 
 def leaderboard_tables(entries: Sequence[dict]) -> str:
@@ -200,7 +221,8 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
                    f"common folds) and $p_\\mathrm{{Holm}}$, Holm-adjusted over the {family} comparisons with the best "
                    "of this campaign's leaderboard (every channel, signal point and background); rank 1=: the best and "
                    "every model compatible with it ($p_\\mathrm{Holm} > 0.05$); $R$: rejection "
-                   "$1/\\varepsilon_b$ at signal efficiency 0.5 and 0.9 ($>$: lower limit). Masses in GeV.")  # fmt: skip
+                   "$1/\\langle\\varepsilon_b\\rangle$ at signal efficiency 0.5 and 0.9 with its fold interval $R e^{\\pm s}$, $s$ "
+                   "the standard deviation of $\\ln\\varepsilon_b$ over folds ($>$: lower limit). Masses in GeV.")  # fmt: skip
         lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
                  rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-leaderboard-{_label_key(channel)}-{_label_key(background)}}}",
                  r"\begin{tabular}{rrrllccccrr}", r"\toprule",

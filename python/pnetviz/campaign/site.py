@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from pnetviz.campaign.latex import interval_digits
 from pnetviz.escape import html
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
@@ -95,6 +96,16 @@ def _mean_std(row: dict, key: str, fmt: str = ".4f") -> str:
     return pm(mean, std, "html", fmt) if text else text  # PDG rounding (metrics.rounding)
 
 
+def _rejection_html(row: dict, key: str, value_key: str | None = None) -> str:
+    """A rejection over folds: R<sup>+u</sup><sub>-d</sub> (its asymmetric fold interval, latex.interval_digits),
+    "&gt; R" for a lower limit, R alone without interval."""
+    value = row.get(value_key or f"{key}_mean")
+    if row.get(f"{key}_limit"):
+        return f"&gt; {_number(value, '.3g')}"
+    parts = interval_digits(value, row.get(f"{key}_lower"), row.get(f"{key}_upper"))
+    return f"{parts[0]}<sup>+{parts[1]}</sup><sub>&minus;{parts[2]}</sub>" if parts else _number(value, ".3g")
+
+
 def view_link(prefix: str, root_file: str, item: str) -> str:
     """view.html?file=<plots.root relative to the output root>&item=<object path>."""
     return f"{prefix}view.html?file={quote(root_file, safe='/')}&amp;item={quote(item, safe='/')}"
@@ -165,7 +176,7 @@ def _models_table(pages: Sequence[ModelPage]) -> str:
             ks = [row["ks_p_min"]] if isinstance(row.get("ks_p_min"), (int, float)) and math.isfinite(row["ks_p_min"]) else []
             cells = (html(page.channel), html(page.signal), html(page.kind),
                      f'<a href="{page.page}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
-                     _mean_std(row, "auc_test"), _mean_std(row, "rejection_0.5", ".1f"), _mean_std(row, "fip2", ".3f"),
+                     _mean_std(row, "auc_test"), _rejection_html(row, "rejection_0.5"), _mean_std(row, "fip2", ".3f"),
                      _number(min(ks), ".3f") if ks else "", html(len(row.get("folds", [])) or ""),
                      html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
             rows.append(cells)
@@ -207,7 +218,7 @@ def _leaderboard_table(entries: Sequence[dict]) -> str:
                  pm(e.get("auc_test_mean"), e.get("auc_test_standard_error"), "html"),
                  "best" if best else pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"), "html", sign=True),
                  html(p_value) if isinstance(p_value, str) else _number(p_value, ".3g"), _number(e.get("diff_to_best_p_holm"), ".3g"),
-                 _mean_std(e, "rejection_0.5", ".1f"), html(e.get("folds", "")))  # fmt: skip
+                 _rejection_html(e, "rejection_0.5"), html(e.get("folds", "")))  # fmt: skip
         rows.append(cells)
     return _table("leaderboard", head, rows, "filter (e.g. Run3Mu MHc130_MA90 ttZ)")
 
@@ -219,11 +230,7 @@ def _working_points_table(rows: Sequence[dict]) -> str:
             "Test &epsilon;<sub>s</sub>", "Test &epsilon;<sub>b</sub>", "Test rejection", "Folds")  # fmt: skip
     cells = []
     for r in rows:
-        rejection = _number(r.get("rejection_test"), ".1f")
-        if r.get("rejection_test_limit"):
-            rejection = f"&gt; {rejection}"
-        elif rejection and isinstance(r.get("rejection_test_std"), (int, float)):
-            rejection += f" &plusmn; {_number(r['rejection_test_std'], '.1f')}"
+        rejection = _rejection_html(r, "rejection_test", "rejection_test")
         cells.append((html(r["kind"]), html(r["model"]), html(r["pair"]), _number(r.get("target_eps_s"), ".2f"),
                       html(r.get("wp_from", "")), _mean_std(r, "threshold", ".4f"), _mean_std(r, "eps_s_test", ".3f"),
                       _mean_std(r, "eps_b_test", ".4f"), rejection, html(r.get("folds", ""))))  # fmt: skip
@@ -365,7 +372,7 @@ def model_page(page: ModelPage, plots_root: Path, jsroot: str) -> str:
         sections.append(f'<h2 id="{html(set_dir.name)}">{html(set_dir.name)}</h2><p>{reports}{live}</p>{details}'
                         + _thumbs(_figures(set_dir), rel, TO_ROOT, root_file, set_dir))  # fmt: skip
     numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{_mean_std(r, 'auc_test')}</td>"
-                      f"<td>{_mean_std(r, 'rejection_0.5', '.1f')}</td><td>{_mean_std(r, 'fip2', '.3f')}</td></tr>"
+                      f"<td>{_rejection_html(r, 'rejection_0.5')}</td><td>{_mean_std(r, 'fip2', '.3f')}</td></tr>"
                       for r in page.rows)  # fmt: skip
     key = (f"<table><thead><tr><th>Pair</th><th>Test AUC</th><th>Rejection at &epsilon;<sub>s</sub> = 0.5</th>"
            f"<th>FIP2</th></tr></thead><tbody>{numbers}</tbody></table>") if numbers else ""

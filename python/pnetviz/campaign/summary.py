@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, check
 from pnetviz import escape
 from pnetviz.escape import csv_cell
 from pnetviz.campaign import ranking, setfiles
+from pnetviz.campaign.maps import SIGNIFICANCE, MapSpec, map_figure
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.metrics.multiplicity import family_size
@@ -38,7 +39,6 @@ ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold
 AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
 REJECTION_FIELDS = ("rejection_0.5", "rejection_0.9")  # 1/mean(eps_b) over folds, or a lower limit (never dropped)
 GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
-SIGNIFICANCE = ranking.ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
 
 
 masses = signal_masses  # (m(H+), m(A)) of a signal point name, or None
@@ -153,7 +153,8 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
         for name in REJECTION_FIELDS:
             eps = np.array([m[f"eps_b_{name.split('_')[1]}"] for m in members], dtype=float)
             rej = Rejection.over_folds(eps, sum(m["n_eff_test_background"] for m in members))
-            entry[f"{name}_mean"], entry[f"{name}_std"], entry[f"{name}_limit"] = rej.value, rej.std, rej.lower_limit
+            entry[f"{name}_mean"], entry[f"{name}_limit"] = rej.value, rej.lower_limit
+            entry[f"{name}_lower"], entry[f"{name}_upper"] = rej.lower, rej.upper  # folds.REJECTION_INTERVAL_RULE
         out.append(entry)
     return out
 
@@ -209,7 +210,8 @@ COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "backgr
                    "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
                    "auc_diff_p_value", "auc_diff_p_holm", "auc_diff_q_bh", "auc_diff_t_naive", "auc_diff_p_naive_t",
                    "auc_diff_test_train_ratio", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
-                   "rejection_0.5_multiclass_mean")  # fmt: skip
+                   "rejection_0.5_binary_lower", "rejection_0.5_binary_upper",                    "rejection_0.5_multiclass_mean",
+                   "rejection_0.5_multiclass_lower", "rejection_0.5_multiclass_upper")  # fmt: skip
 
 
 # --- short variant names and the leaderboard ---
@@ -248,7 +250,8 @@ LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", 
                       "auc_test_mean_ranked", "diff_to_best_folds", "diff_to_best_mean", "diff_to_best_standard_error",
                       "diff_to_best_t", "diff_to_best_p_value", "diff_to_best_p_holm", "diff_to_best_q_bh",
                       "diff_to_best_t_naive", "diff_to_best_p_naive_t", "diff_to_best_test_train_ratio",
-                      "rejection_0.5_mean", "rejection_0.9_mean", "model", "note")  # fmt: skip
+                      "rejection_0.5_mean", "rejection_0.5_lower", "rejection_0.5_upper", "rejection_0.9_mean",
+                      "rejection_0.9_lower", "rejection_0.9_upper", "model", "note")  # fmt: skip
 LEADERBOARD_CONVENTION = ("per (channel, signal point, background): every model and variant (binary models trained "
                           "against the background, multi-class likelihood ratios of the class holding it) ranked by "
                           "mean test AUC over the folds all of them share (rank_folds; members missing folds named in "
@@ -284,7 +287,7 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
                      "position": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
                      "model": a["model"], "folds": n, "auc_test_mean": a["auc_test_mean"], "auc_test_std": a["auc_test_std"],
                      "auc_test_standard_error": a["auc_test_std"] / math.sqrt(n) if n > 1 else math.nan,
-                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "std", "limit")}}  # fmt: skip
+                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "lower", "upper", "limit")}}  # fmt: skip
             out.append(entry | fields)
     ranking.adjust_family(out, "diff_to_best")  # the leaderboard's family: every comparison with a best
     ranking.mark_ties(out)
@@ -351,8 +354,9 @@ def summary(results: Sequence[JobResult]) -> dict:
             compared.append({"channel": b["channel"], "signal": b["signal"], "m_hc": b["m_hc"], "m_a": b["m_a"],
                              "tag": hyper_tag(b["model"]), "binary_model": b["model"], "multiclass_model": model,
                              "background": b["pair"], "multiclass_class": target,
-                             **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k in ("auc_test", "rejection_0.5")
-                                for side, src in (("binary", b), ("multiclass", m)) for s in ("mean", "std")},
+                             **{f"{k}_{side}_{s}": src[f"{k}_{s}"] for k, stats in (("auc_test", ("mean", "std")),
+                                ("rejection_0.5", ("mean", "lower", "upper"))) for side, src in (("binary", b), ("multiclass", m))
+                                for s in stats},
                              **{f"rejection_0.5_{side}_limit": src["rejection_0.5_limit"]
                                 for side, src in (("binary", b), ("multiclass", m))},
                              "n_folds_binary": len(b["folds"]), "n_folds_multiclass": len(m["folds"])})  # fmt: skip
@@ -387,18 +391,17 @@ def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:
     return escape.csv_table(rows, fields, _cell)
 
 
-@dataclass(frozen=True)
-class MapSpec:
-    name: str  # file stem
-    title: str  # what the values are (the ROOT object's title)
-    ztitle: str
-    points: dict[tuple[int, int], float]  # (m_hc, m_a) -> value
-    fmt: str
-    diverging: bool = False
-    bounds: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> ">" or "<": the value is a limit
-    undefined: tuple[tuple[int, int], ...] = ()  # signal points with no value (a difference of two lower limits)
-    significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has Holm-adjusted p < SIGNIFICANCE
-    short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
+def fold_standard_error(c: dict, key: str, side: str) -> float:
+    """The fold standard error of the mean of `key` ("auc_test" or "rejection_0.5") of one side of
+    a comparison record: std/sqrt(k); for a rejection R ln(upper/R)/sqrt(k), the log-space fold
+    spread (folds.Rejection) carried to R; nan when there is none (one fold, a lower limit)."""
+    k = c.get(f"n_folds_{side}") or 0
+    if key == "auc_test":
+        std = c.get(f"{key}_{side}_std")
+    else:
+        value, upper = c.get(f"{key}_{side}_mean"), c.get(f"{key}_{side}_upper")
+        std = value * math.log(upper / value) if isinstance(upper, (int, float)) and value and value > 0 else None
+    return float(std) / math.sqrt(k) if isinstance(std, (int, float)) and k > 1 and math.isfinite(std) else math.nan
 
 
 def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
@@ -423,7 +426,8 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                      f"{what}, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
                                      bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)},
-                                     short=f"{label}, signal vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
+                                     short=f"{label}, signal vs {vs}, {trainer.channel_label(channel)}",
+                                     errors={(c["m_hc"], c["m_a"]): fold_standard_error(c, key, side) for c in sel}))  # fmt: skip
             # multi-class minus binary: a lower limit on the multi-class side bounds it from below, on
             # the binary side from above; both limits: no statement, the cell stays empty
             diff = {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel
@@ -438,97 +442,12 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
                                  significant=tuple(sorted(significant)),
                                  undefined=tuple((c["m_hc"], c["m_a"]) for c in sel if (c["m_hc"], c["m_a"]) not in diff),
+                                 errors={(c["m_hc"], c["m_a"]): (c.get("auc_diff_standard_error") or math.nan) if key == "auc_test"
+                                         else math.hypot(*(fold_standard_error(c, key, s) for s in ("binary", "multiclass")))
+                                         for c in sel},
+                                 pull_title=f"#Delta {'AUC' if key == 'auc_test' else 'rejection'} / #sigma_{{#Delta}}",
                                  short=f"Multi-class minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
     return specs
-
-
-def map_figure(spec: MapSpec) -> canvas.Figure:
-    """COLZ map over the mass grid, one bin per mass value, the value printed in each cell."""
-    from pnetviz.rootenv import root  # noqa: PLC0415
-
-    ROOT = root()
-    cells = {*spec.points, *spec.undefined}
-    xs = sorted({m[0] for m in cells})
-    ys = sorted({m[1] for m in cells})
-    fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
-    hist = ROOT.TH2D(spec.name, "", len(xs), 0, len(xs), len(ys), 0, len(ys))
-    set_title(hist, spec.title, "m(H^{+}) [GeV]", "m(A) [GeV]", spec.ztitle)  # whole, a ';' in a name too
-    hist.SetStats(False)
-    for i, x in enumerate(xs):
-        hist.GetXaxis().SetBinLabel(i + 1, str(x))
-    for j, y in enumerate(ys):
-        hist.GetYaxis().SetBinLabel(j + 1, str(y))
-    values = np.array(list(spec.points.values()), dtype=float)
-    finite = values[np.isfinite(values)]
-    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    if spec.diverging:
-        lo, hi = -max(abs(lo), abs(hi), 1e-6), max(abs(lo), abs(hi), 1e-6)
-    pad = 0.02 * (hi - lo or 1.0)
-    hist.SetMinimum(lo - pad)
-    hist.SetMaximum(hi + pad)
-    for i in range(len(xs)):  # cells without a signal point: below the minimum, left blank by COLZ
-        for j in range(len(ys)):
-            hist.SetBinContent(i + 1, j + 1, lo - 100 * pad)
-    for (x, y), v in spec.points.items():
-        if math.isfinite(v):
-            hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
-    for axis, title in ((hist.GetXaxis(), "m(H^{+}) [GeV]"), (hist.GetYaxis(), "m(A) [GeV]")):
-        axis.SetTitle(title)
-        axis.SetLabelSize(canvas.BIN_LABEL_SIZE["matrix"])
-        axis.SetTitleSize(canvas.MATRIX_LABEL_SIZE)
-    hist.SetBit(ROOT.TH1.kNoTitle)
-    hist.GetXaxis().SetTitleOffset(1.3)
-    hist.GetYaxis().SetTitleOffset(1.6)
-    hist.GetZaxis().SetTitle(spec.ztitle)
-    hist.GetZaxis().SetTitleOffset(1.55)
-    hist.GetZaxis().SetTitleSize(canvas.MATRIX_LABEL_SIZE)
-    hist.GetZaxis().SetLabelSize(canvas.MATRIX_LABEL_SIZE)
-    hist.GetZaxis().SetNoExponent(True)  # no "x10^-3" over the run text
-    hist.GetZaxis().SetNdivisions(505)
-    pad_obj = fig.pads[0]
-    pad_obj.cd()
-    pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
-    # the palette travels with the canvas (a TExec runs when it is painted, in a plain session too):
-    # a diverging one centred on zero for differences, a sequential one otherwise
-    palette = canvas.palette_exec(87 if spec.diverging else 57)  # kLightTemperature, kBird
-    hist.Draw("COLZ")
-    pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
-    fig.extras.append(palette)
-    canvas.place_palette(hist, pad_obj)
-    for (x, y), v in spec.points.items():
-        label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
-        if (x, y) in spec.bounds:
-            label = f"{spec.bounds[(x, y)]} {label}"
-        if (x, y) in spec.significant:
-            label += "*"
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
-        text.SetTextAlign(22)
-        text.SetTextFont(42)
-        text.SetTextSize(canvas.MATRIX_LABEL_SIZE)
-        # white on the palettes' dark ends: both ends of the diverging one, the low end of the sequential one
-        where = (v - lo) / (hi - lo) if hi > lo and math.isfinite(v) else 0.5
-        dark = abs(where - 0.5) > 0.35 if spec.diverging else where < 0.3
-        text.SetTextColor(ROOT.kWhite if dark else ROOT.kBlack)
-        text.Draw()
-        fig.extras.append(text)
-    for x, y in spec.undefined:  # both sides lower limits: no difference to state
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "both limits")
-        text.SetTextAlign(22)
-        text.SetTextFont(42)
-        text.SetTextSize(canvas.CONTEXT_SIZE["matrix"])
-        text.Draw()
-        fig.extras.append(text)
-    note = f" (* Holm p < {SIGNIFICANCE:g}, corrected t over folds)" if spec.diverging and "AUC" in spec.title else ""
-    lines = [spec.short or spec.title, note.strip(" ()")] if note else [spec.short or spec.title]
-    canvas.add_text(fig, lines, 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"] * (len(lines) - 1), pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])
-    # for the ROOT file: the same z range, cells without a signal point below it, so that COLZ leaves
-    # them empty when the map is drawn alone (a stored 0 would read as a value, e.g. "no difference")
-    stored = hist.Clone(f"{spec.name}_values")
-    set_title(stored, f"{spec.short or spec.title} (blank: no signal point)", "m(H^{+}) [GeV]", "m(A) [GeV]", spec.ztitle)
-    stored.SetBit(ROOT.TH1.kNoTitle, False)
-    fig.extras.append(hist)
-    fig.keep(f"maps/{spec.name}", stored)
-    return fig
 
 
 def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:
@@ -598,8 +517,8 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "variant", "m_hc", "m_a", "folds",
-                                                    *(f"{k}_{s}" for k in (*AGG_FIELDS, *REJECTION_FIELDS)
-                                                      for s in ("mean", "std"))]),
+                                                           *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std")),
+                                                    *(f"{k}_{s}" for k in REJECTION_FIELDS for s in ("mean", "lower", "upper"))]),
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),

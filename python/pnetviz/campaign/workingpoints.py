@@ -6,7 +6,6 @@ every finished binary and multi-class fold set. Written as `campaign_working_poi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from pnetviz.metrics.folds import Rejection, mean_std
 WP_FILE = "working_points.json"  # as jobs.decisions.WP_FILE (the campaign reads what the jobs wrote)
 FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "target_eps_s", "wp_from", "folds", "thresholds",
           "threshold_mean", "threshold_std", "eps_s_test_mean", "eps_s_test_std", "eps_b_test_mean", "eps_b_test_std",
-          "rejection_test", "rejection_test_std", "expected_signal_test_mean", "expected_background_test_mean")  # fmt: skip
+          "rejection_test", "rejection_test_lower", "rejection_test_upper", "expected_signal_test_mean", "expected_background_test_mean")  # fmt: skip
 
 
 WHAT = "working points from this file"  # what the campaign takes from working_points.json (setfiles.damaged)
@@ -90,12 +89,13 @@ def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
         thresholds = [p["threshold"] for _, p, _ in members]
         eps_b = np.array([t["eps_b"] for t in tests], dtype=float)
         n_eff = sum(t["effective_events"]["background"] for t in tests)
-        rej = Rejection.over_folds(eps_b, n_eff) if eps_b.size else Rejection(math.nan, None, False)
+        rej = Rejection.over_folds(eps_b, n_eff)  # asymmetric fold interval (folds.REJECTION_INTERVAL_RULE)
         row = {"channel": channel, "signal": signal, "m_hc": mass[0], "m_a": mass[1], "kind": kind, "model": model,
                "pair": pair, "target_eps_s": target, "wp_from": members[0][2],
                "folds": ";".join("pilot" if f is None else str(f) for f, _, _ in members),
                "thresholds": ";".join(f"{t:.6g}" for t in thresholds),
-               "rejection_test": rej.value, "rejection_test_std": rej.std, "rejection_test_limit": rej.lower_limit}  # fmt: skip
+               "rejection_test": rej.value, "rejection_test_lower": rej.lower, "rejection_test_upper": rej.upper,
+               "rejection_test_limit": rej.lower_limit}  # fmt: skip
         row["threshold_mean"], row["threshold_std"] = mean_std(thresholds)
         for name in ("eps_s", "eps_b"):
             row[f"{name}_test_mean"], row[f"{name}_test_std"] = mean_std([t[name] for t in tests])

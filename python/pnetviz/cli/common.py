@@ -138,6 +138,9 @@ EVALUATION = (
               "default: %(default)s)"),
     _opt("--wp-from", "physics", MODEL_KINDS, choices=("train", "test"), default="train",
          help="split the working-point thresholds are found on (default: %(default)s)"),
+    _opt("--cut-scan-min-events", "physics", MODEL_KINDS, type=ranges.CUT_SCAN_MIN_EVENTS, default=10.0, metavar="N",
+         help="the cut scan's optima only over cuts whose passing background has at least N effective events "
+              "(sum w)^2/sum w^2; tighter cuts are drawn as statistically empty (default: %(default)s)"),
     _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),
@@ -310,8 +313,12 @@ def hep_options(args) -> object:
 
     text = getattr(args, "working_points", None)  # compare has no working points of its own
     targets = DEFAULT_TARGETS if text is None else parse_targets(text)
+    min_events = getattr(args, "cut_scan_min_events", None)  # compare has no cut scan
+    if min_events is not None and not (math.isfinite(min_events) and min_events >= 0):
+        raise InputError(f"--cut-scan-min-events {min_events}: give a finite number of events >= 0, e.g. 10.")
     return HepOptions(weight_mode=args.weights, signal_scale=args.signal_scale, bootstrap=args.bootstrap, seed=args.seed,
-                      working_points=targets, wp_from=getattr(args, "wp_from", None) or "train")  # fmt: skip
+                      working_points=targets, wp_from=getattr(args, "wp_from", None) or "train",
+                      cut_scan_min_events=10.0 if min_events is None else float(min_events))  # fmt: skip
 
 
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:

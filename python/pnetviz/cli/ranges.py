@@ -115,6 +115,7 @@ SEED = Range(0, MAX_SEED, "a whole number {range}", whole=True)
 ENERGY = Range(13.0, 13.6, "the centre-of-mass energy in TeV, 13 or 13.6", )
 SYST_KAPPA = Range(0.0, 10.0, "a positive scan range in units of the variations, {range}", low_open=True)
 THREADS = Range(1, 1024, "a whole number of threads {range}", whole=True)
+CUT_SCAN_MIN_EVENTS = Range(0.0, 1e9, "a number of effective background events {range}")
 SCORE_SHIFT = Range(0.0, 1.0, "shifts in score units {range}", low_open=True)
 # the campaign's
 WORKERS = Range(1, 1024, "0 (every job in this process) or a whole number of worker processes {range}", whole=True, zero=True)

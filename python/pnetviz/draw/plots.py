@@ -92,14 +92,19 @@ RATIO_STEPS = 4  # labelled steps at most on a ratio panel's axis (its 504 divis
 
 
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
-    """The ratio panel's bands (clipped to its frame) under its lines, in pad 1 of a ratio_figure."""
+    """The ratio panel's bands under its lines, in pad 1 of a ratio_figure: the drawn band clipped
+    to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped."""
     lo, hi = frame.y
     for spec in panel.specs:
         r = spec.ratio
         ok = np.isfinite(r.low) & np.isfinite(r.high)
         if ok.sum() > 1:
-            canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi), None,
-                            band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+            drawn = canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi),
+                                    None, band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+            stored = drawn.Clone(drawn.GetName())
+            for i, (x, y) in enumerate(zip(np.r_[r.x[ok], r.x[ok][::-1]], np.r_[r.high[ok], r.low[ok][::-1]], strict=True)):
+                stored.SetPoint(i, float(x), float(y))
+            fig.keep(f"{spec.key}_band", stored)
     for spec in panel.specs:
         r = spec.ratio
         ok = np.isfinite(r.ratio)
@@ -334,8 +339,8 @@ def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], 
 def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Sequence[str], yields_kind: str) -> canvas.Figure:
     """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov, each divided by its
     maximum (said in the y title; the maximum in the legend), against the cut s >= t (`scan`:
-    metrics.workingpoints.cut_scan of the test split); the Asimov optimum as a dotted vertical
-    line. `yields_kind`: "expected" or "relative" (named in the context)."""
+    metrics.workingpoints.cut_scan of the test split); the Asimov optimum (over the cuts with
+    enough background, the rest greyed: _empty_band) as a dotted vertical line. `yields_kind`: "expected" or "relative" (named in the context)."""
     s, best = scan["scan"], scan["optimum"]
     t = np.asarray(s["threshold"], float)
     inside = (t >= 0.0) & (t <= 1.0)
@@ -361,7 +366,21 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
             canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max: cut {cut:.3g}", line_color=color("reference"), line_style=3)
 
     ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
-    return curve_figure(name, frame, curves, ctx, extra=mark)
+    return curve_figure(name, frame, curves, ctx, extra=mark, underlay=lambda fig: _empty_band(fig, key, scan, t, inside))
+
+
+def _empty_band(fig: canvas.Figure, key: str, scan: dict, t: np.ndarray, inside: np.ndarray) -> None:
+    """Grey band over the cuts whose passing background has N_eff below the scan's minimum
+    (metrics.workingpoints.cut_scan's constraint): statistically empty, no optimum there."""
+    limit = scan.get("constraint", {}).get("min_background_n_eff")
+    n_eff = np.asarray(scan["scan"].get("background_n_eff", []), float)
+    if limit is None or n_eff.size != t.size:
+        return
+    empty = inside & (n_eff < limit)
+    if empty.any():
+        edge = float(t[empty].min())
+        canvas.add_band(fig, f"{key}/statistically_empty", np.array([edge, 1.0]), np.zeros(2), np.full(2, 1.1),
+                        f"N_{{eff}}(B) < {limit:g}: empty", band_color=color("reference"), alpha=0.2)  # fmt: skip
 
 
 def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: str,

@@ -118,6 +118,12 @@ def auc_difference(binary: Side, multi: Side, cb: BinaryCurve, cm: BinaryCurve, 
             a, b = hep.paired_bootstrap(binary.scores[ib], multi.scores[im], binary.is_signal[ib], binary.used[ib],
                                         multi.used[im], opts.bootstrap, opts.seed)  # fmt: skip
             error, method = float(np.std(a - b, ddof=1)), "paired Poisson bootstrap (same events, matched by event_id)"
+        elif (shared := pairmetrics.shared_events(binary.ids, binary.is_signal, multi.ids, multi.is_signal)) > 0:
+            # binary ttZ against the multi-class class ttX (ttZ and ttW): the shared events paired
+            a, b = pairmetrics.shared_event_bootstrap(binary.scores, binary.is_signal, binary.used, binary.ids, multi.scores,
+                                                      multi.is_signal, multi.used, multi.ids, opts.bootstrap, opts.seed)  # fmt: skip
+            error = float(np.std(a - b, ddof=1))
+            method = f"paired Poisson bootstrap over the {shared} events both hold (matched by event_id), the others independent"
         else:
             error = math.hypot(errors["binary"], errors["multiclass"])
             method = "independent bootstraps (the two ntuples do not hold the same events)"
@@ -242,8 +248,9 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", color("binary"), 2),
            CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", color("multiclass"), 2)]  # fmt: skip
     d = result["difference"]
-    diff_line = (f"AUC multi-class minus binary: {d['multiclass_minus_binary']:+.3f}"
-                 + (f" #pm {d['error']:.3f}" if d["error"] == d["error"] else ""))  # fmt: skip
+    paired = "paired" if d["method"].startswith("paired") else "unpaired"  # the error's bootstrap (auc_difference)
+    diff_line = (f"#DeltaAUC (multi-class #minus binary): {d['multiclass_minus_binary']:+.3f}"
+                 + (f" #pm {d['error']:.3f} ({paired})" if d["error"] == d["error"] else ""))  # fmt: skip
     n = result["effective_events"]
     roc_panel = plots.RatioPanel("binary", [
         plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, n["binary"]["signal"]), color("binary"), 2, True),
@@ -394,12 +401,22 @@ def summary_figures(report: dict, signal: str, channel: str, means: dict | None 
     figs = []
     for b, pair in report["pairs"].items():
         context[1] = f"vs {display_label(b, {})}, {channel_label(channel)}"
-        figs.append(_auc_by_fold_figure(f"signal_vs_{b}", pair, folds, list(context)))
+        figs.append(_auc_by_fold_figure(f"signal_vs_{b}", pair, folds, [*context, *paired_line(pair)]))
         if b in (means or {}):
             figs += band_figures(f"signal_vs_{b}_", means[b], [signal_label(signal), f"vs {display_label(b, {})}, "
                                  f"{channel_label(channel)}, test"], reference="binary",
                                  labels={"binary": "Binary", "multiclass": "Multi-class LR"})  # fmt: skip
     return figs
+
+
+def paired_line(pair: dict) -> list[str]:
+    """The paired difference over folds for a figure: mean of the per-fold differences (multi-class
+    minus binary) +- its standard error std/sqrt(k), not the two models' errors in quadrature."""
+    st = pair.get("difference_statistics") or {}
+    mean, se = st.get("mean"), st.get("standard_error")
+    if not isinstance(mean, float) or not isinstance(se, float):
+        return []
+    return [f"#DeltaAUC (MC #minus B): {mean:+.4f} #pm {se:.4f} (paired, s.e.)"]
 
 
 def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[str]) -> canvas.Figure:

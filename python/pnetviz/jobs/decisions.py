@@ -37,7 +37,9 @@ def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: 
     n_eff = {s: (metrics[s]["effective_events"]["signal"], metrics[s]["effective_events"]["background"]) for s in results}
     points = wp.working_points(curves, n_eff, opts.working_points, opts.wp_from, expected)
     test = metrics["test"]
-    scan = wp.cut_scan(results["test"].curve, test["signal_yield"], test["background_yield"])
+    sample, curve = results["test"].sample, results["test"].curve
+    n_eff = wp.passing_background_events(sample.scores, sample.is_signal, sample.used, curve.thresholds[1:])
+    scan = wp.cut_scan(curve, test["signal_yield"], test["background_yield"], n_eff, opts.cut_scan_min_events)
     return PairDecisions(points, scan, wp.describe(opts.wp_from, opts.weight_mode, score, expected is not None))
 
 

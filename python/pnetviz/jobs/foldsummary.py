@@ -24,7 +24,7 @@ from pnetviz.errors import InputError
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.jobs.decisions import WP_FILE, document
 from pnetviz.metrics import workingpoints as wp
-from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, Rejection, aggregate, aggregate_report, fold_ratios
+from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, REJECTION_INTERVAL_RULE, Rejection, aggregate, aggregate_report, fold_ratios
 from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import plain
@@ -145,7 +145,7 @@ def working_point_summary(per_split: dict[str, list[FoldCurves]]) -> dict | None
         return None
     first = next(iter(per_split.values()))
     out = {"std_convention": "sample standard deviation over folds (ddof=1)",
-           "rejection_convention": "1/mean(eps_b) over folds; a lower limit where that mean is 0"}  # fmt: skip
+           "rejection_convention": REJECTION_INTERVAL_RULE}  # fmt: skip
     for target in targets:
         key = f"wp_{target}"
         entry = {"target_eps_s": float(target), "threshold": _spread({str(c.fold): c.scalars[f"{key}_threshold"] for c in first})}
@@ -154,7 +154,8 @@ def working_point_summary(per_split: dict[str, list[FoldCurves]]) -> dict | None
             rej = Rejection.over_folds(eps_b, sum(c.background_events for c in curves))
             entry[split] = {"eps_s": _spread({str(c.fold): c.scalars[f"{key}_eps_s"] for c in curves}),
                             "eps_b": _spread({str(c.fold): c.scalars[f"{key}_eps_b"] for c in curves}),
-                            "rejection": {"value": rej.value, "std": rej.std, "lower_limit": rej.lower_limit}}  # fmt: skip
+                            "rejection": {"value": rej.value, "lower": rej.lower, "upper": rej.upper,
+                                          "lower_limit": rej.lower_limit}}  # fmt: skip
         out[target] = entry
     return out
 

@@ -108,21 +108,39 @@ def _band(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(same, stack[0], mean), np.where(same, 0.0, std)
 
 
+REJECTION_INTERVAL_RULE = ("rejection over folds: central value R = 1/mean(eps_b) (zeros included); interval "
+                           "[R exp(-s), R exp(+s)] with s the sample std (ddof=1) of ln(eps_b) over folds (the fold "
+                           "spread of ln R), a fold with eps_b = 0 entering with the 95% CL upper limit on eps_b "
+                           "from the folds' mean N_eff; asymmetric, positive, containing R; where every fold has "
+                           "eps_b = 0 a lower limit without interval")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Rejection:
-    """A rejection over folds from eps_b: 1/mean(eps_b), its fold spread by error propagation
-    (std(eps_b)/mean^2), or a lower limit (std None) where every fold has eps_b = 0."""
+    """A rejection over folds from eps_b (REJECTION_INTERVAL_RULE): R = 1/mean(eps_b) with the
+    asymmetric fold interval [R exp(-s), R exp(+s)], s = std(ln eps_b, ddof=1) over folds (0 for one
+    fold or identical folds), so the interval is positive, contains R and never reads as "R +- x"
+    with x > R. Where every fold has eps_b = 0: the lower limit 1/eps_b_limit(N_eff), lower and
+    upper None."""
 
     value: float
-    std: float | None
+    lower: float | None
+    upper: float | None
     lower_limit: bool
 
     @staticmethod
     def over_folds(eps_b: np.ndarray, background_events: float) -> Rejection:
-        mean, std = mean_std(np.asarray(eps_b, float))
-        if mean > 0:
-            return Rejection(1.0 / mean, std / mean**2, False)
-        return Rejection(1.0 / hep.eps_b_limit(background_events), None, True)
+        eps = np.asarray(eps_b, float)
+        eps = eps[np.isfinite(eps)]
+        mean = float(np.mean(eps)) if eps.size else math.nan
+        if not mean > 0:
+            if eps.size == 0:
+                return Rejection(math.nan, None, None, False)
+            return Rejection(1.0 / hep.eps_b_limit(background_events), None, None, True)
+        floor = hep.eps_b_limit(background_events / eps.size)  # a fold's limit on eps_b where none passes
+        logs = np.log(np.where(eps > 0, eps, floor))
+        spread = float(np.std(logs, ddof=1)) if eps.size > 1 and np.ptp(logs) > 0 else 0.0
+        return Rejection(1.0 / mean, math.exp(-spread) / mean, math.exp(spread) / mean, False)
 
 
 @dataclass(frozen=True)
@@ -133,6 +151,7 @@ class Aggregate:
     mean: dict[str, float]
     std: dict[str, float | None]
     mean_lower_limit: dict[str, bool]  # rejection metric -> the mean is a lower limit
+    interval: dict[str, tuple[float | None, float | None]]  # rejection metric -> (lower, upper), Rejection
     tpr_mean: np.ndarray
     tpr_std: np.ndarray
     eps_b_mean: np.ndarray  # on EFF_GRID, zeros included
@@ -164,16 +183,17 @@ def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
     mean = {k: m for k, (m, _) in stats.items()}
     std: dict[str, float | None] = {k: s for k, (_, s) in stats.items()}
     n_eff = float(sum(c.background_events for c in curves))
-    lower_limits, mean_limit = {}, {}
+    lower_limits, mean_limit, interval = {}, {}, {}
     for key in (k for k in REJECTIONS if k in present):
         per_fold = {str(c.fold): hep.rejection_value(c.scalars[key], c.background_events) for c in curves}
         table[key] = {f: v for f, (v, _) in per_fold.items()}
         lower_limits[key] = {f: limit for f, (_, limit) in per_fold.items()}
         rej = Rejection.over_folds(np.array([c.scalars[key] for c in curves]), n_eff)
-        mean[key], std[key], mean_limit[key] = rej.value, rej.std, rej.lower_limit
+        mean[key], std[key], mean_limit[key], interval[key] = rej.value, None, rej.lower_limit, (rej.lower, rej.upper)
     tpr_mean, tpr_std = _band(np.stack([c.tpr for c in curves]))
     eps_mean, eps_std = _band(np.stack([c.eps_b for c in curves]))
     return Aggregate(folds=folds, table=table, lower_limits=lower_limits, mean=mean, std=std, mean_lower_limit=mean_limit,
+                     interval=interval,
                      tpr_mean=tpr_mean, tpr_std=tpr_std, eps_b_mean=eps_mean, eps_b_std=eps_std,
                      eps_b_floor=hep.eps_b_limit(n_eff))  # fmt: skip
 
@@ -183,12 +203,14 @@ def aggregate_report(agg: Aggregate, missing: Sequence[int]) -> dict:
     return {
         "folds": agg.folds,
         "missing_folds": list(missing),
-        "std_convention": "sample standard deviation over folds (ddof=1); rejection: std(eps_b)/mean(eps_b)^2",
+        "std_convention": "sample standard deviation over folds (ddof=1); rejection: no std, see rejection_interval",
         "per_fold": agg.table,
         "per_fold_lower_limits": agg.lower_limits,
         "mean": agg.mean,
         "std": agg.std,
         "mean_lower_limit": agg.mean_lower_limit,
+        "rejection_interval": {"convention": REJECTION_INTERVAL_RULE,
+                               **{k: {"lower": lo, "upper": hi} for k, (lo, hi) in agg.interval.items()}},
         "rejection_convention": hep.REJECTION_LIMIT_RULE,
         "roc_band": {"fpr": FPR_GRID, "tpr_mean": agg.tpr_mean, "tpr_std": agg.tpr_std},
         "rejection_band": {
@@ -239,8 +261,9 @@ def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[f
 RATIO_CONVENTION = ("each curve divided by the reference on a common grid (signal efficiency at fixed background "
                     "efficiency for ROC curves, rejection at fixed signal efficiency); band: the curve's own error "
                     "divided by the reference (binomial sqrt(eps(1-eps)/N_eff) with the effective event count, or "
-                    "the fold spread for fold means), the reference's band around 1; undefined (NaN) where the "
-                    "reference is 0 or the rejection is infinite")  # fmt: skip
+                    "the fold spread for fold means; rejection ratios in log space, r exp(+-d) with d the relative "
+                    "error, never below 0), the reference's band around 1; stored unclipped (only the drawn band is "
+                    "clipped to the axis); undefined (NaN) where the reference is 0 or the rejection is infinite")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -286,14 +309,18 @@ def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: fl
 def rejection_ratio_from_eps(grid: np.ndarray, eps_b: np.ndarray, reference_eps_b: np.ndarray,
                              eps_b_error: np.ndarray | None = None) -> CurveRatio:  # fmt: skip
     """Rejection ratio (1/eps_b)/(1/eps_b_ref) from background efficiencies on `grid`, with the
-    band of `eps_b_error` propagated (relative error of 1/eps_b = relative error of eps_b)."""
+    band of `eps_b_error` propagated in log space: relative error d = eps_b_error/eps_b (that of
+    1/eps_b), band r exp(-d) to r exp(+d), asymmetric and never below zero."""
     eps_b, reference_eps_b = np.asarray(eps_b, float), np.asarray(reference_eps_b, float)
     ok = (eps_b > 0) & (reference_eps_b > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rejection = np.where(ok, 1.0 / np.where(ok, eps_b, 1.0), np.nan)
         ref = np.where(ok, 1.0 / np.where(ok, reference_eps_b, 1.0), np.nan)
         err = None if eps_b_error is None else rejection * np.asarray(eps_b_error, float) / np.where(ok, eps_b, 1.0)
-    return ratio_to_reference(grid, rejection, ref, err)
+    out = ratio_to_reference(grid, rejection, ref, err)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rel = np.where(out.ratio > 0, (out.high - out.ratio) / out.ratio, np.nan)  # relative error of the ratio
+        return CurveRatio(out.x, out.ratio, out.ratio * np.exp(-rel), out.ratio * np.exp(rel))
 
 
 def fold_ratios(agg: Aggregate, reference: Aggregate) -> tuple[CurveRatio, CurveRatio]:

@@ -23,6 +23,7 @@ class HepOptions:
     expected_yields: dict[str, float] | None = None  # class -> expected events (--expected-yields); None: relative
     working_points: tuple[float, ...] = (0.5, 0.7, 0.9)  # --working-points: target signal efficiencies
     wp_from: str = "train"  # --wp-from: the split the thresholds are found on
+    cut_scan_min_events: float = 10.0  # --cut-scan-min-events: the passing background's minimum N_eff at an optimum
 
 
 def auc_all_modes(result: SplitResult) -> dict[str, float | None]:
@@ -155,3 +156,33 @@ def ks_lines(metrics: dict) -> list[str]:
     """The KS p-values as shown on score-distribution plots (TMVA style)."""
     ot = metrics["overtraining"]
     return [f"KS p (train vs test): sig {ot['ks_signal']['p_value']:.3f}, bkg {ot['ks_background']['p_value']:.3f}"]
+
+
+def shared_event_bootstrap(scores_a: np.ndarray, is_signal_a: np.ndarray, weights_a: np.ndarray, ids_a: np.ndarray,
+                           scores_b: np.ndarray, is_signal_b: np.ndarray, weights_b: np.ndarray, ids_b: np.ndarray,
+                           replicas: int, seed: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """AUC replicas of two classifiers whose test sets share events (integer event ids, unique on
+    each side): each replica draws one Poisson(1) count per distinct event id, in id order, and
+    multiplies that event's weight by it on both sides, so the events both models see move
+    together (their correlation enters the spread of the difference) and the others
+    independently. With the same events on both sides these are hep.paired_bootstrap's replicas."""
+    ids = np.unique(np.r_[ids_a, ids_b])
+    ka, kb = np.searchsorted(ids, ids_a), np.searchsorted(ids, ids_b)
+    (oa, sa, ea), (ob, sb, eb) = hep._sorted_auc_parts(scores_a, is_signal_a), hep._sorted_auc_parts(scores_b, is_signal_b)
+    wa, wb = np.asarray(weights_a, float), np.asarray(weights_b, float)
+    rng = np.random.default_rng(seed)
+    auc_a, auc_b = np.empty(replicas), np.empty(replicas)
+    for r in range(replicas):  # replicas, not events: each is a vectorised pass
+        counts = rng.poisson(1.0, ids.size)
+        auc_a[r] = hep._auc_from_sorted((wa * counts[ka])[oa], sa, ea)
+        auc_b[r] = hep._auc_from_sorted((wb * counts[kb])[ob], sb, eb)
+    return auc_a, auc_b
+
+
+def shared_events(ids_a: np.ndarray | None, is_signal_a: np.ndarray, ids_b: np.ndarray | None, is_signal_b: np.ndarray) -> int:
+    """How many events (by event id) two test sets share, with the same class on both; 0 without
+    ids, with an id repeated on a side, or with a shared event labelled differently."""
+    if ids_a is None or ids_b is None or np.unique(ids_a).size != ids_a.size or np.unique(ids_b).size != ids_b.size:
+        return 0
+    common, ia, ib = np.intersect1d(ids_a, ids_b, assume_unique=True, return_indices=True)
+    return int(common.size) if np.array_equal(np.asarray(is_signal_a)[ia], np.asarray(is_signal_b)[ib]) else 0

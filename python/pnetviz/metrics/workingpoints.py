@@ -133,16 +133,44 @@ def _significances(signal_yield: float, background_yield: float, eps_s: np.ndarr
                 "asimov": hep.asimov(s, b)}  # fmt: skip
 
 
-def cut_scan(curve: BinaryCurve, signal_yield: float, background_yield: float) -> dict:
+CUT_SCAN_MIN_EVENTS = 10.0  # --cut-scan-min-events: optima only where the passing background has N_eff >= this
+
+
+def passing_background_events(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+                              thresholds: np.ndarray) -> np.ndarray:  # fmt: skip
+    """N_eff = (sum w)^2 / sum w^2 of the background events with score >= t, for each t."""
+    bkg = ~np.asarray(is_signal, bool)
+    order = np.argsort(-np.asarray(scores, float)[bkg], kind="stable")
+    ranked, w = np.asarray(scores, float)[bkg][order], np.asarray(weights, float)[bkg][order]
+    sw, sw2 = np.r_[0.0, np.cumsum(w)], np.r_[0.0, np.cumsum(w * w)]
+    k = np.searchsorted(-ranked, -np.asarray(thresholds, float), side="right")  # events with score >= t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sw2[k] > 0, sw[k] ** 2 / np.where(sw2[k] > 0, sw2[k], 1.0), 0.0)
+
+
+def cut_scan(curve: BinaryCurve, signal_yield: float, background_yield: float, background_events: np.ndarray | None = None,
+             min_events: float = CUT_SCAN_MIN_EVENTS) -> dict:  # fmt: skip
     """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov of every cut s >= t of
     `curve` (point 0, which selects nothing, dropped), with S, B = the yields times the
-    efficiencies; the maximum of each significance (NaN-free cuts only)."""
+    efficiencies; the maximum of each significance (NaN-free cuts only) over the cuts whose
+    passing background has N_eff >= `min_events` (`background_events`: passing_background_events
+    at curve.thresholds[1:]; None: no constraint), and the unconstrained maximum beside it."""
     t, eps_s, eps_b = curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:]
     figures = _significances(signal_yield, background_yield, eps_s, eps_b)
     scan = {"threshold": t, "eps_s": eps_s, "eps_b": eps_b, **figures}
-    best = {name: hep.best_cut(figures[name], t, eps_s, eps_b, purity=figures["purity"])
-            for name in ("s_over_sqrt_s_plus_b", "asimov")}  # fmt: skip
-    return {"scan": scan, "optimum": best, "signal_yield": signal_yield, "background_yield": background_yield}
+    allowed = np.ones(t.size, bool) if background_events is None else np.asarray(background_events) >= min_events
+    best, free = {}, {}
+    for name in ("s_over_sqrt_s_plus_b", "asimov"):
+        free[name] = hep.best_cut(figures[name], t, eps_s, eps_b, purity=figures["purity"])
+        best[name] = hep.best_cut(np.where(allowed, figures[name], np.nan), t, eps_s, eps_b, purity=figures["purity"])
+    out = {"scan": scan, "optimum": best, "signal_yield": signal_yield, "background_yield": background_yield}
+    if background_events is not None:
+        scan["background_n_eff"] = np.asarray(background_events, float)
+        out |= {"optimum_unconstrained": free, "constraint": {
+            "min_background_n_eff": float(min_events), "cuts_allowed": int(allowed.sum()),
+            "rule": "optima only over cuts whose passing background has N_eff = (sum w)^2/sum w^2 >= the minimum "
+                    "(--cut-scan-min-events); tighter cuts are statistically empty"}}  # fmt: skip
+    return out
 
 
 SCAN_GRID = np.round(np.linspace(0.0, 1.0, 101), 10)  # the cuts tabulated in the report
@@ -158,4 +186,5 @@ def scan_report(scan: dict, curve: BinaryCurve, yields_kind: str) -> dict:
         rows["eps_b"].append(e_b)
     rows |= _significances(scan["signal_yield"], scan["background_yield"], rows["eps_s"], rows["eps_b"])
     return {"split": "test", "selection": SELECTION, "yields": yields_kind, "signal_yield": scan["signal_yield"],
-            "background_yield": scan["background_yield"], "optimum": scan["optimum"], "grid": rows}  # fmt: skip
+            "background_yield": scan["background_yield"], "optimum": scan["optimum"], "grid": rows,
+            **{k: scan[k] for k in ("constraint", "optimum_unconstrained") if k in scan}}  # fmt: skip
