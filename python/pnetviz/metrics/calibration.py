@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import lr_score
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
 
@@ -76,7 +77,7 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
         mean = np.where(W != 0, total(w * p) / W, np.nan)
-        err = np.where(W != 0, np.sqrt((1 - f) ** 2 * w2_pos + f**2 * w2_neg) / np.abs(W), np.nan)
+    err = hep.ratio_error(f, w2_pos, w2_neg, W)
     events = np.bincount(index, weights=(w != 0).astype(float), minlength=bins).astype(np.int64)
     return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
 

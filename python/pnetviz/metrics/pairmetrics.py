@@ -79,6 +79,8 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
         "effective_events": {"signal": hep.effective_events(sample.used[sig]),
                              "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
         "bootstrap_replicas": opts.bootstrap,
+        "bootstrap_dropped": boot.dropped,  # replicas without signal or background (no AUC): left out
+        "auc_error_method": boot.auc_error_method,  # "delong" where too few replicas are defined
         "curve_flags": hep.curve_flags(curve),
     }
     metrics["operating_points"] = operating_points(curve, metrics)
