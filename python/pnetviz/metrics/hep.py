@@ -93,6 +93,17 @@ def rejection_value(eps_b: float, n_eff: float) -> tuple[float, bool]:
     return 1.0 / eps_b_limit(n_eff), True
 
 
+def monotone_limits(values: dict[str, float], limits: dict[str, bool]) -> dict[str, float]:
+    """Rejections keyed by eps_s ('0.5'): with non-negative weights a rejection is non-increasing in
+    eps_s, so a lower limit at eps_s is raised to every measured (not limit) value at a larger eps_s."""
+    out = dict(values)
+    for e, value in values.items():
+        measured = [values[f] for f in values if float(f) > float(e) and not limits[f]]
+        if limits[e] and measured:
+            out[e] = max(value, *measured)
+    return out
+
+
 def rejection_interval(eps_b: np.ndarray, cl: float = INTERVAL_CL) -> dict:
     """Central `cl` interval of a rejection from bootstrap replicas of eps_b, every replica
     counted (those without passing background too): quantiles of eps_b, then inverted. The
@@ -261,9 +272,12 @@ def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
     return float(curve.tpr[k]), float(curve.fpr[k])
 
 
-def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0) -> np.ndarray:
-    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first."""
-    S, B = signal_scale * curve.total_signal, curve.total_background
+def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0, yields: tuple[float, float] | None = None) -> np.ndarray:
+    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first, with
+    pi_s = S / (S + B): `yields` (S, B) where given (the report's signal_yield and background_yield:
+    the full sample's or the expected ones, the prevalence of the operating points), else the
+    curve's own weight sums, the signal times `signal_scale`."""
+    S, B = yields if yields is not None else (signal_scale * curve.total_signal, curve.total_background)
     pi = S / (S + B)
     r, e = curve.tpr[1:], curve.fpr[1:]
     den = pi * r + (1 - pi) * e
