@@ -22,10 +22,14 @@ lowest-AUC one and, up to MAX_LISTED, their names):
 * n > 6 (3^n grows too fast: 2187 at n = 7): nominal, each nuisance alone at +-kappa, every pair of
   nuisances on its full 3x3 grid, all 2^n corners while 2^n <= MAX_CORNERS = 512 (n <= 9; beyond,
   only all-up and all-down), every nuisance at its own lowest-AUC node together (to first order
-  in the nuisances' effects, the worst vertex) and every vertex within two nuisances of that one
-  (where normalisation effects make one or two nuisances worst elsewhere in combination). What can be
-  missed is a vertex three or more nuisances away from it (e.g. nuisances acting on disjoint score
-  ranges, whose worst vertex changes along the curve);
+  in the nuisances' effects, the worst vertex), every vertex within two nuisances of that one
+  (where normalisation effects make one or two nuisances worst elsewhere in combination), and, for
+  the nuisances that move one class's weights only, the vertex that is worst at each threshold of the
+  nominal order (metrics/worstvertex.py: exact, Dinkelbach's iteration on the separable ratio of
+  yields). With only such nuisances every point of the profiled curve is exact (between two points
+  the envelope of all 3^n curves can lie lower by less than a step: 1e-8 in AUC on toys where both
+  classes move, 0 where only the background does); nuisances that move scores or both classes are
+  covered only by the vertices above and the theta scan;
 * plus a theta scan of every nuisance whose extremes need not be at the nodes (below): theta at the
   SCAN_POINTS = 9 equally spaced values over [-kappa, kappa], i.e. the 6 interior ones +-kappa/4,
   +-kappa/2, +-3kappa/4, with the other nuisances at every grid value while (scanned nuisances) x 6
@@ -77,6 +81,7 @@ from pnetviz.metrics.hep import mode_weights
 from pnetviz.metrics.rocenvelope import Envelope as _Envelope
 from pnetviz.metrics.rocenvelope import envelope  # noqa: F401 (part of this module's interface)
 from pnetviz.metrics.roc import BinaryCurve, SingleClassError, binary_clf_curve
+from pnetviz.metrics.worstvertex import neighbours, threshold_vertices
 
 GRID_MAX = 6  # the full {-kappa, 0, +kappa}^n grid up to this many nuisances (3^6 = 729 configurations)
 MAX_CORNERS = 512  # n > GRID_MAX: all 2^n corners while 2^n <= this, else all-up and all-down only
@@ -193,7 +198,9 @@ def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weig
     if len(names) > GRID_MAX:  # each nuisance at its own lowest-AUC node, all together, and every vertex near it
         unit = [tuple(f if j == i else 0 for j in range(len(names))) for i in range(len(names)) for f in (1, 0, -1)]
         worst = tuple(min((0, 1, -1), key=lambda f, i=i: aucs[unit[3 * i + 1 - f]]) for i in range(len(names)))
-        evaluate([worst, *_neighbours(worst)])
+        evaluate([worst, *neighbours(worst)])
+        used = mode_weights(events.weights, events.mode)
+        evaluate(threshold_vertices(events.nominal.scores, events.is_signal, used, events.used_changes(used), events.node_exact))
     scanned = [i for i, exact in enumerate(events.node_exact) if not exact]
     if scanned:
         configs, how = _scan(len(names), scanned, min(aucs, key=aucs.get))
@@ -258,6 +265,11 @@ class _Events:
             out.append(one_class and not (touched & flips).any())
         return out
 
+    def used_changes(self, used: np.ndarray) -> list[dict]:
+        """Each nuisance's weight changes at +-kappa in the weights after the weight mode (`used`: the nominal ones)."""
+        return [{f: (ds, None if dw is None else mode_weights(self.weights + dw, self.mode) - used) for f, (ds, dw) in sides.items()}
+                for sides in self.changes]  # fmt: skip
+
     def moved(self, c: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
         """Scores and signed weights at configuration c (theta / kappa per nuisance); whether scores moved."""
         scores, weights, moved = self.scores, self.weights, False
@@ -312,7 +324,8 @@ def _vertices(n: int) -> tuple[list[tuple[int, ...]], str]:
     return [nominal, *alone, *pairs, *corners], (
         f"n = {n} > {GRID_MAX} (the full grid would be 3^{n} = {3**n}): nominal, each nuisance alone at +-kappa "
         f"({2 * n}), every pair on its 3x3 grid ({len(pairs)} more), {which}, and every nuisance at its own "
-        "lowest-AUC node together, with every vertex within two nuisances of it")  # fmt: skip
+        "lowest-AUC node together, with every vertex within two nuisances of it, and at every threshold the vertex "
+        "worst for the nuisances that move one class's weights only (exact: Dinkelbach's iteration)")  # fmt: skip
 
 
 def _scan(n: int, scanned: list[int], worst: tuple[float, ...]) -> tuple[list[tuple[float, ...]], str]:
@@ -327,19 +340,6 @@ def _scan(n: int, scanned: list[int], worst: tuple[float, ...]) -> tuple[list[tu
     how = (f"the other nuisances at nominal and at the lowest-AUC vertex (every grid value would be "
            f"{len(scanned)} x {len(SCAN_FRACTIONS)} x 3^{n - 1} > {SCAN_BUDGET})")  # fmt: skip
     return [(*b[:i], f, *b[i + 1 :]) for i in scanned for f in SCAN_FRACTIONS for b in bases], how
-
-
-def _neighbours(vertex: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every grid vertex that differs from `vertex` in one or two nuisances (2n + 4 n(n-1)/2 of them)."""
-    out = []
-    for k in (1, 2):
-        for which in itertools.combinations(range(len(vertex)), k):
-            for values in itertools.product(*[[f for f in (1, 0, -1) if f != vertex[i]] for i in which]):
-                c = list(vertex)
-                for i, f in zip(which, values):
-                    c[i] = f
-                out.append(tuple(c))
-    return out
 
 
 def _fine(base: tuple[float, ...], i: int) -> list[tuple[float, ...]]:
