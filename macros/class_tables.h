@@ -19,6 +19,20 @@ namespace pnetviz {
 
 namespace detail {
 
+// The bin of x among nbins equal bins of [0, 1] by numpy.histogram's rule: int(x * nbins) corrected
+// against the edges k * (1 / nbins) (0.58 * 50 = 28.999999999999996, yet 0.58 is the edge of bin 29);
+// x <= 0 in the first bin, x >= 1 in the last. The same as evaluate.equal_bins.
+inline int equal_bin(double x, int nbins)
+{
+   if (!(x > 0.0)) return 0;
+   if (x >= 1.0) return nbins - 1;
+   int bin = std::min(int(x * nbins), nbins - 1);
+   const double step = 1.0 / nbins;
+   if (bin > 0 && x < bin * step) --bin;
+   else if (bin < nbins - 1 && x >= (bin + 1) * step) ++bin;
+   return bin;
+}
+
 template <typename Score>
 void class_tables(const Score *scores, std::int64_t n, int k, const std::int32_t *label, const double *w,
                   const std::uint8_t *sel, int nbins, double *confusion, double *counts, double *hist,
@@ -40,7 +54,7 @@ void class_tables(const Score *scores, std::int64_t n, int k, const std::int32_t
             best = c;
             best_score = x;
          }
-         const int bin = x <= 0.0 ? 0 : x < 1.0 ? std::min(int(x * nbins), nbins - 1) : nbins - 1;
+         const int bin = equal_bin(x, nbins);
          const std::int64_t at = (std::int64_t(c) * k + t) * nbins + bin;
          hist[at] += wi;
          hist_w2[at] += wi * wi;

@@ -35,8 +35,11 @@ def latex(text: object) -> str:
 
 def csv_cell(value: object) -> object:
     """A CSV cell that no spreadsheet evaluates: a string starting with = + - @, a tab or a CR
-    that is not a number gets a leading apostrophe (OWASP's CSV-injection rule); numbers and
+    that is not a number gets a leading apostrophe (OWASP's CSV-injection rule); an undefined
+    number (NaN) is an empty cell, as a missing one (one convention in every CSV); numbers and
     other strings are returned unchanged."""
+    if isinstance(value, float) and value != value:
+        return ""
     if not isinstance(value, str) or not value:
         return value
     if value[0] in "=+-@\t\r" and not _NUMBER.fullmatch(value.strip()):

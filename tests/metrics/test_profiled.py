@@ -220,13 +220,13 @@ def test_score_template_worst_inside_its_range_is_found_by_the_theta_scan():
     grid = [c for c in fine if c[0] in (-1, 0, 1)]
     assert lower_envelope_auc([curves[c] for c in grid]) > scan_min + 0.05  # the grid alone misses it
     assert prof.auc <= scan_min + 1e-3
-    assert prof.auc >= lower_envelope_auc(list(curves.values())) - 1e-12  # never below all 369 configurations
+    assert prof.auc >= lower_envelope_auc(list(curves.values())) - 2e-3  # the fine scan: a little below all 369
     evaluated = [c for c in fine if c[0] * 4 == round(c[0] * 4)]  # the grid and jes at theta = +-0.25, +-0.5, +-0.75
-    assert prof.auc == pytest.approx(lower_envelope_auc([curves[c] for c in evaluated]), abs=1e-12)
+    assert prof.auc <= lower_envelope_auc([curves[c] for c in evaluated]) + 1e-12
     numbers = summary(prof)["configurations"]
-    assert numbers["count"] == len(evaluated) == 27 + 6 * 9 and numbers["scanned"] == ["jes"]
-    assert "jes theta=+0.5 & bkg0 up & bkg1 down" in numbers["names"]
-    assert numbers["lowest_auc"]["auc"] == pytest.approx(min(aucs[c] for c in evaluated), abs=1e-9)
+    assert numbers["count"] > len(evaluated) == 27 + 6 * 9 and numbers["scanned"] == ["jes"]
+    assert "jes theta=+0.5 & bkg0 up & bkg1 down" in prof.configurations
+    assert numbers["lowest_auc"]["auc"] <= min(aucs[c] for c in evaluated)
 
 
 def test_weight_nuisance_moving_both_classes_is_scanned():
@@ -286,12 +286,12 @@ def test_seven_nuisances_use_the_stated_reduction():
     def brute(configs):
         return worst_background_auc(scores[is_signal], w[is_signal], [background(c) for c in configs])
 
-    assert prof.auc == pytest.approx(brute(expected), abs=1e-12)
+    assert prof.auc <= brute(expected) + 1e-12  # and every vertex within two of own_worst, the fine scan
     everything = brute(list(itertools.product((1, 0, -1), repeat=7)) + scan)  # 3^7 = 2187 vertices and the scan
     assert everything <= prof.auc + 1e-12  # the reduction can only miss configurations ...
     assert prof.auc == pytest.approx(everything, abs=1e-12)  # ... and here it misses none: own_worst is the worst
     numbers = summary(prof)["configurations"]
-    assert numbers["count"] == len(expected) and "names" not in numbers  # too many to list
+    assert numbers["count"] > len(expected) and "names" not in numbers  # too many to list
     assert numbers["scanned"] == ["shift_background"]
     assert numbers["lowest_auc"]["configuration"] == "n0 up & n2 down & n3 up & n5 down & shift_background up"
     assert "n = 7 > 6" in numbers["rule"] and "every pair" in numbers["rule"] and "2^7 = 128 corners" in numbers["rule"]
@@ -330,8 +330,9 @@ def test_binary_and_multiclass_profiled_outputs(tree, tmp_path):
     assert syst["nominal"]["auc"] == report["auc"]["test"]
     assert syst["profiled"]["auc"] < syst["nominal"]["auc"]
     assert set(syst["impact"]) == {"bkgShape", "shift_background"}
-    # the 3^2 grid, and the score shift at 6 interior theta with the background-weight nuisance at -1, 0, +1
-    assert syst["configurations"]["count"] == len(syst["configurations"]["names"]) == 9 + 6 * 3
+    # the 3^2 grid, the score shift at 6 interior theta with the background-weight nuisance at -1, 0, +1,
+    # then at every kappa/40 (72 more) and 4 bisections (up to 8) with it at its lowest-AUC value
+    assert 9 + 6 * 3 + 72 <= syst["configurations"]["count"] <= 9 + 6 * 3 + 72 + 8
     assert syst["configurations"]["scanned"] == ["shift_background"] and "theta scan" in syst["configurations"]["rule"]
     # the weight variation alone at kappa = 1 is the Up template: its AUC from the branch directly
     preds = read_predictions(Path(report["input"]), classes=("s", "b"), score_classes=("signal",), extra=["weight__bkgShapeUp"])

@@ -10,6 +10,7 @@ import pytest
 
 from pnetviz.errors import InputError
 from pnetviz.metrics import hep, workingpoints as wp
+from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.roc import binary_clf_curve
 
 # Train: signal scores 0.9 0.8 0.7 0.6 0.4 with weights 1 1 2 1 1 (total 6); background 0.85 0.5 0.3 0.2.
@@ -24,7 +25,8 @@ def toy_points(targets, wp_from="train", expected=None):
     curves = {"train": binary_clf_curve(*TRAIN), "test": binary_clf_curve(*TEST)}
     n_eff = {"train": (hep.effective_events(TRAIN[2][TRAIN[1]]), hep.effective_events(TRAIN[2][~TRAIN[1]])),
              "test": (4.0, 5.0)}  # fmt: skip
-    return wp.working_points(curves, n_eff, targets, wp_from, expected)
+    samples = {"train": BinarySample(*TRAIN, TRAIN[2]), "test": BinarySample(*TEST, TEST[2])}
+    return wp.working_points(curves, n_eff, samples, targets, wp_from, expected)
 
 
 def test_hand_worked_thresholds_and_efficiencies():
@@ -40,13 +42,14 @@ def test_hand_worked_thresholds_and_efficiencies():
         assert (p["test"]["eps_s"], p["test"]["eps_b"]) == pytest.approx((es, eb), abs=1e-15)
         assert p["test"]["rejection"] == pytest.approx(1 / eb)
         assert p["test"]["rejection_lower_limit"] is False
-    # binomial errors with N_eff: test signal 4 unit-weight events, background 5
+    # ratio-of-sums errors = binomial for unit weights: test signal 4 events, background 5
     t07 = points[1]["test"]
     assert t07["eps_s_error"] == pytest.approx(math.sqrt(0.5 * 0.5 / 4))
     assert t07["eps_b_error"] == pytest.approx(math.sqrt(0.4 * 0.6 / 5))
     assert t07["rejection_error"] == pytest.approx(math.sqrt(0.4 * 0.6 / 5) / 0.4**2)
-    # train signal N_eff = 6^2 / (1+1+4+1+1) = 4.5
-    assert points[0]["train"]["eps_s_error"] == pytest.approx(math.sqrt(4 / 6 * 2 / 6 / 4.5))
+    # train signal at 0.7: passing weights 1 1 2 (sum w^2 = 6), failing 1 1 (2), total 6:
+    # sqrt((2/6)^2 6 + (4/6)^2 2) / 6 = 0.2079 (the binomial with N_eff = 4.5 said 0.2222)
+    assert points[0]["train"]["eps_s_error"] == pytest.approx(math.sqrt((2 / 6) ** 2 * 6 + (4 / 6) ** 2 * 2) / 6, abs=1e-15)
 
 
 def test_thresholds_from_the_test_split():
@@ -133,3 +136,23 @@ def test_best_cut_takes_the_largest_finite_value():
     assert best == {"value": 2.0, "threshold": 0.3, "eps_s": 0.7, "eps_b": 0.2, "purity": 0.8}
     empty = hep.best_cut(np.array([np.nan, np.inf]), t[:2], es[:2], eb[:2])
     assert all(np.isnan(v) for v in empty.values()) and set(empty) == {"value", "threshold", "eps_s", "eps_b"}
+
+
+def test_errors_cover_when_a_heavy_process_passes_the_cut():
+    """A grouped background: a light process (weight 1, 5% pass) and a heavy one (weight 20, 60% pass).
+    Over 2000 Poisson-fluctuated toys, eps_b +- its error covers the true eps_b in 68% +- 3% of them with
+    the ratio-of-sums error; the binomial with the class's N_eff covered about 45%."""
+    rng = np.random.default_rng(4)
+    light, heavy = 3000, 60
+    true = (0.05 * light + 0.6 * heavy * 20) / (light + heavy * 20)
+    covered = 0
+    for _ in range(2000):
+        n_l, n_h = rng.poisson(light), rng.poisson(heavy)
+        scores = np.r_[rng.random(n_l) < 0.05, rng.random(n_h) < 0.6].astype(float)
+        w = np.r_[np.ones(n_l), np.full(n_h, 20.0)]
+        sample = BinarySample(np.r_[scores, 1.0], np.r_[np.zeros(scores.size, bool), True], np.r_[w, 1.0], np.r_[w, 1.0])
+        curve = binary_clf_curve(sample.scores, sample.is_signal, sample.used)
+        point = wp.working_points({"test": curve}, {"test": (1.0, hep.effective_events(w))}, {"test": sample},
+                                  (1.0,), "test")[0]["test"]  # fmt: skip
+        covered += abs(point["eps_b"] - true) <= point["eps_b_error"]
+    assert 0.65 <= covered / 2000 <= 0.71

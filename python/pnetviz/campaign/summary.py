@@ -378,12 +378,12 @@ def summary(results: Sequence[JobResult]) -> dict:
 
 def _cell(row: dict, key: str):
     """A CSV cell: a rejection that is a lower limit reads "> X" (its `_limit` flag, per fold, or
-    of the fold mean `<name>_mean` -> `<name>_limit`); missing values stay empty."""
+    of the fold mean `<name>_mean` -> `<name>_limit`); missing and undefined (NaN) values stay empty."""
     value = row.get(key)
     flag = row.get(f"{key}_limit", row.get(key.removesuffix("_mean") + "_limit") if key.endswith("_mean") else None)
     if value is None:
         return ""
-    return f"> {value:.6g}" if flag else csv_cell(value)
+    return f"> {float(value)!r}" if flag and value == value else csv_cell(value)  # full precision, as other cells
 
 
 def csv_text(rows: Sequence[dict], fields: Sequence[str]) -> str:

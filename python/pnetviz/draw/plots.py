@@ -340,24 +340,30 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     """eps_s, eps_b, purity and the significances S/sqrt(S+B) and Asimov, each divided by its
     maximum (said in the y title; the maximum in the legend), against the cut s >= t (`scan`:
     metrics.workingpoints.cut_scan of the test split); the Asimov optimum (over the cuts with
-    enough background, the rest greyed: _empty_band) as a dotted vertical line. `yields_kind`: "expected" or "relative" (named in the context)."""
+    enough background, the rest greyed: _empty_band) as a dotted vertical line. `yields_kind`: "expected" or "relative" (named in the context). With relative yields no
+    significance value is shown: S/sqrt(S+B) / its maximum (its shape and optimum do not depend on
+    the normalisation) and its optimum; Asimov (whose shape does) is left out."""
     s, best = scan["scan"], scan["optimum"]
     t = np.asarray(s["threshold"], float)
     inside = (t >= 0.0) & (t <= 1.0)
     curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s} (signal)", color("signal")),
               CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b} (background)", color("background")),
               CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity S/(S+B)", color("all_events"))]  # fmt: skip
+    expected = yields_kind == "expected"
     for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
                                       ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
         peak = best[name_z]["value"]
-        if not np.isfinite(peak) or peak <= 0:
-            continue
+        if not np.isfinite(peak) or peak <= 0 or (name_z == "asimov" and not expected):
+            continue  # relative yields: Z_A's shape and optimum depend on their normalisation
         z = np.asarray(s[name_z], float)[inside] / peak
         ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
-        curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], f"{label} (max {peak:.3g})", col, style))
+        text = f"{label} (max {peak:.3g})" if expected else f"{label} / its max (relative)"
+        curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
-    optimum = best["asimov"] if np.isfinite(best["asimov"]["value"]) else best["s_over_sqrt_s_plus_b"]
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}")
+    use_asimov = expected and np.isfinite(best["asimov"]["value"])
+    optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}" if expected
+                         else "Efficiency, purity or (S/#sqrt{S+B})/max")  # fmt: skip
 
     def mark(fig: canvas.Figure) -> None:
         cut = optimum["threshold"]

@@ -9,7 +9,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
-from pnetviz.metrics.calibration import reliability
+from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
@@ -79,9 +79,9 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         curve = r.pr  # derived here, once
         pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
                             sig, plots.split_style(s)))  # fmt: skip
-    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence, from the test ROC (seed 004)
-        test = results["test"].curve
-        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, job.hep.signal_scale),
+    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence (the operating points' yields), test ROC
+        test, yields = results["test"].curve, (metrics["test"]["signal_yield"], metrics["test"]["background_yield"])
+        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, yields=yields),
                             f"Test, signal #times {job.hep.signal_scale:g}", plots.cycle_color(2), 1))  # fmt: skip
     hists = []
     for s, r in results.items():
@@ -100,7 +100,8 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     if decided is not None:
         figs.append(decisions.scan_figure("cut_scan", "cut_scan", decided, "Cut on P(signal)", ctx, metrics))
     if calibration is not None:
-        figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx))
+        shift = ["split class fractions differ (prevalence)"] if prevalence_note(calibration) else []
+        figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx + shift))
     if history is not None:
         figs += training.training_figures(history, ctx[:2])
     for comp in comparisons:
@@ -225,6 +226,8 @@ def run(job: BinaryJob) -> RunOutput:
     report["cut_scan"] = decisions.scan_section(decided, results["test"], metrics)
     report["calibration"] = {"score": "score_signal", "class": "signal", "bins": "equal bins of [0, 1]",
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
+    if prevalence_note(calibration):
+        report["calibration"]["prevalence_note"] = prevalence_note(calibration)
     prof = None
     if job.syst.active:
         report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)

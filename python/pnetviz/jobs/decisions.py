@@ -35,7 +35,8 @@ def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: 
     `opts`: HepOptions; `score`: what the cut is on, for the JSON)."""
     curves = {s: r.curve for s, r in results.items()}
     n_eff = {s: (metrics[s]["effective_events"]["signal"], metrics[s]["effective_events"]["background"]) for s in results}
-    points = wp.working_points(curves, n_eff, opts.working_points, opts.wp_from, expected)
+    samples = {s: r.sample for s, r in results.items()}
+    points = wp.working_points(curves, n_eff, samples, opts.working_points, opts.wp_from, expected)
     test = metrics["test"]
     sample, curve = results["test"].sample, results["test"].curve
     n_eff = wp.passing_background_events(sample.scores, sample.is_signal, sample.used, curve.thresholds[1:])

@@ -8,14 +8,15 @@ AUCs are directly comparable with the binary models'. Per-class metrics use argm
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+import warnings
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, subsets, systematics
-from pnetviz.metrics.calibration import Reliability, pairwise_auc, reliability
+from pnetviz.metrics.calibration import Reliability, pairwise_auc, prevalence_note, reliability
 from pnetviz.metrics.evaluate import (
     N_BINS,
     SPLITS,
@@ -39,7 +40,7 @@ from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictio
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
-from pnetviz.metrics.roc import binary_clf_curve
+from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
 from pnetviz.rootenv import root
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.jobs.subsets import BJET_BRANCH
@@ -203,6 +204,14 @@ def pair_samples(preds: Predictions, used: np.ndarray, selections: dict[str, np.
     return out
 
 
+def one_vs_rest_auc(scores: np.ndarray, is_class: np.ndarray, used: np.ndarray) -> float | None:
+    """The AUC of one class against the rest; None where the split lacks the class (or the rest)."""
+    try:
+        return binary_clf_curve(scores, is_class, used).auc
+    except SingleClassError:
+        return None
+
+
 @dataclass(frozen=True)
 class Evaluation:
     pairs: dict[str, dict[str, SplitResult]]  # background -> split -> result
@@ -214,6 +223,7 @@ class Evaluation:
     class_masks: list[np.ndarray]  # true_label == k, computed once
     used: np.ndarray  # weights after the weight mode, all events
     subset_comparisons: dict[str, subsets.SubsetComparison]  # background -> has_bjet comparison (if made)
+    skipped: dict[str, str] = field(default_factory=dict)  # background -> why its pair was not evaluated (a class absent)
 
 
 def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
@@ -221,15 +231,23 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     selections = {s: preds.masks[s] if keep is None else preds.masks[s] & keep for s in SPLITS}
     used = mode_weights(preds.weight, job.hep.weight_mode)
     class_masks = [preds.label == k for k in range(len(job.classes))]
-    pairs, hep_metrics = {}, {}
+    pairs, hep_metrics, skipped = {}, {}, {}
     for i, background in enumerate(job.classes[1:], start=1):
         samples = pair_samples(preds, used, selections, class_masks, i)
         what = f"signal vs {background}" + (f", {job.subset}" if job.subset else "")
-        pairs[background] = evaluate_samples(preds.path, samples, what, (job.names[0], background))
+        try:
+            pairs[background] = evaluate_samples(preds.path, samples, what, (job.names[0], background))
+        except InputError as err:  # a class absent from a split: the other pairs are still evaluated
+            skipped[background] = str(err)
+            continue
         everywhere = keep if keep is not None else slice(None)
         full = (float(used[everywhere][class_masks[0][everywhere]].sum()), float(used[everywhere][class_masks[i][everywhere]].sum()))
         hep_metrics[background] = pairmetrics.pair_metrics(pairs[background], job.hep, full,
                                                            pair_yields(job.hep.expected_yields, job.classes[0], background))  # fmt: skip
+    if not pairs:
+        raise InputError(next(iter(skipped.values())))
+    for background, why in skipped.items():
+        warnings.warn(f"pair signal vs {background} skipped: {why}", stacklevel=2)
     scores = score_matrix(preds)
     tables = {s: class_tables(scores, preds.label, used, sel) for s, sel in selections.items()}
     metrics = {s: class_metrics(t, job.names) for s, t in tables.items()}
@@ -237,7 +255,7 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     comparisons = {}
     if job.bjet_comparison and BJET_BRANCH in preds.subsets and job.subset != BJET_BRANCH:
         flag = preds.subsets[BJET_BRANCH]
-        for i, background in enumerate(job.classes[1:], start=1):
+        for i, background in ((i, b) for i, b in enumerate(job.classes[1:], start=1) if b in pairs):
 
             def evaluate_test(part: np.ndarray | None, what: str, i: int = i, background: str = background) -> SplitResult:
                 sel = {"test": selections["test"] if part is None else selections["test"] & part}
@@ -247,7 +265,8 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
             comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep, pairs[background]["test"],
                                                       hep_metrics[background]["test"]["auc_error"])  # fmt: skip
     return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
-                      one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons)  # fmt: skip
+                      one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons,
+                      skipped=skipped)  # fmt: skip
 
 
 def context_lines(job: MultiClassJob, what: str = "multi-class") -> list[str]:
@@ -444,7 +463,7 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
     }
     report["hep_metrics"] = ev.hep
     report["one_vs_rest_auc"] = {
-        job.names[k]: {s: binary_clf_curve(preds.scores[c][sel], preds.label[sel] == k, ev.used[sel]).auc
+        job.names[k]: {s: one_vs_rest_auc(preds.scores[c][sel], preds.label[sel] == k, ev.used[sel])
                        for s, sel in ev.selections.items()}
         for k, c in enumerate(job.classes)
     }  # fmt: skip
@@ -463,7 +482,8 @@ def decision_report(job: MultiClassJob, ev: Evaluation, decided: Decisions) -> d
     return {
         "working_points": {b: {**d.meta, "points": d.points} for b, d in decided.pairs.items()},
         "cut_scan": {b: decisions.scan_section(d, ev.pairs[b]["test"], ev.hep[b]) for b, d in decided.pairs.items()},
-        "calibration": {c: {"score": f"score_{c}", "bins": "equal bins of [0, 1]", **{s: r.report() for s, r in per.items()}}
+        "calibration": {c: {"score": f"score_{c}", "bins": "equal bins of [0, 1]", **{s: r.report() for s, r in per.items()},
+                            **({"prevalence_note": prevalence_note(per)} if prevalence_note(per) else {})}
                         for c, per in decided.calibration.items()},
         "pairwise_auc": {"classes": list(job.classes), "matrix": decided.pairwise, "split": "test",
                          "entry": "matrix[i][j] = AUC of class i (positive) vs class j on the events of classes i and j; "
@@ -518,7 +538,7 @@ def profiled_pairs(job: MultiClassJob, preds: Predictions, ev: Evaluation,
     """Per background: the profiled ROC of the test events of the pair (likelihood-ratio score)."""
     out = {}
     signal_class = job.classes[0]
-    for i, background in enumerate(job.classes[1:], start=1):
+    for i, background in ((i, b) for i, b in enumerate(job.classes[1:], start=1) if b in ev.pairs):
         events = np.flatnonzero(ev.selections["test"] & (ev.class_masks[0] | ev.class_masks[i]))  # as pair_samples
         test = ev.pairs[background]["test"]  # the nominal LR sample and curve, reused
         nominal, is_signal, weights = test.sample, test.sample.is_signal, test.sample.weights
@@ -557,7 +577,9 @@ def run(job: MultiClassJob) -> RunOutput:
     notes = history.notes() if history else ["no training history file found: training_loss and training_accuracy skipped"]
     notes += [f"{b}: b-jet comparison skipped: {c.report['skipped']}" for b, c in ev.subset_comparisons.items()
               if "skipped" in c.report]  # fmt: skip
+    notes += [f"pair signal vs {b} skipped: {why}" for b, why in ev.skipped.items()]
     report = build_report(job, preds, ev, history, notes)
+    report["skipped_pairs"] = dict(ev.skipped)
     decided = decide(job, preds, ev)
     report |= decision_report(job, ev, decided)
     profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}

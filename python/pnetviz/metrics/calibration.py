@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.metrics.evaluate import lr_score
+from pnetviz.metrics import hep
+from pnetviz.metrics.evaluate import equal_bins, lr_score
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
 
 CALIBRATION_BINS = 10
@@ -66,7 +67,7 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
     p = np.asarray(probability, dtype=np.float64)
     pos = np.asarray(is_class, dtype=bool)
     w = np.asarray(weights, dtype=np.float64)
-    index = np.clip(p * bins, 0, bins - 1).astype(np.intp)
+    index = equal_bins(p, bins)
 
     def total(values: np.ndarray) -> np.ndarray:
         return np.bincount(index, weights=values, minlength=bins)
@@ -76,9 +77,24 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
         mean = np.where(W != 0, total(w * p) / W, np.nan)
-        err = np.where(W != 0, np.sqrt((1 - f) ** 2 * w2_pos + f**2 * w2_neg) / np.abs(W), np.nan)
+    err = hep.ratio_error(f, w2_pos, w2_neg, W)
     events = np.bincount(index, weights=(w != 0).astype(float), minlength=bins).astype(np.int64)
     return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
+
+
+PREVALENCE_TOLERANCE = 0.01  # class fractions of the splits differing by more than this (absolute) are stated
+
+
+def prevalence_note(per_split: Mapping[str, Reliability]) -> str | None:
+    """Where the class's weighted fraction differs between the splits (class-dependent split
+    fractions), the sentence saying that the curves differ by that prevalence change alone (the
+    fractions are the weighted sample's); None where the splits agree."""
+    share = {s: float(np.nansum(r.fraction * r.sum_weights) / np.sum(r.sum_weights)) for s, r in per_split.items()
+             if np.sum(r.sum_weights) != 0}  # fmt: skip
+    if len(share) < 2 or max(share.values()) - min(share.values()) <= PREVALENCE_TOLERANCE:
+        return None
+    return ("the class's weighted fraction differs between the splits (" + ", ".join(f"{s} {v:.3f}" for s, v in share.items())
+            + "): the split curves differ by this prevalence change alone, even for the same model and calibration")
 
 
 def pairwise_auc(scores: Sequence[np.ndarray], label: np.ndarray, weights: np.ndarray,

@@ -53,11 +53,24 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     return out
 
 
+def equal_bins(values: np.ndarray, nbins: int) -> np.ndarray:
+    """The bin of each value among `nbins` equal bins of [0, 1], by numpy.histogram's rule: floor(x n)
+    corrected against the edges k (1/n) (so a value equal to an edge, e.g. 0.58 with 50 bins, where
+    0.58 * 50 = 28.999999999999996, is in the bin above it, as numpy and TH1::Fill put it); values <= 0
+    in the first bin, >= 1 in the last. The same rule as `macros/class_tables.h`."""
+    x = np.asarray(values, dtype=np.float64)
+    edges = np.linspace(0.0, 1.0, nbins + 1)
+    k = np.clip(x * nbins, 0, nbins - 1).astype(np.intp)
+    k -= (x < edges[k]) & (k > 0)
+    k += (x >= edges[k + 1]) & (k < nbins - 1)
+    return k
+
+
 def binned_sums(scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sums of w and w^2 in the N_BINS equal bins of [0, 1]. Scores <= 0 go to the first bin and
-    scores >= 1 to the last, never to under/overflow, so no event leaves the normalisation; the
+    """Sums of w and w^2 in the N_BINS equal bins of [0, 1] (`equal_bins`). Scores <= 0 go to the first
+    bin and scores >= 1 to the last, never to under/overflow, so no event leaves the normalisation; the
     same rule as the C++ multi-class tables (`macros/class_tables.h`)."""
-    bins = np.clip(np.asarray(scores, dtype=np.float64) * N_BINS, 0, N_BINS - 1).astype(np.intp)
+    bins = equal_bins(scores, N_BINS)
     w = np.asarray(weights, dtype=np.float64)
     return np.bincount(bins, weights=w, minlength=N_BINS), np.bincount(bins, weights=w * w, minlength=N_BINS)
 

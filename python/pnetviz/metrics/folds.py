@@ -190,6 +190,13 @@ def aggregate(curves: Sequence[FoldCurves]) -> Aggregate:
         lower_limits[key] = {f: limit for f, (_, limit) in per_fold.items()}
         rej = Rejection.over_folds(np.array([c.scalars[key] for c in curves]), n_eff)
         mean[key], std[key], mean_limit[key], interval[key] = rej.value, None, rej.lower_limit, (rej.lower, rej.upper)
+    limited = {REJECTIONS[k]: k for k in REJECTIONS if k in present}  # eps_s -> key; limits raised to larger eps_s' values
+    raised = hep.monotone_limits({e: mean[k] for e, k in limited.items()}, {e: mean_limit[k] for e, k in limited.items()})
+    mean |= {k: raised[e] for e, k in limited.items()}
+    for f in (str(c.fold) for c in curves):
+        per = hep.monotone_limits({e: table[k][f] for e, k in limited.items()}, {e: lower_limits[k][f] for e, k in limited.items()})
+        for e, k in limited.items():
+            table[k][f] = per[e]
     tpr_mean, tpr_std = _band(np.stack([c.tpr for c in curves]))
     eps_mean, eps_std = _band(np.stack([c.eps_b for c in curves]))
     return Aggregate(folds=folds, table=table, lower_limits=lower_limits, mean=mean, std=std, mean_lower_limit=mean_limit,

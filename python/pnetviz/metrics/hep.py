@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pnetviz.metrics.delong import delong_error
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.rootenv import root
 
@@ -74,11 +75,33 @@ def binomial_error(eff, n_eff: float):
     return float(err) if err.ndim == 0 else err
 
 
+def ratio_error(eff, pass_w2, fail_w2, total):
+    """Error of an efficiency eps = P / (P + F) from weighted sums (first-order propagation of the
+    ratio of sums): sqrt((1 - eps)^2 sum_pass w^2 + eps^2 sum_fail w^2) / |sum w|. Equals the
+    binomial sqrt(eps (1 - eps) / N) for unit weights, and stays right when the weights correlate with
+    passing (the class's N_eff does not). Scalars or arrays; NaN where the total is 0."""
+    eff, total = np.asarray(eff, float), np.asarray(total, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        err = np.where(total != 0, np.sqrt((1 - eff) ** 2 * pass_w2 + eff**2 * fail_w2) / np.abs(total), np.nan)
+    return float(err) if err.ndim == 0 else err
+
+
 def rejection_value(eps_b: float, n_eff: float) -> tuple[float, bool]:
     """(1/eps_b, False) where eps_b > 0; (the lower limit 1/eps_b_limit(n_eff), True) where eps_b = 0."""
     if eps_b > 0:
         return 1.0 / eps_b, False
     return 1.0 / eps_b_limit(n_eff), True
+
+
+def monotone_limits(values: dict[str, float], limits: dict[str, bool]) -> dict[str, float]:
+    """Rejections keyed by eps_s ('0.5'): with non-negative weights a rejection is non-increasing in
+    eps_s, so a lower limit at eps_s is raised to every measured (not limit) value at a larger eps_s."""
+    out = dict(values)
+    for e, value in values.items():
+        measured = [values[f] for f in values if float(f) > float(e) and not limits[f]]
+        if limits[e] and measured:
+            out[e] = max(value, *measured)
+    return out
 
 
 def rejection_interval(eps_b: np.ndarray, cl: float = INTERVAL_CL) -> dict:
@@ -249,9 +272,12 @@ def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
     return float(curve.tpr[k]), float(curve.fpr[k])
 
 
-def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0) -> np.ndarray:
-    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first."""
-    S, B = signal_scale * curve.total_signal, curve.total_background
+def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0, yields: tuple[float, float] | None = None) -> np.ndarray:
+    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first, with
+    pi_s = S / (S + B): `yields` (S, B) where given (the report's signal_yield and background_yield:
+    the full sample's or the expected ones, the prevalence of the operating points), else the
+    curve's own weight sums, the signal times `signal_scale`."""
+    S, B = yields if yields is not None else (signal_scale * curve.total_signal, curve.total_background)
     pi = S / (S + B)
     r, e = curve.tpr[1:], curve.fpr[1:]
     den = pi * r + (1 - pi) * e
@@ -264,19 +290,49 @@ def effective_events(weights: np.ndarray) -> float:
     return float(np.sum(weights)) ** 2 / w2 if w2 > 0 else 0.0
 
 
+MIN_VALID_REPLICAS = 20  # fewer defined replicas than this (or than half of them): the DeLong error instead
+
+
 @dataclass(frozen=True)
 class Bootstrap:
+    """Replicas of AUC and eps_b at eps_s = 0.5; a replica without signal or without background
+    (possible on tiny samples) is undefined (NaN): dropped from the spreads and counted (`dropped`).
+    Where fewer than half of the replicas, or fewer than MIN_VALID_REPLICAS, remain, the AUC error is
+    the weighted DeLong error (`delong`, metrics/delong.py) and `auc_error_method` says so."""
+
     auc: np.ndarray
     eps_b_50: np.ndarray  # eps_b at eps_s = 0.5, per replica (0 where no background passes)
+    delong: float = math.nan  # the weighted DeLong error of the sample (computed when the replicas are too few)
+
+    @property
+    def valid(self) -> np.ndarray:
+        return np.isfinite(self.auc) & np.isfinite(self.eps_b_50)
+
+    @property
+    def dropped(self) -> int:
+        return int(self.auc.size - np.count_nonzero(self.valid))
+
+    @property
+    def enough(self) -> bool:
+        n = int(np.count_nonzero(self.valid))
+        return n > 1 and 2 * n >= self.auc.size and n >= min(MIN_VALID_REPLICAS, self.auc.size)
+
+    @property
+    def auc_error_method(self) -> str:
+        return "bootstrap" if self.enough or self.auc.size == 0 else "delong"
 
     @property
     def auc_error(self) -> float:
-        return float(np.std(self.auc, ddof=1)) if self.auc.size > 1 else math.nan
+        if self.auc.size == 0:
+            return math.nan
+        return float(np.std(self.auc[self.valid], ddof=1)) if self.enough else self.delong
 
     @property
     def rejection_50_interval(self) -> dict:
-        """The rejection at eps_s = 0.5: central interval over every replica (rejection_interval)."""
-        return rejection_interval(self.eps_b_50)
+        """The rejection at eps_s = 0.5: central interval over every defined replica (rejection_interval);
+        undefined (NaN) where too few are defined."""
+        eps_b = self.eps_b_50[self.valid] if self.enough else self.eps_b_50[:0]
+        return rejection_interval(eps_b) | {"replicas_dropped": self.dropped}
 
 
 BINNED_BOOTSTRAP_FROM = 200_000  # events; above, replicas run over ~BOOTSTRAP_CHUNKS chunks
@@ -302,7 +358,7 @@ def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, re
         if replicas > 0:
             ws, vs, wb, vb = (np.ascontiguousarray(row) for row in chunks)
             root().pnetviz.bootstrap_chunks(ws, vs, wb, vb, ws.size, replicas, seed, 0.5, auc, eps_b)
-        return _bootstrap_result(auc, eps_b)
+        return _bootstrap_result(auc, eps_b, (scores, is_signal, weights))
     scores = np.asarray(scores)
     scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
     labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
@@ -313,11 +369,15 @@ def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, re
         kernel = core.roc_bootstrap_f32 if scores.dtype == np.float32 else core.roc_bootstrap_f64
         chunk = max(1, bootstrap_chunk_size(scores.size, binned))
         kernel(scores, w, labels, scores.size, replicas, seed, 0.5, chunk, auc, eps_b)
-    return _bootstrap_result(auc, eps_b)
+    return _bootstrap_result(auc, eps_b, (scores, is_signal, w))
 
 
-def _bootstrap_result(auc: np.ndarray, eps_b: np.ndarray) -> Bootstrap:
-    return Bootstrap(auc=auc, eps_b_50=np.maximum(eps_b, 0.0))
+def _bootstrap_result(auc: np.ndarray, eps_b: np.ndarray, sample: tuple) -> Bootstrap:
+    """The replicas, with the DeLong error of `sample` (scores, is_signal, weights) where they are too few."""
+    boot = Bootstrap(auc=auc, eps_b_50=np.maximum(eps_b, 0.0))
+    if boot.auc.size and not boot.enough:
+        boot = Bootstrap(boot.auc, boot.eps_b_50, delong_error(*sample))
+    return boot
 
 
 def weighted_ks(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray) -> dict[str, float]:

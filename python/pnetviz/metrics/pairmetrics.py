@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import SPLITS, SplitResult, hist_contents
+from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,28 @@ def binned_fip(result: SplitResult, signal_scale: float, scale: tuple[float, flo
     return hep.binned_fip(s, b)
 
 
+def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: int) -> float:
+    """Poisson-bootstrap error of binned_fip (the same N_BINS bins, evaluate.equal_bins): per replica
+    every event's weight times a Poisson(1) count (above hep.BINNED_BOOTSTRAP_FROM events, per-bin
+    normal draws with the same mean sum w and variance sum w^2), the yields scaled by `factors`
+    (signal, background) as the nominal; replicas without signal are dropped. NaN without replicas."""
+    bins, sig = equal_bins(sample.scores, N_BINS), np.asarray(sample.is_signal, bool)
+    w = np.asarray(sample.used, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    per_bin = w.size > hep.BINNED_BOOTSTRAP_FROM
+    sums = [(np.bincount(bins[m], w[m], N_BINS), np.bincount(bins[m], w[m] ** 2, N_BINS)) for m in (sig, ~sig)]
+    values = []
+    for _ in range(replicas):
+        if per_bin:
+            s, b = (np.maximum(rng.normal(mean, np.sqrt(var)), 0.0) for mean, var in sums)
+        else:
+            c = rng.poisson(1.0, w.size) * w
+            s, b = np.bincount(bins[sig], c[sig], N_BINS), np.bincount(bins[~sig], c[~sig], N_BINS)
+        if s.sum() > 0:
+            values.append(hep.binned_fip(s * factors[0], b * factors[1]))
+    return float(np.std(values, ddof=1)) if len(values) > 1 else math.nan
+
+
 YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "
                        "divided by the split's fraction of the total weight, signal and background separately")  # fmt: skip
 RELATIVE_YIELDS = ("relative: the training weights' sums (normalised for training, not to a luminosity), so Punzi, "
@@ -69,31 +91,40 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
         "auc": curve.auc,
         "auc_error": boot.auc_error,
         "auc_all_weight_modes": auc_all_modes(result),
-        **rejections(curve, hep.effective_events(sample.used[~sample.is_signal])),
+        **rejections(curve, hep.effective_events(sample.used[~sample.is_signal]), opts.weight_mode != "signed"),
         "rejection_0.5_interval": boot.rejection_50_interval,
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
         "average_precision": result.average_precision,
         **hep.prevalence_metrics(curve, opts.signal_scale, scale, hull),
         "binned_fip_50": binned_fip(result, opts.signal_scale, scale),
+        "binned_fip_50_error": binned_fip_error(sample, (opts.signal_scale * scale[0], scale[1]), opts.bootstrap, seed),
         "yield_scale": {"signal": scale[0], "background": scale[1]},
         "hull_excess": hep.hull_excess(curve, boot.auc_error, hull),
         "effective_events": {"signal": hep.effective_events(sample.used[sig]),
                              "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
         "bootstrap_replicas": opts.bootstrap,
+        "bootstrap_dropped": boot.dropped,  # replicas without signal or background (no AUC): left out
+        "auc_error_method": boot.auc_error_method,  # "delong" where too few replicas are defined
         "curve_flags": hep.curve_flags(curve),
     }
     metrics["operating_points"] = operating_points(curve, metrics)
+    # above the hull's FIP2: the ROC is not concave where the binning looks (or finite-sample noise: compare the error)
+    metrics["binned_fip_50_above_hull"] = bool(metrics["binned_fip_50"] > metrics["fip2_hull"])
     return metrics, boot
 
 
-def rejections(curve, n_eff_background: float) -> dict:
+def rejections(curve, n_eff_background: float, monotone: bool = True) -> dict:
     """eps_b at each REJECTION_EFFICIENCIES point (zero allowed) and the rejection 1/eps_b, a
-    lower limit (flagged) where no background passes: never missing."""
+    lower limit (flagged) where no background passes: never missing; `monotone` (non-negative
+    weights): a lower limit is at least the measured rejection at any larger eps_s."""
     eps_b = {f"{e:g}": hep.background_efficiency_at(curve, e) for e in hep.REJECTION_EFFICIENCIES}
     values = {k: hep.rejection_value(v, n_eff_background) for k, v in eps_b.items()}
+    rejection = {k: v for k, (v, _) in values.items()}
+    if monotone:
+        rejection = hep.monotone_limits(rejection, {k: limit for k, (_, limit) in values.items()})
     return {
         "background_efficiency": eps_b,
-        "rejection": {k: v for k, (v, _) in values.items()},
+        "rejection": rejection,
         "rejection_lower_limit": {k: limit for k, (_, limit) in values.items()},
         "rejection_limit": {"cl": hep.REJECTION_CL, "effective_background_events": n_eff_background,
                             "rule": hep.REJECTION_LIMIT_RULE},  # fmt: skip

@@ -21,14 +21,23 @@ lowest-AUC one and, up to MAX_LISTED, their names):
   a worst case that combines nuisances at different nodes, e.g. (+kappa, 0, -kappa), is among them;
 * n > 6 (3^n grows too fast: 2187 at n = 7): nominal, each nuisance alone at +-kappa, every pair of
   nuisances on its full 3x3 grid, all 2^n corners while 2^n <= MAX_CORNERS = 512 (n <= 9; beyond,
-  only all-up and all-down), and every nuisance at its own lowest-AUC node together (to first order
-  in the nuisances' effects, the worst vertex). Pairs and that combination catch the mixed worst
-  cases; what can be missed is a vertex where three or more nuisances are at non-worst nodes;
+  only all-up and all-down), every nuisance at its own lowest-AUC node together (to first order
+  in the nuisances' effects, the worst vertex), every vertex within two nuisances of that one
+  (where normalisation effects make one or two nuisances worst elsewhere in combination), and, for
+  the nuisances that move one class's weights only, the vertex that is worst at each threshold of the
+  nominal order (metrics/worstvertex.py: exact, Dinkelbach's iteration on the separable ratio of
+  yields). With only such nuisances every point of the profiled curve is exact (between two points
+  the envelope of all 3^n curves can lie lower by less than a step: 1e-8 in AUC on toys where both
+  classes move, 0 where only the background does); nuisances that move scores or both classes are
+  covered only by the vertices above and the theta scan;
 * plus a theta scan of every nuisance whose extremes need not be at the nodes (below): theta at the
   SCAN_POINTS = 9 equally spaced values over [-kappa, kappa], i.e. the 6 interior ones +-kappa/4,
   +-kappa/2, +-3kappa/4, with the other nuisances at every grid value while (scanned nuisances) x 6
   x 3^(n-1) <= SCAN_BUDGET = 729 (always for n <= 4), otherwise with the others at nominal and at the
-  lowest-AUC vertex. Two scanned nuisances are never both at interior values.
+  lowest-AUC vertex. Two scanned nuisances are never both at interior values. Then each scanned
+  nuisance at every kappa/40 with the others at the lowest-AUC configuration so far, bisected 4 times
+  around its own lowest-AUC value (to kappa/640): a scan, not a guarantee (a worst window narrower
+  than kappa/40 can be missed); up to 80 more configurations per scanned nuisance.
 
 Why the nodes suffice for some nuisances and not others: a nuisance that moves the weights of one
 class only (no score, no weight changing sign over the box) changes that class's efficiency at a
@@ -69,21 +78,30 @@ from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.hep import mode_weights
+from pnetviz.metrics.rocenvelope import Envelope as _Envelope
+from pnetviz.metrics.rocenvelope import envelope  # noqa: F401 (part of this module's interface)
 from pnetviz.metrics.roc import BinaryCurve, SingleClassError, binary_clf_curve
+from pnetviz.metrics.worstvertex import neighbours, threshold_vertices
 
 GRID_MAX = 6  # the full {-kappa, 0, +kappa}^n grid up to this many nuisances (3^6 = 729 configurations)
 MAX_CORNERS = 512  # n > GRID_MAX: all 2^n corners while 2^n <= this, else all-up and all-down only
 SCAN_POINTS = 9  # theta scan: equally spaced values over [-kappa, kappa]; the nodes are on the grid already
 SCAN_FRACTIONS = tuple(float(f) for f in np.linspace(-1.0, 1.0, SCAN_POINTS) if f not in (-1.0, 0.0, 1.0))
+FINE_STEPS = 40  # then each scanned nuisance at every kappa/40, the others at the lowest-AUC configuration so far
+REFINE_LEVELS = 4  # and bisected around its lowest-AUC value down to kappa/640
+FINE_RULE = (f"each scanned nuisance at every kappa/{FINE_STEPS} with the others at the lowest-AUC configuration so far, "
+             f"bisected {REFINE_LEVELS} times around its own lowest-AUC value (to kappa/{FINE_STEPS * 2**REFINE_LEVELS})")
 SCAN_BUDGET = 729  # scan x every grid value of the other nuisances while it costs at most this many configurations
 MAX_LISTED = 100  # the report names every configuration up to this many (always: the rule and the count)
 COMBINATION = ("lower envelope in ROC space (lowest signal efficiency at each background efficiency) over the box "
                "|theta_i| <= kappa: for n <= 6 nuisances every vertex of the grid {-kappa, 0, +kappa}^n; for n > 6 "
                "nominal, each nuisance alone at +-kappa, every pair on its 3x3 grid, all 2^n corners while 2^n <= 512 "
-               "(else all-up and all-down) and each nuisance at its own lowest-AUC node together; plus a theta scan "
+               "(else all-up and all-down), each nuisance at its own lowest-AUC node together and every vertex within two "
+               "nuisances of that one; plus a theta scan "
                "(+-kappa/4, +-kappa/2, +-3kappa/4) of each nuisance that moves scores, moves the weights of both classes "
                "or can flip a weight's sign, with the other nuisances at every grid value while that costs <= 729 "
-               "configurations, else at nominal and at the lowest-AUC vertex. Weight nuisances of one class have "
+               "configurations, else at nominal and at the lowest-AUC vertex, then at every kappa/40 with the others at the "
+               "lowest-AUC configuration, bisected to kappa/640 around its lowest AUC. Weight nuisances of one class have "
                "their extremes at the grid nodes (rates linear-fractional in theta)")  # fmt: skip
 INTERPOLATION = ("per event, linear between nominal (theta = 0) and Up/Down (theta = +-1), extrapolated beyond: "
                  "score s0 + |theta| (s_up/down - s0), weight w0 + |theta| (w_up/down - w0); for weights this is the "
@@ -177,15 +195,22 @@ def profile(nominal: BinarySample, nuisances: list[Nuisance], kappa: float, weig
 
     vertices, rule = _vertices(len(names))
     evaluate(vertices)
-    if len(names) > GRID_MAX:  # each nuisance at its own lowest-AUC node, all together
+    if len(names) > GRID_MAX:  # each nuisance at its own lowest-AUC node, all together, and every vertex near it
         unit = [tuple(f if j == i else 0 for j in range(len(names))) for i in range(len(names)) for f in (1, 0, -1)]
-        evaluate([tuple(min((0, 1, -1), key=lambda f, i=i: aucs[unit[3 * i + 1 - f]]) for i in range(len(names)))])
+        worst = tuple(min((0, 1, -1), key=lambda f, i=i: aucs[unit[3 * i + 1 - f]]) for i in range(len(names)))
+        evaluate([worst, *neighbours(worst)])
+        used = mode_weights(events.weights, events.mode)
+        evaluate(threshold_vertices(events.nominal.scores, events.is_signal, used, events.used_changes(used), events.node_exact))
     scanned = [i for i, exact in enumerate(events.node_exact) if not exact]
     if scanned:
         configs, how = _scan(len(names), scanned, min(aucs, key=aucs.get))
         evaluate(configs)
+        for i in scanned:  # finer, around the lowest-AUC configuration so far, then refined around its own lowest
+            base = min(aucs, key=aucs.get)
+            evaluate(_fine(base, i))
+            _refine(base, i, aucs, evaluate)
         rule += f"; theta scan of {', '.join(names[i] for i in scanned)} at theta/kappa = " \
-                f"{', '.join(f'{f:+g}' for f in SCAN_FRACTIONS)} with {how}"
+                f"{', '.join(f'{f:+g}' for f in SCAN_FRACTIONS)} with {how}, then {FINE_RULE}"
     exact = [names[i] for i, e in enumerate(events.node_exact) if e]
     if exact:
         rule += f"; grid values only (move no score and the weights of one class at most): {', '.join(exact)}"
@@ -240,6 +265,11 @@ class _Events:
             out.append(one_class and not (touched & flips).any())
         return out
 
+    def used_changes(self, used: np.ndarray) -> list[dict]:
+        """Each nuisance's weight changes at +-kappa in the weights after the weight mode (`used`: the nominal ones)."""
+        return [{f: (ds, None if dw is None else mode_weights(self.weights + dw, self.mode) - used) for f, (ds, dw) in sides.items()}
+                for sides in self.changes]  # fmt: skip
+
     def moved(self, c: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
         """Scores and signed weights at configuration c (theta / kappa per nuisance); whether scores moved."""
         scores, weights, moved = self.scores, self.weights, False
@@ -277,95 +307,6 @@ class _Events:
         return fpr, tpr, trapezoid(fpr, tpr)
 
 
-def envelope(rates: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lowest and highest TPR over the curves at every FPR, each FPR listed twice (left and right
-    limits), so vertical steps keep zero area: for one curve this is the curve itself, trapezoidal
-    area included. Where two curves cross between points, the crossing is a point of the envelope."""
-    env = _Envelope()
-    for fpr, tpr in rates:
-        env.add(fpr, tpr)
-    return env.result()
-
-
-Line = tuple[np.ndarray, np.ndarray, np.ndarray]  # x strictly increasing; the curve's left and right limits at x
-
-
-def _line(fpr: np.ndarray, tpr: np.ndarray) -> Line:
-    """A curve (fpr non-decreasing, a vertical step = several points at one fpr) as a Line."""
-    first = np.flatnonzero(np.r_[True, fpr[1:] != fpr[:-1]])
-    return fpr[first], tpr[first], tpr[np.r_[first[1:] - 1, fpr.size - 1]]
-
-
-def _values(line: Line, x: np.ndarray, k: np.ndarray, on: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Left and right limits of `line` at the sorted x; k: how many of its points lie below each x,
-    on: x is one of its points (from _merged, no search)."""
-    px, left, right = line
-    i, j = np.minimum(k, px.size - 1), np.maximum(k - 1, 0)
-    span = px[i] - px[j]
-    between = right[j] + np.divide(x - px[j], span, out=np.zeros_like(x), where=span > 0) * (left[i] - right[j])
-    between[k == 0] = left[0]  # before the first point (beyond the last: right[-1] already)
-    return np.where(on, left[i], between), np.where(on, right[i], between)
-
-
-def _merged(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The sorted union x of two strictly increasing arrays and, for a and for b, how many of its
-    values lie below each x and whether x is one of them."""
-    both = np.concatenate([a, b])
-    order = np.argsort(both, kind="stable")  # two sorted runs: merged in linear time, a's value first at a tie
-    xs, from_a = both[order], order < a.size
-    first = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
-    below_a = (np.cumsum(from_a) - from_a)[first]
-    on_a = from_a[first]
-    on_b = ~on_a | (np.r_[first[1:], xs.size] - first == 2)  # a's value, then b's equal one
-    return xs[first], below_a, on_a, first - below_a, on_b
-
-
-def _lower(a: Line, b: Line) -> Line:
-    """The exact pointwise minimum of two Lines, without the points that add nothing: a point of one
-    Line where the other is strictly lower on both sides (and straight there) is dropped."""
-    x, ka, a_on, kb, b_on = _merged(a[0], b[0])
-    al, ar = _values(a, x, ka, a_on)
-    bl, br = _values(b, x, kb, b_on)
-    keep = ~((~a_on & (al < bl) & (ar < br)) | (~b_on & (bl < al) & (br < ar)))
-    d0, d1 = (ar - br)[:-1], (al - bl)[1:]  # a - b just after each point and just before the next
-    k = np.flatnonzero(d0 * d1 < 0)  # the Lines cross strictly between x[k] and x[k + 1]
-    frac = d0[k] / (d0[k] - d1[k])
-    xc = x[k] + frac * (x[k + 1] - x[k])
-    yc = ar[k] + frac * (al[k + 1] - ar[k])
-    inside = (xc > x[k]) & (xc < x[k + 1])  # a crossing closer to a point than rounding: that point is the corner
-    xs = np.concatenate([x[keep], xc[inside]])
-    order = np.argsort(xs, kind="stable")
-    return (xs[order], np.concatenate([np.minimum(al, bl)[keep], yc[inside]])[order],
-            np.concatenate([np.minimum(ar, br)[keep], yc[inside]])[order])  # fmt: skip
-
-
-def _negated(line: Line) -> Line:
-    return line[0], -line[1], -line[2]
-
-
-class _Envelope:
-    """Lower and upper envelopes of curves added one at a time (the curves themselves are not kept)."""
-
-    def __init__(self) -> None:
-        self.low: Line | None = None
-        self.high: Line | None = None
-
-    def add(self, fpr: np.ndarray, tpr: np.ndarray) -> None:
-        line = _line(np.asarray(fpr, dtype=np.float64), np.asarray(tpr, dtype=np.float64))
-        if self.low is None:
-            self.low, self.high = line, line
-            return
-        self.low = _lower(self.low, line)
-        self.high = _negated(_lower(_negated(self.high), _negated(line)))
-
-    def result(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(fpr listed twice, lowest tpr, highest tpr) at the points of either envelope."""
-        x, k_low, on_low, k_high, on_high = _merged(self.low[0], self.high[0])
-        low = np.stack(_values(self.low, x, k_low, on_low), axis=1).ravel()
-        high = np.stack(_values(self.high, x, k_high, on_high), axis=1).ravel()
-        return np.repeat(x, 2), low, np.maximum(high, low)  # max: rounding where the two touch between points
-
-
 def _vertices(n: int) -> tuple[list[tuple[int, ...]], str]:
     """The grid configurations (theta / kappa in {-1, 0, +1} per nuisance): nominal first, then each
     nuisance alone (up, down), then the rest; and the rule that chose them."""
@@ -383,7 +324,8 @@ def _vertices(n: int) -> tuple[list[tuple[int, ...]], str]:
     return [nominal, *alone, *pairs, *corners], (
         f"n = {n} > {GRID_MAX} (the full grid would be 3^{n} = {3**n}): nominal, each nuisance alone at +-kappa "
         f"({2 * n}), every pair on its 3x3 grid ({len(pairs)} more), {which}, and every nuisance at its own "
-        "lowest-AUC node together")  # fmt: skip
+        "lowest-AUC node together, with every vertex within two nuisances of it, and at every threshold the vertex "
+        "worst for the nuisances that move one class's weights only (exact: Dinkelbach's iteration)")  # fmt: skip
 
 
 def _scan(n: int, scanned: list[int], worst: tuple[float, ...]) -> tuple[list[tuple[float, ...]], str]:
@@ -398,6 +340,26 @@ def _scan(n: int, scanned: list[int], worst: tuple[float, ...]) -> tuple[list[tu
     how = (f"the other nuisances at nominal and at the lowest-AUC vertex (every grid value would be "
            f"{len(scanned)} x {len(SCAN_FRACTIONS)} x 3^{n - 1} > {SCAN_BUDGET})")  # fmt: skip
     return [(*b[:i], f, *b[i + 1 :]) for i in scanned for f in SCAN_FRACTIONS for b in bases], how
+
+
+def _fine(base: tuple[float, ...], i: int) -> list[tuple[float, ...]]:
+    """Nuisance i at every FINE_STEPS-th of kappa over [-kappa, kappa], the others as in `base`."""
+    return [(*base[:i], float(k) / FINE_STEPS, *base[i + 1 :]) for k in range(-FINE_STEPS, FINE_STEPS + 1)]
+
+
+def _refine(base: tuple[float, ...], i: int, aucs: dict[tuple[float, ...], float], evaluate) -> None:
+    """Bisection around the lowest-AUC value of nuisance i on its fine scan (the others as in `base`):
+    REFINE_LEVELS halvings of the step, evaluating both neighbours of the running minimum."""
+
+    def at(t: float) -> tuple[float, ...]:
+        return (*base[:i], t, *base[i + 1 :])
+
+    best, step = min((k / FINE_STEPS for k in range(-FINE_STEPS, FINE_STEPS + 1)), key=lambda t: aucs[at(t)]), 1.0 / FINE_STEPS
+    for _ in range(REFINE_LEVELS):
+        step /= 2
+        near = [t for t in (best - step, best + step) if abs(t) <= 1.0]
+        evaluate([at(t) for t in near])
+        best = min([best, *near], key=lambda t: aucs[at(t)])
 
 
 def _name(names: list[str], c: tuple[float, ...], kappa: float) -> str:

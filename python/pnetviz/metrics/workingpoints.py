@@ -11,9 +11,11 @@ default) and applied to every split, as an analysis freezes it on its training s
 * per split: eps_s and eps_b of that cut, the rejection 1/eps_b (a lower limit
   1/hep.eps_b_limit(N_eff) where no background passes, `hep.rejection_value`), and expected
   yields S eps_s and B eps_b when `--expected-yields` gives S and B.
-* errors: binomial with the effective event count of the class in the split,
-  sigma(eps) = sqrt(eps (1 - eps) / N_eff), N_eff = (sum w)^2 / sum w^2 (the existing bootstrap
-  only resamples eps_b at eps_s = 0.5, not at a frozen cut); the rejection's error is propagated,
+* errors: the ratio of weighted sums of the class in the split (`hep.ratio_error`, as the
+  calibration fractions), sigma(eps) = sqrt((1 - eps)^2 sum_pass w^2 + eps^2 sum_fail w^2) / sum w:
+  the binomial sqrt(eps (1 - eps) / N_eff) with the class's N_eff undercovers when the weights
+  correlate with passing (a heavy-weight process that mostly passes); the existing bootstrap only
+  resamples eps_b at eps_s = 0.5, not at a frozen cut. The rejection's error is propagated,
   sigma(eps_b) / eps_b^2, and None where it is a lower limit. The threshold itself is a fixed
   cut and carries no error here; its spread over folds is in the fold summary.
 
@@ -29,13 +31,14 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.metrics import hep
+from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.roc import BinaryCurve
 
 DEFAULT_TARGETS = (0.5, 0.7, 0.9)
 WP_SOURCES = ("train", "test")
 TOLERANCE = 1e-12  # a cumulative weight sum that is the target up to rounding reaches it
-ERROR_RULE = ("binomial with the effective event count of the class in the split: sigma(eps) = sqrt(eps (1 - eps) / "
-              "N_eff), N_eff = (sum w)^2 / sum w^2; rejection error sigma(eps_b) / eps_b^2, none for a lower limit")  # fmt: skip
+ERROR_RULE = ("ratio of weighted sums of the class in the split: sigma(eps) = sqrt((1 - eps)^2 sum_pass w^2 + eps^2 "
+              "sum_fail w^2) / sum w; rejection error sigma(eps_b) / eps_b^2, none for a lower limit")  # fmt: skip
 SELECTION = "score >= threshold"
 
 
@@ -64,14 +67,26 @@ def threshold_for(curve: BinaryCurve, target: float) -> float:
     return float(curve.thresholds[k])
 
 
+def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, float]) -> tuple[float, float]:
+    """The ratio-of-sums errors (hep.ratio_error) of the signal and background efficiencies `eps`
+    of the cut s >= threshold on `sample` (its weights after the weight mode)."""
+    passing = np.asarray(sample.scores) >= threshold
+    w = np.asarray(sample.used, dtype=np.float64)
+    out = []
+    for cls, e in zip((sample.is_signal, ~np.asarray(sample.is_signal, dtype=bool)), eps):
+        wc, pc = w[cls], passing[cls]
+        out.append(hep.ratio_error(e, float(np.sum(wc[pc] ** 2)), float(np.sum(wc[~pc] ** 2)), float(np.sum(wc))))
+    return out[0], out[1]
+
+
 def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
-            expected: tuple[float, float] | None) -> dict:  # fmt: skip
+            expected: tuple[float, float] | None, sample: BinarySample) -> dict:  # fmt: skip
     """The one core: eps_s, eps_b, rejection and their errors (and expected yields) of s >= threshold."""
     eps_s, eps_b = hep.at_threshold(curve, threshold)
     rejection, limit = hep.rejection_value(eps_b, n_eff[1])
-    err_b = hep.binomial_error(eps_b, n_eff[1])
+    err_s, err_b = efficiency_errors(sample, threshold, (eps_s, eps_b))
     out = {
-        "eps_s": eps_s, "eps_s_error": hep.binomial_error(eps_s, n_eff[0]),
+        "eps_s": eps_s, "eps_s_error": err_s,
         "eps_b": eps_b, "eps_b_error": err_b,
         "rejection": rejection, "rejection_error": None if limit else err_b / eps_b**2, "rejection_lower_limit": limit,
         "effective_events": {"signal": n_eff[0], "background": n_eff[1]},
@@ -82,18 +97,19 @@ def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
 
 
 def working_points(curves: dict[str, BinaryCurve], n_eff: dict[str, tuple[float, float]],
-                   targets: Sequence[float] = DEFAULT_TARGETS, wp_from: str = "train",
-                   expected: tuple[float, float] | None = None) -> list[dict]:  # fmt: skip
+                   samples: dict[str, BinarySample], targets: Sequence[float] = DEFAULT_TARGETS,
+                   wp_from: str = "train", expected: tuple[float, float] | None = None) -> list[dict]:  # fmt: skip
     """One entry per target: the threshold from the `wp_from` split's curve, and per split
-    (`curves`: split -> curve; `n_eff`: split -> (signal, background) effective events) the
-    numbers of `_at_cut`. `expected`: (S, B) expected events of the pair, or None."""
+    (`curves`: split -> curve; `n_eff`: split -> (signal, background) effective events; `samples`:
+    split -> its events, for the errors) the numbers of `_at_cut`. `expected`: (S, B) expected
+    events of the pair, or None."""
     if wp_from not in curves:
         raise InputError(f"--wp-from {wp_from}: this evaluation has the splits {', '.join(curves)}.")
     points = []
     for target in targets:
         threshold = threshold_for(curves[wp_from], target)
         points.append({"target_eps_s": float(target), "threshold": threshold,
-                       **{split: _at_cut(c, threshold, n_eff[split], expected) for split, c in curves.items()}})  # fmt: skip
+                       **{split: _at_cut(c, threshold, n_eff[split], expected, samples[split]) for split, c in curves.items()}})  # fmt: skip
     return points
 
 
