@@ -109,7 +109,9 @@ def export(root_file: Path, directory: Path, formats: Sequence[str]) -> list[Pat
 def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> int:
     """Republish the set `directory` with the images of its canvases in `formats` (its other files
     unchanged, its marker's provenance kept); returns the number of images."""
-    marker = json.loads((directory / MARKER).read_text())
+    from pnetviz.io.readers import read_marker  # noqa: PLC0415 - the marker's guarded reader
+
+    marker = read_marker(directory / MARKER)
     files = [f for f in marker.get("files", []) if (directory / f).is_file()]
     root_file = next(directory / n for n in ROOT_FILES if (directory / n).is_file())
     meta = {k: v for k, v in marker.items() if k not in ("files", "pid", "written")}
