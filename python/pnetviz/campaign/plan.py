@@ -10,7 +10,6 @@ pnetviz version after its inputs last changed is skipped (resume).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from pnetviz import __version__, escape
 from pnetviz.errors import InputError
-from pnetviz.io import layout
+from pnetviz.io import layout, readers
 from pnetviz.output import atomic
 from pnetviz.output.atomic import MARKER
 
@@ -194,12 +193,12 @@ def _sets_match(job: Job, command: list[str], newest: float) -> bool:
     for directory in job.outputs:
         marker = directory / MARKER
         try:
-            meta = json.loads(marker.read_text())
+            meta = readers.read_marker(marker)
             if meta.get("command") != command or meta.get("pnetviz_version") != __version__:
                 return False
             if marker.stat().st_mtime < newest:
                 return False
-        except (OSError, ValueError):
+        except (OSError, InputError):
             return False
     return True
 

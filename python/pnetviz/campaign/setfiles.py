@@ -4,10 +4,10 @@ is one error naming it, never a traceback and never silently left out."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pnetviz.errors import InputError
+from pnetviz.io import readers
 
 
 def damaged(path: Path, problem: str, what: str) -> InputError:
@@ -21,22 +21,11 @@ def damaged(path: Path, problem: str, what: str) -> InputError:
 
 def read_object(path: Path, what: str, missing_ok: bool = False) -> dict | None:
     """The JSON object in `path` (None if absent and `missing_ok`); InputError (`damaged`) if it
-    is absent, unreadable, not JSON (or nested beyond Python's limit) or not an object."""
+    is absent, unreadable, not JSON (readers.read_json's limits) or not an object."""
     try:
-        doc = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        if missing_ok:
-            return None
-        raise damaged(path, "missing", what) from None
-    except IsADirectoryError:
-        raise damaged(path, "a directory, not a file", what) from None
-    except OSError as err:
-        raise damaged(path, f"cannot be read ({err.strerror})", what) from None
-    except (ValueError, RecursionError) as err:  # JSONDecodeError, UnicodeDecodeError; absurdly deep nesting
-        raise damaged(path, f"not valid JSON ({' '.join(str(err).split())[:120]})", what) from None
-    if not isinstance(doc, dict):
-        raise damaged(path, f"a JSON {type(doc).__name__}, not an object", what)
-    return doc
+        return readers.read_json(Path(path), "file of an output set", finite=False, missing_ok=missing_ok)
+    except readers.BadFile as err:
+        raise damaged(path, err.problem, what) from None
 
 
 def is_number(value: object) -> bool:

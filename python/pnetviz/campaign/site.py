@@ -20,7 +20,9 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from pnetviz.campaign.latex import interval_digits
+from pnetviz.errors import InputError
 from pnetviz.escape import html
+from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
@@ -148,8 +150,8 @@ def _set_dirs(model_dir: Path) -> list[Path]:
 
 def _provenance(directory: Path) -> dict:
     try:
-        meta = json.loads((directory / MARKER).read_text())
-    except (OSError, ValueError):
+        meta = readers.read_marker(directory / MARKER)
+    except InputError:
         return {}
     return meta.get("meta", meta) if isinstance(meta, dict) else {}
 
@@ -280,8 +282,8 @@ def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
     rows = []
     for page in (p for p in pages if p.kind == "ga"):
         try:
-            report = json.loads((plots_root / page.directory / "ga" / "summary_report.json").read_text())
-        except (OSError, ValueError):
+            report = readers.read_json(plots_root / page.directory / "ga" / "summary_report.json", "GA report", finite=False)
+        except InputError:
             report = {}
         # an edited report of another shape reads as an unreadable one: blank cells, not a traceback
         report = report if isinstance(report, dict) else {}

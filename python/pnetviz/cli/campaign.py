@@ -222,13 +222,13 @@ ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory it
 def check_round(opts) -> None:
     """One results tree per output tree: models of two trees (every trainer round is called
     results/) would otherwise mix in one summary without a word."""
-    import json  # noqa: PLC0415
+    from pnetviz.io.readers import read_json  # noqa: PLC0415
 
     try:
-        recorded = json.loads((opts.plots / ROUND_FILE).read_text()).get("results")
-    except (OSError, ValueError, AttributeError):
+        recorded = read_json(opts.plots / ROUND_FILE, "round record").get("results")
+    except InputError:
         return
-    if recorded and Path(recorded) != opts.results:
+    if isinstance(recorded, str) and recorded and Path(recorded) != opts.results:
         raise InputError(f"--plots-dir {opts.plots}: holds the round of {recorded}, not of {opts.results}. Fix: give "
                          "another --plots-dir for this results directory (or remove the old output tree).")  # fmt: skip
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -92,6 +91,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     signal = common.option_name(args.signal, "--signal") if args.signal is not None else None
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import ga as gaio  # noqa: PLC0415
+    from pnetviz.io.readers import read_json  # noqa: PLC0415
     from pnetviz.io.trainer import parse_labels  # noqa: PLC0415
     from pnetviz.jobs import ga  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
                    label_overrides=parse_labels(args.labels), top=args.top, p_threshold=args.p_threshold)  # fmt: skip
     written = ga.run(job, wait=args.wait, meta=common.provenance("ga", argv))
     if not args.quiet:
-        report = json.loads((job.output / "summary_report.json").read_text())
+        report = read_json(job.output / "summary_report.json", "GA report", finite=False)
         print(f"[pnetviz ga] {channel}/{signal}: best model over all iterations {ga.best_line(report)}", flush=True)
         tc = report.get("trainer_choice")
         if tc and tc.get("names_a_different_model"):

@@ -11,16 +11,15 @@ and the fix; nothing is computed here (metrics/ga.py does).
 from __future__ import annotations
 
 import ast
-import csv
 import math
 import re
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from pnetviz.errors import InputError
+from pnetviz.io import readers
 from pnetviz.io.layout import DEFAULT_PREFIX, check_name, is_dir, listing, not_utf8, not_utf8_message
 from pnetviz.io.trainer import read_json
 
@@ -36,6 +35,7 @@ DEFAULT_PENALTY = 0.3  # ga_parameters.overfitting_penalty_weight of every GACon
 DEFAULT_METRIC = "loss/valid"
 PREDICTION_KEYS = ("y_true", "y_scores", "weights")
 SPLITS = ("train", "test")
+MAX_CLASSES = 64  # signal and the background groups of one model
 
 
 @dataclass(frozen=True)
@@ -238,18 +238,12 @@ def is_gene(value: object) -> bool:
 
 def read_population(path: Path) -> list[tuple[int, tuple, float | None]]:
     """(model index, chromosome, fitness) per row of json/model_info.csv, in population order."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the population summary ({err.strerror}).") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text. Fix: re-write the file.") from None
-    reader = csv.DictReader(text.splitlines())
-    if not reader.fieldnames or not {"model", "chromosome", "fitness"} <= set(reader.fieldnames):
+    header, table = readers.read_csv(path, "population summary", "re-write the file (GATools.savePopulation)")
+    if not {"model", "chromosome", "fitness"} <= set(header):
         raise InputError(f"{path}: the header is not 'model,chromosome,fitness'. Fix: re-write the file "
                          "(GATools.savePopulation).")  # fmt: skip
     rows = []
-    for number, row in enumerate(reader, start=2):
+    for number, row in enumerate(table, start=2):
         match = MODEL.fullmatch(row["model"] or "")
         if not match:
             raise InputError(f"{path}: row {number}: model {row['model']!r} is not model<i>. Fix: re-write the file.")
@@ -312,9 +306,10 @@ def classes_of(config: dict, path: Path) -> tuple[str, ...] | None:
     groups = config.get("background_groups")
     if groups is None:
         return None
-    if not isinstance(groups, dict) or not groups:
-        raise InputError(f"{path}: configuration.background_groups is not an object of groups. Fix: correct the snapshot.")
-    names = ["signal", *groups]
+    names = ["signal", *(k for k, v in groups.items() if isinstance(v, list))] if isinstance(groups, dict) else []
+    if not 1 < len(names) <= MAX_CLASSES:  # "comment" (dropped by the trainer) and other non-lists are no class
+        raise InputError(f"{path}: configuration.background_groups is not an object of 1 to {MAX_CLASSES - 1} groups "
+                         "(name: list of samples). Fix: correct the snapshot.")  # fmt: skip
     for name in names:
         check_name(name, "class", f"{path} (configuration.background_groups)", "rename the group in the snapshot.")
     if len(set(names)) != len(names):
@@ -410,6 +405,8 @@ def read_iteration(directory: Path, iteration: int, metric: str) -> tuple[list[G
                 raise InputError(f"{records[index]}: hyperparameters.{bad[0]} {hyper[bad[0]]!r} is not a finite number or "
                                  f"a name. Fix: correct the file, or restore json/{POPULATION_FILE}.")  # fmt: skip
         summary = {**summary, **({"num_classes": hyper["num_classes"]} if isinstance(hyper.get("num_classes"), int) else {})}
+        if "num_classes" in summary:  # the classes when the snapshot names none: bounded before they are made
+            readers.int_in(summary["num_classes"], str(records[index]), "num_classes", 1, MAX_CLASSES, "correct the file")
         npz = diag_dir / f"model{index}_predictions.npz"
         models.append(GAModel(iteration, index, chromosome, arrays, summary, records[index], fitness,
                               npz if npz.is_file() else None, model_diagnostics(diag_dir, index) if is_dir(diag_dir) else None))  # fmt: skip
@@ -423,29 +420,31 @@ class SplitPredictions:
     weights: np.ndarray
 
 
+def _check_shapes(path: Path, shapes: dict[str, tuple[int, ...]], n_classes: int, fix: str) -> None:
+    """InputError unless the arrays of both splits are there with shapes (N,), (N, n_classes), (N,)."""
+    for split in SPLITS:
+        keys = [f"{k}_{split}" for k in PREDICTION_KEYS]
+        missing = [k for k in keys if k not in shapes]
+        if missing:
+            raise InputError(f"{path}: no {', '.join(missing)} (arrays found: {', '.join(sorted(shapes)) or 'none'}). Fix: {fix}")
+        label, scores, weights = (shapes[k] for k in keys)
+        n = label[0] if len(label) == 1 else -1
+        if n < 0 or scores != (n, n_classes) or weights != (n,):
+            raise InputError(f"{path}: {split} arrays have shapes {label}, {scores}, {weights}; expected "
+                             f"(N,), (N, {n_classes}) for the run's {n_classes} classes, (N,). Fix: {fix}")  # fmt: skip
+
+
 def read_predictions(path: Path, n_classes: int) -> dict[str, SplitPredictions]:
     """model<i>_predictions.npz: y_true/y_scores/weights for train and test (no pickled objects)."""
     fix = "re-run visualizeGAIteration.py for this iteration, or remove the file."
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            data = {k: np.asarray(npz[k]) for k in npz.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
-        raise InputError(f"{path}: not a readable .npz file ({err}). Fix: {fix}") from None
+    data = readers.read_npz(path, "GA predictions file", fix, lambda shapes: _check_shapes(path, shapes, n_classes, fix))
     out = {}
     for split in SPLITS:
-        keys = [f"{k}_{split}" for k in PREDICTION_KEYS]
-        missing = [k for k in keys if k not in data]
-        if missing:
-            raise InputError(f"{path}: no {', '.join(missing)} (arrays found: {', '.join(sorted(data)) or 'none'}). Fix: {fix}")
-        label, scores, weights = (data[k] for k in keys)
-        n = label.shape[0] if label.ndim == 1 else -1
-        if n < 0 or scores.shape != (n, n_classes) or weights.shape != (n,):
-            raise InputError(f"{path}: {split} arrays have shapes {label.shape}, {scores.shape}, {weights.shape}; expected "
-                             f"(N,), (N, {n_classes}) for the run's {n_classes} classes, (N,). Fix: {fix}")  # fmt: skip
+        label, scores, weights = (data[f"{k}_{split}"] for k in PREDICTION_KEYS)
         if not np.issubdtype(label.dtype, np.integer) and not (np.isfinite(label).all() and np.all(label == np.round(label))):
             raise InputError(f"{path}: y_true_{split} holds values that are not class indices. Fix: {fix}")
         label = label.astype(np.int64)
-        if n and (label.min() < 0 or label.max() >= n_classes):
+        if label.size and (label.min() < 0 or label.max() >= n_classes):
             raise InputError(f"{path}: y_true_{split} holds class {int(label.max())}, beyond the run's {n_classes} classes. Fix: {fix}")
         scores, weights = scores.astype(np.float64), weights.astype(np.float64)
         if not (np.isfinite(scores).all() and np.isfinite(weights).all()):

@@ -29,6 +29,7 @@ from urllib.parse import unquote
 
 from pnetviz import escape
 from pnetviz.errors import InputError
+from pnetviz.io import readers
 
 DEFAULT_PREFIX = "TTToHcToWAToMuMu-"
 PILOT = "pilot"
@@ -122,9 +123,11 @@ def is_dir(path: Path) -> bool:
 
 
 def check_readable(path: Path, what: str) -> None:
-    """InputError if the file `path` exists but cannot be opened for reading (permissions)."""
+    """InputError if the file `path` exists but is not a regular file (a FIFO would block ROOT's
+    open forever) or cannot be opened for reading (permissions)."""
+    readers.check_regular(path, what)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except PermissionError:
         raise InputError(f"{path}: permission denied (cannot read the {what}). Fix: check its permissions "
                          "(chmod u+r) or run as its owner.") from None  # fmt: skip

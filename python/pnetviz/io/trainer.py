@@ -14,13 +14,12 @@ models have `score_bg1`. Display labels (`t#bar{t}X`) are separate and only used
 from __future__ import annotations
 
 import re
-
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
+from pnetviz.io import readers
 from pnetviz.io.layout import check_name, signal_masses
 
 PERFORMANCE_SUFFIX = "_performance.json"
@@ -49,18 +48,9 @@ def sample_branch(sample: str, index: int) -> str:
 
 
 def read_json(path: Path, what: str) -> dict:
-    """A JSON object from `path`; InputError naming the file for every way it can be unreadable."""
-    try:
-        doc = json.loads(Path(path).read_bytes().decode("utf-8"))
-    except OSError as err:
-        raise InputError(f"{path}: cannot read the {what} ({err.strerror}).") from None
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: the {what} is not UTF-8 text (byte {err.start}). Fix: re-write the file.") from None
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: not valid JSON ({err.msg}, line {err.lineno}). Fix: re-write the file.") from None
-    if not isinstance(doc, dict):
-        raise InputError(f"{path}: the {what} is not a JSON object. Fix: re-write the file.")
-    return doc
+    """A JSON object from `path` (readers.read_json: NaN and Infinity kept, the callers check the
+    values); InputError naming the file for every way it can be unreadable."""
+    return readers.read_json(Path(path), what, finite=False)
 
 
 def beside(predictions: Path, suffix: str) -> Path | None:

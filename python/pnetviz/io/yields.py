@@ -9,11 +9,11 @@ the operating points are physical only with these yields (otherwise reported as 
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 from pnetviz.errors import InputError
+from pnetviz.io.readers import read_yields
 
 
 def _numbers(mapping: dict, where: str) -> dict[str, float]:
@@ -37,12 +37,7 @@ def expected_yields(text: str | None, channel: str, signal: str) -> dict[str, fl
         raise InputError("--expected-yields '': give signal=S,<background>=B,... or a JSON file.")
     path = Path(text)
     if "=" not in text and path.suffix.lower() == ".json":
-        try:
-            table = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as err:
-            raise InputError(f"--expected-yields {path}: cannot read it ({err.strerror}).") from None
-        except (UnicodeDecodeError, ValueError) as err:
-            raise InputError(f"--expected-yields {path}: not valid UTF-8 JSON ({err}).") from None
+        table = read_yields(path, f"--expected-yields {path}")
         entry = table.get(channel, {}).get(signal) if isinstance(table, dict) and isinstance(table.get(channel), dict) else None
         if not isinstance(entry, dict):
             raise InputError(f"--expected-yields {path}: no entry for channel {channel!r}, signal {signal!r} "

@@ -22,6 +22,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots, training
 from pnetviz.errors import InputError
 from pnetviz.io.history import TrainingHistory, load_history
+from pnetviz.io.readers import read_json
 from pnetviz.jobs.decisions import WP_FILE, document
 from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, REJECTION_INTERVAL_RULE, Rejection, aggregate, aggregate_report, fold_ratios
@@ -181,8 +182,8 @@ def histories_beside(summary: Path, folds, fresh: dict[int, Path | None]) -> dic
         if fold in out:
             continue
         try:
-            recorded = json.loads((Path(summary).parent / f"fold-{fold}" / "summary_report.json").read_text()).get("history")
-        except (OSError, ValueError, AttributeError):
+            recorded = read_json(Path(summary).parent / f"fold-{fold}" / "summary_report.json", "fold report", finite=False).get("history")
+        except InputError:
             recorded = None
         out[fold] = Path(recorded) if isinstance(recorded, str) else None
     return out
@@ -208,8 +209,8 @@ def read_results(fold_dir: Path, kind: str, fold: int) -> dict | None:
     if not is_output_set(fold_dir):
         return None
     try:
-        doc = json.loads((Path(fold_dir) / RESULTS_FILE).read_text())
-    except (OSError, ValueError):
+        doc = read_json(Path(fold_dir) / RESULTS_FILE, "fold results", finite=False)
+    except InputError:
         return None
     if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT or doc.get("kind") != kind:
         return None
@@ -264,8 +265,8 @@ def updated_folds(summary: Path, kind: str, fresh: dict[int, dict]) -> tuple[dic
     has no readable results, the pairs differ, or fewer than two folds remain. Call it holding
     the summary's lock."""
     try:
-        report = json.loads((Path(summary) / "summary_report.json").read_text()) if is_output_set(summary) else None
-    except (OSError, ValueError):
+        report = read_json(Path(summary) / "summary_report.json", "fold summary report", finite=False) if is_output_set(summary) else None
+    except InputError:
         report = None
     folds = report.get("folds") if isinstance(report, dict) else None
     if not isinstance(folds, list) or not all(isinstance(f, int) for f in folds):

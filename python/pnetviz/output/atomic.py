@@ -45,6 +45,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pnetviz.errors import InputError
+from pnetviz.io import readers
 
 MARKER = ".pnetviz-set.json"
 STAGE_TAG = ".pnetviz-stage-"
@@ -53,6 +54,7 @@ LOCK_SUFFIX = ".pnetviz-lock"
 LEGACY_MARKERS = ("summary_report.json", "plots.root")  # sets written before the marker existed
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RENAME_EXCHANGE = 2
+VERIFY_JSON_BYTES = 1 << 30  # a staged JSON file is read back whole: pnetviz writes a few MB at most
 
 
 class OutputError(InputError):
@@ -286,7 +288,11 @@ def seal(stage: Path, meta: dict) -> None:
                               "file-size limit (ulimit -f) and the length of the output path.")  # fmt: skip
     marker = {"files": files, "pid": os.getpid(), "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **meta}
     (stage / MARKER).write_text(json.dumps(marker, indent=1) + "\n")
-    if json.loads((stage / MARKER).read_text()) != marker:
+    try:
+        same = readers.read_json(stage / MARKER, "output set marker", finite=False) == marker
+    except InputError as err:
+        raise OutputError(f"{err} (written just now)") from None
+    if not same:
         raise OutputError(f"{stage / MARKER}: written and read back differ")
 
 
@@ -366,8 +372,8 @@ def verify_file(path: Path) -> str | None:
         return _verify_root(path)
     if suffix == ".json":
         try:
-            json.loads(path.read_bytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            readers.parse_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
+        except InputError as err:
             return f"does not read back as JSON ({err})"
     if suffix == ".txt":
         try:

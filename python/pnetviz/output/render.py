@@ -10,7 +10,6 @@ republishes the set with them, all or nothing, under the set's lock.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -22,6 +21,7 @@ from pnetviz.draw.stored import check_canvas, check_streamers
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
+from pnetviz.io.readers import read_marker
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
@@ -119,8 +119,8 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
 def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> int:
     """Republish the set `directory` with the images of its canvases in `formats` (its other files
     unchanged, its marker's provenance kept); returns the number of images."""
-    marker = json.loads((directory / MARKER).read_text())
-    check_links(directory)
+    check_links(directory)  # before anything of the set is read or copied
+    marker = read_marker(directory / MARKER)
     files = [f for f in listed_files(directory, marker.get("files", [])) if (directory / f).is_file()]
     root_file = next(directory / n for n in ROOT_FILES if (directory / n).is_file())
     meta = {k: v for k, v in marker.items() if k not in ("files", "pid", "written")}
