@@ -122,3 +122,37 @@ def test_binned_fip_below_fip2_on_the_hull_and_approaching_it_as_constraints_loo
     assert all(v < limit for v in best)
     assert best[0] < best[1] < best[2]
     assert best[2] > 0.93 * limit > best[0]  # 20 bins under the loosest guard: within 7% of the unbinned limit
+
+
+def split_events(n: int = 60_000):
+    """Train and test Events of one binormal toy: disjoint halves of the same events, scaled to S = 50, B = 5000."""
+    from pnetviz.metrics.fitbinning import Events  # noqa: PLC0415
+
+    x, y, w = binormal(n)
+    half = np.arange(n) % 2 == 0
+    out = []
+    for part in (half, ~half):
+        xs, ys, ws = x[part], y[part], w[part]
+        out.append(Events(xs, ys, ws, (50.0 / ws[ys].sum(), 5000.0 / ws[~ys].sum())))
+    return out, (x, y, w, half)
+
+
+def test_cross_validation_chooses_on_train_and_evaluates_on_disjoint_test_events():
+    from pnetviz.metrics import fitbinning as fb  # noqa: PLC0415
+
+    (train, test), (x, y, w, half) = split_events()
+    assert not np.intersect1d(np.flatnonzero(half), np.flatnonzero(~half)).size
+    doc = fb.pair_binning(train, test, k_max=8, fine_bins=600)
+    assert doc["unbinned_limit"] == pytest.approx(hep.fip2(hep.convex_hull(binary_clf_curve(test.scores, test.is_signal, test.weights)), 50, 5000))
+    for row in doc["by_k"]:
+        edges = np.asarray(row["edges"])
+        assert edges[0] == 0.0 and edges[-1] == 1.0 and np.all(np.diff(edges) > 0) and len(edges) == row["k"] + 1
+        s = np.histogram(np.clip(test.scores[test.is_signal], 0, 1 - 1e-12), edges, weights=test.weights[test.is_signal])[0]
+        b = np.histogram(np.clip(test.scores[~test.is_signal], 0, 1 - 1e-12), edges, weights=test.weights[~test.is_signal])[0]
+        assert row["test"] == pytest.approx(hep.binned_fip(s * test.scale[0], b * test.scale[1]), rel=1e-9)
+        assert row["optimism"] == pytest.approx(row["train"] - row["test"])
+        assert row["efficiency"] == pytest.approx(row["test"] / doc["unbinned_limit"]) and row["efficiency"] < 1
+    assert np.mean([r["optimism"] for r in doc["by_k"][3:]]) > 0  # chosen on train: biased upward there
+    assert doc["by_k"][doc["chosen_k"] - 1]["test"] >= 0.99 * max(r["test"] for r in doc["by_k"])
+    best_k5 = doc["by_k"][4]["test"]
+    assert best_k5 > doc["baselines"]["uniform"][4]["test"]
