@@ -136,6 +136,10 @@ EVALUATION = (
               "default: %(default)s)"),
     _opt("--wp-from", "physics", MODEL_KINDS, choices=("train", "test"), default="train",
          help="split the working-point thresholds are found on (default: %(default)s)"),
+    _opt("--fit-score", "physics", {"multiclass"}, choices=("lr", "signal"), default="lr",
+         help="the multi-class score binned for the fit (signal_vs_<class>_binning.json per pair): lr = each pair's "
+              "P(signal) / (P(signal) + P(class)); signal = P(signal), per pair and against all backgrounds together "
+              "(signal_vs_all_binning.json, each background class >= 1 MC event per bin) (default: %(default)s)"),
     _opt("--bootstrap", "physics", type=int, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=int, default=20251001, help="bootstrap seed (default: %(default)s)"),

@@ -227,9 +227,18 @@ def partitions(fine: FineBins, k_max: int = K_MAX, objective: str = "binned_fip"
     return out
 
 
-def bin_table(fine: FineBins, cuts: np.ndarray) -> dict[str, list[float]]:
-    """Per bin of a partition: yields, background MC events and relative MC error."""
-    s, b, nb, w2 = (np.add.reduceat(a, cuts[:-1]) for a in (fine.s, fine.b, fine.nb, fine.w2))
-    rel = np.divide(np.sqrt(w2), b, out=np.full_like(b, np.inf), where=b > 0)
+def prefix_sums(fine: FineBins) -> np.ndarray:
+    """Rows 0..M: the sums of s, b, nb, w2 over the first j fine bins (for `bin_table`)."""
+    out = np.zeros((fine.size + 1, 4))
+    np.cumsum(np.column_stack([fine.s, fine.b, fine.nb, fine.w2]), axis=0, out=out[1:])
+    return out
+
+
+def bin_table(fine: FineBins, cuts: np.ndarray, prefix: np.ndarray | None = None) -> dict[str, list[float]]:
+    """Per bin of a partition: yields, background MC events and relative MC error (`prefix`:
+    `prefix_sums(fine)`, if already made)."""
+    prefix = prefix_sums(fine) if prefix is None else prefix
+    s, b, nb, w2 = (prefix[cuts[1:]] - prefix[cuts[:-1]]).T
+    rel = np.divide(np.sqrt(np.maximum(w2, 0.0)), b, out=np.full_like(b, np.inf), where=b > 0)
     return {"signal": s.tolist(), "background": b.tolist(), "background_mc_events": nb.tolist(),
             "background_relative_error": rel.tolist()}  # fmt: skip
