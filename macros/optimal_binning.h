@@ -16,9 +16,11 @@
 // Dynamic programming (the recursion of Bayesian blocks, Scargle et al. 2013):
 //   best[k][j] = max_{i < j, (i..j] allowed} best[k-1][i] + f(i..j),
 // O(K M^2). f and the constraints of a segment are evaluated once per (i, j) and reused for
-// every k (each k is then a contiguous max-reduction over i). The event-count constraints only get easier
-// when a segment grows downwards, so for each j the candidates i stop at the last i where they
-// hold. Ties keep the smallest i.
+// every k (each k is then a contiguous max-reduction over i, `first_max`). The event-count
+// constraints only get easier when a segment grows downwards, so for each j the candidates i stop
+// at the last i where they hold. Ties keep the smallest i. The two hot loops (the binned FIP's f,
+// and the max-reduction) are written with 128-bit vector types: cling's "-O3" code vectorises and
+// unrolls nothing (measured: the plain loops ran as fast as g++ -O1's, 3.5x slower than -O3's).
 //
 // Outputs: value[K-1] = the optimum with exactly K bins (-inf where no allowed partition into K
 // bins exists); edges[(K-1) * (K_max + 1) + m], m = 0..K, the fine-bin boundaries of that
@@ -30,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -45,6 +48,74 @@ inline double binning_objective(int objective, double s, double b, double w2)
    const double n = s + b;
    const double z2 = 2.0 * (n * std::log(n * (b + w2) / (b * b + n * w2)) - b * b / w2 * std::log1p(w2 * s / (b * (b + w2))));
    return z2 > 0.0 ? z2 : 0.0;
+}
+
+
+// Two doubles as one value (GCC/clang vector extension, 128 bits: SSE2 on x86-64, NEON on ARM):
+// SIMD instructions whatever the optimiser does. cling's -O3 code neither vectorises nor
+// unrolls the plain loop (measured: as slow as g++ -O1, 3.5x slower than g++ -O3).
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2m __attribute__((vector_size(16)));
+
+inline v2d load2(const double *p)
+{
+   v2d v;
+   std::memcpy(&v, p, sizeof v);
+   return v;
+}
+
+inline v2d blend(v2m take, v2d a, v2d b) // take ? a : b, lane by lane
+{
+   return (v2d)(((v2m)a & take) | ((v2m)b & ~take));
+}
+
+inline v2d vmax(v2d a, v2d b) // lane by lane (no NaN here); one instruction where the compiler has the builtin
+{
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_elementwise_max)
+   return __builtin_elementwise_max(a, b);
+#endif
+#endif
+   return blend(a > b, a, b);
+}
+
+constexpr int BLOCK = 64; // first_max's block of candidates
+
+// The maximum of prev[i] + f[i] over i = lo..hi-1 into `m`, and the first i reaching it (-1 if
+// every term is -inf). One pass keeps only maxima (each block of BLOCK candidates' into `blocks`,
+// eight lanes as four pairs written out: cling keeps loops and arrays as written); then the first
+// block reaching m is scanned for the first i (the same sums, so equal exactly): ties keep the
+// smallest i.
+inline int first_max(const double *prev, const double *f, int lo, int hi, double &m, double *blocks)
+{
+   const double NEG = -std::numeric_limits<double>::infinity();
+   m = NEG;
+   int n_blocks = 0;
+   for (int start = lo; start < hi; start += BLOCK, ++n_blocks) {
+      const int end = start + BLOCK < hi ? start + BLOCK : hi;
+      v2d m0 = {NEG, NEG}, m1 = m0, m2 = m0, m3 = m0;
+      int i = start;
+      for (; i + 8 <= end; i += 8) {
+         m0 = vmax(load2(prev + i) + load2(f + i), m0);
+         m1 = vmax(load2(prev + i + 2) + load2(f + i + 2), m1);
+         m2 = vmax(load2(prev + i + 4) + load2(f + i + 4), m2);
+         m3 = vmax(load2(prev + i + 6) + load2(f + i + 6), m3);
+      }
+      const v2d mm = vmax(vmax(m0, m1), vmax(m2, m3));
+      double bm = mm[0] > mm[1] ? mm[0] : mm[1];
+      for (; i < end; ++i) {
+         const double c = prev[i] + f[i];
+         bm = c > bm ? c : bm;
+      }
+      blocks[n_blocks] = bm;
+      m = bm > m ? bm : m;
+   }
+   if (m == NEG) return -1;
+   int block = 0;
+   while (blocks[block] != m) ++block;
+   int at = lo + block * BLOCK;
+   while (prev[at] + f[at] != m) ++at;
+   return at;
 }
 
 } // namespace detail
@@ -73,6 +144,7 @@ inline int optimal_binning(const double *s, const double *b, const double *nb, c
    const std::int64_t R = M + 1;
    std::vector<double> best(std::int64_t(K + 1) * R, NEG), f(M + 1, NEG);
    std::vector<std::int32_t> arg(std::int64_t(K + 1) * R, -1);
+   std::vector<double> blocks(M / detail::BLOCK + 2);
    best[0] = 0.0;
    const double e2 = e_max * e_max;
    int i_max = -1; // the last i for which (i..j] meets the count constraints; non-decreasing in j
@@ -85,38 +157,40 @@ inline int optimal_binning(const double *s, const double *b, const double *nb, c
          ++i_max;
       }
       const int n_i = i_max + 1; // candidates i = 0..i_max
-      for (int i = 0; i < n_i; ++i) {
-         const double sb = S[j] - S[i], bb = B[j] - B[i], vb = V[j] - V[i];
-         const bool ok = bb > 0.0 && sb + bb > 0.0 && (e_max <= 0.0 || vb <= e2 * bb * bb);
-         f[i] = ok ? detail::binning_objective(objective, sb, bb, vb) : NEG;
+      const double Sj = S[j], Bj = B[j], Vj = V[j];
+      if (objective == 0) { // the binned FIP, two candidates at a time, no branch (the hot case)
+         using detail::v2d;
+         using detail::v2m;
+         const v2d sj = {Sj, Sj}, bj = {Bj, Bj}, vj = {Vj, Vj}, zero = {0.0, 0.0}, neg = {NEG, NEG};
+         const double e2c = e_max > 0.0 ? e2 : HUGE_VAL; // no error constraint: never binds
+         const v2d e2v = {e2c, e2c}, one = {1.0, 1.0};
+         int i = 0;
+         for (; i + 2 <= n_i; i += 2) {
+            const v2d sb = sj - detail::load2(&S[i]), bb = bj - detail::load2(&B[i]), vb = vj - detail::load2(&V[i]);
+            const v2d n = sb + bb;
+            const v2m ok = (bb > zero) & (n > zero) & (vb <= e2v * bb * bb);
+            const v2d v = detail::blend(ok, sb * sb / detail::blend(ok, n, one), neg);
+            std::memcpy(&f[i], &v, sizeof v);
+         }
+         for (; i < n_i; ++i) {
+            const double sb = Sj - S[i], bb = Bj - B[i], vb = Vj - V[i];
+            const bool ok = bb > 0.0 && sb + bb > 0.0 && (e_max <= 0.0 || vb <= e2 * bb * bb);
+            f[i] = ok ? sb * sb / (sb + bb) : NEG;
+         }
+      } else {
+         for (int i = 0; i < n_i; ++i) {
+            const double sb = Sj - S[i], bb = Bj - B[i], vb = Vj - V[i];
+            const bool ok = bb > 0.0 && sb + bb > 0.0 && (e_max <= 0.0 || vb <= e2 * bb * bb);
+            f[i] = ok ? detail::binning_objective(objective, sb, bb, vb) : NEG;
+         }
       }
       const int kmax = j < K ? j : K;
       for (int k = 1; k <= kmax; ++k) {
-         const double *prev = &best[std::int64_t(k - 1) * R];
-         // four independent (max, first index) accumulators; strict > keeps the first index
-         double m[4] = {NEG, NEG, NEG, NEG};
-         int a[4] = {-1, -1, -1, -1};
-         int i = k - 1; // best[k-1][i] = -inf below
-         for (; i + 4 <= n_i; i += 4) {
-            for (int l = 0; l < 4; ++l) {
-               const double c = prev[i + l] + f[i + l];
-               const bool up = c > m[l];
-               m[l] = up ? c : m[l];
-               a[l] = up ? i + l : a[l];
-            }
-         }
-         for (; i < n_i; ++i) {
-            const double c = prev[i] + f[i];
-            const bool up = c > m[0];
-            m[0] = up ? c : m[0];
-            a[0] = up ? i : a[0];
-         }
-         int at = 0;
-         for (int l = 1; l < 4; ++l)
-            if (m[l] > m[at] || (m[l] == m[at] && a[l] >= 0 && (a[at] < 0 || a[l] < a[at]))) at = l;
-         if (m[at] == NEG) continue;
-         best[std::int64_t(k) * R + j] = m[at];
-         arg[std::int64_t(k) * R + j] = a[at];
+         double m;
+         const int at = detail::first_max(&best[std::int64_t(k - 1) * R], f.data(), k - 1, n_i, m, blocks.data());
+         if (at < 0) continue;
+         best[std::int64_t(k) * R + j] = m;
+         arg[std::int64_t(k) * R + j] = at;
       }
    }
    for (int k = 1; k <= K; ++k) {

@@ -66,6 +66,33 @@ def test_dp_equals_brute_force_on_random_small_problems(objective):
     assert checked == 160 and feasible > 40  # not vacuous
 
 
+@pytest.mark.parametrize("objective", list(bn.OBJECTIVES))
+def test_kernel_equals_numpy_reference_past_its_vector_lanes_and_blocks(objective):
+    """M of a few hundred: the kernel's 8-lane, 64-candidate-block and tail paths (every n_i mod 8
+    and mod 64) against the numpy recursion; each returned partition sums to its optimum, and
+    among equal optima the first cut (smallest i) is kept."""
+    rng = np.random.default_rng(7)
+    for trial, m in enumerate((67, 130, 257, 300)):
+        fine = random_fine(rng, m, classes=trial % 2 == 0)
+        constraints = CONSTRAINTS[trial % len(CONSTRAINTS)]
+        totals, cuts = bn.optimal_cuts(fine, 12, objective, constraints)
+        reference = bn.optimal_numpy(fine, 12, objective, constraints)
+        assert np.isfinite(totals).sum() >= 10
+        np.testing.assert_allclose(totals, reference, rtol=1e-12, atol=1e-12)
+        for k in range(1, 13):
+            if not np.isfinite(totals[k - 1]):
+                continue
+            cut = cuts[k - 1, : k + 1]
+            parts = [float(bn.segment_objective(objective, fine.s[lo:hi].sum(), fine.b[lo:hi].sum(), fine.w2[lo:hi].sum()))
+                     for lo, hi in itertools.pairwise(cut)]  # fmt: skip
+            assert sum(parts) == pytest.approx(totals[k - 1], rel=1e-10)
+    # no signal at all: every partition is worth 0, the first allowed cut wins at every k
+    flat = bn.FineBins(np.linspace(0, 1, 201), np.zeros(200), np.ones(200), np.ones(200), np.full(200, 0.01))
+    totals, cuts = bn.optimal_cuts(flat, 3, "binned_fip", bn.Constraints(10, 0.0, 0))
+    assert totals.tolist() == [0.0, 0.0, 0.0]
+    assert cuts[1, :3].tolist() == [0, 10, 200] and cuts[2, :4].tolist() == [0, 10, 20, 200]
+
+
 def binormal(n: int = 60_000, seed: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3

@@ -8,38 +8,42 @@ from collections.abc import Sequence
 import numpy as np
 
 from pnetviz.draw import canvas
-from pnetviz.draw.plots import CurveSpec, curve_figure, split_style
+from pnetviz.draw.plots import CurveSpec, split_style
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.rootenv import root, set_title
 
 OBJECTIVE_TITLES = {"binned_fip": "Binned FIP (Valassi eq. 4)", "asimov": "Asimov Z", "asimov_mc": "Asimov Z (MC error)"}
-BASELINE_LABELS = {"uniform": "Uniform bins", "flat_signal": "Flat signal", "transfo_d": "TransfoD (z_{s} = z_{b} = K/2)"}
+BASELINE_LABELS = {"uniform": "Uniform", "flat_signal": "Flat signal", "transfo_d": "TransfoD"}  # TransfoD: z_s = z_b = K/2
 
 
 def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> canvas.Figure:
     """The objective on the test split against K: the optimum chosen on train (its train value
-    dashed), the baselines, and the unbinned limit as a horizontal line."""
+    dashed), the baselines, and the unbinned limit as a horizontal line; context and legend in a
+    header above the frame (one canvas built: the curves rise to a plateau that fills the frame)."""
     def series(rows: list[dict], field: str) -> tuple[np.ndarray, np.ndarray]:
         ok = [r for r in rows if r[field] is not None and np.isfinite(r[field])]
         return np.array([r["k"] for r in ok], float), np.array([r[field] for r in ok], float)
 
     curves = [CurveSpec(f"{key}/optimum_test", *series(doc["by_k"], "test"), "Optimum (test)", color("signal"), split_style("test")),
-              CurveSpec(f"{key}/optimum_train", *series(doc["by_k"], "train"), "Optimum (train, chosen on)", color("signal"),
+              CurveSpec(f"{key}/optimum_train", *series(doc["by_k"], "train"), "Optimum (train)", color("signal"),
                         split_style("train"))]  # fmt: skip
     for i, (kind, rows) in enumerate(doc["baselines"].items()):
         curves.append(CurveSpec(f"{key}/{kind}_test", *series(rows, "test"), f"{BASELINE_LABELS[kind]} (test)", cycle_color(i + 1), 1))
     curves = [c for c in curves if c.x.size > 1]
     limit = doc.get("unbinned_limit")
     top = max([float(c.y.max()) for c in curves] + ([limit] if limit else []) + [1e-12])
-    frames = [canvas.Frame((1.0, float(doc["k_max"])), (0.0, top * room), "Number of bins K",
-                           OBJECTIVE_TITLES.get(doc["objective"], doc["objective"])) for room in (1.15, 1.6)]  # fmt: skip
-
-    def line(fig: canvas.Figure) -> None:
-        if limit:
-            canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit (hull, test)",
-                            line_color=color("reference"), line_style=2)  # fmt: skip
-
-    return curve_figure(name, frames, curves, context, corners=("lower right", "lower left"), extra=line)
+    labels = [c.label for c in curves] + (["Unbinned limit"] if limit else [])
+    header = canvas.header_height(context, labels)
+    frame = canvas.Frame((1.0, float(doc["k_max"])), (0.0, top * 1.08), "Number of bins K",
+                         OBJECTIVE_TITLES.get(doc["objective"], doc["objective"]))  # fmt: skip
+    fig = canvas.header_figure(name, frame, header)
+    for c in curves:
+        canvas.add_graph(fig, c.key, c.x, c.y, c.label, line_color=c.color, line_style=c.line_style)
+    if limit:
+        canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit",
+                        line_color=color("reference"), line_style=2)  # fmt: skip
+    canvas.add_header_box(fig, context, header)
+    return fig
 
 
 def fit_histogram(name: str, edges: Sequence[float], sum_w: np.ndarray, sum_w2: np.ndarray, title: str) -> object:

@@ -21,7 +21,6 @@ from pnetviz.draw.style import color, cycle_color
 from pnetviz.jobs import fitbins
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics.fitbinning import Events, pair_binning
-from pnetviz.output.report import dumps, plain
 
 FIT_SCORES = ("lr", "signal")
 ALL = "all"  # the pair name of P(signal) against every background together
