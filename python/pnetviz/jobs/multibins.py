@@ -48,7 +48,7 @@ class MultiBinning:
     groups: dict[str, list[tuple[str, str, int, np.ndarray, float]]]  # name -> histogram groups of `test`
 
 
-def pair_events(preds, ev, index: int, split: str) -> np.ndarray:
+def pair_events(ev, index: int, split: str) -> np.ndarray:
     """The events of signal vs class `index` in `split`, in the order of the pair's samples."""
     return np.flatnonzero(ev.selections[split] & (ev.class_masks[0] | ev.class_masks[index]))
 
@@ -59,7 +59,7 @@ def compute(job, preds, ev, fit_score: str) -> MultiBinning:
     docs, tests, groups = {}, {}, {}
     for i, background in enumerate(job.classes[1:], start=1):
         results, metrics = ev.pairs[background], ev.hep[background]
-        scores = {s: signal[pair_events(preds, ev, i, s)] for s in fitbins.TRAIN_TEST} if fit_score == "signal" else None
+        scores = {s: signal[pair_events(ev, i, s)] for s in fitbins.TRAIN_TEST} if fit_score == "signal" else None
         doc = fitbins.pair_section(results, metrics, constraints=CONSTRAINTS, scores=scores)
         docs[background] = described(doc, score_text(job, fit_score, background), (job.classes[0], background))
         if doc is not None:
