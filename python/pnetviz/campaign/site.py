@@ -394,6 +394,9 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
     out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
+    from pnetviz.campaign import binningsite  # noqa: PLC0415 - issue 39: the fit-binning section
+
+    out[f"{SITE_DIR}/index.html"] = binningsite.with_section(out[f"{SITE_DIR}/index.html"], data)
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
         out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"],
                                                                         jsroot, working_points)  # fmt: skip

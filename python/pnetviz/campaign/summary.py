@@ -500,7 +500,9 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
 
 
 def figures(data: dict) -> list[canvas.Figure]:
-    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"])
+    from pnetviz.campaign import binningtable  # noqa: PLC0415 - issue 39
+
+    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data)
 
 
 def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
@@ -526,6 +528,9 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     extra |= working_point_files(data["working_points"])
+    from pnetviz.campaign import binningtable  # noqa: PLC0415 - issue 39: the binned sensitivity (table, maps, web section)
+
+    extra |= binningtable.attach(data)
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],

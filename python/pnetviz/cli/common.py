@@ -141,6 +141,10 @@ EVALUATION = (
     _opt("--cut-scan-min-events", "physics", MODEL_KINDS, type=ranges.CUT_SCAN_MIN_EVENTS, default=10.0, metavar="N",
          help="the cut scan's optima only over cuts whose passing background has at least N effective events "
               "(sum w)^2/sum w^2; tighter cuts are drawn as statistically empty (default: %(default)s)"),
+    _opt("--fit-score", "physics", {"multiclass"}, choices=("lr", "signal"), default="lr",
+         help="the multi-class score binned for the fit (signal_vs_<class>_binning.json per pair): lr = each pair's "
+              "P(signal) / (P(signal) + P(class)); signal = P(signal), per pair and against all backgrounds together "
+              "(signal_vs_all_binning.json, each background class >= 1 MC event per bin) (default: %(default)s)"),
     _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),

@@ -38,6 +38,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes))
+    make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes), fit_score=args.fit_score)
     return common.evaluate_folds("multiclass", args, argv, make, multiclass.run,
                                  lambda j: (j.context("multi-class")[:2], f"{j.signal} multi-class"))

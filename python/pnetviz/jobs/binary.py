@@ -8,7 +8,7 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, subsets, systematics
+from pnetviz.jobs import decisions, fitbins, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
@@ -228,12 +228,15 @@ def run(job: BinaryJob) -> RunOutput:
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     if prevalence_note(calibration):
         report["calibration"]["prevalence_note"] = prevalence_note(calibration)
+    binning = fitbins.pair_section(results, metrics)
+    report["binning"] = fitbins.summary(binning)
     prof = None
     if job.syst.active:
         report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)
 
     def figures() -> list[canvas.Figure]:
         figs = build_figures(job, results, history, comparisons, metrics, decided, calibration)
+        figs += fitbins.figures(binning, results, metrics, job.labels, job.display, context_lines(job))
         if prof is not None:
             figs += systematics.figures(prof, "profiled", context_lines(job), "roc_curve_profiled", "rejection_curve_profiled",
                                         metrics["test"]["auc_error"])  # fmt: skip
@@ -242,6 +245,7 @@ def run(job: BinaryJob) -> RunOutput:
     wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"),
-                      {decisions.WP_FILE: wp_file})  # fmt: skip
+                      {decisions.WP_FILE: wp_file,
+                       fitbins.FILE: fitbins.document("binary", decisions.identity(job), {f"signal vs {job.background}": binning})})  # fmt: skip
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

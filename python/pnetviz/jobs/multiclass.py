@@ -15,7 +15,7 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, subsets, systematics
+from pnetviz.jobs import decisions, multibins, subsets, systematics
 from pnetviz.metrics.calibration import Reliability, pairwise_auc, prevalence_note, reliability
 from pnetviz.metrics.evaluate import (
     N_BINS,
@@ -52,6 +52,7 @@ class MultiClassJob(FoldJob):
     None: from the trainer's JSON (background_info), else from the ntuple's score_* branches."""
 
     classes: tuple[str, ...] | None = None
+    fit_score: str = "lr"  # --fit-score: the score binned for the fit (jobs.multibins)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -585,6 +586,8 @@ def run(job: MultiClassJob) -> RunOutput:
     profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}
     if profiles:
         report["systematics"] = {b: r for b, (r, _) in profiles.items()}
+    binning = multibins.compute(job, preds, ev, job.fit_score)
+    report["binning"] = multibins.report(binning)
 
     def figures() -> list[canvas.Figure]:
         figs = build_figures(job, preds, ev, history, decided)
@@ -593,6 +596,7 @@ def run(job: MultiClassJob) -> RunOutput:
             figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
+        figs += multibins.figures(job, binning, context_lines)
         return figs
 
     classes = classification_report(job, ev)
@@ -601,6 +605,7 @@ def run(job: MultiClassJob) -> RunOutput:
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}"),
              decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),
                                                    {f"signal vs {b}": v for b, v in report["working_points"].items()})}  # fmt: skip
+    extra |= multibins.files(decisions.identity(job), binning)
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra)  # fmt: skip
     curves = {

@@ -1,0 +1,77 @@
+"""Figures of the binning for the fit (issue 39): the objective against the number of bins, and
+the score histograms of signal and background in the chosen binning (yields, for a datacard)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pnetviz.draw import canvas
+from pnetviz.draw.plots import CurveSpec, split_style
+from pnetviz.draw.style import color, cycle_color
+from pnetviz.rootenv import root, set_title
+
+OBJECTIVE_TITLES = {"binned_fip": "Binned FIP (Valassi eq. 4)", "asimov": "Asimov Z", "asimov_mc": "Asimov Z (MC error)"}
+BASELINE_LABELS = {"uniform": "Uniform", "flat_signal": "Flat signal", "transfo_d": "TransfoD"}  # TransfoD: z_s = z_b = K/2
+
+
+def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> canvas.Figure:
+    """The objective on the test split against K: the optimum chosen on train (its train value
+    dashed), the baselines, and the unbinned limit as a horizontal line; context and legend in a
+    header above the frame (one canvas built: the curves rise to a plateau that fills the frame)."""
+    def series(rows: list[dict], field: str) -> tuple[np.ndarray, np.ndarray]:
+        ok = [r for r in rows if r[field] is not None and np.isfinite(r[field])]
+        return np.array([r["k"] for r in ok], float), np.array([r[field] for r in ok], float)
+
+    curves = [CurveSpec(f"{key}/optimum_test", *series(doc["by_k"], "test"), "Optimum (test)", color("signal"), split_style("test")),
+              CurveSpec(f"{key}/optimum_train", *series(doc["by_k"], "train"), "Optimum (train)", color("signal"),
+                        split_style("train"))]  # fmt: skip
+    for i, (kind, rows) in enumerate(doc["baselines"].items()):
+        curves.append(CurveSpec(f"{key}/{kind}_test", *series(rows, "test"), f"{BASELINE_LABELS[kind]} (test)", cycle_color(i + 1), 1))
+    curves = [c for c in curves if c.x.size > 1]
+    limit = doc.get("unbinned_limit")
+    top = max([float(c.y.max()) for c in curves] + ([limit] if limit else []) + [1e-12])
+    labels = [c.label for c in curves] + (["Unbinned limit"] if limit else [])
+    header = canvas.header_height(context, labels)
+    frame = canvas.Frame((1.0, float(doc["k_max"])), (0.0, top * 1.08), "Number of bins K",
+                         OBJECTIVE_TITLES.get(doc["objective"], doc["objective"]))  # fmt: skip
+    fig = canvas.header_figure(name, frame, header)
+    for c in curves:
+        canvas.add_graph(fig, c.key, c.x, c.y, c.label, line_color=c.color, line_style=c.line_style)
+    if limit:
+        canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit",
+                        line_color=color("reference"), line_style=2)  # fmt: skip
+    canvas.add_header_box(fig, context, header)
+    return fig
+
+
+def fit_histogram(name: str, edges: Sequence[float], sum_w: np.ndarray, sum_w2: np.ndarray, title: str) -> object:
+    """A TH1D with the variable `edges`, contents sum_w and errors sqrt(sum_w2): as a fit takes it."""
+    ROOT = root()
+    e = np.ascontiguousarray(edges, dtype=np.float64)
+    hist = ROOT.TH1D(name, "", e.size - 1, e)
+    set_title(hist, title)
+    hist.Sumw2()
+    for i, (w, w2) in enumerate(zip(sum_w, sum_w2, strict=True), start=1):
+        hist.SetBinContent(i, float(w))
+        hist.SetBinError(i, float(np.sqrt(w2)))
+    hist.ResetStats()
+    return hist
+
+
+def histograms_figure(name: str, key: str, hists: Sequence[tuple[str, object, str, int]], ytitle: str,
+                      context: Sequence[str]) -> canvas.Figure:  # fmt: skip
+    """`hists` = [(process, TH1, label, colour)]: each process's yield per bin of the chosen binning
+    (stored as `key`/process), lines on a log y axis with the context and legend in a header."""
+    contents = np.concatenate([[h.GetBinContent(i) for i in range(1, h.GetNbinsX() + 1)] for _, h, _, _ in hists])
+    positive = contents[contents > 0]
+    lo, hi = (float(positive.min()) * 0.5, float(positive.max()) * 5.0) if positive.size else (0.1, 10.0)
+    header = canvas.header_height(context, [label for _, _, label, _ in hists])
+    frame = canvas.Frame((0.0, 1.0), (lo, hi), "Score (chosen binning)", ytitle, logy=True)
+    fig = canvas.header_figure(name, frame, header)
+    for process, hist, label, col in hists:
+        canvas.add_hist(fig, f"{key}/{process}", hist, None, hist_color=col, points=False)
+        fig.legend.append((hist, label, "l"))
+    canvas.add_header_box(fig, context, header)
+    return fig

@@ -1,0 +1,126 @@
+"""The binning for the fit of each signal-vs-background pair of a fold (issue 39), shared by the
+binary and multi-class jobs: `binning.json`, the objective-vs-K figure and the TH1s of each
+process in the chosen binning (named by process, yields as the report's: ready for a
+combine/TRExFitter shapes file). Numbers from metrics.fitbinning, figures from draw.binningplots."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from pnetviz.draw import binningplots, canvas
+from pnetviz.draw.style import color
+from pnetviz.metrics import binning as bn
+from pnetviz.metrics.evaluate import SplitResult
+from pnetviz.metrics.fitbinning import Events, pair_binning
+from pnetviz.output.report import plain
+
+FILE = "binning.json"
+FORMAT = 1
+TRAIN_TEST = ("train", "test")
+
+
+def events(result: SplitResult, metrics: dict, scores: np.ndarray | None = None) -> Events:
+    """One split's events with the factors that make their weights the metrics' yields (`scores`:
+    another score of the same events, in the sample's order, instead of the sample's)."""
+    sample = result.sample
+    s, b = float(sample.used[sample.is_signal].sum()), float(sample.used[~sample.is_signal].sum())
+    scale = (metrics["signal_yield"] / s if s else 1.0, metrics["background_yield"] / b if b else 1.0)
+    return Events(sample.scores if scores is None else scores, sample.is_signal, sample.used, scale)
+
+
+def pair_section(results: dict[str, SplitResult], metrics: dict, k_max: int = bn.K_MAX,
+                 constraints: bn.Constraints = bn.Constraints(), scores: dict[str, np.ndarray] | None = None) -> dict | None:  # fmt: skip
+    """The pair's binning document (metrics.fitbinning.pair_binning) with what its yields are;
+    None without both splits. `scores`: split -> another score of the pair's events (the sample's
+    by default, whose test ROC curve is then reused for the unbinned limit)."""
+    if not all(s in results for s in TRAIN_TEST):
+        return None
+    train, test = (events(results[s], metrics[s], None if scores is None else scores[s]) for s in TRAIN_TEST)
+    doc = pair_binning(train, test, k_max=k_max, constraints=constraints,
+                       test_curve=results["test"].curve if scores is None else None)  # fmt: skip
+    return {**doc, "yields": metrics.get("yields", {}).get("kind", "relative")}
+
+
+def summary(doc: dict | None) -> dict | None:
+    """The report's short `binning` entry: the chosen K, its test value and efficiency."""
+    if doc is None:
+        return None
+    return {"file": FILE, "objective": doc["objective"], "chosen_k": doc["chosen_k"], "value": doc["value"],
+            "efficiency": doc["efficiency"], "unbinned_limit": doc["unbinned_limit"]}  # fmt: skip
+
+
+def chosen_histograms(doc: dict, test: Events, processes: tuple[str, str], labels: tuple[str, str],
+                      key: str) -> list[tuple[str, object, str, int]]:  # fmt: skip
+    """The test split's signal and background yields in the chosen binning, one TH1D per process."""
+    groups = [(processes[0], labels[0], color("signal"), test.is_signal, test.scale[0]),
+              (processes[1], labels[1], color("background"), ~test.is_signal, test.scale[1])]  # fmt: skip
+    return process_histograms(doc, test, groups, key)
+
+
+def process_histograms(doc: dict, test: Events, groups: Sequence[tuple[str, str, int, np.ndarray, float]],
+                       key: str) -> list[tuple[str, object, str, int]]:  # fmt: skip
+    """The test split's yields in the chosen binning, one TH1D per group (process, label, colour,
+    event mask, weight factor), named `key`_process."""
+    row = next(r for r in doc["by_k"] if r["k"] == doc["chosen_k"])
+    edges = np.asarray(row["edges"])
+    idx = bn.bin_index(edges, test.scores)
+    out = []
+    for process, label, col, sel, scale in groups:
+        w = test.weights[sel] * scale
+        sw = np.bincount(idx[sel], weights=w, minlength=edges.size - 1)
+        sw2 = np.bincount(idx[sel], weights=w * w, minlength=edges.size - 1)
+        hist = binningplots.fit_histogram(f"{key}_{process}", edges, sw, sw2, f"{label}: yield per bin")
+        out.append((process, hist, label, col))
+    return out
+
+
+def figures(doc: dict | None, results: dict[str, SplitResult], metrics: dict, processes: tuple[str, str],
+            labels: tuple[str, str], context: Sequence[str], tag: str = "") -> list[canvas.Figure]:  # fmt: skip
+    """[tag_]binning_objective and [tag_]binning_histograms (objects under [tag/]binning/ and
+    fit_binning[_tag]/), nothing without a document or a chosen K."""
+    if doc is None or doc["chosen_k"] is None:
+        return []
+    test = events(results["test"], metrics["test"])
+    hists = chosen_histograms(doc, test, processes, labels, "fit_binning" + (f"_{tag}" if tag else ""))
+    return figures_of(doc, hists, context, tag)
+
+
+def figures_of(doc: dict, hists: list, context: Sequence[str], tag: str = "") -> list[canvas.Figure]:
+    """The objective-vs-K figure and the histograms figure of `hists` (chosen_histograms) for `doc`."""
+    kind = "expected yields" if doc["yields"] == "expected" else "relative yields"
+    ctx = [*context, f"train-chosen edges, test events, {kind}"]
+    ytitle = "Expected events per bin" if doc["yields"] == "expected" else "Yield per bin (relative)"
+    stem, sub = (f"{tag}_", f"{tag}/") if tag else ("", "")
+    return [binningplots.objective_figure(f"{stem}binning_objective", f"{sub}binning", doc, ctx),
+            binningplots.histograms_figure(f"{stem}binning_histograms", "fit_binning" + (f"_{tag}" if tag else ""), hists, ytitle,
+                                           [*context, f"K = {doc['chosen_k']} (smallest within 1% of the best), test events"])]  # fmt: skip
+
+
+def document(kind: str, identity: dict, pairs: dict[str, dict | None]) -> str:
+    """binning.json: one pair's document at the top level with its `pair` name, or {"pairs": {...}}."""
+    body = {"pair": next(iter(pairs)), **(next(iter(pairs.values())) or {})} if len(pairs) == 1 else {"pairs": pairs}
+    return rows_json({"format": FORMAT, "kind": kind, **identity, **body}) + "\n"
+
+
+def rows_json(value, level: int = 0) -> str:
+    """JSON of a binning document, as report.dumps lays it out down to lists of objects, whose
+    objects (the rows: one K each) stand on one line each: json's C encoder per row instead of
+    report.dumps' Python walk of every entry (the documents hold ~100 rows of lists). NaN/inf
+    become null (report.plain), checked per row only where the encoder finds one."""
+    pad, inner = " " * (2 * level), " " * (2 * level + 2)
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(k))}: {rows_json(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return "[\n" + ",\n".join(inner + _row(v) for v in value) + f"\n{pad}]"
+    return _row(value)
+
+
+def _row(value) -> str:
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError):  # a NaN/inf, or a numpy value: the slow, complete conversion
+        return json.dumps(plain(value))
