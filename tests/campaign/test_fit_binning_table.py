@@ -11,6 +11,7 @@ import json
 import math
 
 import numpy as np
+import scipy.stats
 import pytest
 
 from conftest import compile_latex
@@ -79,8 +80,15 @@ def test_binary_vs_multiclass_paired_difference_and_standard_error(data):
         d = np.subtract(m, b)
         assert c["folds"] == 3 and c["diff_mean"] == pytest.approx(d.mean(), rel=1e-12)
         assert c["diff_std"] == pytest.approx(np.std(d, ddof=1), rel=1e-12)
-        assert c["diff_standard_error"] == pytest.approx(np.std(d, ddof=1) / math.sqrt(3), rel=1e-12)
+        # corrected resampled t (Nadeau-Bengio), no AUC comparison ratio here: the k-fold n_test/n_train = 1/(k-1)
+        assert c["diff_standard_error"] == pytest.approx(np.std(d, ddof=1) * math.sqrt(1 / 3 + 1 / 2), rel=1e-12)
+        t = d.mean() / (np.std(d, ddof=1) * math.sqrt(1 / 3 + 1 / 2))
+        assert c["diff_p_value"] == pytest.approx(2 * scipy.stats.t.sf(abs(t), 2), rel=1e-10)
+        assert c["diff_p_naive_t"] == pytest.approx(scipy.stats.ttest_rel(m, b).pvalue, rel=1e-10)
         assert c["k_binary"] == CHOSEN[("binary", c["signal"])] and 0 < c["diff_p_value"] < 1
+    p = sorted(c["diff_p_value"] for c in sec["comparison"])  # Holm over the table's two comparisons
+    holm = [min(1.0, 2 * p[0]), min(1.0, max(2 * p[0], p[1]))]
+    assert sorted(c["diff_p_holm"] for c in sec["comparison"]) == pytest.approx(holm, rel=1e-12)
 
 
 def test_maps_hold_the_table_at_the_trained_cells(data):

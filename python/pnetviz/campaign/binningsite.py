@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pnetviz.campaign import binningtable
 from pnetviz.escape import html
+from pnetviz.metrics.rounding import pm
 
 
 def section(data: dict) -> str:
@@ -13,18 +14,18 @@ def section(data: dict) -> str:
     from pnetviz.campaign.site import _number, _table  # noqa: PLC0415 - site calls this module
 
     sec = data.get("fit_binning") or binningtable.section(data)
-    head = ("Channel", "Signal", "Kind", "Model", "Pair", "Score", "K", "Binned FIP (mean &plusmn; std)", "Optimism (train &minus; test)",
+    head = ("Channel", "Signal", "Kind", "Model", "Pair", "Score", "K", "Binned FIP (mean &plusmn; std over folds)", "Optimism (train &minus; test)",
             "Efficiency", "Folds")  # fmt: skip
     rows = [(html(r["channel"]), html(r["signal"]), html(r["kind"]), html(r["model"]), html(r["pair"]), html(r["score"]),
-             html(r["k"] if r["k"] is not None else ""), f"{_number(r['value_mean'])} &plusmn; {_number(r['value_std'])}",
+             html(r["k"] if r["k"] is not None else ""), pm(r["value_mean"], r["value_std"], "html"),
              _number(r["optimism_mean"], "+.4f"), _number(r["efficiency_mean"], ".3f"), html(r["folds"]))
             for r in sec["rows"]]  # fmt: skip
     chead = ("Channel", "Signal", "Background", "Binary (K)", "Multi-class (K)", "Multi-class &minus; binary (&plusmn; s.e.)",
-             "p (paired t)", "Folds")  # fmt: skip
+             "p (corrected t)", "p (Holm)", "Folds")  # fmt: skip
     crows = [(html(c["channel"]), html(c["signal"]), html(c["background"]),
               f"{_number(c['value_binary_mean'])} ({html(c['k_binary'])})", f"{_number(c['value_multiclass_mean'])} ({html(c['k_multiclass'])})",
-              f"{_number(c['diff_mean'], '+.4f')} &plusmn; {_number(c['diff_standard_error'], '.4f')}",
-              _number(c["diff_p_value"], ".3f"), html(c["folds"])) for c in sec["comparison"]]  # fmt: skip
+              pm(c["diff_mean"], c["diff_standard_error"], "html", sign=True),
+              _number(c["diff_p_value"], ".3g"), _number(c.get("diff_p_holm"), ".3g"), html(c["folds"])) for c in sec["comparison"]]  # fmt: skip
     return ('<h2 id="fit-binning">Binning for the fit (binned FIP on the test split, edges chosen on train)</h2>'
             f"<p>{html(binningtable.CONVENTION)}. Maps: map_fit_binning_* above; files: campaign_fit_binning.csv, "
             "campaign_fit_binning_comparison.csv, campaign_fit_binning.tex.</p>"

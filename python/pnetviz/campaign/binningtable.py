@@ -22,7 +22,10 @@ from pnetviz import escape
 from pnetviz.campaign import setfiles
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
-from pnetviz.metrics.folds import mean_std, paired_difference
+from pnetviz.campaign.ranking import adjust_family
+from pnetviz.metrics.foldtests import corrected_paired_test
+from pnetviz.metrics.rounding import pm
+from pnetviz.metrics.folds import mean_std
 from pnetviz.output.report import dumps, plain
 
 WHAT = "the fit binning from this file"
@@ -31,11 +34,12 @@ FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "score", 
           "value_mean", "value_std", "train_mean", "optimism_mean", "efficiency_mean", "unbinned_limit_mean", "per_fold")  # fmt: skip
 COMPARED = ("channel", "signal", "m_hc", "m_a", "tag", "background", "multiclass_class", "binary_model",
             "multiclass_model", "k_binary", "k_multiclass", "value_binary_mean", "value_multiclass_mean", "folds",
-            "diff_mean", "diff_std", "diff_standard_error", "diff_t", "diff_p_value")  # fmt: skip
+            "diff_mean", "diff_std", "diff_standard_error", "diff_t", "diff_p_value", "diff_p_holm", "diff_q_bh",
+            "diff_t_naive", "diff_p_naive_t", "diff_test_train_ratio")  # fmt: skip
 CONVENTION = ("binned sensitivity = the fit binning's objective (binned FIP, Valassi eq. 4) on the test split with the "
               "edges chosen on the train split, at one K per model and pair: the smallest K whose mean over folds is "
               "within 1% of the best mean; difference = multi-class minus binary per fold (the folds both have), "
-              "mean, sample std over folds and standard error std/sqrt(n) (paired t and its p-value)")  # fmt: skip
+              "mean, sample std over folds and the corrected resampled t test (Nadeau-Bengio: standard error std sqrt(1/n + n_test/n_train)), Holm- and BH-adjusted over every binary vs multi-class comparison of this table")  # fmt: skip
 
 
 def set_documents(directory: Path, kind: str) -> list[dict]:
@@ -112,7 +116,8 @@ def aggregate(rows: Sequence[dict]) -> list[dict]:
 
 def comparisons(agg: Sequence[dict], compared: Sequence[dict]) -> list[dict]:
     """Binary vs multi-class per background (the campaign's pairing, `compared`): each side at its
-    own chosen K, the per-fold difference over the folds both have (folds.paired_difference)."""
+    own chosen K, the per-fold difference over the folds both have, with the corrected resampled
+    t test (metrics.foldtests, n_test/n_train of the AUC comparison) and Holm/BH over the table."""
     index = {(a["channel"], a["signal"], a["kind"], a["model"], a["pair"]): a for a in agg}
     out = []
     for c in compared:
@@ -121,13 +126,16 @@ def comparisons(agg: Sequence[dict], compared: Sequence[dict]) -> list[dict]:
         if b is None or m is None or b["k"] is None or m["k"] is None:
             continue
         folds = sorted(set(b["fold_values"]) & set(m["fold_values"]))
-        stats = paired_difference([m["fold_values"][f] for f in folds], [b["fold_values"][f] for f in folds])
+        stats = corrected_paired_test([m["fold_values"][f] for f in folds], [b["fold_values"][f] for f in folds],
+                                      c.get("auc_diff_test_train_ratio"))
         out.append({**{k: c[k] for k in ("channel", "signal", "m_hc", "m_a", "tag", "background", "multiclass_class",
                                           "binary_model", "multiclass_model")},
                     "k_binary": b["k"], "k_multiclass": m["k"], "value_binary_mean": b["value_mean"],
                     "value_multiclass_mean": m["value_mean"], "folds": len(folds), "diff_mean": stats["mean"],
                     "diff_std": stats["std"], "diff_standard_error": stats["standard_error"], "diff_t": stats["t"],
-                    "diff_p_value": stats["p_value"]})  # fmt: skip
+                    "diff_p_value": stats["p_value"], "diff_t_naive": stats["t_naive"],
+                    "diff_p_naive_t": stats["p_naive_t"], "diff_test_train_ratio": stats["test_train_ratio"]})  # fmt: skip
+    adjust_family(out, "diff")  # diff_p_holm, diff_q_bh over this table's comparisons
     return out
 
 
@@ -138,9 +146,10 @@ def section(data: dict) -> dict:
 
 
 def _pm(mean, std, fmt: str = ".4f") -> str:
+    """A LaTeX cell: mean +- error by the PDG rounding rule (metrics.rounding.pm); "--" without a value."""
     if mean is None or not math.isfinite(mean):
         return "--"
-    return f"${mean:{fmt}} \\pm {std:{fmt}}$" if std is not None and math.isfinite(std) else f"${mean:{fmt}}$"
+    return pm(mean, std, "latex", fallback=fmt, sign=fmt.startswith("+"))
 
 
 def latex_table(sec: dict) -> str:
