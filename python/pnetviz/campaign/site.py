@@ -11,7 +11,6 @@ allows only the site itself and the chosen JSROOT source.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -20,10 +19,12 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from pnetviz.campaign.latex import interval_digits
+from pnetviz.campaign.siteaddress import model_address, signal_address
 from pnetviz.escape import html
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
+from pnetviz.campaign.overlay import spec
 
 JSROOT_VERSION = "7.11.2"
 JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
@@ -44,11 +45,13 @@ class ModelPage:
     status: str = "done"
     message: str = ""
     rows: list[dict] = field(default_factory=list)  # the campaign's aggregates of this model
+    address: str = ""  # set by sitepages.model_addresses (collision-free)
+    overlay: str = ""  # its first fold set's curves for the overlay page (overlay.spec), if any
 
     @property
     def page(self) -> str:
-        """A file name no name from disk can shape: a digest of the directory."""
-        return f"model-{hashlib.sha1(self.directory.encode()).hexdigest()[:12]}.html"
+        """Its readable address relative to the site directory (campaign.siteaddress)."""
+        return self.address or model_address(self.channel, self.signal, self.kind, self.model)
 
 
 def jsroot_source(option: str | None) -> str:
@@ -131,6 +134,10 @@ def models(data: dict, plots_root: Path) -> list[ModelPage]:
         page = pages.setdefault(rel, ModelPage(kind, channel, signal, job.get("model") or kind, job.get("pair") or "", rel))
         if job["status"] == "failed":
             page.status, page.message = "failed", job.get("message", "")
+    for page in pages.values():
+        folds = [d for d in _set_dirs(plots_root / page.directory) if d.name.startswith("fold-") and (d / "plots.root").is_file()]
+        if folds and page.kind in ("binary", "multiclass"):
+            page.overlay = f"{page.directory}/{folds[0].name}"
     for row in data["aggregates"]:
         for page in pages.values():
             if (page.kind, page.channel, page.signal, page.model) == (row["kind"], row["channel"], row["signal"], row["model"]):
@@ -168,14 +175,16 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[str]], pl
 
 
 def _models_table(pages: Sequence[ModelPage]) -> str:
-    head = ("Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
+    head = ("Overlay", "Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
             "FIP2", "Worst KS p", "Folds", "Status")  # fmt: skip
     rows = []
     for page in pages:
         for row in page.rows or [{}]:
             ks = [row["ks_p_min"]] if isinstance(row.get("ks_p_min"), (int, float)) and math.isfinite(row["ks_p_min"]) else []
-            cells = (html(page.channel), html(page.signal), html(page.kind),
-                     f'<a href="{page.page}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
+            pick = (f'<input type="checkbox" class="pick" value="{html(spec(page.overlay, page.kind, row.get("pair", page.pair)))}">'
+                    if page.overlay else "")  # fmt: skip
+            cells = (pick, html(page.channel), html(page.signal), html(page.kind),
+                     f'<a href="{_link(page.page)}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
                      _mean_std(row, "auc_test"), _rejection_html(row, "rejection_0.5"), _mean_std(row, "fip2", ".3f"),
                      _number(min(ks), ".3f") if ks else "", html(len(row.get("folds", [])) or ""),
                      html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
@@ -290,7 +299,7 @@ def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
         duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
         text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
         other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
-        cells = (html(page.channel), html(page.signal), f'<a href="{page.page}">{html(page.model)}</a>', html(text),
+        cells = (html(page.channel), html(page.signal), f'<a href="{_link(page.page)}">{html(page.model)}</a>', html(text),
                  _number(best.get("fitness"), ".6f"), html(other), html(duplicates),
                  html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
@@ -305,26 +314,25 @@ def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
 
 def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path,
              ga: str = "") -> str:  # fmt: skip
+    from pnetviz.campaign.siteoverview import headline, maps_section  # noqa: PLC0415
+
     figures = _figures(campaign_dir)
-    maps = [n for n in figures if n.startswith("map_")]
     graphs = [n for n in figures if n.startswith("auc_vs_mA_")]
     failed = [j for j in data["jobs"] if j["status"] == "failed"]
     counts = {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed", "other options")}
-    by_signal = sorted({(p.channel, p.signal) for p in pages})
-    signal_links = " ".join(f'<a href="{_signal_page(c, s)}">{html(c)} / {html(s)}</a>' for c, s in by_signal)
     body = [f"<h1>pnetviz campaign</h1><p>{counts['done']} jobs done, {counts['up to date']} up to date, "
             f"{counts['failed']} failed, {counts['other options']} made with other options (listed below, not in the "
             "tables). Downloads: "
             + ", ".join(f'<a href="../{_link(n)}">{html(n)}</a>' for n in sorted(campaign_files)
                         if n.endswith((".csv", ".tex", ".json")) and not n.startswith("."))
-            + "</p>",
-            f"<h2>Signal points</h2><p class=\"links\">{signal_links}</p>",
+            + '. <a href="overlay.html">Overlay</a> models: tick them in <a href="#models">Every model</a>.</p>',
+            headline(data, pages), maps_section(figures, sorted({p.channel for p in pages}), campaign_dir),
             "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
             "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", [])),
             "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _family(data, "binary_vs_multiclass"),
             _compared_table(data["binary_vs_multiclass"]),
-            ga, "<h2>Every model</h2>", _models_table(pages),
-            "<h2>Mass-grid maps</h2>", _thumbs(maps, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir),
+            ga, '<h2>Every model</h2><p><button type="button" id="overlay-picked">overlay the ticked models</button></p>',
+            _models_table(pages),
             "<h2>Test AUC vs m(A)</h2>", _thumbs(graphs, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir)]  # fmt: skip
     if failed:
         body += ["<h2>Failed jobs</h2><ul class=\"failed\">"
@@ -336,67 +344,27 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
     return _page("pnetviz campaign", "\n".join(body), jsroot, scripts=("site.js",))
 
 
-def _signal_page(channel: str, signal: str) -> str:
-    return f"signal-{hashlib.sha1(f'{channel}/{signal}'.encode()).hexdigest()[:12]}.html"
-
-
-def signal_page(channel: str, signal: str, pages: Sequence[ModelPage], compared: Sequence[dict], jsroot: str,
-                working_points: Sequence[dict] = ()) -> str:  # fmt: skip
-    mine = [p for p in pages if (p.channel, p.signal) == (channel, signal)]
-    columns = []
-    for kind in ("binary", "multiclass", "comparison", "ga"):
-        items = "".join(f'<li><a href="{p.page}">{html(p.model)}</a> ({html(p.status)})</li>' for p in mine if p.kind == kind)
-        columns.append(f'<div class="column"><h2>{html(kind)}</h2><ul>{items}</ul></div>')
-    table = _compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
-    body = (f'<p><a href="index.html">overview</a></p><h1>{html(channel)} / {html(signal)}</h1>'
-            f'<div class="columns">{"".join(columns)}</div><h2>Binary vs multi-class</h2>{table}'
-            "<h2>Working points (thresholds frozen on one split, applied to the test split)</h2>"
-            f'{_working_points_table([r for r in working_points if (r["channel"], r["signal"]) == (channel, signal)])}')
-    return _page(f"{channel} {signal}", body, jsroot, scripts=("site.js",))
-
-
-def model_page(page: ModelPage, plots_root: Path, jsroot: str) -> str:
-    model_dir = plots_root / page.directory
-    sections = []
-    for set_dir in _set_dirs(model_dir):
-        rel = f"{page.directory}/{set_dir.name}"
-        root_file = f"{rel}/plots.root" if (set_dir / "plots.root").is_file() else None
-        prov = _provenance(set_dir)
-        command = " ".join(str(a) for a in prov.get("command", [])) if isinstance(prov.get("command"), list) else ""
-        details = (f"<p class=\"prov\">made by <code>{html(command)}</code>, pnetviz {html(prov.get('pnetviz_version', '?'))}"
-                   "</p>") if command else ""  # fmt: skip
-        reports = " ".join(f'<a href="{TO_ROOT}{_link(f"{rel}/{n}")}">{html(n)}</a>'
-                           for n in ("summary_report.txt", "summary_report.json", "classification_report.txt")
-                           if (set_dir / n).is_file())  # fmt: skip
-        live = f' &middot; <a href="{view_link(TO_ROOT, root_file, "")}">browse plots.root</a>' if root_file else ""
-        sections.append(f'<h2 id="{html(set_dir.name)}">{html(set_dir.name)}</h2><p>{reports}{live}</p>{details}'
-                        + _thumbs(_figures(set_dir), rel, TO_ROOT, root_file, set_dir))  # fmt: skip
-    numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{_mean_std(r, 'auc_test')}</td>"
-                      f"<td>{_rejection_html(r, 'rejection_0.5')}</td><td>{_mean_std(r, 'fip2', '.3f')}</td></tr>"
-                      for r in page.rows)  # fmt: skip
-    key = (f"<table><thead><tr><th>Pair</th><th>Test AUC</th><th>Rejection at &epsilon;<sub>s</sub> = 0.5</th>"
-           f"<th>FIP2</th></tr></thead><tbody>{numbers}</tbody></table>") if numbers else ""
-    nav = " ".join(f'<a href="#{html(d.name)}">{html(d.name)}</a>' for d in _set_dirs(model_dir))
-    status = f'<p class="failed">failed: {html(page.message)}</p>' if page.status == "failed" else ""
-    body = (f'<p><a href="index.html">overview</a> &middot; <a href="{_signal_page(page.channel, page.signal)}">'
-            f"{html(page.channel)} / {html(page.signal)}</a></p><h1>{html(page.model)}</h1>"
-            f"<p>{html(page.kind)}, {html(page.channel)}, {html(page.signal)}</p>{status}{key}<p>{nav}</p>{''.join(sections)}")
-    return _page(page.model, body, jsroot, scripts=("site.js",))
-
-
 def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) -> dict[str, str]:
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
+    from pnetviz.campaign import overlay, sitepages  # noqa: PLC0415
+
     pages = models(data, plots_root)
+    sitepages.model_addresses(pages)
     working_points = data.get("working_points", [])
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
     out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
-        out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"],
-                                                                        jsroot, working_points)  # fmt: skip
+        out[f"{SITE_DIR}/{signal_address(channel, signal)}"] = sitepages.signal_page(
+            channel, signal, pages, data["binary_vs_multiclass"], jsroot, working_points, plots_root)
     for page in pages:
-        out[f"{SITE_DIR}/{page.page}"] = model_page(page, plots_root, jsroot)
+        out[f"{SITE_DIR}/{page.page}"] = sitepages.model_page(page, plots_root, jsroot)
+    local = not jsroot.startswith("https://")
+    note = ("JSROOT: the local copy in jsroot/." if local else f"JSROOT is loaded from {jsroot}; offline, give pnetviz "
+            f"campaign --jsroot DIR (the unpacked npm package: npm pack jsroot@{JSROOT_VERSION}).")  # fmt: skip
+    out[f"{SITE_DIR}/{overlay.OVERLAY_PAGE}"] = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
+    out[f"{SITE_DIR}/overlay.js"] = overlay.OVERLAY_JS.replace("@JSROOT@", json.dumps(TO_ROOT + "jsroot/" if local else jsroot))
     return out
 
 
@@ -408,7 +376,7 @@ def root_files(jsroot: str) -> dict[str, str]:
             '<div id="drawing" style="width: 800px; height: 600px"></div><p id="error" class="failed"></p>')
     view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
     view = view.replace("</head>", '<script type="module" src="view.js"></script></head>', 1)
-    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot))}
+    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))}
 
 
 SITE_CSS = """body { font-family: sans-serif; margin: 1.5em; max-width: 1400px; }
@@ -423,6 +391,10 @@ img { border: 1px solid #ddd; }
 a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
 input.filter { width: 30em; margin: 0.3em 0; }
 code { font-size: 0.85em; overflow-wrap: anywhere; }
+.figures { display: flex; flex-wrap: wrap; gap: 0.8em; align-items: flex-start; }
+figure.key { width: auto; max-width: 480px; }
+figure.key img, figure.key iframe { max-width: 100%; height: auto; }
+.scrollbox { max-height: 40vh; overflow: auto; margin-bottom: 1em; }
 """
 
 SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.
@@ -443,6 +415,15 @@ for (const th of document.querySelectorAll('table.sortable th[data-sort]')) {
     rows.forEach(r => body.appendChild(r));
   });
 }
+// the overview's check boxes: the overlay page of the ticked models (their fold sets, overlay.py)
+const picked = document.getElementById('overlay-picked');
+if (picked) {
+  picked.addEventListener('click', () => {
+    const query = new URLSearchParams({curve: 'rejection'});
+    for (const box of document.querySelectorAll('input.pick:checked')) query.append('m', box.value);
+    window.location.href = 'overlay.html?' + query.toString();
+  });
+}
 for (const input of document.querySelectorAll('input.filter')) {
   input.addEventListener('input', () => {
     const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
@@ -455,7 +436,7 @@ for (const input of document.querySelectorAll('input.filter')) {
 """
 
 VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>.
-const base = @JSROOT@;
+const base = @JSROOT@, VERSION = @VERSION@;
 const params = new URLSearchParams(window.location.search);
 const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
 const what = document.getElementById('what'), error = document.getElementById('error');
@@ -487,7 +468,9 @@ if (bad) {
       await h.openRootFile(url);
     }
   } catch (err) {
-    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err;
+    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err +
+      (base.startsWith('http') ? ' (offline? JSROOT is loaded from ' + base + ': rerun pnetviz campaign with --jsroot DIR, ' +
+       'DIR the unpacked npm package: npm pack jsroot@' + VERSION + ' && tar xzf jsroot-' + VERSION + '.tgz, --jsroot package)' : '');
   }
 }
 
