@@ -270,3 +270,14 @@ def test_overlay_of_three_models_draws_three_curves(server, report, tmp_path):
     assert len(curves) == 3, done.stdout[-3000:]
     assert 'data-curves="3"' in done.stdout and 'id="error" class="failed"></p>' in done.stdout
     assert done.stdout.split('id="ratio"')[1].count("stroke-width: 2;") == 2  # the ratios of the second and third
+
+
+def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):
+    """The cache the README documents is used without --jsroot when it holds the package."""
+    from pnetviz.campaign.siteassets import cached_jsroot
+
+    monkeypatch.setenv("PNETVIZ_JSROOT", str(tmp_path))
+    assert cached_jsroot() is None
+    (tmp_path / "package" / "modules").mkdir(parents=True)
+    (tmp_path / "package" / "modules" / "main.mjs").write_text("export {};\n")
+    assert cached_jsroot() == tmp_path / "package"

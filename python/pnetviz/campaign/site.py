@@ -20,13 +20,13 @@ from urllib.parse import quote, urlsplit
 
 from pnetviz.campaign.latex import interval_digits
 from pnetviz.campaign.siteaddress import model_address, signal_address
+from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot  # noqa: F401
 from pnetviz.escape import html
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
 from pnetviz.campaign.overlay import spec
 
-JSROOT_VERSION = "7.11.2"
 JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
 SITE_DIR = "site"  # inside the campaign set
 TO_ROOT = "../../"  # from campaign/site/ to the output root
@@ -283,35 +283,6 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
     return f'<div class="thumbs">{"".join(items)}</div>'
 
 
-def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
-    """GA hyperparameter searches: each run's best model over all iterations (from its set's
-    summary_report.json), whether the trainer reported another, and a link to its page."""
-    rows = []
-    for page in (p for p in pages if p.kind == "ga"):
-        try:
-            report = json.loads((plots_root / page.directory / "ga" / "summary_report.json").read_text())
-        except (OSError, ValueError):
-            report = {}
-        # an edited report of another shape reads as an unreadable one: blank cells, not a traceback
-        report = report if isinstance(report, dict) else {}
-        best, tc = (v if isinstance(v, dict) else {} for v in (report.get("best"), report.get("trainer_choice")))
-        duplicates = report.get("duplicates", [])
-        duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
-        text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
-        other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
-        cells = (html(page.channel), html(page.signal), f'<a href="{_link(page.page)}">{html(page.model)}</a>', html(text),
-                 _number(best.get("fitness"), ".6f"), html(other), html(duplicates),
-                 html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    if not rows:
-        return ""
-    head = ("Channel", "Signal", "GA search", "Best model (all iterations)", "Fitness", "Trainer's best_chromosome",
-            "Duplicates", "Status")  # fmt: skip
-    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
-    return (f'<h2>GA hyperparameter searches</h2><table id="ga" class="sortable"><thead><tr>{header}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
-
-
 def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path,
              ga: str = "") -> str:  # fmt: skip
     from pnetviz.campaign.siteoverview import headline, maps_section  # noqa: PLC0415
@@ -348,12 +319,13 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
     from pnetviz.campaign import overlay, sitepages  # noqa: PLC0415
+    from pnetviz.campaign.siteoverview import ga_section  # noqa: PLC0415
 
     pages = models(data, plots_root)
     sitepages.model_addresses(pages)
     working_points = data.get("working_points", [])
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
-    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
+    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
         out[f"{SITE_DIR}/{signal_address(channel, signal)}"] = sitepages.signal_page(
@@ -377,116 +349,6 @@ def root_files(jsroot: str) -> dict[str, str]:
     view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
     view = view.replace("</head>", '<script type="module" src="view.js"></script></head>', 1)
     return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))}
-
-
-SITE_CSS = """body { font-family: sans-serif; margin: 1.5em; max-width: 1400px; }
-table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
-th[data-sort] { cursor: pointer; background: #eef; }
-.thumbs { display: flex; flex-wrap: wrap; gap: 0.8em; }
-figure { margin: 0; width: 240px; font-size: 0.8em; overflow-wrap: anywhere; }
-img { border: 1px solid #ddd; }
-.columns { display: flex; gap: 2em; }
-.failed { color: #b00; }
-a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
-input.filter { width: 30em; margin: 0.3em 0; }
-code { font-size: 0.85em; overflow-wrap: anywhere; }
-.figures { display: flex; flex-wrap: wrap; gap: 0.8em; align-items: flex-start; }
-figure.key { width: auto; max-width: 480px; }
-figure.key img, figure.key iframe { max-width: 100%; height: auto; }
-.scrollbox { max-height: 40vh; overflow: auto; margin-bottom: 1em; }
-"""
-
-SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.
-for (const th of document.querySelectorAll('table.sortable th[data-sort]')) {
-  th.addEventListener('click', () => {
-    const table = th.closest('table'), body = table.tBodies[0], col = Number(th.dataset.sort);
-    const up = th.dataset.dir !== 'up';
-    th.dataset.dir = up ? 'up' : 'down';
-    const key = row => {
-      const text = row.cells[col] ? row.cells[col].textContent.trim() : '';
-      const num = parseFloat(text.replace(/^>\\s*/, ''));
-      return Number.isNaN(num) ? text.toLowerCase() : num;
-    };
-    const rows = Array.from(body.rows).sort((a, b) => {
-      const x = key(a), y = key(b);
-      return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
-    });
-    rows.forEach(r => body.appendChild(r));
-  });
-}
-// the overview's check boxes: the overlay page of the ticked models (their fold sets, overlay.py)
-const picked = document.getElementById('overlay-picked');
-if (picked) {
-  picked.addEventListener('click', () => {
-    const query = new URLSearchParams({curve: 'rejection'});
-    for (const box of document.querySelectorAll('input.pick:checked')) query.append('m', box.value);
-    window.location.href = 'overlay.html?' + query.toString();
-  });
-}
-for (const input of document.querySelectorAll('input.filter')) {
-  input.addEventListener('input', () => {
-    const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    for (const row of document.getElementById(input.dataset.table).tBodies[0].rows) {
-      const text = row.textContent.toLowerCase();
-      row.hidden = !words.every(w => text.includes(w));
-    }
-  });
-}
-"""
-
-VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>.
-const base = @JSROOT@, VERSION = @VERSION@;
-const params = new URLSearchParams(window.location.search);
-const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
-const what = document.getElementById('what'), error = document.getElementById('error');
-what.textContent = file + (item ? ' : ' + item : '');
-// a path under this page: no absolute path, no scheme, '..' refused only as a whole component;
-// fetched as a URL of its components each percent-encoded (a '#', '?', '%41' or '\\' is a name)
-const parts = file.split('/'), url = parts.map(encodeURIComponent).join('/');
-const bad = !file || file.startsWith('/') || parts.includes('..') || /^[a-z][a-z0-9+.-]*:/i.test(file) || !file.endsWith('.root');
-if (bad) {
-  error.textContent = 'give ?file=<path of a .root file under this directory>&item=<object>';
-} else {
-  try {
-    const jsroot = await import(base + 'modules/main.mjs');
-    // every frame drawn whole: JSROOT's 'fast drawing' leaves out the axes of a frame under
-    // 100 px high, as a ratio panel's is at its stored size
-    jsroot.settings.SmallPad = null;
-    if (item) {
-      const f = await jsroot.openFile(url);
-      const obj = await f.readObject(item);
-      plainDivisions(obj);
-      if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
-        const div = document.getElementById('drawing');
-        div.style.width = obj.fCw + 'px';
-        div.style.height = obj.fCh + 'px';
-      }
-      await jsroot.draw('drawing', obj, opt);
-    } else {
-      const h = new jsroot.HierarchyPainter('browser', 'drawing');
-      await h.openRootFile(url);
-    }
-  } catch (err) {
-    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err +
-      (base.startsWith('http') ? ' (offline? JSROOT is loaded from ' + base + ': rerun pnetviz campaign with --jsroot DIR, ' +
-       'DIR the unpacked npm package: npm pack jsroot@' + VERSION + ' && tar xzf jsroot-' + VERSION + '.tgz, --jsroot package)' : '');
-  }
-}
-
-// ROOT keeps an axis's MaxDigits in its fNdivisions (x 1000000, TAttAxis::GetMaxDigits), which
-// this JSROOT reads as a third level of divisions (hundreds of ticks): the divisions alone
-function plainDivisions(obj) {
-  if (!obj || typeof obj !== 'object') return;
-  for (const axis of [obj.fXaxis, obj.fYaxis, obj.fZaxis]) {
-    if (axis && Math.abs(axis.fNdivisions) >= 1000000)
-      axis.fNdivisions -= Math.trunc(axis.fNdivisions / 1000000) * 1000000;
-  }
-  plainDivisions(obj.fHistogram);
-  for (const list of [obj.fPrimitives, obj.fFunctions, obj.fHists])
-    for (const inner of list?.arr || []) plainDivisions(inner);
-}
-"""
 
 
 def publish_root_files(plots_root: Path, jsroot_dir: Path | None) -> None:

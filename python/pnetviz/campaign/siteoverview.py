@@ -5,6 +5,7 @@ then the mass-grid maps grouped channel x background, binary | multi-class | dif
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -92,3 +93,32 @@ def maps_section(figures: Sequence[str], channels: Sequence[str], campaign_dir: 
                            for c in COLUMNS if c in columns)  # fmt: skip
             out.append(f'<div class="figures">{figs}</div>')
     return "".join(out)
+
+
+def ga_section(pages: Sequence[site.ModelPage], plots_root: Path) -> str:
+    """GA hyperparameter searches: each run's best model over all iterations (from its set's
+    summary_report.json), whether the trainer reported another, and a link to its page."""
+    rows = []
+    for page in (p for p in pages if p.kind == "ga"):
+        try:
+            report = json.loads((plots_root / page.directory / "ga" / "summary_report.json").read_text())
+        except (OSError, ValueError):
+            report = {}
+        # an edited report of another shape reads as an unreadable one: blank cells, not a traceback
+        report = report if isinstance(report, dict) else {}
+        best, tc = (v if isinstance(v, dict) else {} for v in (report.get("best"), report.get("trainer_choice")))
+        duplicates = report.get("duplicates", [])
+        duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
+        text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
+        other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
+        cells = (html(page.channel), html(page.signal), f'<a href="{site._link(page.page)}">{html(page.model)}</a>', html(text),
+                 site._number(best.get("fitness"), ".6f"), html(other), html(duplicates),
+                 html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    if not rows:
+        return ""
+    head = ("Channel", "Signal", "GA search", "Best model (all iterations)", "Fitness", "Trainer's best_chromosome",
+            "Duplicates", "Status")  # fmt: skip
+    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    return (f'<h2>GA hyperparameter searches</h2><table id="ga" class="sortable"><thead><tr>{header}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
