@@ -32,7 +32,8 @@ input.filter { width: 30em; margin: 0.3em 0; }
 code { font-size: 0.85em; overflow-wrap: anywhere; }
 .figures { display: flex; flex-wrap: wrap; gap: 0.8em; align-items: flex-start; }
 figure.key { width: auto; max-width: 480px; }
-figure.key img, figure.key iframe { max-width: 100%; height: auto; }
+figure.key img { max-width: 100%; height: auto; }
+figure.key iframe { max-width: 100%; border: 1px solid #ddd; }
 .scrollbox { max-height: 40vh; overflow: auto; margin-bottom: 1em; }
 """
 
@@ -74,12 +75,22 @@ for (const input of document.querySelectorAll('input.filter')) {
 }
 """
 
-VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>.
+VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>[&fit=1].
 const base = @JSROOT@, VERSION = @VERSION@;
 const params = new URLSearchParams(window.location.search);
 const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
 const what = document.getElementById('what'), error = document.getElementById('error');
 what.textContent = file + (item ? ' : ' + item : '');
+// &fit=1 (a figure framed in a page, sitepages.figure): the drawing alone, filling the frame
+const fit = params.get('fit') === '1';
+if (fit) {
+  document.body.style.margin = '0';
+  document.body.style.overflow = 'hidden';
+  what.parentElement.hidden = true;
+  const div = document.getElementById('drawing');
+  div.style.width = '100vw';
+  div.style.height = '100vh';
+}
 // a path under this page: no absolute path, no scheme, '..' refused only as a whole component;
 // fetched as a URL of its components each percent-encoded (a '#', '?', '%41' or '\\' is a name)
 const parts = file.split('/'), url = parts.map(encodeURIComponent).join('/');
@@ -96,7 +107,7 @@ if (bad) {
       const f = await jsroot.openFile(url);
       const obj = await f.readObject(item);
       plainDivisions(obj);
-      if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
+      if (obj.fCw && obj.fCh && !fit) {  // a stored canvas: drawn at its own size
         const div = document.getElementById('drawing');
         div.style.width = obj.fCw + 'px';
         div.style.height = obj.fCh + 'px';

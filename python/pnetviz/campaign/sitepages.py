@@ -38,7 +38,7 @@ def figure(set_rel: str, stem: str, plots_root: Path, to_root: str, width: int =
         from pnetviz.io.layout import root_key  # noqa: PLC0415
 
         live = site.view_link(to_root, f"{set_rel}/plots.root", f"canvases/{root_key(stem)}")
-        return (f'<figure class="key"><iframe src="{live}" width="{width}" height="{width * 3 // 4}" title="{html(stem)}"></iframe>'
+        return (f'<figure class="key"><iframe src="{live}&amp;fit=1" width="{width}" height="{width}" title="{html(stem)}"></iframe>'
                 f'<figcaption>{label} (<a href="{live}">live view</a>)</figcaption></figure>')  # fmt: skip
     return ""
 
