@@ -156,6 +156,10 @@ def test_names_from_disk_are_text_never_markup():
     text = sitepages.model_page(page, Path("/nonexistent"), site.JSROOT_URL)
     assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "Run&lt;i&gt;3Mu" in text and "MHc1&quot;30" in text
+    assert page.page == "Run%3Ci%3E3Mu/MHc1%2230/binary/%3Cscript%3Ealert%281%29%3C%2Fscript%3E.html"
+    point = sitepages.signal_page("Run<i>3Mu", "MHc1\"30", [page], [], site.JSROOT_URL, [], Path("/nonexistent"))
+    assert "<script>alert" not in point and "&lt;script&gt;alert(1)&lt;/script&gt;" in point
+    assert '/binary/%253Cscript%253Ealert%25281%2529%253C%252Fscript%253E.html"' in point  # quoted once more
     assert "https://root.cern" in site.csp(site.JSROOT_URL) and "root.cern" not in site.csp("./jsroot/")
 
 

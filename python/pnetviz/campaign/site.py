@@ -213,16 +213,18 @@ def _family(data: dict, table: str) -> str:
     return f"<p>p: corrected resampled t over folds (Nadeau-Bengio); {html(family)}{ties}.</p>" if family else ""
 
 
-def _leaderboard_table(entries: Sequence[dict]) -> str:
+def _leaderboard_table(entries: Sequence[dict], picks: dict | None = None) -> str:
     """summary.leaderboard as a sortable, filterable table (best first in each channel, signal
-    point and background)."""
-    head = ("Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
+    point and background); `picks`: (channel, signal, kind, model) -> fold set, for the overlay box."""
+    head = ("Overlay", "Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
             "Best &minus; this", "p (corrected t)", "p (Holm)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
     rows = []
     for e in entries:
         best = e.get("position", e.get("rank")) == 1
         p_value = e.get("diff_to_best_p_value")
-        cells = (html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
+        where = (picks or {}).get((e["channel"], e["signal"], e["kind"], e.get("model", "")))
+        pick = f'<input type="checkbox" class="pick" value="{html(spec(where, e["kind"], e["pair"]))}">' if where else ""
+        cells = (pick, html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
                  f'<span title="{html(e.get("model", ""))}">{html(e.get("variant") or "-")}</span>', html(e["pair"]),
                  pm(e.get("auc_test_mean"), e.get("auc_test_standard_error"), "html"),
                  "best" if best else pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"), "html", sign=True),
@@ -299,7 +301,7 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
             + '. <a href="overlay.html">Overlay</a> models: tick them in <a href="#models">Every model</a>.</p>',
             headline(data, pages), maps_section(figures, sorted({p.channel for p in pages}), campaign_dir),
             "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
-            "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", [])),
+            "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", []), {(p.channel, p.signal, p.kind, p.model): p.overlay for p in pages if p.overlay}),
             "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _family(data, "binary_vs_multiclass"),
             _compared_table(data["binary_vs_multiclass"]),
             ga, '<h2>Every model</h2><p><button type="button" id="overlay-picked">overlay the ticked models</button></p>',

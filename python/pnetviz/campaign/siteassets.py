@@ -35,6 +35,7 @@ figure.key { width: auto; max-width: 480px; }
 figure.key img { max-width: 100%; height: auto; }
 figure.key iframe { max-width: 100%; border: 1px solid #ddd; }
 .scrollbox { max-height: 40vh; overflow: auto; margin-bottom: 1em; }
+#overlay-picked { position: fixed; right: 1em; bottom: 1em; padding: 0.5em 1em; }
 """
 
 SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pnetviz.campaign import site
 from pnetviz.campaign.siteaddress import depth_prefix, model_address, signal_address
+from pnetviz.campaign.overlay import overlay_link, spec
 from pnetviz.campaign.sitefolds import fold_table
 from pnetviz.escape import html
 
@@ -75,6 +76,11 @@ def background_figures(channel: str, signal: str, pages: Sequence[site.ModelPage
             figs.append(figure(fold, f"signal_vs_{cls}_lr_score_distribution", plots_root, to_root,
                                caption=f"multi-class LR scores ({fold.rsplit('/', 1)[1]})"))  # fmt: skip
         figs = [f for f in figs if f]
+        picks = [spec(p.overlay, p.kind, pair) for p, pair in ((binaries.get(background), background), (multi, cls))
+                 if p is not None and p.overlay]  # fmt: skip
+        if picks:
+            figs.append(f'<p><a href="{overlay_link(depth_prefix(signal_address(channel, signal)), picks)}">overlay these '
+                        "models (first fold, with a ratio)</a></p>")
         title = html(background) + (f" (multi-class class {html(cls)})" if cls != background else "")
         body = "".join(figs) or "<p>no figure written for this background</p>"
         rows.append(f'<h2 id="bkg-{html(background)}">{title}</h2><div class="figures">{body}</div>')
@@ -117,6 +123,16 @@ def _command(prov: dict, plots_root: Path) -> str:
     return " ".join(out)
 
 
+def _overlay_links(page: site.ModelPage, prefix: str) -> str:
+    """Links to the overlay page holding this model's curves (its first fold; every pair)."""
+    if not page.overlay:
+        return ""
+    pairs = [r.get("pair", page.pair) for r in page.rows] or [page.pair]
+    specs = [spec(page.overlay, page.kind, pair) for pair in dict.fromkeys(pairs)]
+    return (f' &middot; overlay: <a href="{overlay_link(prefix, specs, "roc")}">ROC</a>, '
+            f'<a href="{overlay_link(prefix, specs)}">rejection</a>')
+
+
 def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
     """A model's page: key figures (ROC, rejection, scores, the fold summary), the per-fold
     metrics, the mean over folds, the other figures grouped by kind per set, then provenance."""
@@ -152,7 +168,7 @@ def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
     status = f'<p class="failed">failed: {html(page.message)}</p>' if page.status == "failed" else ""
     nav = " ".join(f'<a href="#{html(d.name)}">{html(d.name)}</a>' for d in sets)
     body = (f'<p><a href="{prefix}index.html">overview</a> &middot; <a href="../index.html">{html(page.channel)} / '
-            f"{html(page.signal)}</a> &middot; <a href=\"{prefix}overlay.html\">overlay</a></p><h1>{html(page.model)}</h1>"
+            f"{html(page.signal)}</a>{_overlay_links(page, prefix)}</p><h1>{html(page.model)}</h1>"
             f"<p>{html(page.kind)}, {html(page.channel)}, {html(page.signal)}</p>{status}"
             f'<div class="figures">{"".join(f for f in key if f)}</div>'
             f"{fold_table(page, sets)}{mean}<h2>All figures</h2><p>{nav}</p>{''.join(rest)}"
