@@ -214,7 +214,7 @@ def overlay_url(report: Path, count: int) -> str:
 def test_addresses_are_readable_stable_and_collision_free(report):
     from pnetviz.campaign.siteaddress import component, model_address
 
-    names = ["a/b", "a%2Fb", "..", ".", "", "%", "a b", "<b>x</b>", "Mü", "x" * 300, "x" * 299 + "y"]
+    names = ["a/b", "a%2Fb", "..", ".", "", "%", "a b", "<b>x</b>", "Mü", "x" * 300, "x" * 299 + "y", "a\udcffb", "a%FFb"]
     encoded = [component(n) for n in names]
     assert len(set(encoded)) == len(names)  # injective: no two names share a file
     assert all("/" not in e and not e.startswith(".") and len(e) <= 200 for e in encoded)

@@ -18,12 +18,14 @@ MAX_COMPONENT = 200  # bytes: file systems allow 255 per name; room for '.html' 
 def component(name: str) -> str:
     """One path component from a name: everything but letters, digits and `-_.~` as %XX (UTF-8),
     a leading `.` as %2E (no hidden file, no `..`), the empty name as `%` (no other output holds a
-    bare `%`). A name too long for a file name: its head, `%~` and a digest of the whole name."""
-    text = quote(name, safe="-_.~") if name else "%"
+    bare `%`); undecodable bytes of a name read from disk as %XX too. A name too long for a file
+    name: its head, `%~` and a digest of the whole name."""
+    raw = name.encode("utf-8", "surrogateescape")  # a name read from disk as bytes keeps them
+    text = quote(raw, safe="-_.~") if raw else "%"
     if text.startswith("."):
         text = "%2E" + text[1:]
     if len(text) > MAX_COMPONENT:
-        text = f"{text[:MAX_COMPONENT - 14]}%~{hashlib.sha1(name.encode()).hexdigest()[:12]}"
+        text = f"{text[:MAX_COMPONENT - 14]}%~{hashlib.sha1(raw).hexdigest()[:12]}"
     return text
 
 
