@@ -21,13 +21,24 @@ ensure_env() {  # $1: the extras to install, e.g. root,test
   fi
 }
 
+# the pinned JSROOT in the cache the campaign uses without --jsroot (live views offline); skipped without npm
+ensure_jsroot() {
+  local cache="${PNETVIZ_JSROOT:-$HOME/.cache/pnetviz/jsroot-7.11.2}"
+  if [ ! -f "$cache/package/modules/main.mjs" ] && command -v npm >/dev/null; then
+    mkdir -p "$cache" && (cd "$cache" && npm pack --silent jsroot@7.11.2 >/dev/null && tar xzf jsroot-7.11.2.tgz) \
+      || echo "[run.sh] could not fetch JSROOT (npm pack jsroot@7.11.2): live views will load it from root.cern" >&2
+  fi
+}
+
 demo() {
   ensure_env root
+  ensure_jsroot
   local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/pnetviz" demo --output results --events "$events"
   "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
+  echo "[run.sh] the web report: python3 -m http.server -d plots 8000, then open http://127.0.0.1:8000/"
 }
 
 case "${1:-}" in

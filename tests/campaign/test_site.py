@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
-from pnetviz.campaign import site
+from pnetviz.campaign import site, sitepages
 from pnetviz.cli.common import run
 from pnetviz.metrics import rounding
 
@@ -95,7 +95,7 @@ class Links(HTMLParser):
 
 
 def pages(report: Path) -> list[Path]:
-    return [report / "index.html", report / "view.html", *sorted((report / "campaign" / "site").glob("*.html"))]
+    return [report / "index.html", report / "view.html", *sorted((report / "campaign" / "site").rglob("*.html"))]
 
 
 def test_every_internal_link_resolves(report):
@@ -118,14 +118,22 @@ def test_every_internal_link_resolves(report):
     assert checked > 200  # thumbnails, PNG/PDF/live links of every fold of every model
 
 
+def _hrefs(page: Path) -> list[Path]:
+    """The files a page links to (resolved)."""
+    parser = Links()
+    parser.feed(page.read_text())
+    return [(page.parent / urllib.parse.unquote(urllib.parse.urlsplit(link).path)).resolve() for link in parser.links
+            if not urllib.parse.urlsplit(link).scheme and urllib.parse.urlsplit(link).path]  # fmt: skip
+
+
 def test_every_model_and_fold_in_two_clicks(report):
-    index = (report / "campaign" / "site" / "index.html").read_text()
-    model_pages = set(re.findall(r'href="(model-[0-9a-f]{12}\.html)"', index))
+    site_dir = (report / "campaign" / "site").resolve()
+    model_pages = {p for p in _hrefs(site_dir / "index.html")
+                   if p.suffix == ".html" and p.is_relative_to(site_dir) and len(p.relative_to(site_dir).parts) == 4}
     fold_dirs = {p.parent for p in (report / "results").rglob("plots.root") if p.parent.name.startswith("fold-")}
     linked = set()
-    for name in model_pages:
-        text = (report / "campaign" / "site" / name).read_text()
-        linked |= {(report / urllib.parse.unquote(m)).parent.resolve() for m in re.findall(r'href="\.\./\.\./([^"]+?\.png)"', text)}
+    for page in model_pages:
+        linked |= {p.parent for p in _hrefs(page) if p.suffix == ".png"}
     assert {d.resolve() for d in fold_dirs} <= linked
     assert len(model_pages) == len({p.parent.parent for p in (report / "results").rglob("plots.root")})
 
@@ -135,10 +143,8 @@ def test_signal_pages_hold_the_working_point_table(report):
     rows = list(csv.DictReader((report / "campaign" / "campaign_working_points.csv").open()))
     mine = [r for r in rows if r["signal"] == "MHc100_MA95"]
     assert mine and {r["target_eps_s"] for r in mine} == {"0.5", "0.7", "0.9"}
-    index = (report / "campaign" / "site" / "index.html").read_text()
-    pages = set(re.findall(r'href="(signal-[0-9a-f]{12}\.html)"', index))
-    texts = [(report / "campaign" / "site" / name).read_text() for name in pages]
-    page = next(t for t in texts if "MHc100_MA95" in t.split("<h1>")[1].split("</h1>")[0])
+    page = (report / "campaign" / "site" / "Run1E2Mu" / "MHc100_MA95" / "index.html").read_text()
+    assert "MHc100_MA95" in page.split("<h1>")[1].split("</h1>")[0]
     table = page.split('id="working-points"')[1].split("</table>")[0]
     assert table.count("<tr>") == len(mine) + 1  # header + one row per (kind, model, pair, target)
     threshold, std = float(mine[0]["threshold_mean"]), mine[0]["threshold_std"]
@@ -147,9 +153,13 @@ def test_signal_pages_hold_the_working_point_table(report):
 
 def test_names_from_disk_are_text_never_markup():
     page = site.ModelPage("binary", "Run<i>3Mu", "MHc1\"30", "<script>alert(1)</script>", "ttZ", "results/x")
-    text = site.model_page(page, Path("/nonexistent"), site.JSROOT_URL)
+    text = sitepages.model_page(page, Path("/nonexistent"), site.JSROOT_URL)
     assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "Run&lt;i&gt;3Mu" in text and "MHc1&quot;30" in text
+    assert page.page == "Run%3Ci%3E3Mu/MHc1%2230/binary/%3Cscript%3Ealert%281%29%3C%2Fscript%3E.html"
+    point = sitepages.signal_page("Run<i>3Mu", "MHc1\"30", [page], [], site.JSROOT_URL, [], Path("/nonexistent"))
+    assert "<script>alert" not in point and "&lt;script&gt;alert(1)&lt;/script&gt;" in point
+    assert '/binary/%253Cscript%253Ealert%25281%2529%253C%252Fscript%253E.html"' in point  # quoted once more
     assert "https://root.cern" in site.csp(site.JSROOT_URL) and "root.cern" not in site.csp("./jsroot/")
 
 
@@ -182,9 +192,96 @@ def test_live_view_draws_the_axes_of_a_ratio_panel(server, report, tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_pages_run_without_script_errors(server, report, tmp_path):
-    model = next((report / "campaign" / "site").glob("model-*.html")).name
-    for path in ("campaign/site/index.html", f"campaign/site/{model}"):
+    model = next((report / "campaign" / "site").glob("*/*/binary/*.html")).relative_to(report).as_posix()
+    for path in ("campaign/site/index.html", urllib.parse.quote(model), "campaign/site/Run1E2Mu/MHc100_MA95/index.html",
+                 overlay_url(report, 2)):
         done = _chromium(f"{server}/{path}", f"--user-data-dir={tmp_path / 'p'}", "--enable-logging=stderr", "--v=0", "--dump-dom")
         errors = [line for line in done.stderr.splitlines() if "CONSOLE" in line and ("Uncaught" in line or "Error" in line)]
         assert not errors, errors
-        assert "</table>" in done.stdout or "<figure>" in done.stdout
+        assert "</table>" in done.stdout or "<figure>" in done.stdout or 'data-curves="2"' in done.stdout
+
+
+def overlay_url(report: Path, count: int) -> str:
+    """The overlay page of the first fold of `count` binary models of MHc100_MA95 and, as the
+    third, the multi-class model's ttX pair."""
+    binaries = sorted((report / "results" / "Run1E2Mu" / "binary" / "MHc100_MA95").glob("*/fold-0/plots.root"))
+    multi = next((report / "results" / "Run1E2Mu" / "multiclass" / "MHc100_MA95").glob("*/fold-0/plots.root"))
+    specs = [p.relative_to(report).as_posix() for p in binaries[: min(count, 2)]]
+    specs += [multi.relative_to(report).as_posix() + "!ttX"] if count > 2 else []
+    return "campaign/site/overlay.html?" + urllib.parse.urlencode([("curve", "rejection"), *(("m", s) for s in specs)])
+
+
+def test_addresses_are_readable_stable_and_collision_free(report):
+    from pnetviz.campaign.siteaddress import component, model_address
+
+    names = ["a/b", "a%2Fb", "..", ".", "", "%", "a b", "<b>x</b>", "Mü", "x" * 300, "x" * 299 + "y", "a\udcffb", "a%FFb"]
+    encoded = [component(n) for n in names]
+    assert len(set(encoded)) == len(names)  # injective: no two names share a file
+    assert all("/" not in e and not e.startswith(".") and len(e) <= 200 for e in encoded)
+    assert component("..") == "%2E." and component("<b>x</b>") == "%3Cb%3Ex%3C%2Fb%3E"
+    assert model_address("Run1E2Mu", "MHc100_MA95", "binary", "m-1") == "Run1E2Mu/MHc100_MA95/binary/m-1.html"
+    site_dir = report / "campaign" / "site"
+    assert (site_dir / "Run1E2Mu" / "MHc100_MA95" / "index.html").is_file()
+    models = {p.parent.name for p in (report / "results" / "Run1E2Mu" / "binary" / "MHc100_MA95").glob("*/fold-0")}
+    assert models and {p.stem for p in (site_dir / "Run1E2Mu" / "MHc100_MA95" / "binary").glob("*.html")} == models
+    pages = site.models(__import__("json").loads((report / "campaign" / "campaign_summary.json").read_text()), report)
+    twin = site.ModelPage(pages[0].kind, pages[0].channel, pages[0].signal, pages[0].model, "", "results/elsewhere")
+    sitepages.model_addresses([*pages, twin])
+    assert len({p.page for p in [*pages, twin]}) == len(pages) + 1  # same names, other directory: another page
+    assert pages[0].page == model_address(pages[0].channel, pages[0].signal, pages[0].kind, pages[0].model)
+
+
+def test_signal_page_shows_figures_of_every_background_first(report):
+    page = (report / "campaign" / "site" / "Run1E2Mu" / "MHc100_MA95" / "index.html").read_text()
+    sections = page.split('<h2 id="bkg-')[1:]
+    assert [s.split('"')[0] for s in sections] == ["diboson", "nonprompt", "ttZ"]
+    for section in sections:
+        assert section.split("<h2")[0].count("<img") == 4, section[:300]  # ROC, rejection, binary and LR scores
+    assert page.index("<img") < page.index("<table") and "<h2>ga</h2>" not in page and "<h3>ga</h3>" not in page
+    overview = (report / "campaign" / "site" / "index.html").read_text()
+    assert overview.split('id="headline"')[1].split("</table>")[0].count("<tr>") == 1 + 6  # header + 2 points x 3 bkgs
+    assert overview.index('id="headline"') < overview.index("map_auc_test_binary") < overview.index('id="leaderboard"')
+
+
+def test_model_page_lists_every_fold_as_in_its_report(report):
+    import json
+
+    model_dir = next((report / "results" / "Run1E2Mu" / "binary" / "MHc100_MA95").glob("*-ttZ"))
+    page = (report / "campaign" / "site" / "Run1E2Mu" / "MHc100_MA95" / "binary" / f"{model_dir.name}.html").read_text()
+    rows = page.split('id="folds"')[1].split("</tbody>")[0].split("<tr>")[2:]
+    folds = sorted(model_dir.glob("fold-*"))
+    assert len(rows) == len(folds) == 2
+    for row, fold in zip(rows, folds):
+        test = json.loads((fold / "summary_report.json").read_text())["hep_metrics"]["test"]
+        cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
+        assert cells[0] == fold.name.removeprefix("fold-") and cells[1] == "ttZ"
+        assert cells[2] == rounding.pm(test["auc"], test["auc_error"], "html")
+        assert cells[7] == format(test["fip2_hull"], ".3f")
+    assert page.index("<img") < page.index('id="folds"') < page.index("<h2>All figures</h2>") < page.index("Provenance")
+    assert str(report) not in page.split("Provenance")[1]  # paths relative to the output directory
+
+
+def test_live_views_name_the_offline_fix():
+    """Without a local JSROOT a live view that cannot load it names --jsroot."""
+    assert "--jsroot DIR" in site.root_files(site.JSROOT_URL)["view.js"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_overlay_of_three_models_draws_three_curves(server, report, tmp_path):
+    done = _chromium(f"{server}/{overlay_url(report, 3)}", f"--user-data-dir={tmp_path / 'p'}", "--dump-dom")
+    drawing = done.stdout.split('id="overlay"')[1].split('id="ratio"')[0]
+    curves = re.findall(r'<path d="M[^"]+" style="[^"]*stroke-width: 2;[^"]*fill: none;', drawing)
+    assert len(curves) == 3, done.stdout[-3000:]
+    assert 'data-curves="3"' in done.stdout and 'id="error" class="failed"></p>' in done.stdout
+    assert done.stdout.split('id="ratio"')[1].count("stroke-width: 2;") == 2  # the ratios of the second and third
+
+
+def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):
+    """The cache the README documents is used without --jsroot when it holds the package."""
+    from pnetviz.campaign.siteassets import cached_jsroot
+
+    monkeypatch.setenv("PNETVIZ_JSROOT", str(tmp_path))
+    assert cached_jsroot() is None
+    (tmp_path / "package" / "modules").mkdir(parents=True)
+    (tmp_path / "package" / "modules" / "main.mjs").write_text("export {};\n")
+    assert cached_jsroot() == tmp_path / "package"

@@ -11,7 +11,6 @@ allows only the site itself and the chosen JSROOT source.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -21,13 +20,15 @@ from urllib.parse import quote, urlsplit
 
 from pnetviz.campaign.latex import interval_digits
 from pnetviz.errors import InputError
+from pnetviz.campaign.siteaddress import model_address, signal_address
+from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot  # noqa: F401
 from pnetviz.escape import html
 from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
+from pnetviz.campaign.overlay import spec
 
-JSROOT_VERSION = "7.11.2"
 JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
 SITE_DIR = "site"  # inside the campaign set
 TO_ROOT = "../../"  # from campaign/site/ to the output root
@@ -46,11 +47,13 @@ class ModelPage:
     status: str = "done"
     message: str = ""
     rows: list[dict] = field(default_factory=list)  # the campaign's aggregates of this model
+    address: str = ""  # set by sitepages.model_addresses (collision-free)
+    overlay: str = ""  # its first fold set's curves for the overlay page (overlay.spec), if any
 
     @property
     def page(self) -> str:
-        """A file name no name from disk can shape: a digest of the directory."""
-        return f"model-{hashlib.sha1(self.directory.encode()).hexdigest()[:12]}.html"
+        """Its readable address relative to the site directory (campaign.siteaddress)."""
+        return self.address or model_address(self.channel, self.signal, self.kind, self.model)
 
 
 def jsroot_source(option: str | None) -> str:
@@ -133,6 +136,10 @@ def models(data: dict, plots_root: Path) -> list[ModelPage]:
         page = pages.setdefault(rel, ModelPage(kind, channel, signal, job.get("model") or kind, job.get("pair") or "", rel))
         if job["status"] == "failed":
             page.status, page.message = "failed", job.get("message", "")
+    for page in pages.values():
+        folds = [d for d in _set_dirs(plots_root / page.directory) if d.name.startswith("fold-") and (d / "plots.root").is_file()]
+        if folds and page.kind in ("binary", "multiclass"):
+            page.overlay = f"{page.directory}/{folds[0].name}"
     for row in data["aggregates"]:
         for page in pages.values():
             if (page.kind, page.channel, page.signal, page.model) == (row["kind"], row["channel"], row["signal"], row["model"]):
@@ -170,14 +177,16 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[str]], pl
 
 
 def _models_table(pages: Sequence[ModelPage]) -> str:
-    head = ("Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
+    head = ("Overlay", "Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
             "FIP2", "Worst KS p", "Folds", "Status")  # fmt: skip
     rows = []
     for page in pages:
         for row in page.rows or [{}]:
             ks = [row["ks_p_min"]] if isinstance(row.get("ks_p_min"), (int, float)) and math.isfinite(row["ks_p_min"]) else []
-            cells = (html(page.channel), html(page.signal), html(page.kind),
-                     f'<a href="{page.page}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
+            pick = (f'<input type="checkbox" class="pick" value="{html(spec(page.overlay, page.kind, row.get("pair", page.pair)))}">'
+                    if page.overlay else "")  # fmt: skip
+            cells = (pick, html(page.channel), html(page.signal), html(page.kind),
+                     f'<a href="{_link(page.page)}">{html(page.model)}</a>', html(row.get("pair", page.pair)),
                      _mean_std(row, "auc_test"), _rejection_html(row, "rejection_0.5"), _mean_std(row, "fip2", ".3f"),
                      _number(min(ks), ".3f") if ks else "", html(len(row.get("folds", [])) or ""),
                      html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
@@ -206,16 +215,18 @@ def _family(data: dict, table: str) -> str:
     return f"<p>p: corrected resampled t over folds (Nadeau-Bengio); {html(family)}{ties}.</p>" if family else ""
 
 
-def _leaderboard_table(entries: Sequence[dict]) -> str:
+def _leaderboard_table(entries: Sequence[dict], picks: dict | None = None) -> str:
     """summary.leaderboard as a sortable, filterable table (best first in each channel, signal
-    point and background)."""
-    head = ("Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
+    point and background); `picks`: (channel, signal, kind, model) -> fold set, for the overlay box."""
+    head = ("Overlay", "Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
             "Best &minus; this", "p (corrected t)", "p (Holm)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
     rows = []
     for e in entries:
         best = e.get("position", e.get("rank")) == 1
         p_value = e.get("diff_to_best_p_value")
-        cells = (html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
+        where = (picks or {}).get((e["channel"], e["signal"], e["kind"], e.get("model", "")))
+        pick = f'<input type="checkbox" class="pick" value="{html(spec(where, e["kind"], e["pair"]))}">' if where else ""
+        cells = (pick, html(e["channel"]), html(e["signal"]), html(e["background"]), html(e["rank"]), html(e["kind"]),
                  f'<span title="{html(e.get("model", ""))}">{html(e.get("variant") or "-")}</span>', html(e["pair"]),
                  pm(e.get("auc_test_mean"), e.get("auc_test_standard_error"), "html"),
                  "best" if best else pm(e.get("diff_to_best_mean"), e.get("diff_to_best_standard_error"), "html", sign=True),
@@ -276,57 +287,27 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
     return f'<div class="thumbs">{"".join(items)}</div>'
 
 
-def _ga_section(pages: Sequence[ModelPage], plots_root: Path) -> str:
-    """GA hyperparameter searches: each run's best model over all iterations (from its set's
-    summary_report.json), whether the trainer reported another, and a link to its page."""
-    rows = []
-    for page in (p for p in pages if p.kind == "ga"):
-        try:
-            report = readers.read_json(plots_root / page.directory / "ga" / "summary_report.json", "GA report", finite=False)
-        except InputError:
-            report = {}
-        # an edited report of another shape reads as an unreadable one: blank cells, not a traceback
-        report = report if isinstance(report, dict) else {}
-        best, tc = (v if isinstance(v, dict) else {} for v in (report.get("best"), report.get("trainer_choice")))
-        duplicates = report.get("duplicates", [])
-        duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
-        text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
-        other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
-        cells = (html(page.channel), html(page.signal), f'<a href="{page.page}">{html(page.model)}</a>', html(text),
-                 _number(best.get("fitness"), ".6f"), html(other), html(duplicates),
-                 html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    if not rows:
-        return ""
-    head = ("Channel", "Signal", "GA search", "Best model (all iterations)", "Fitness", "Trainer's best_chromosome",
-            "Duplicates", "Status")  # fmt: skip
-    header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
-    return (f'<h2>GA hyperparameter searches</h2><table id="ga" class="sortable"><thead><tr>{header}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')  # fmt: skip
-
-
 def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path,
              ga: str = "") -> str:  # fmt: skip
+    from pnetviz.campaign.siteoverview import headline, maps_section  # noqa: PLC0415
+
     figures = _figures(campaign_dir)
-    maps = [n for n in figures if n.startswith("map_")]
     graphs = [n for n in figures if n.startswith("auc_vs_mA_")]
     failed = [j for j in data["jobs"] if j["status"] == "failed"]
     counts = {k: sum(j["status"] == k for j in data["jobs"]) for k in ("done", "up to date", "failed", "other options")}
-    by_signal = sorted({(p.channel, p.signal) for p in pages})
-    signal_links = " ".join(f'<a href="{_signal_page(c, s)}">{html(c)} / {html(s)}</a>' for c, s in by_signal)
     body = [f"<h1>pnetviz campaign</h1><p>{counts['done']} jobs done, {counts['up to date']} up to date, "
             f"{counts['failed']} failed, {counts['other options']} made with other options (listed below, not in the "
             "tables). Downloads: "
             + ", ".join(f'<a href="../{_link(n)}">{html(n)}</a>' for n in sorted(campaign_files)
                         if n.endswith((".csv", ".tex", ".json")) and not n.startswith("."))
-            + "</p>",
-            f"<h2>Signal points</h2><p class=\"links\">{signal_links}</p>",
+            + '. <a href="overlay.html">Overlay</a> models: tick them in <a href="#models">Every model</a>.</p>',
+            headline(data, pages), maps_section(figures, sorted({p.channel for p in pages}), campaign_dir),
             "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
-            "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", [])),
+            "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", []), {(p.channel, p.signal, p.kind, p.model): p.overlay for p in pages if p.overlay}),
             "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _family(data, "binary_vs_multiclass"),
             _compared_table(data["binary_vs_multiclass"]),
-            ga, "<h2>Every model</h2>", _models_table(pages),
-            "<h2>Mass-grid maps</h2>", _thumbs(maps, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir),
+            ga, '<h2>Every model</h2><p><button type="button" id="overlay-picked">overlay the ticked models</button></p>',
+            _models_table(pages),
             "<h2>Test AUC vs m(A)</h2>", _thumbs(graphs, "campaign", TO_ROOT, "campaign/campaign.root", campaign_dir)]  # fmt: skip
     if failed:
         body += ["<h2>Failed jobs</h2><ul class=\"failed\">"
@@ -338,70 +319,31 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
     return _page("pnetviz campaign", "\n".join(body), jsroot, scripts=("site.js",))
 
 
-def _signal_page(channel: str, signal: str) -> str:
-    return f"signal-{hashlib.sha1(f'{channel}/{signal}'.encode()).hexdigest()[:12]}.html"
-
-
-def signal_page(channel: str, signal: str, pages: Sequence[ModelPage], compared: Sequence[dict], jsroot: str,
-                working_points: Sequence[dict] = ()) -> str:  # fmt: skip
-    mine = [p for p in pages if (p.channel, p.signal) == (channel, signal)]
-    columns = []
-    for kind in ("binary", "multiclass", "comparison", "ga"):
-        items = "".join(f'<li><a href="{p.page}">{html(p.model)}</a> ({html(p.status)})</li>' for p in mine if p.kind == kind)
-        columns.append(f'<div class="column"><h2>{html(kind)}</h2><ul>{items}</ul></div>')
-    table = _compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
-    body = (f'<p><a href="index.html">overview</a></p><h1>{html(channel)} / {html(signal)}</h1>'
-            f'<div class="columns">{"".join(columns)}</div><h2>Binary vs multi-class</h2>{table}'
-            "<h2>Working points (thresholds frozen on one split, applied to the test split)</h2>"
-            f'{_working_points_table([r for r in working_points if (r["channel"], r["signal"]) == (channel, signal)])}')
-    return _page(f"{channel} {signal}", body, jsroot, scripts=("site.js",))
-
-
-def model_page(page: ModelPage, plots_root: Path, jsroot: str) -> str:
-    model_dir = plots_root / page.directory
-    sections = []
-    for set_dir in _set_dirs(model_dir):
-        rel = f"{page.directory}/{set_dir.name}"
-        root_file = f"{rel}/plots.root" if (set_dir / "plots.root").is_file() else None
-        prov = _provenance(set_dir)
-        command = " ".join(str(a) for a in prov.get("command", [])) if isinstance(prov.get("command"), list) else ""
-        details = (f"<p class=\"prov\">made by <code>{html(command)}</code>, pnetviz {html(prov.get('pnetviz_version', '?'))}"
-                   "</p>") if command else ""  # fmt: skip
-        reports = " ".join(f'<a href="{TO_ROOT}{_link(f"{rel}/{n}")}">{html(n)}</a>'
-                           for n in ("summary_report.txt", "summary_report.json", "classification_report.txt")
-                           if (set_dir / n).is_file())  # fmt: skip
-        live = f' &middot; <a href="{view_link(TO_ROOT, root_file, "")}">browse plots.root</a>' if root_file else ""
-        sections.append(f'<h2 id="{html(set_dir.name)}">{html(set_dir.name)}</h2><p>{reports}{live}</p>{details}'
-                        + _thumbs(_figures(set_dir), rel, TO_ROOT, root_file, set_dir))  # fmt: skip
-    numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{_mean_std(r, 'auc_test')}</td>"
-                      f"<td>{_rejection_html(r, 'rejection_0.5')}</td><td>{_mean_std(r, 'fip2', '.3f')}</td></tr>"
-                      for r in page.rows)  # fmt: skip
-    key = (f"<table><thead><tr><th>Pair</th><th>Test AUC</th><th>Rejection at &epsilon;<sub>s</sub> = 0.5</th>"
-           f"<th>FIP2</th></tr></thead><tbody>{numbers}</tbody></table>") if numbers else ""
-    nav = " ".join(f'<a href="#{html(d.name)}">{html(d.name)}</a>' for d in _set_dirs(model_dir))
-    status = f'<p class="failed">failed: {html(page.message)}</p>' if page.status == "failed" else ""
-    body = (f'<p><a href="index.html">overview</a> &middot; <a href="{_signal_page(page.channel, page.signal)}">'
-            f"{html(page.channel)} / {html(page.signal)}</a></p><h1>{html(page.model)}</h1>"
-            f"<p>{html(page.kind)}, {html(page.channel)}, {html(page.signal)}</p>{status}{key}<p>{nav}</p>{''.join(sections)}")
-    return _page(page.model, body, jsroot, scripts=("site.js",))
-
-
 def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) -> dict[str, str]:
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
+    from pnetviz.campaign import overlay, sitepages  # noqa: PLC0415
+    from pnetviz.campaign.siteoverview import ga_section  # noqa: PLC0415
+
     pages = models(data, plots_root)
+    sitepages.model_addresses(pages)
     working_points = data.get("working_points", [])
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
-    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, _ga_section(pages, plots_root)),
+    out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
     from pnetviz.campaign import binningsite  # noqa: PLC0415 - issue 39: the fit-binning section
 
     out[f"{SITE_DIR}/index.html"] = binningsite.with_section(out[f"{SITE_DIR}/index.html"], data)
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
-        out[f"{SITE_DIR}/{_signal_page(channel, signal)}"] = signal_page(channel, signal, pages, data["binary_vs_multiclass"],
-                                                                        jsroot, working_points)  # fmt: skip
+        out[f"{SITE_DIR}/{signal_address(channel, signal)}"] = sitepages.signal_page(
+            channel, signal, pages, data["binary_vs_multiclass"], jsroot, working_points, plots_root)
     for page in pages:
-        out[f"{SITE_DIR}/{page.page}"] = model_page(page, plots_root, jsroot)
+        out[f"{SITE_DIR}/{page.page}"] = sitepages.model_page(page, plots_root, jsroot)
+    local = not jsroot.startswith("https://")
+    note = ("JSROOT: the local copy in jsroot/." if local else f"JSROOT is loaded from {jsroot}; offline, give pnetviz "
+            f"campaign --jsroot DIR (the unpacked npm package: npm pack jsroot@{JSROOT_VERSION}).")  # fmt: skip
+    out[f"{SITE_DIR}/{overlay.OVERLAY_PAGE}"] = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
+    out[f"{SITE_DIR}/overlay.js"] = overlay.OVERLAY_JS.replace("@JSROOT@", json.dumps(TO_ROOT + "jsroot/" if local else jsroot))
     return out
 
 
@@ -413,102 +355,7 @@ def root_files(jsroot: str) -> dict[str, str]:
             '<div id="drawing" style="width: 800px; height: 600px"></div><p id="error" class="failed"></p>')
     view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
     view = view.replace("</head>", '<script type="module" src="view.js"></script></head>', 1)
-    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot))}
-
-
-SITE_CSS = """body { font-family: sans-serif; margin: 1.5em; max-width: 1400px; }
-table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
-th[data-sort] { cursor: pointer; background: #eef; }
-.thumbs { display: flex; flex-wrap: wrap; gap: 0.8em; }
-figure { margin: 0; width: 240px; font-size: 0.8em; overflow-wrap: anywhere; }
-img { border: 1px solid #ddd; }
-.columns { display: flex; gap: 2em; }
-.failed { color: #b00; }
-a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
-input.filter { width: 30em; margin: 0.3em 0; }
-code { font-size: 0.85em; overflow-wrap: anywhere; }
-"""
-
-SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.
-for (const th of document.querySelectorAll('table.sortable th[data-sort]')) {
-  th.addEventListener('click', () => {
-    const table = th.closest('table'), body = table.tBodies[0], col = Number(th.dataset.sort);
-    const up = th.dataset.dir !== 'up';
-    th.dataset.dir = up ? 'up' : 'down';
-    const key = row => {
-      const text = row.cells[col] ? row.cells[col].textContent.trim() : '';
-      const num = parseFloat(text.replace(/^>\\s*/, ''));
-      return Number.isNaN(num) ? text.toLowerCase() : num;
-    };
-    const rows = Array.from(body.rows).sort((a, b) => {
-      const x = key(a), y = key(b);
-      return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
-    });
-    rows.forEach(r => body.appendChild(r));
-  });
-}
-for (const input of document.querySelectorAll('input.filter')) {
-  input.addEventListener('input', () => {
-    const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    for (const row of document.getElementById(input.dataset.table).tBodies[0].rows) {
-      const text = row.textContent.toLowerCase();
-      row.hidden = !words.every(w => text.includes(w));
-    }
-  });
-}
-"""
-
-VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>.
-const base = @JSROOT@;
-const params = new URLSearchParams(window.location.search);
-const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
-const what = document.getElementById('what'), error = document.getElementById('error');
-what.textContent = file + (item ? ' : ' + item : '');
-// a path under this page: no absolute path, no scheme, '..' refused only as a whole component;
-// fetched as a URL of its components each percent-encoded (a '#', '?', '%41' or '\\' is a name)
-const parts = file.split('/'), url = parts.map(encodeURIComponent).join('/');
-const bad = !file || file.startsWith('/') || parts.includes('..') || /^[a-z][a-z0-9+.-]*:/i.test(file) || !file.endsWith('.root');
-if (bad) {
-  error.textContent = 'give ?file=<path of a .root file under this directory>&item=<object>';
-} else {
-  try {
-    const jsroot = await import(base + 'modules/main.mjs');
-    // every frame drawn whole: JSROOT's 'fast drawing' leaves out the axes of a frame under
-    // 100 px high, as a ratio panel's is at its stored size
-    jsroot.settings.SmallPad = null;
-    if (item) {
-      const f = await jsroot.openFile(url);
-      const obj = await f.readObject(item);
-      plainDivisions(obj);
-      if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size
-        const div = document.getElementById('drawing');
-        div.style.width = obj.fCw + 'px';
-        div.style.height = obj.fCh + 'px';
-      }
-      await jsroot.draw('drawing', obj, opt);
-    } else {
-      const h = new jsroot.HierarchyPainter('browser', 'drawing');
-      await h.openRootFile(url);
-    }
-  } catch (err) {
-    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err;
-  }
-}
-
-// ROOT keeps an axis's MaxDigits in its fNdivisions (x 1000000, TAttAxis::GetMaxDigits), which
-// this JSROOT reads as a third level of divisions (hundreds of ticks): the divisions alone
-function plainDivisions(obj) {
-  if (!obj || typeof obj !== 'object') return;
-  for (const axis of [obj.fXaxis, obj.fYaxis, obj.fZaxis]) {
-    if (axis && Math.abs(axis.fNdivisions) >= 1000000)
-      axis.fNdivisions -= Math.trunc(axis.fNdivisions / 1000000) * 1000000;
-  }
-  plainDivisions(obj.fHistogram);
-  for (const list of [obj.fPrimitives, obj.fFunctions, obj.fHists])
-    for (const inner of list?.arr || []) plainDivisions(inner);
-}
-"""
+    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))}
 
 
 def publish_root_files(plots_root: Path, jsroot_dir: Path | None) -> None:

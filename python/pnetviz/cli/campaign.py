@@ -64,8 +64,9 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                                         "report's live views), and `pnetviz render` writes the images later")  # fmt: skip
     groups["outputs"].add_argument("--jsroot", type=Path, metavar="DIR",
                                    help="the unpacked npm package of JSROOT (npm pack jsroot@7.11.2): copied into "
-                                        "<plots-dir>/jsroot/ for the web report's live views offline (default: JSROOT "
-                                        "from its pinned release on root.cern)")  # fmt: skip
+                                        "<plots-dir>/jsroot/ for the web report's live views offline (default: the cache "
+                                        "$PNETVIZ_JSROOT/package or ~/.cache/pnetviz/jsroot-7.11.2/package if there, "
+                                        "else JSROOT from its pinned release on root.cern)")  # fmt: skip
     groups["outputs"].add_argument("--output", dest="legacy_output", help=argparse.SUPPRESS)
     common.add_evaluation_options(groups, "campaign")
     execution = groups["execution"]
@@ -361,10 +362,11 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
     from pnetviz.campaign import site  # noqa: PLC0415
 
+    jsroot = args.jsroot or site.cached_jsroot()  # the README's cache: live views offline without --jsroot
     formats = [] if args.images == "none" else common.parse_formats(args.formats)
     with transaction([target], meta=common.provenance("campaign", argv)) as stages:
-        summary.write(stages[target], data, formats, style, site=(opts.plots, site.jsroot_source(args.jsroot)))
-    site.publish_root_files(opts.plots, args.jsroot)
+        summary.write(stages[target], data, formats, style, site=(opts.plots, site.jsroot_source(jsroot)))
+    site.publish_root_files(opts.plots, jsroot)
     record_round(opts)
     failed = [r for r in results if r.code > 0]
     if not args.quiet:

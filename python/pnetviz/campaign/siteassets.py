@@ -1,0 +1,140 @@
+"""The web report's constant files: its style sheet, its table script and the live view's script
+(no script is built from data: view.js gets only the JSROOT source and version), and where a
+local JSROOT is found without --jsroot (issue 37, item 4)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+JSROOT_VERSION = "7.11.2"  # the pinned release (site.JSROOT_VERSION)
+
+
+def cached_jsroot() -> Path | None:
+    """The unpacked npm package of the pinned JSROOT in the cache the README documents
+    ($PNETVIZ_JSROOT, else ~/.cache/pnetviz/jsroot-<version>, each holding package/), if there."""
+    cache = Path(os.environ.get("PNETVIZ_JSROOT") or Path.home() / ".cache" / "pnetviz" / f"jsroot-{JSROOT_VERSION}")
+    package = cache / "package"
+    return package if (package / "modules" / "main.mjs").is_file() else None
+
+
+SITE_CSS = """body { font-family: sans-serif; margin: 1.5em; max-width: 1400px; }
+table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+th[data-sort] { cursor: pointer; background: #eef; }
+.thumbs { display: flex; flex-wrap: wrap; gap: 0.8em; }
+figure { margin: 0; width: 240px; font-size: 0.8em; overflow-wrap: anywhere; }
+img { border: 1px solid #ddd; }
+.columns { display: flex; gap: 2em; }
+.failed { color: #b00; }
+a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
+input.filter { width: 30em; margin: 0.3em 0; }
+code { font-size: 0.85em; overflow-wrap: anywhere; }
+.figures { display: flex; flex-wrap: wrap; gap: 0.8em; align-items: flex-start; }
+figure.key { width: auto; max-width: 480px; }
+figure.key img { max-width: 100%; height: auto; }
+figure.key iframe { max-width: 100%; border: 1px solid #ddd; }
+.scrollbox { max-height: 40vh; overflow: auto; margin-bottom: 1em; }
+#overlay-picked { position: fixed; right: 1em; bottom: 1em; padding: 0.5em 1em; }
+"""
+
+SITE_JS = """// Sort a table by a clicked column; filter a table's rows by the words typed. Reads the DOM only.
+for (const th of document.querySelectorAll('table.sortable th[data-sort]')) {
+  th.addEventListener('click', () => {
+    const table = th.closest('table'), body = table.tBodies[0], col = Number(th.dataset.sort);
+    const up = th.dataset.dir !== 'up';
+    th.dataset.dir = up ? 'up' : 'down';
+    const key = row => {
+      const text = row.cells[col] ? row.cells[col].textContent.trim() : '';
+      const num = parseFloat(text.replace(/^>\\s*/, ''));
+      return Number.isNaN(num) ? text.toLowerCase() : num;
+    };
+    const rows = Array.from(body.rows).sort((a, b) => {
+      const x = key(a), y = key(b);
+      return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
+    });
+    rows.forEach(r => body.appendChild(r));
+  });
+}
+// the overview's check boxes: the overlay page of the ticked models (their fold sets, overlay.py)
+const picked = document.getElementById('overlay-picked');
+if (picked) {
+  picked.addEventListener('click', () => {
+    const query = new URLSearchParams({curve: 'rejection'});
+    for (const box of document.querySelectorAll('input.pick:checked')) query.append('m', box.value);
+    window.location.href = 'overlay.html?' + query.toString();
+  });
+}
+for (const input of document.querySelectorAll('input.filter')) {
+  input.addEventListener('input', () => {
+    const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    for (const row of document.getElementById(input.dataset.table).tBodies[0].rows) {
+      const text = row.textContent.toLowerCase();
+      row.hidden = !words.every(w => text.includes(w));
+    }
+  });
+}
+"""
+
+VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>[&fit=1].
+const base = @JSROOT@, VERSION = @VERSION@;
+const params = new URLSearchParams(window.location.search);
+const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
+const what = document.getElementById('what'), error = document.getElementById('error');
+what.textContent = file + (item ? ' : ' + item : '');
+// &fit=1 (a figure framed in a page, sitepages.figure): the drawing alone, filling the frame
+const fit = params.get('fit') === '1';
+if (fit) {
+  document.body.style.margin = '0';
+  document.body.style.overflow = 'hidden';
+  what.parentElement.hidden = true;
+  const div = document.getElementById('drawing');
+  div.style.width = '100vw';
+  div.style.height = '100vh';
+}
+// a path under this page: no absolute path, no scheme, '..' refused only as a whole component;
+// fetched as a URL of its components each percent-encoded (a '#', '?', '%41' or '\\' is a name)
+const parts = file.split('/'), url = parts.map(encodeURIComponent).join('/');
+const bad = !file || file.startsWith('/') || parts.includes('..') || /^[a-z][a-z0-9+.-]*:/i.test(file) || !file.endsWith('.root');
+if (bad) {
+  error.textContent = 'give ?file=<path of a .root file under this directory>&item=<object>';
+} else {
+  try {
+    const jsroot = await import(base + 'modules/main.mjs');
+    // every frame drawn whole: JSROOT's 'fast drawing' leaves out the axes of a frame under
+    // 100 px high, as a ratio panel's is at its stored size
+    jsroot.settings.SmallPad = null;
+    if (item) {
+      const f = await jsroot.openFile(url);
+      const obj = await f.readObject(item);
+      plainDivisions(obj);
+      if (obj.fCw && obj.fCh && !fit) {  // a stored canvas: drawn at its own size
+        const div = document.getElementById('drawing');
+        div.style.width = obj.fCw + 'px';
+        div.style.height = obj.fCh + 'px';
+      }
+      await jsroot.draw('drawing', obj, opt);
+    } else {
+      const h = new jsroot.HierarchyPainter('browser', 'drawing');
+      await h.openRootFile(url);
+    }
+  } catch (err) {
+    error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err +
+      (base.startsWith('http') ? ' (offline? JSROOT is loaded from ' + base + ': rerun pnetviz campaign with --jsroot DIR, ' +
+       'DIR the unpacked npm package: npm pack jsroot@' + VERSION + ' && tar xzf jsroot-' + VERSION + '.tgz, --jsroot package)' : '');
+  }
+}
+
+// ROOT keeps an axis's MaxDigits in its fNdivisions (x 1000000, TAttAxis::GetMaxDigits), which
+// this JSROOT reads as a third level of divisions (hundreds of ticks): the divisions alone
+function plainDivisions(obj) {
+  if (!obj || typeof obj !== 'object') return;
+  for (const axis of [obj.fXaxis, obj.fYaxis, obj.fZaxis]) {
+    if (axis && Math.abs(axis.fNdivisions) >= 1000000)
+      axis.fNdivisions -= Math.trunc(axis.fNdivisions / 1000000) * 1000000;
+  }
+  plainDivisions(obj.fHistogram);
+  for (const list of [obj.fPrimitives, obj.fFunctions, obj.fHists])
+    for (const inner of list?.arr || []) plainDivisions(inner);
+}
+"""
