@@ -176,6 +176,9 @@ def options(args: argparse.Namespace):
     trainer.parse_labels(args.labels)
     trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     parse_classes(args.classes)
+    common.column_map(args)  # a bad mapping stops the campaign before any job
+    if args.columns is not None:  # the jobs may run elsewhere (a cluster's workers): an absolute path
+        args.columns = str(Path(args.columns).resolve())
     if args.threads < 1:
         raise InputError(f"--threads {args.threads}: give 1 or more.")
     if args.subset is not None and not args.subset.strip():

@@ -190,7 +190,7 @@ def run(job: BinaryJob) -> RunOutput:
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
-    preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
+    preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
                              binary=True, extra=extra)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None

@@ -73,7 +73,7 @@ def resolve_classes(job: MultiClassJob) -> MultiClassJob:
     between two contradicting sources gives wrong AUCs."""
     if job.classes is not None:
         return job
-    from_branches = classes_from_branches(job.predictions, job.tree)
+    from_branches = classes_from_branches(job.predictions, job.tree, job.columns)
     from_json = job.info.classes()
     if from_json is not None:
         check_class_sources(job, from_json, from_branches)
@@ -569,7 +569,7 @@ def run(job: MultiClassJob) -> RunOutput:
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst,
                                                  {"weight", *(f"score_{c}" for c in job.classes)})  # fmt: skip
     optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
-    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, progress=job.progress,
+    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                              subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional,
                              extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
