@@ -49,6 +49,16 @@ def test_pair_option_reaches_the_campaign_pairing():
     assert pairings(info, binaries, {"diboson": "ttz"}).table[(CHANNEL, SIGNAL, "diboson")] == [("mc", "ttz")]
 
 
+def test_campaign_summary_reads_a_report_whose_groups_have_a_comment(tmp_path):
+    from pnetviz.campaign.summary import _multiclass_rows
+
+    groups = {"comment": "TTLL only", "nonprompt": ["TTLL_powheg"], "ttX": ["TTZToLLNuNu"]}
+    report = {"classes": ["signal", "nonprompt", "ttX"], "hep_metrics": {}, "auc": {},
+              "model": {"background_info": {"mode": "grouped", "groups": groups}}}
+    info, rows = _multiclass_rows(None, 0, report, tmp_path / "summary_report.json")
+    assert info["classes"] == ["signal", "nonprompt", "ttX"] and rows == []
+
+
 def test_comment_in_grouped_background_info_is_no_class():
     info = TrainerInfo(meta={"background_info": {"mode": "grouped", "num_groups": 3, "comment": "x", "groups": {
         "comment": "TTLL only", "nonprompt": ["TTLL_powheg"], "diboson": ["WZTo3LNu"], "ttX": ["TTZToLLNuNu"]}}})

@@ -116,8 +116,9 @@ def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, li
         raise damaged(path, f"classes is {classes!r:.60}, not a list of class names")
     groups = report.get("model", {}).get("background_info") or {}
     members = groups.get("groups") if isinstance(groups, dict) else None
-    if not isinstance(groups, dict) or not all(isinstance(v, list) and all(isinstance(s, str) for s in v)
-                                               for v in (members.values() if isinstance(members, dict) else ())):  # fmt: skip
+    # "comment" (and any non-list value) is no group: the trainer drops it from every section
+    if not isinstance(groups, dict) or not all(all(isinstance(s, str) for s in v) for v in
+                                               (members.values() if isinstance(members, dict) else ()) if isinstance(v, list)):  # fmt: skip
         raise damaged(path, "model.background_info is not an object of group -> sample names")
     rows = []
     for pair, metrics in report["hep_metrics"].items():
