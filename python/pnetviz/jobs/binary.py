@@ -17,6 +17,7 @@ from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
+from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
 from pnetviz.draw.style import color
@@ -222,6 +223,10 @@ def run(job: BinaryJob) -> RunOutput:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
+    check, check_notes = trainercheck.cross_check(preds.label, np.column_stack([preds.scores["signal"], 1 - preds.scores["signal"]]),
+                                                  preds.masks["test"], history.summary if history else {})  # fmt: skip
+    if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
+        report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}
     report["cut_scan"] = decisions.scan_section(decided, results["test"], metrics)
     report["calibration"] = {"score": "score_signal", "class": "signal", "bins": "equal bins of [0, 1]",

@@ -37,6 +37,7 @@ from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictions
+from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
@@ -579,6 +580,10 @@ def run(job: MultiClassJob) -> RunOutput:
               if "skipped" in c.report]  # fmt: skip
     notes += [f"pair signal vs {b} skipped: {why}" for b, why in ev.skipped.items()]
     report = build_report(job, preds, ev, history, notes)
+    check, check_notes = trainercheck.cross_check(preds.label, np.column_stack([preds.scores[c] for c in job.classes]),
+                                                  preds.masks["test"], history.summary if history else {})  # fmt: skip
+    if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
+        report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["skipped_pairs"] = dict(ev.skipped)
     decided = decide(job, preds, ev)
     report |= decision_report(job, ev, decided)
