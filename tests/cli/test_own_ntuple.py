@@ -80,3 +80,21 @@ def test_binary_never_advises_classes(tmp_path, capfd):
     assert evaluate(other, tmp_path / "out", "--tree", "tree") == EXIT_USER_ERROR
     err = capfd.readouterr().err
     assert "branch 'true_label' is missing" in err and "--column" in err and "--classes" not in err
+
+
+def test_campaign_passes_every_column_pair_and_the_file_on(tmp_path, monkeypatch):
+    import argparse
+
+    from pnetviz.cli import campaign, common
+
+    mapping = tmp_path / "columns.json"
+    mapping.write_text(json.dumps({"weight": "evt_weight"}))
+    monkeypatch.chdir(tmp_path)
+    args = campaign.parse_args(["--results-dir", str(tmp_path), "--columns", "columns.json",
+                                "--column", "true_label=isSignal ? 0 : 1", "--column", "test_mask=event % 5 == 3"], None)  # fmt: skip
+    campaign.options(args)
+    for kind in ("binary", "multiclass", "compare"):
+        argv = common.passthrough(args, kind)
+        parsed = argparse.Namespace(**vars(binary.parser().parse_args(argv)))
+        assert parsed.column == ["true_label=isSignal ? 0 : 1", "test_mask=event % 5 == 3"]
+        assert parsed.columns == str(mapping.resolve())
