@@ -6,7 +6,8 @@ double), ``weight`` (float or double, may be negative), ``train_mask`` and ``tes
 (bool or integer), optionally ``valid_mask`` and boolean subset branches such as ``has_bjet``.
 Every column is read in one pass over the tree by the compiled reader in
 `macros/column_reader.h` (4x faster than RDataFrame AsNumpy here; see benchmarks/README.md);
-every problem becomes an InputError naming the file and branch.
+every problem becomes an InputError naming the file and branch. Another group's names and
+expressions (`--column NAME=EXPR`) are laid over the tree by `pnetviz.io.columns`.
 
 Damaged files: before ROOT opens a ntuple, `check_structure` reads its bookkeeping in pure
 Python (`pnetviz.io.structure`: header, keys, the tree's and StreamerInfo's records and checksums);
