@@ -91,6 +91,7 @@ def test_csv_text_and_latex(five_classes):
     tex = (five_classes / "ga_top_models.tex").read_text()
     assert "MHc130\\_MA90" in tex and "MHc130_MA90" not in tex.replace("MHc130\\_MA90", "")
     assert tex.count("\\\\\n") == 7  # header + 6 models (top 10)
+    assert tex.index("\\caption{") < tex.index("\\begin{tabular}")  # a table's caption is above it
     first = tex.split("\\midrule\n")[1].splitlines()[0]
     assert first.startswith("1 & 0 & model2 & 128 & Adam & 0.0009 & 2e-05 & ExponentialLR & 0.9200")
 

@@ -116,8 +116,9 @@ def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, li
         raise damaged(path, f"classes is {classes!r:.60}, not a list of class names")
     groups = report.get("model", {}).get("background_info") or {}
     members = groups.get("groups") if isinstance(groups, dict) else None
-    if not isinstance(groups, dict) or not all(isinstance(v, list) and all(isinstance(s, str) for s in v)
-                                               for v in (members.values() if isinstance(members, dict) else ())):  # fmt: skip
+    # "comment" (and any non-list value) is no group: the trainer drops it from every section
+    if not isinstance(groups, dict) or not all(all(isinstance(s, str) for s in v) for v in
+                                               (members.values() if isinstance(members, dict) else ()) if isinstance(v, list)):  # fmt: skip
         raise damaged(path, "model.background_info is not an object of group -> sample names")
     rows = []
     for pair, metrics in report["hep_metrics"].items():
@@ -166,14 +167,18 @@ class Pairing:
     table: dict[tuple[str, str, str], list[tuple[str, str]]]  # (channel, signal, binary bkg) -> [(mc model, class)]
 
 
-def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[str, str, str]]) -> Pairing:
+def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[str, str, str]],
+             pair: dict[str, str] | None = None) -> Pairing:  # fmt: skip
+    """Each binary background's multi-class class: --pair (`pair`, binary -> class) where it names a
+    class of the model, else the trainer's rule (`trainer.pairing`)."""
     table = {}
     for channel, signal, background in binary_pairs:
         for (c, s, model), info in mc_info.items():
             if (c, s) != (channel, signal):
                 continue
             groups = info["groups"].get("groups") if isinstance(info["groups"].get("groups"), dict) else {}
-            target = trainer.pairing(background, tuple(info["classes"]), groups)
+            given = (pair or {}).get(background)
+            target = given if given in info["classes"][1:] else trainer.pairing(background, tuple(info["classes"]), groups)
             if target:
                 table.setdefault((channel, signal, background), []).append((model, target))
     return Pairing(table)
@@ -295,7 +300,8 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
 
 
 DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summary describes (failures are > 0)
-STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options"}
+NO_NTUPLE = -4  # a model with JSON files but no trees/<model>.root: named, not evaluated, not a failure
+STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options", NO_NTUPLE: "no ntuple"}
 
 
 def _job_entry(r: JobResult) -> dict:
@@ -328,10 +334,11 @@ def readable(results: Sequence[JobResult]) -> list[JobResult]:
     return [_checked(r)[0] for r in ordered]
 
 
-def summary(results: Sequence[JobResult]) -> dict:
+def summary(results: Sequence[JobResult], pair: dict[str, str] | None = None) -> dict:
     """Rows, aggregates, binary-vs-multi-class pairs and the job list of a finished campaign, in
     job-name order whatever order the jobs finished in (two runs give identical files). A job
-    whose sets cannot give its rows is listed as failed (`readable`), never the summary's end."""
+    whose sets cannot give its rows is listed as failed (`readable`), never the summary's end.
+    `pair`: --pair (binary background -> multi-class class), for every table."""
     results = sorted((replace(r, message=escape.printable(r.message)) for r in results), key=lambda r: r.job.name)
     rows, mc_info, checked = [], {}, []
     for r in results:
@@ -343,7 +350,7 @@ def summary(results: Sequence[JobResult]) -> dict:
     results = checked
     agg = aggregate(rows)
     binary_pairs = {(a["channel"], a["signal"], a["pair"]) for a in agg if a["kind"] == "binary"}
-    pairing = pairings(mc_info, binary_pairs)
+    pairing = pairings(mc_info, binary_pairs, pair)
     compared = []
     index = {(a["channel"], a["signal"], a["kind"], a["model"], a["pair"]): a for a in agg}
     for b in (a for a in agg if a["kind"] == "binary"):
@@ -534,6 +541,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
+              "no_ntuple": [j for j in data["jobs"] if j["status"] == STATUS[NO_NTUPLE]],
               "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"],
               "families": data.get("families", {})}  # fmt: skip
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,

@@ -177,6 +177,9 @@ def options(args: argparse.Namespace):
     trainer.parse_labels(args.labels)
     trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     parse_classes(args.classes)
+    common.column_map(args)  # a bad mapping stops the campaign before any job
+    if args.columns is not None:  # the jobs may run elsewhere (a cluster's workers): an absolute path
+        args.columns = str(Path(args.columns).resolve())
     if args.threads < 1:
         raise InputError(f"--threads {args.threads}: give 1 or more.")
     if args.subset is not None and not args.subset.strip():
@@ -210,11 +213,35 @@ def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> lis
     except ValueError:
         raise InputError(f"--folds {args.folds!r}: give fold numbers, e.g. 0,1,2.") from None
     skipped = {} if skipped is None else skipped
-    jobs = plan.discover(opts, split(args.kinds) or set(), split(args.channels), split(args.signals), folds,
-                         args.model, args.pilot, skipped)  # fmt: skip
+    kinds = split(args.kinds) or set()
+    orphans = no_ntuple(args, opts, kinds, folds)
+    try:
+        jobs = plan.discover(opts, kinds, split(args.channels), split(args.signals), folds, args.model, args.pilot,
+                             skipped)  # fmt: skip
+    except InputError as err:
+        if not orphans:
+            raise
+        raise InputError(f"{err} {len(orphans)} models have JSON files but no ntuple, e.g. "
+                         f"{orphans[0].job.name}: {orphans[0].message}") from None  # fmt: skip
     for path, why in sorted(skipped.items()):
         warnings.warn(f"{printable(path)}: {why}", PnetvizWarning, stacklevel=2)
+    for r in orphans:
+        warnings.warn(f"{r.job.name}: {r.message}", PnetvizWarning, stacklevel=2)
+    args.no_ntuple = orphans  # for the summary
     return jobs
+
+
+def no_ntuple(args: argparse.Namespace, opts, kinds: set[str], folds: set[int] | None) -> list:
+    """A JobResult (status "no ntuple", not a failure) per model with JSON files but no ntuple
+    (`pnetviz.io.orphans`) among the kinds the campaign evaluates."""
+    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.io import orphans  # noqa: PLC0415
+
+    model_kinds = (kinds & {"binary", "multiclass"}) | ({"binary", "multiclass"} if "comparison" in kinds else set())
+    found = orphans.discover(opts.results, opts.prefix, split(args.channels), split(args.signals), model_kinds, folds,
+                             args.model, args.pilot)  # fmt: skip
+    return [plan.JobResult(plan.Job(o.kind, o.channel, o.signal, o.model, o.background, o.folds, o.kind, (), (), ()),
+                           summary.NO_NTUPLE, o.message()) for o in found]  # fmt: skip
 
 
 ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
@@ -334,6 +361,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+    from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     not_utf8: dict = {}
@@ -356,8 +384,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
     results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest + left_out
+    results += getattr(args, "no_ntuple", [])
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
-    data = summary.summary(results)
+    data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
     target = opts.plots / "campaign"
     style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
     from pnetviz.campaign import site  # noqa: PLC0415

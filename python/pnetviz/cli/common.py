@@ -107,6 +107,12 @@ def _opt(flags: str, group: str, kinds=EVAL_KINDS, campaign: bool = True, **kwar
 # each one it has on to the jobs of the kinds that have it (one table, so none is forgotten).
 EVALUATION = (
     _opt("--tree", "inputs", default="Events", help="TTree name in the ntuples (default: %(default)s)"),
+    _opt("--column", "inputs", action="append", metavar="NAME=EXPR",
+         help="where a contract column comes from in your ntuple: a branch or a C++ expression of branches, e.g. "
+              "weight=evt_weight, 'true_label=isSignal ? 0 : 1', 'test_mask=event %% 5 == 3' (repeatable; README "
+              "'Your own ntuple')"),
+    _opt("--columns", "inputs", metavar="FILE",
+         help="a JSON file of such pairs, {\"true_label\": \"isSignal ? 0 : 1\", ...} (--column pairs win)"),
     _opt("--subset", "inputs", metavar="BRANCH",
          help="evaluate only events where this boolean branch is true (e.g. has_bjet)"),
     _opt("--classes", "inputs", {"multiclass", "compare"},
@@ -201,6 +207,8 @@ def passthrough(args, kind: str) -> list[str]:
         value = getattr(args, opt.dest)
         if opt.is_flag:
             argv += [opt.flags[-1]] if value else []
+        elif isinstance(value, list):  # a repeatable option (--column)
+            argv += [part for item in value for part in (opt.flags[-1], str(item))]
         elif value is not None:
             argv += [opt.flags[-1], str(value)]
     return argv
@@ -278,6 +286,13 @@ def syst_options(args) -> object:
     return SystOptions(names=names, kappa=args.syst_kappa, shifts=shifts)
 
 
+def column_map(args) -> tuple[tuple[str, str], ...]:
+    """The column mapping of --columns FILE and --column NAME=EXPR (validated; see pnetviz.io.columns)."""
+    from pnetviz.io.columns import parse_columns  # noqa: PLC0415
+
+    return parse_columns(args.column, args.columns)
+
+
 def apply_run_options(args) -> None:
     from pnetviz.rootenv import enable_threads  # noqa: PLC0415
 
@@ -340,7 +355,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
         "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
-        "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args),
+        "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)

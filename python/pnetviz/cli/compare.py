@@ -63,6 +63,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     overrides = trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     labels = trainer.parse_labels(args.labels)
     given_classes = parse_classes(args.classes)
+    columns = common.column_map(args)
     files, missing, _ = common.resolve_files(args, "multiclass")
     plots_dir = layout.plots_comparison_dir(files[0], args.results_dir, common.plots_root(args))
     outputs, summary = common.output_dirs(args, plots_dir, files)
@@ -70,7 +71,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     for mc, out in zip(files, outputs, strict=True):
         layout.check_readable(mc.predictions, "prediction ntuple")
         info = trainer.load_info(mc.predictions, trainer.find_performance(mc.predictions))
-        classes = given_classes or info.classes() or classes_from_branches(mc.predictions, args.tree)
+        classes = given_classes or info.classes() or classes_from_branches(mc.predictions, args.tree, columns)
         binaries = binary_files(args, mc, classes)
         pairs = {b: overrides.get(b) or trainer.pairing(b, classes, info.groups()) for b in binaries}
         bad = {b: c for b, c in pairs.items() if c is not None and c not in classes[1:]}
@@ -92,7 +93,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
                                   binary_files={b: binaries[b].predictions for b in pairs},
                                   binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
                                   multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats,
-                                  tree=args.tree, style=style, hep=hep, subset=args.subset, hull=args.hull,
+                                  tree=args.tree, columns=columns, style=style, hep=hep, subset=args.subset, hull=args.hull,
                                   progress=not args.quiet,
                                   labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}))  # fmt: skip
     return todo, missing, summary

@@ -114,14 +114,17 @@ def write_model(fold_dir: Path, spec: ModelSpec, columns: dict[str, np.ndarray],
     tree.parent.mkdir(parents=True, exist_ok=True)
     snapshot({k: np.ascontiguousarray(v) for k, v in columns.items()}, tree)
     n_classes = len(branches(spec))
+    n_parameters = 9000 + 310 * spec.hyper.nodes
     perf = {"model_name": name, **meta, "training_config": {
         "model_type": spec.hyper.model, "num_classes": n_classes, "use_groups": spec.kind == "grouped",
         "optimizer": spec.hyper.optimizer, "scheduler": spec.hyper.scheduler, "loss_type": spec.hyper.loss,
         "initial_lr": spec.hyper.lr, "weight_decay": spec.hyper.decay, "dropout_p": 0.25, "max_epochs": 81,
-        "batch_size": 1024}, "background_info": background_info(spec), "training_results": history["training_results"]}  # fmt: skip
+        "batch_size": 1024}, "background_info": background_info(spec), "model_type": spec.hyper.model,
+        "num_classes": n_classes, "use_groups": spec.kind == "grouped", "background_groups": background_groups(spec),
+        "training_results": trainer_results(spec, columns, history["training_results"], n_parameters)}  # fmt: skip
     (fold_dir / f"{name}_performance.json").write_text(json.dumps(perf, indent=2))
-    info = {"model_name": name, "model_type": spec.hyper.model, "num_parameters": 9000 + 310 * spec.hyper.nodes,
-            "trainable_parameters": 9000 + 310 * spec.hyper.nodes, "num_classes": n_classes,
+    info = {"model_name": name, "model_type": spec.hyper.model, "num_parameters": n_parameters,
+            "trainable_parameters": n_parameters, "num_classes": n_classes,
             "input_features": {"node_features": 9, "graph_features": 4},
             "architecture": {"hidden_nodes": spec.hyper.nodes, "dropout_p": 0.25},
             "training_mode": "grouped" if spec.kind == "grouped" else "individual"}  # fmt: skip
@@ -134,6 +137,29 @@ def write_model(fold_dir: Path, spec: ModelSpec, columns: dict[str, np.ndarray],
     (fold_dir / "models").mkdir(exist_ok=True)
     (fold_dir / "models" / f"{name}.pt").write_bytes(b"placeholder: pnetviz never reads model weights\n")
     return tree
+
+
+def background_groups(spec: ModelSpec) -> dict[str, list[str]]:
+    """The performance JSON's top-level `background_groups`: class -> samples (a binary model: its category)."""
+    if spec.kind == "grouped":
+        return dict(GROUPS)
+    samples = [spec.background] if spec.kind == "binary" else list(SAMPLES)
+    return {sample_branch(s, i): [s] for i, s in enumerate(samples)}
+
+
+def trainer_results(spec: ModelSpec, columns: dict[str, np.ndarray], toy: dict, n_parameters: int) -> dict:
+    """`training_results` with the fields the real trainer writes (TRAINER-FORMAT.md: no best_epoch,
+    no epochs_completed): its test loss and accuracy are those of the written test events
+    (unweighted cross-entropy and argmax accuracy, as the trainer computes them)."""
+    from pnetviz.metrics.trainercheck import recompute  # noqa: PLC0415
+
+    probs = np.column_stack([columns[f"score_{b}"] for b in (branches(spec) if spec.kind != "binary" else ("signal", "bg1"))])
+    test_loss, test_accuracy = recompute(columns["true_label"], probs, columns["test_mask"])
+    epochs = toy["training_history"]
+    return {"training_history": epochs, "best_valid_loss": toy["best_valid_loss"], "test_loss": test_loss,
+            "test_accuracy": test_accuracy, "total_training_time": toy["total_training_time"],
+            "avg_epoch_time": toy["total_training_time"] / len(epochs), "final_memory_mb": epochs[-1]["memory_mb"],
+            "model_parameters": n_parameters, "early_stopped": True}  # fmt: skip
 
 
 def separation(channel: str, signal: str) -> float:

@@ -389,6 +389,10 @@ def binary_background(q: Query, dirs: dict[int | None, Path]) -> str:
     """--background, checked against the binary models present; the only one if not given."""
     found = sorted({b for d in dirs.values() for n in tree_models(d) if (b := model_background(n))})
     where = trainer_signal_dir(q)
+    if q.background not in found and (q.background is not None or not found):
+        from pnetviz.io import orphans  # noqa: PLC0415 - it builds on this module
+
+        orphans.check_query(q, dirs, q.background)  # the model's JSONs without trees/<model>.root: say so
     if q.background is None:
         if len(found) == 1:
             return found[0]
@@ -409,6 +413,9 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
     found = {f: c for f, d in dirs.items() if (c := _candidates(q, tree_models(d), background))}
     what = f"binary model vs {background}" if background else "multi-class model"
     if not found:
+        from pnetviz.io import orphans  # noqa: PLC0415 - it builds on this module
+
+        orphans.check_query(q, dirs, background)  # the model's JSONs without trees/<model>.root: say so
         models = sorted({n for d in dirs.values() for n in tree_models(d)})
         raise InputError(f"{sdir}: no {what}" + (f" matching --model {q.model!r}" if q.model else "")
                          + f"; models found: {', '.join(models) or 'none'}. Fix: --model or --background.")  # fmt: skip
@@ -422,6 +429,9 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
         missing = [f for f in wanted if f not in found]
     present = [f for f in wanted if f in found]
     if not present:
+        from pnetviz.io import orphans  # noqa: PLC0415
+
+        orphans.check_query(q, {f: dirs[f] for f in wanted if f in dirs}, background)
         have = ", ".join(f"fold-{f}" for f in found)
         raise InputError(f"{sdir}: no {what} for fold {', '.join(map(str, wanted))}; folds with one: {have}. "
                          "Fix: --fold.")  # fmt: skip

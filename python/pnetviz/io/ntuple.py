@@ -6,7 +6,8 @@ double), ``weight`` (float or double, may be negative), ``train_mask`` and ``tes
 (bool or integer), optionally ``valid_mask`` and boolean subset branches such as ``has_bjet``.
 Every column is read in one pass over the tree by the compiled reader in
 `macros/column_reader.h` (4x faster than RDataFrame AsNumpy here; see benchmarks/README.md);
-every problem becomes an InputError naming the file and branch.
+every problem becomes an InputError naming the file and branch. Another group's names and
+expressions (`--column NAME=EXPR`) are laid over the tree by `pnetviz.io.columns`.
 
 Damaged files: before ROOT opens a ntuple, `check_structure` reads its bookkeeping in pure
 Python (`pnetviz.io.structure`: header, keys, the tree's and StreamerInfo's records and checksums);
@@ -34,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.errors import InputError, PnetvizWarning
+from pnetviz.io import columns as mapped
 from pnetviz.io import guard, structure
 from pnetviz.io.layout import root_path
 from pnetviz.rootenv import quiet_root, root, root_errors
@@ -244,10 +246,11 @@ def _basket_tables(path: Path, tree: str, sizes: dict[str, int], entries: int) -
         tfile.Close()
 
 
-def classes_from_branches(path: Path, tree: str = "Events") -> tuple[str, ...]:
+def classes_from_branches(path: Path, tree: str = "Events", columns: tuple[tuple[str, str], ...] = ()) -> tuple[str, ...]:
     """Class names from the ``score_*`` branches in the tree's order (the trainer writes them in
-    class order), ``signal`` first."""
-    names = [b[len("score_"):] for b in branch_types(Path(path), tree) if b.startswith("score_") and "__" not in b]
+    class order), then the mapped ``score_*`` columns (--column) in their order, ``signal`` first."""
+    found = [*branch_types(Path(path), tree), *(name for name, _ in columns)]
+    names = list(dict.fromkeys(b[len("score_"):] for b in found if b.startswith("score_") and "__" not in b))
     if "signal" not in names:
         raise InputError(f"{path}: no branch 'score_signal'; score branches found: "
                          f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in README.md.")  # fmt: skip
@@ -279,6 +282,7 @@ def read_predictions(
     optional_subsets: Sequence[str] = (),
     binary: bool = False,
     extra: Sequence[str] = (),
+    columns: tuple[tuple[str, str], ...] = (),
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -290,13 +294,17 @@ def read_predictions(
     branches read only if the tree has them (has_bjet). binary: the file must hold a binary model
     (one background score branch at most, whatever its name, e.g. the trainer's ``score_bg1``).
     extra: further float branches (systematic variations), as float64 in ``Predictions.extra``.
+    columns: where contract columns come from (`pnetviz.io.columns`: --column NAME=EXPR).
     """
     path = Path(path)
     classes = tuple(classes)
     score_classes = tuple(classes if score_classes is None else score_classes)
     types = branch_types(path, tree)
     entries = int(types.pop(""))
-    hint = "the ntuple contract is in README.md; class names are set with --classes."
+    branches = dict(types)
+    types = mapped.view_types(path, tree, types, columns, not columns or check_structure(path, tree).verified)
+    hint = ("map it from your branches with --column NAME=EXPR or --columns FILE (README 'Your own ntuple')"
+            + ("." if binary else "; class names are set with --classes."))  # fmt: skip
     _require(path, types, "true_label", INT_TYPES | {"Bool_t", "bool"}, hint)
     _require(path, types, "weight", FLOAT_TYPES, hint)
     for name in score_classes:
@@ -316,12 +324,12 @@ def read_predictions(
         raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "
                          "a multi-class model. Fix: evaluate it with pnetviz multiclass.")  # fmt: skip
 
-    columns = ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
+    columns_map, columns = columns, ["true_label", "weight", *(f"score_{c}" for c in score_classes), "train_mask", "test_mask"]
     columns += ["valid_mask"] * has_valid + list(subsets)
     has_id = with_event_id and types.get("event_id") in INT_TYPES
     columns += ["event_id"] * has_id + list(extra)
-    data = read_columns(path, tree, {c: types[c] for c in dict.fromkeys(columns)}, entries, progress,
-                        block=[f"score_{c}" for c in score_classes])  # fmt: skip
+    data = mapped.read_view(path, tree, columns_map, {c: types[c] for c in dict.fromkeys(columns)}, branches, entries,
+                            progress, block=[f"score_{c}" for c in score_classes])  # fmt: skip
     preds = Predictions(
         path=path,
         classes=classes,

@@ -30,6 +30,9 @@ SAMPLE_BRANCHES = (
     ("TTLL", "ttll"), ("WZTo3LNu", "wz"), ("ZZTo4L", "zz"), ("TTZToLLNuNu", "ttz"), ("TTWToLNu", "ttw"),
     ("tZq", "tzq"), ("DYJets10to50", "dy10to50"), ("DYJets", "dy"),
 )  # fmt: skip
+# The analysis' binary categories -> the samples they stand for (its visualizeBinary.py background_map and
+# the grouped mode's diboson): a binary model pairs with the individual class of such a sample.
+CATEGORY_SAMPLES = {"nonprompt": ("TTLL",), "diboson": ("WZTo3LNu", "ZZTo4L"), "ttz": ("TTZToLLNuNu",)}
 DEFAULT_LABELS = {
     "nonprompt": "Nonprompt", "diboson": "Diboson", "ttX": "t#bar{t}X", "ttZ": "t#bar{t}Z", "ttW": "t#bar{t}W",
     "ttll": "t#bar{t}ll", "wz": "WZ", "zz": "ZZ", "ttz": "t#bar{t}Z", "ttw": "t#bar{t}W", "tzq": "tZq",
@@ -117,10 +120,12 @@ class TrainerInfo:
         if not isinstance(bkg, dict):
             return {}
         if bkg.get("mode") == "grouped" and isinstance(bkg.get("groups"), dict):
-            for name in bkg["groups"]:  # class names: parts of output file names
+            # "comment" (dropped by the trainer in every section) and any other non-list value are no class
+            groups = {g: v for g, v in bkg["groups"].items() if isinstance(v, list)}
+            for name in groups:  # class names: parts of output file names
                 check_name(name, "class (background_info.groups)", f"{self.performance} (the trainer's JSON)",
                            "correct the JSON, or give the classes with --classes.")  # fmt: skip
-            return {str(g): [str(s) for s in (v if isinstance(v, list) else [])] for g, v in bkg["groups"].items()}
+            return {str(g): [str(s) for s in v] for g, v in groups.items()}
         samples = bkg.get("backgrounds")
         if isinstance(samples, list):
             return {sample_branch(str(s), i): [str(s)] for i, s in enumerate(samples)}
@@ -219,7 +224,8 @@ def display_label(name: str, overrides: dict[str, str]) -> str:
 def pairing(binary_background: str, classes: tuple[str, ...], groups: dict[str, list[str]]) -> str | None:
     """The multi-class class a binary model's background compares with: the class of the same name
     (case-insensitive), else the group holding a sample of that name or branch name (ttZ -> ttX
-    when ttX holds TTZToLLNuNu)."""
+    when ttX holds TTZToLLNuNu), else the individual class of a sample the category stands for
+    (CATEGORY_SAMPLES: nonprompt -> ttll, diboson -> wz, ttZ -> ttz)."""
     want = binary_background.lower()
     for name in classes[1:]:
         if name.lower() == want:
@@ -227,5 +233,10 @@ def pairing(binary_background: str, classes: tuple[str, ...], groups: dict[str, 
     for name in classes[1:]:
         samples = groups.get(name, [])
         if any(s.lower() == want or known_branch(s) == want for s in samples):
+            return name
+    stands_for = CATEGORY_SAMPLES.get(want, ())  # individual classes (ttll, wz, ttz): the category's samples
+    for name in classes[1:]:
+        samples = groups.get(name) or [key for key, branch in SAMPLE_BRANCHES if branch == name]
+        if any(s.startswith(key) for s in samples for key in stands_for):
             return name
     return None

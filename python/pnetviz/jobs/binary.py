@@ -17,6 +17,7 @@ from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
+from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
 from pnetviz.draw.style import color
@@ -190,7 +191,7 @@ def run(job: BinaryJob) -> RunOutput:
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
-    preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree,
+    preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
                              binary=True, extra=extra)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
@@ -222,6 +223,10 @@ def run(job: BinaryJob) -> RunOutput:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
+    check, check_notes = trainercheck.cross_check(preds.label, np.column_stack([preds.scores["signal"], 1 - preds.scores["signal"]]),
+                                                  preds.masks["test"], history.summary if history else {})  # fmt: skip
+    if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
+        report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}
     report["cut_scan"] = decisions.scan_section(decided, results["test"], metrics)
     report["calibration"] = {"score": "score_signal", "class": "signal", "bins": "equal bins of [0, 1]",

@@ -51,6 +51,7 @@ class ComparisonJob:
     labels: dict[str, str] = field(default_factory=dict)  # class -> plot label
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
+    columns: tuple[tuple[str, str], ...] = ()  # --column/--columns: contract column -> branch or expression
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()
     subset: str | None = None  # only events where this boolean branch is true, in both ntuples
@@ -181,7 +182,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     target = job.pairs[background]
     index = job.classes.index(target)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
-                              score_classes=(job.classes[0],), tree=job.tree, progress=job.progress,
+                              score_classes=(job.classes[0],), tree=job.tree, columns=job.columns, progress=job.progress,
                               with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
     mode = job.hep.weight_mode
     keep_b = binary.masks[SPLIT] & (binary.subsets[job.subset] if job.subset else True)
@@ -277,7 +278,7 @@ def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
 
 
 def run(job: ComparisonJob) -> RunOutput:
-    mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, progress=job.progress,
+    mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                           with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
     pairs, curves = {}, {}
     for background in job.pairs:

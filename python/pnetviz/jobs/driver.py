@@ -37,6 +37,7 @@ class FoldJob:
     syst: SystOptions = SystOptions()  # --syst, --syst-kappa, --score-shift: the profiled ROC
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
+    columns: tuple[tuple[str, str], ...] = ()  # --column/--columns: contract column -> branch or expression
     subset: str | None = None
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()

@@ -293,7 +293,8 @@ def latex_table(job: GAJob, ev: dict, genes: Sequence[str]) -> str:
                f"iterations. Fitness: {latex(ev['fitness_rule']['definition'])} (lower is better); gap: validation "
                "minus training loss at the best epoch. $\\dagger$: the trainer's reported best; $*$: a duplicate "
                "chromosome of the same iteration.")  # fmt: skip
-    lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{caption}}}", "\\end{table}", ""]
+    lines.insert(lines.index("\\centering") + 1, f"\\caption{{{caption}}}")  # a table's caption goes above it
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
     return "\n".join(lines)
 
 

@@ -37,6 +37,7 @@ from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictions
+from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
@@ -74,7 +75,7 @@ def resolve_classes(job: MultiClassJob) -> MultiClassJob:
     between two contradicting sources gives wrong AUCs."""
     if job.classes is not None:
         return job
-    from_branches = classes_from_branches(job.predictions, job.tree)
+    from_branches = classes_from_branches(job.predictions, job.tree, job.columns)
     from_json = job.info.classes()
     if from_json is not None:
         check_class_sources(job, from_json, from_branches)
@@ -570,7 +571,7 @@ def run(job: MultiClassJob) -> RunOutput:
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst,
                                                  {"weight", *(f"score_{c}" for c in job.classes)})  # fmt: skip
     optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
-    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, progress=job.progress,
+    preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                              subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional,
                              extra=extra)  # fmt: skip
     ev = evaluate(job, preds)
@@ -580,6 +581,10 @@ def run(job: MultiClassJob) -> RunOutput:
               if "skipped" in c.report]  # fmt: skip
     notes += [f"pair signal vs {b} skipped: {why}" for b, why in ev.skipped.items()]
     report = build_report(job, preds, ev, history, notes)
+    check, check_notes = trainercheck.cross_check(preds.label, np.column_stack([preds.scores[c] for c in job.classes]),
+                                                  preds.masks["test"], history.summary if history else {})  # fmt: skip
+    if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
+        report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["skipped_pairs"] = dict(ev.skipped)
     decided = decide(job, preds, ev)
     report |= decision_report(job, ev, decided)
