@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnetviz.api.figure import jsroot_base
 from pnetviz.api.files import Figures, read_json, read_table
-from pnetviz.api.series import Series, pick_pair
+from pnetviz.api.series import Series, background, pick_pair
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.jobs import foldsummary
@@ -95,8 +95,7 @@ class Model:
         background, `pair="diboson"`)."""
         curves = self.curves()
         name = pick_pair(curves, pair if pair is not None or len(curves) == 1 else self.pair or None, text_line(self.name))
-        background = name.rsplit(" vs ", 1)[-1]
-        return Series(label or f"{KIND_LABELS.get(self.kind, self.kind)} vs {background}", curves[name][split])
+        return Series(label or f"{KIND_LABELS.get(self.kind, self.kind)} vs {background(name)}", curves[name][split])
 
 
 @dataclass

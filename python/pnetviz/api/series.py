@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,14 +19,20 @@ class Series:
     curves: list[FoldCurves]
 
 
+def background(pair: str) -> str:
+    """The background of a pair name: "MHc130_MA90 vs diboson (LR)" -> "diboson"."""
+    return re.sub(r" \([^()]*\)$", "", pair.rsplit(" vs ", 1)[-1])
+
+
 def pick_pair(pairs: Mapping[str, object], pair: str | None, what: str) -> str:
     """The pair of `pairs` meant by `pair`: its full name ("MHc130_MA90 vs diboson"), the
-    background alone ("diboson"), or None when there is only one. InputError listing them else."""
+    background alone ("diboson", also for "... vs diboson (LR)"), or None when there is only one;
+    InputError listing them else."""
     names = list(pairs)
     if pair is None and len(names) == 1:
         return names[0]
     if pair is not None:
-        found = [n for n in names if n == pair] or [n for n in names if n.endswith(f" vs {pair}")]
+        found = [n for n in names if n == pair] or [n for n in names if background(n) == pair]
         if len(found) == 1:
             return found[0]
     given = "no pair" if pair is None else f"pair {text_line(pair)!r}"
