@@ -14,11 +14,20 @@ KINDS = ("roc", "rejection")
 
 
 def as_series(item: object, pair: str | None, split: str) -> Series:
-    """A Series, or what has `.series(pair, split)` (an evaluation result, a round's model)."""
+    """A Series, or what has `.series(pair, split)` (an evaluation result, a round's model); `pair`
+    chooses among an item's several pairs and leaves an item of one pair as it is."""
     if isinstance(item, Series):
         return item
     if hasattr(item, "series"):
-        return item.series(pair=pair, split=split)
+        try:
+            return item.series(pair=pair, split=split)
+        except InputError as err:
+            if pair is None:
+                raise
+            try:  # `pair` is for the items with several pairs: one with a single pair gives its own
+                return item.series(pair=None, split=split)
+            except InputError:
+                raise err from None
     raise InputError(f"overlay: {text_line(type(item).__name__)} has no curves. Fix: give evaluation results "
                      "(pnetviz.evaluate_binary/evaluate_multiclass) or models of pnetviz.open_round(...).models.")  # fmt: skip
 
