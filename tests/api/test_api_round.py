@@ -122,3 +122,13 @@ def test_run_campaign_uses_the_given_client_and_leaves_it_open(demo_round, tmp_p
     assert sorted(m.pair for m in rnd.models) == ["diboson", "nonprompt", "ttZ"]
     assert {m.channel for m in rnd.models} == {CHANNEL} and {m.signal for m in rnd.models} == {SIGNAL}
     assert all(j["status"] == "done" for j in rnd.summary["jobs"])
+
+
+def test_figures_of_the_same_name_live_side_by_side(demo_round):
+    """Stored canvases of one name (roc_curve of two folds): drawing one must not delete the other."""
+    model = pnetviz.open_round(demo_round.plots).model(kind="binary", pair="diboson")
+    first, second = (model.folds[k].figures["roc_curve"] for k in (0, 1))
+    pngs = [first.to_png(), second.to_png(), first.to_png()]
+    assert all(p.startswith(PNG) for p in pngs) and pngs[0] == pngs[2] != pngs[1]
+    names = [c.GetName() for c in root().gROOT.GetListOfCanvases()]
+    assert first.canvas.GetName() not in names and second.canvas.GetName() not in names

@@ -49,6 +49,15 @@ class Figure:
         self.jsroot = jsroot
         self._keep = keep  # the drawn objects of a figure built here (draw.canvas.Figure): kept alive
         self._style = style  # draw.style.StyleOptions of a figure built here: its export is in the CMS style
+        canvas.SetName(f"{name}_{uuid.uuid4().hex[:8]}")  # TCanvas::Draw deletes a listed canvas of its name
+        self._unlist()
+
+    def _unlist(self) -> None:
+        """Off ROOT's list of canvases: JupyROOT would display it again after the cell (as a
+        second, PNG-only output), and no other canvas's Draw can delete it by name."""
+        from pnetviz.rootenv import root  # noqa: PLC0415
+
+        root().gROOT.GetListOfCanvases().Remove(self.canvas)
 
     def __repr__(self) -> str:
         return f"<pnetviz Figure {text_line(self.name)!s} {self.width}x{self.height}>"
@@ -115,5 +124,6 @@ class Figure:
             self.canvas.Modified()
             self.canvas.Update()
             self.canvas.SaveAs(str(path))
+        self._unlist()
         if not path.is_file():
             raise InputError(f"{text_line(path)}: ROOT did not write the figure. Fix: check free disk space.")
