@@ -53,6 +53,7 @@ class EvaluationResult:
     summary: dict | None = None
     summary_figures: Figures | None = None
     command: list[str] = field(default_factory=list)  # the equivalent command line
+    jsroot: str = ""  # JSROOT's base URL for its figures (and overlays of it)
 
     @property
     def report(self) -> dict:
@@ -120,7 +121,7 @@ def _evaluate(kind: str, cli, run_one: Callable, options: dict) -> EvaluationRes
     """Parse `options` with the subcommand's parser and run it as the command does, keeping
     each fold's job (its final output directory) and curves."""
     options.setdefault("quiet", True)
-    jsroot = options.pop("jsroot", None)
+    jsroot = jsroot_base(Path(options.get("plots_dir") or "plots"), options.pop("jsroot", None))  # a campaign's copy first
     argv = to_argv(cli.parser(f"pnetviz {kind}"), options)
     args = cli.parser(f"pnetviz {kind}").parse_args(argv)
     jobs, outputs = [], []
@@ -140,11 +141,11 @@ def _evaluate(kind: str, cli, run_one: Callable, options: dict) -> EvaluationRes
         where = Path(job.output)
         folds.append(FoldResult(job.fold, where, read_json(where / REPORT), _optional_json(where / "working_points.json"),
                                 {name: dict(per_split) for name, (_, per_split) in out.curves.items()},
-                                Figures(where / "plots.root", jsroot_base(None, jsroot))))  # fmt: skip
+                                Figures(where / "plots.root", jsroot)))  # fmt: skip
     summary_dir = folds[0].output.parent / "folds" if len(folds) > 1 else None
     summary = read_json(summary_dir / REPORT) if summary_dir and (summary_dir / REPORT).is_file() else None
-    figures = Figures(summary_dir / "plots.root", jsroot_base(None, jsroot)) if summary is not None else None
-    return EvaluationResult(kind, folds, summary, figures, ["pnetviz", kind, *argv])
+    figures = Figures(summary_dir / "plots.root", jsroot) if summary is not None else None
+    return EvaluationResult(kind, folds, summary, figures, ["pnetviz", kind, *argv], jsroot)
 
 
 def _optional_json(path: Path) -> dict:
@@ -158,7 +159,8 @@ def evaluate_binary(predictions: str | os.PathLike | None = None, **options) -> 
     `signal`, `background`, `fold` ("all", 0, [0, 1]) for a trainer's tree. Every other option of
     `pnetviz binary --help` is a keyword argument of the same name (`output`, `plots_dir`,
     `working_points`, `bootstrap`, `weights`, `syst`, ...; `quiet` defaults to True here);
-    `jsroot` sets the figures' JSROOT URL. The output sets are written as the command writes them
+    `jsroot` sets the figures' JSROOT URL (default: the copy a campaign put in <plots_dir>/jsroot/,
+    else the official release). The output sets are written as the command writes them
     (default place: plots/ under the working directory). InputError for a user mistake."""
     from pnetviz.jobs import binary  # noqa: PLC0415 - ROOT starts here, not at `import pnetviz`
 

@@ -31,7 +31,7 @@ def jsroot_base(plots_dir: Path | None = None, explicit: str | None = None) -> s
         return explicit if explicit.endswith("/") else explicit + "/"
     local = Path(plots_dir) / "jsroot" if plots_dir is not None else None
     if local is not None and (local / "modules" / "main.mjs").is_file():
-        relative = os.path.relpath(local.resolve(), Path.cwd().resolve())
+        relative = os.path.relpath(os.path.abspath(local), os.getcwd())  # as served: symbolic links kept
         if not relative.startswith(".."):
             return "./" + Path(relative).as_posix() + "/"
     return JSROOT_URL

@@ -42,7 +42,8 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
 
     `items`: evaluation results, models of a round (`round.models`, `round.model(...)`) or
     Series; `pair` picks the pair of an item with several (a multi-class model: the background,
-    e.g. "diboson"); `labels` replace the legend texts; `context` lines head the legend box."""
+    e.g. "diboson"); `labels` replace the legend texts; `context` lines head the legend box;
+    JSROOT comes from `jsroot`, else from where the items' figures take it (a round's local copy)."""
     from pnetviz.draw.style import StyleOptions, cms_style, cycle_color  # noqa: PLC0415
     from pnetviz.jobs.foldsummary import band_figures  # noqa: PLC0415
 
@@ -70,4 +71,5 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
     for other in figs:
         if other is not chosen:
             other.close()
+    jsroot = jsroot or next((item.jsroot for item in items if getattr(item, "jsroot", None)), None)  # the round's
     return Figure(f"overlay_{kind}", chosen.canvas, jsroot_base(None, jsroot), keep=chosen, style=style)
