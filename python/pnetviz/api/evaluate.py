@@ -22,6 +22,7 @@ from pnetviz.api.files import Figures, read_json
 from pnetviz.api.series import Series, pick_pair
 from pnetviz.cli import binary as binary_cli
 from pnetviz.cli import common
+from pnetviz.escape import tlatex
 from pnetviz.cli import multiclass as multiclass_cli
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves
 
@@ -86,7 +87,8 @@ class EvaluationResult:
         """This result's curves over its folds, for `pnetviz.overlay`."""
         name = pick_pair(self.curves, pair, "result")
         curves = [f.curves[name][split] for f in self.folds if name in f.curves]
-        return Series(label or self.report.get("model", {}).get("model_name") or name, curves)
+        text = label or tlatex(self.report.get("model", {}).get("model_name") or name)
+        return Series(text, curves, str(self.report.get("channel") or ""), str(self.report.get("signal") or ""))
 
     def _repr_html_(self) -> str:
         from pnetviz.escape import html  # noqa: PLC0415

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pnetviz.api.figure import Figure, jsroot_base
 from pnetviz.api.series import Series
 from pnetviz.errors import InputError
-from pnetviz.escape import text_line
+from pnetviz.escape import check_tlatex, text_line
 
 KINDS = ("roc", "rejection")
 
@@ -32,6 +32,23 @@ def as_series(item: object, pair: str | None, split: str) -> Series:
                      "(pnetviz.evaluate_binary/evaluate_multiclass) or models of pnetviz.open_round(...).models.")  # fmt: skip
 
 
+def _tlatex(text: str, what: str) -> str:
+    """A label the user wrote in TLatex, checked (escape.check_tlatex): InputError if ROOT cannot draw it."""
+    try:
+        return check_tlatex(text, f"overlay: {what}")
+    except ValueError as err:
+        raise InputError(f"{err}. Fix: write TLatex as in --labels (t#bar{{t}}X), no backslash.") from None
+
+
+def default_context(series: Sequence[Series]) -> list[str]:
+    """The signal point and the channel, in physics labels, when every item shares them."""
+    from pnetviz.io.trainer import channel_label, signal_label  # noqa: PLC0415
+
+    signals, channels = {s.signal for s in series}, {s.channel for s in series}
+    lines = [signal_label(signals.pop())] if len(signals) == 1 and "" not in signals else []
+    return lines + ([channel_label(channels.pop())] if len(channels) == 1 and "" not in channels else [])
+
+
 def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | None = None, split: str = "test",
             labels: Sequence[str] | None = None, reference: int = 0, context: Sequence[str] = (),
             energy: float = 13.0, run: str = "Run 2", extra_text: str = "Simulation Preliminary",
@@ -42,7 +59,8 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
 
     `items`: evaluation results, models of a round (`round.models`, `round.model(...)`) or
     Series; `pair` picks the pair of an item with several (a multi-class model: the background,
-    e.g. "diboson"); `labels` replace the legend texts; `context` lines head the legend box;
+    e.g. "diboson"); `labels` replace the legend texts and `context` lines head the legend box
+    (both TLatex; default context: the items' signal point and channel);
     JSROOT comes from `jsroot`, else from where the items' figures take it (a round's local copy)."""
     from pnetviz.draw.style import StyleOptions, cms_style, cycle_color  # noqa: PLC0415
     from pnetviz.jobs.foldsummary import band_figures  # noqa: PLC0415
@@ -55,7 +73,8 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
     if labels is not None:
         if len(labels) != len(series):
             raise InputError(f"overlay: {len(labels)} labels for {len(series)} items. Fix: give one label per item.")
-        series = [Series(str(label), s.curves) for label, s in zip(labels, series)]
+        series = [Series(_tlatex(str(label), "label"), s.curves, s.channel, s.signal) for label, s in zip(labels, series)]
+    context = [_tlatex(str(line), "context line") for line in context] or default_context(series)
     if not 0 <= reference < len(series):
         raise InputError(f"overlay: reference={reference}; give the index of one of the {len(series)} items.")
     empty = [s.label for s in series if not s.curves]
@@ -64,7 +83,7 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
     keys = [f"item{i}" for i in range(len(series))]
     style = StyleOptions(energy=energy, run=run, extra_text=extra_text)
     with cms_style(style):
-        figs = band_figures("overlay_", {k: s.curves for k, s in zip(keys, series)}, list(context), keys[reference],
+        figs = band_figures("overlay_", {k: s.curves for k, s in zip(keys, series)}, context, keys[reference],
                             {k: s.label for k, s in zip(keys, series)},
                             {k: cycle_color(i) for i, k in enumerate(keys)})  # fmt: skip
     chosen = figs[KINDS.index(kind)]

@@ -18,7 +18,7 @@ from pnetviz.api.figure import jsroot_base
 from pnetviz.api.files import Figures, read_json, read_table
 from pnetviz.api.series import Series, background, pick_pair
 from pnetviz.errors import InputError
-from pnetviz.escape import text_line
+from pnetviz.escape import text_line, tlatex
 from pnetviz.jobs import foldsummary
 
 CAMPAIGN_DIR = "campaign"
@@ -92,10 +92,11 @@ class Model:
 
     def series(self, pair: str | None = None, split: str = "test", label: str | None = None) -> Series:
         """This model's curves over its folds for `pnetviz.overlay` (a multi-class model: name the
-        background, `pair="diboson"`)."""
+        background, `pair="diboson"`); `label` is TLatex (default: kind and background, escaped)."""
         curves = self.curves()
         name = pick_pair(curves, pair if pair is not None or len(curves) == 1 else self.pair or None, text_line(self.name))
-        return Series(label or f"{KIND_LABELS.get(self.kind, self.kind)} vs {background(name)}", curves[name][split])
+        return Series(label or f"{KIND_LABELS.get(self.kind, self.kind)} vs {tlatex(background(name))}", curves[name][split],
+                      self.channel, self.signal)  # fmt: skip
 
 
 @dataclass

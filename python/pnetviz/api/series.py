@@ -13,10 +13,13 @@ from pnetviz.metrics.folds import FoldCurves
 
 @dataclass(frozen=True)
 class Series:
-    """`label` (the legend's text) and the curves of each fold (metrics.folds.FoldCurves)."""
+    """`label` (the legend's text, TLatex), the curves of each fold (metrics.folds.FoldCurves),
+    and the channel and signal point they belong to ('' when unknown)."""
 
     label: str
     curves: list[FoldCurves]
+    channel: str = ""
+    signal: str = ""
 
 
 def background(pair: str) -> str:
