@@ -115,6 +115,15 @@ def html(text: object) -> str:
     return _html.escape(str(text), quote=True)
 
 
+def script_literal(value: object) -> str:
+    """`value` (JSON-serialisable) as a JavaScript literal inside an HTML <script>: JSON with every
+    non-ASCII character, '<', '>' and '&' as \\u escapes, so no text closes the script element."""
+    import json  # noqa: PLC0415
+
+    text = json.dumps(value, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def is_utf8(text: object) -> bool:
     """False if `text` holds characters that are not text: the surrogates by which Python keeps the
     bytes of a file name or command-line argument that is not valid UTF-8."""

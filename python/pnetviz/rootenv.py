@@ -42,10 +42,10 @@ _START_COLORS: dict[int, ColorValues] = {}  # filled by root(): the colours ROOT
 @functools.cache
 def root() -> ModuleType:
     """Import and configure ROOT once per process; raise if a header does not compile."""
-    warnings.filterwarnings("ignore", category=UserWarning, module="ROOT")
-    warnings.filterwarnings("ignore", message=r"\s*.*alpha", category=UserWarning)
     try:
-        import ROOT  # noqa: PLC0415 - deliberately lazy: the import costs start-up time
+        with warnings.catch_warnings():  # the wheel's "alpha stage" UserWarning, during this import only:
+            warnings.filterwarnings("ignore", category=UserWarning, module="ROOT")  # the user's filters stay as they were
+            import ROOT  # noqa: PLC0415 - deliberately lazy: the import costs start-up time
     except ImportError as err:
         raise MissingROOT(f"PyROOT cannot be imported by {sys.executable} ({err}). Fix: set up a ROOT with Python "
                           "bindings first (source thisroot.sh, an LCG view, CMSSW's cmsenv, or conda install -c "

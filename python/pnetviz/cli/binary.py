@@ -18,11 +18,20 @@ def parser(prog: str | None = None):
     return common.evaluation_parser("binary", prog, DESCRIPTION, EXAMPLES)
 
 
+def make_job(args):
+    """The job factory of `pnetviz binary` (driver.FoldJob's fields -> BinaryJob)."""
+    from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
+
+    return functools.partial(binary.BinaryJob, compare_subset=args.compare_subset)
+
+
+def what(job) -> tuple[list[str], str]:
+    """The fold summary's context line and title head (common.evaluate_folds)."""
+    return job.context(f"vs {job.display[1]}")[:2], f"{job.signal} vs {job.background}"
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    make = functools.partial(binary.BinaryJob, compare_subset=args.compare_subset)
-    return common.evaluate_folds("binary", args, argv, make, binary.run,
-                                 lambda j: (j.context(f"vs {j.display[1]}")[:2], f"{j.signal} vs {j.background}"),
-                                 background=args.background)  # fmt: skip
+    return common.evaluate_folds("binary", args, argv, make_job(args), binary.run, what, background=args.background)

@@ -331,12 +331,18 @@ def run_batch(args: argparse.Namespace, todo: list, runner, timeout: float | Non
                                    on_tick=lambda: jobs.tend(args.start_timeout))  # fmt: skip
 
 
-def run_jobs(args: argparse.Namespace, todo: list, runner=None) -> list:
+def run_jobs(args: argparse.Namespace, todo: list, runner=None, client=None) -> list:
+    """The jobs on the cluster the options name, or on `client` (a Dask Client the caller made
+    and keeps: used as it is, never closed here)."""
     from pnetviz.campaign import cluster, execute  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
 
     runner = runner or run_command
     timeout = args.job_timeout or None
+    if client is not None:
+        with execute.Progress(len(todo), quiet=args.quiet) as progress:
+            cluster.check_environment(client)
+            return execute.execute(todo, client, runner, progress.done, timeout)
     if args.cluster != "local":
         return run_batch(args, todo, runner, timeout)
     with execute.Progress(len(todo), quiet=args.quiet) as progress:
@@ -354,9 +360,9 @@ def run_jobs(args: argparse.Namespace, todo: list, runner=None) -> list:
             return execute.execute(todo, client, runner, progress.done, timeout)
 
 
-def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None, client=None) -> int:
     """`runner(command, argv) -> exit code` runs each job (default: the pnetviz subcommand;
-    tests hand in others)."""
+    tests hand in others); `client`: an existing Dask Client to run them on (pnetviz.run_campaign)."""
     args = parse_args(argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
@@ -383,7 +389,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     rest = rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner) if todo else []) + rest + left_out
+    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner, client) if todo else []) + rest + left_out
     results += getattr(args, "no_ntuple", [])
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))

@@ -34,10 +34,18 @@ def parser(prog: str | None = None):
     return common.evaluation_parser("multiclass", prog, DESCRIPTION, EXAMPLES)
 
 
-def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
+def make_job(args):
+    """The job factory of `pnetviz multiclass` (driver.FoldJob's fields -> MultiClassJob)."""
     from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    make = functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes), fit_score=args.fit_score)
-    return common.evaluate_folds("multiclass", args, argv, make, multiclass.run,
-                                 lambda j: (j.context("multi-class")[:2], f"{j.signal} multi-class"))
+    return functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes), fit_score=args.fit_score)
+
+
+def what(job) -> tuple[list[str], str]:
+    """The fold summary's context line and title head (common.evaluate_folds)."""
+    return job.context("multi-class")[:2], f"{job.signal} multi-class"
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+    args = parser(prog).parse_args(argv)
+    return common.evaluate_folds("multiclass", args, argv, make_job(args), multiclass.run, what)

@@ -30,6 +30,7 @@ from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import plain
 from pnetviz.draw.style import StyleOptions, color
+from pnetviz.draw.style import color as style_color
 from pnetviz.metrics.rounding import pm
 
 FOLDS_DIR = "folds"
@@ -39,11 +40,14 @@ FOLD_DIR = re.compile(r"fold-(\d+)")
 
 
 def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: Sequence[str],
-                 reference: str = "test", labels: dict[str, str] | None = None) -> list[canvas.Figure]:  # fmt: skip
+                 reference: str = "test", labels: dict[str, str] | None = None,
+                 colors: dict[str, int] | None = None) -> list[canvas.Figure]:  # fmt: skip
     """Mean ROC and mean rejection curve with +-1 sigma bands of each series (train and test, or
     binary and multi-class), and a ratio panel: each mean over the mean of `reference`, with the
-    band of its fold spread (metrics.folds.fold_ratios). `labels`: series -> legend name."""
+    band of its fold spread (metrics.folds.fold_ratios). `labels`: series -> legend name;
+    `colors`: series -> ROOT colour (default: the style's colour named as the series)."""
     aggs = {split: aggregate(curves) for split, curves in per_split.items()}
+    color = colors.__getitem__ if colors else style_color
     n = len(next(iter(aggs.values())).folds)
     name = {s: (labels or {}).get(s, s.capitalize()) for s in aggs}
     ref = reference if reference in aggs else next(iter(aggs))

@@ -1,0 +1,129 @@
+"""Figures that display inline in Jupyter: JSROOT drawing the canvas's JSON, a PNG beside it.
+
+A `Figure` holds one ROOT canvas: one read from a pnetviz ROOT file (checked by draw.stored
+before it is ever drawn: a planted TExec does not run) or one the API built (an overlay).
+`_repr_mimebundle_` gives Jupyter `text/html` (a <div> and a module script importing JSROOT and
+drawing `TBufferJSON::ToJSON(canvas)`) and `image/png` (the canvas rendered by ROOT): a
+notebook reopened untrusted, which does not run scripts, shows the PNG.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+from pnetviz.campaign.site import JSROOT_URL
+from pnetviz.errors import InputError
+from pnetviz.escape import html, script_literal, text_line
+
+SAVE_FORMATS = ("png", "pdf", "svg", "root")
+
+
+def jsroot_base(plots_dir: Path | None = None, explicit: str | None = None) -> str:
+    """Where a figure's HTML imports JSROOT from, as the web report finds it: `explicit` if given,
+    else the local copy a campaign put in <plots_dir>/jsroot/ (`pnetviz campaign --jsroot`), as a
+    path relative to the working directory (the notebook's), else the pinned official release."""
+    if explicit:
+        return explicit if explicit.endswith("/") else explicit + "/"
+    local = Path(plots_dir) / "jsroot" if plots_dir is not None else None
+    if local is not None and (local / "modules" / "main.mjs").is_file():
+        relative = os.path.relpath(os.path.abspath(local), os.getcwd())  # as served: symbolic links kept
+        if not relative.startswith(".."):
+            return "./" + Path(relative).as_posix() + "/"
+    return JSROOT_URL
+
+
+class Figure:
+    """One pnetviz figure (a ROOT TCanvas) that Jupyter shows inline; `save` writes it to a file.
+
+    Attributes: `name` (the figure's file stem, e.g. "roc_curve"), `canvas` (the TCanvas),
+    `jsroot` (JSROOT's base URL for the HTML output)."""
+
+    def __init__(self, name: str, canvas: object, jsroot: str = JSROOT_URL, keep: object = None, style: object = None) -> None:
+        self.name = name
+        self.canvas = canvas
+        self.jsroot = jsroot
+        self._keep = keep  # the drawn objects of a figure built here (draw.canvas.Figure): kept alive
+        self._style = style  # draw.style.StyleOptions of a figure built here: its export is in the CMS style
+        canvas.SetName(f"{name}_{uuid.uuid4().hex[:8]}")  # TCanvas::Draw deletes a listed canvas of its name
+        self._unlist()
+
+    def _unlist(self) -> None:
+        """Off ROOT's list of canvases: JupyROOT would display it again after the cell (as a
+        second, PNG-only output), and no other canvas's Draw can delete it by name."""
+        from pnetviz.rootenv import root  # noqa: PLC0415
+
+        root().gROOT.GetListOfCanvases().Remove(self.canvas)
+
+    def __repr__(self) -> str:
+        return f"<pnetviz Figure {text_line(self.name)!s} {self.width}x{self.height}>"
+
+    @property
+    def width(self) -> int:
+        return int(self.canvas.GetWw())
+
+    @property
+    def height(self) -> int:
+        return int(self.canvas.GetWh())
+
+    def to_json(self) -> str:
+        """The canvas as ROOT's JSON (TBufferJSON::ToJSON), which JSROOT draws."""
+        from pnetviz.rootenv import root  # noqa: PLC0415
+
+        return str(root().TBufferJSON.ToJSON(self.canvas).Data())
+
+    def to_html(self) -> str:
+        """A <div> and a module script that imports JSROOT from `jsroot` and draws the canvas in it."""
+        div = f"pnetviz-{uuid.uuid4().hex}"
+        script = (f"const jsroot = await import({script_literal(self.jsroot + 'modules/main.mjs')});\n"
+                  "jsroot.settings.SmallPad = null;  // a ratio panel's axes drawn whole, as in the web report\n"
+                  f"await jsroot.draw({script_literal(div)}, jsroot.parse({script_literal(self.to_json())}), '');")  # fmt: skip
+        return (f'<div id="{html(div)}" class="pnetviz-figure" title="{html(self.name)}" '
+                f'style="width:{self.width}px;height:{self.height}px"></div>\n<script type="module">\n{script}\n</script>')  # fmt: skip
+
+    def to_png(self) -> bytes:
+        """The canvas rendered by ROOT as PNG bytes."""
+        with tempfile.TemporaryDirectory(prefix="pnetviz-figure-") as tmp:
+            path = Path(tmp) / "figure.png"
+            self._export(path)
+            return path.read_bytes()
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        """Jupyter's display: text/html (JSROOT) and image/png (ROOT), base64 text for the PNG."""
+        return {"text/html": self.to_html(), "image/png": base64.b64encode(self.to_png()).decode("ascii"),
+                "text/plain": repr(self)}  # fmt: skip
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the figure to `path`: .png, .pdf, .svg (rendered by ROOT) or .root (the canvas)."""
+        path = Path(path)
+        fmt = path.suffix.lower().lstrip(".")
+        if fmt not in SAVE_FORMATS:
+            raise InputError(f"{text_line(path)}: save a figure as {', '.join('.' + f for f in SAVE_FORMATS)}.")
+        if not path.parent.is_dir():
+            raise InputError(f"{text_line(path)}: the directory {text_line(path.parent)} does not exist. Fix: create it first.")
+        with tempfile.TemporaryDirectory(prefix=".pnetviz-save-", dir=path.parent) as tmp:
+            staged = Path(tmp) / f"figure.{fmt}"
+            self._export(staged)
+            os.replace(staged, path)  # whole or not at all
+        return path
+
+    def _export(self, path: Path) -> None:
+        """The canvas drawn at its own size into `path` (a plain name ROOT takes literally)."""
+        from pnetviz.draw.style import cms_style  # noqa: PLC0415
+        from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
+
+        ROOT = root()
+        width, height = self.width, self.height
+        with quiet_root(ROOT.kWarning), cms_style(self._style) if self._style else contextlib.nullcontext():
+            self.canvas.Draw()
+            self.canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
+            self.canvas.Modified()
+            self.canvas.Update()
+            self.canvas.SaveAs(str(path))
+        self._unlist()
+        if not path.is_file():
+            raise InputError(f"{text_line(path)}: ROOT did not write the figure. Fix: check free disk space.")
