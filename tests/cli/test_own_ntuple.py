@@ -93,8 +93,10 @@ def test_campaign_passes_every_column_pair_and_the_file_on(tmp_path, monkeypatch
     args = campaign.parse_args(["--results-dir", str(tmp_path), "--columns", "columns.json",
                                 "--column", "true_label=isSignal ? 0 : 1", "--column", "test_mask=event % 5 == 3"], None)  # fmt: skip
     campaign.options(args)
-    for kind in ("binary", "multiclass", "compare"):
+    from pnetviz.cli import compare, multiclass  # noqa: PLC0415
+
+    for kind, sub in (("binary", binary), ("multiclass", multiclass), ("compare", compare)):
         argv = common.passthrough(args, kind)
-        parsed = argparse.Namespace(**vars(binary.parser().parse_args(argv)))
+        parsed = argparse.Namespace(**vars(sub.parser().parse_args(argv)))  # each subcommand's own parser
         assert parsed.column == ["true_label=isSignal ? 0 : 1", "test_mask=event % 5 == 3"]
         assert parsed.columns == str(mapping.resolve())
