@@ -67,8 +67,14 @@ def test_outputs_and_aucs_equal_sklearn(comparison):
 
     st = summary["pairs"]["ttZ"]["difference_statistics"]
     ref = stats.ttest_rel([p["auc"]["multiclass"]["value"] for p in per], [p["auc"]["binary"]["value"] for p in per])
-    assert st["t"] == pytest.approx(ref.statistic, rel=1e-9) and st["p_value"] == pytest.approx(ref.pvalue, rel=1e-7)
-    assert st["standard_error"] == pytest.approx(np.std(diffs, ddof=1) / np.sqrt(2), rel=1e-12)
+    # the naive paired t is scipy's; the corrected resampled t (Nadeau-Bengio, k = 2: n_test/n_train = 1/(k-1) = 1)
+    # has the standard error std sqrt(1/k + 1) and k - 1 degrees of freedom
+    assert st["t_naive"] == pytest.approx(ref.statistic, rel=1e-9) and st["p_naive_t"] == pytest.approx(ref.pvalue, rel=1e-7)
+    se = np.std(diffs, ddof=1) * np.sqrt(1 / 2 + 1)
+    assert st["standard_error"] == pytest.approx(se, rel=1e-12) and st["t"] == pytest.approx(np.mean(diffs) / se, rel=1e-12)
+    assert st["p_value"] == pytest.approx(2 * stats.t.sf(abs(np.mean(diffs) / se), 1), rel=1e-9)
+    errs_pooled = np.array([p["difference"]["error"] for p in per])
+    assert st["pooled_bootstrap_error"] == pytest.approx(np.sqrt(np.sum(errs_pooled**2)) / 2, rel=1e-12)
     errs = np.array([p["difference"]["error"] for p in per])
     assert st["combined"] == pytest.approx(np.sum(np.array(diffs) / errs**2) / np.sum(errs**-2), rel=1e-12)
     assert (comparison / "folds" / "signal_vs_ttZ_auc_by_fold.png").exists()

@@ -30,6 +30,7 @@ from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.draw.style import StyleOptions, color, cycle_color
 from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
+from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.rounding import pm
 
 SPLIT = "test"
@@ -369,12 +370,28 @@ def summary_report(per_fold: dict[int, dict], missing: list[int]) -> dict:
         }
         out["pairs"][b] = {"per_fold": table, **{k: _mean_std(list(table[k].values()))
                                                  for k in ("auc_binary", "auc_multiclass", "difference")},
-                           "difference_statistics": {
-                               "convention": "multi-class minus binary, per fold; paired Student t over folds "
-                                             "(two-sided p-value); inverse-variance combination with the per-fold "
-                                             "difference errors",
-                               **paired_difference(list(table["auc_multiclass"].values()), list(table["auc_binary"].values()),
-                                                   list(table["difference_error"].values()))}}  # fmt: skip
+                           "difference_statistics": difference_statistics(table)}  # fmt: skip
+    return out
+
+
+def difference_statistics(table: dict) -> dict:
+    """The fold summary's multi-class minus binary AUC difference, two questions answered apart:
+    training variability (the corrected resampled t over folds, metrics.foldtests: its
+    `standard_error` and `p_value`; the naive paired t as `t_naive`/`p_naive_t`) and test-set noise
+    alone (`pooled_bootstrap_error`: the folds' event-paired bootstrap errors of the difference
+    pooled for the mean, sqrt(sum e_f^2)/k, the test splits being disjoint); the inverse-variance
+    combination (`combined`) with the per-fold errors as before."""
+    auc_m, auc_b = list(table["auc_multiclass"].values()), list(table["auc_binary"].values())
+    errors = np.array(list(table["difference_error"].values()), dtype=float)
+    out = {"convention": "multi-class minus binary, per fold; corrected resampled t over folds (Nadeau-Bengio, "
+                         "n_test/n_train = 1/(k-1); two-sided p-value) for training variability; the event-paired "
+                         "bootstrap errors pooled over folds for test-set noise; inverse-variance combination with "
+                         "the per-fold difference errors"}
+    out |= paired_difference(auc_m, auc_b, list(errors))
+    out |= {k: v for k, v in corrected_paired_test(auc_m, auc_b, None).items() if k != "folds"}
+    k = errors.size
+    out["pooled_bootstrap_error"] = (float(math.sqrt(np.sum(errors**2)) / k)
+                                     if k and np.all(np.isfinite(errors)) else None)  # fmt: skip
     return out
 
 
@@ -412,12 +429,13 @@ def summary_figures(report: dict, signal: str, channel: str, means: dict | None 
 
 def paired_line(pair: dict) -> list[str]:
     """The paired difference over folds for a figure: mean of the per-fold differences (multi-class
-    minus binary) +- its standard error std/sqrt(k), not the two models' errors in quadrature."""
+    minus binary) +- its corrected standard error std sqrt(1/k + 1/(k-1)) (difference_statistics),
+    not the two models' errors in quadrature."""
     st = pair.get("difference_statistics") or {}
     mean, se = st.get("mean"), st.get("standard_error")
     if not isinstance(mean, float) or not isinstance(se, float):
         return []
-    return [f"#DeltaAUC (MC #minus B): {mean:+.4f} #pm {se:.4f} (paired, s.e.)"]
+    return [f"#DeltaAUC (MC #minus B): {pm(mean, se, 'tlatex', sign=True)} (paired over folds, corrected t)"]
 
 
 def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[str]) -> canvas.Figure:
