@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pnetviz.cli.commands import COMMANDS
+from pnetviz.cli.commands import COMMANDS, run_command
 from pnetviz.rootenv import root
 
 
@@ -116,3 +117,29 @@ def small_tree(base: Path, signals=SMALL_SIGNALS, events: int = 300) -> Path:
     for point in signals:
         write_trainer_fold(base, "Run3Mu", point, 0, events=events)
     return base
+
+
+# --- the API and notebook tests' demo round (tests/api) ---
+
+API_CHANNEL, API_SIGNAL = "Run3Mu", "MHc130_MA90"  # the API and notebook tests' demo round
+API_FAST = ["--bootstrap", "20"]  # few replicas: the tests compare numbers, not their precision
+
+
+@dataclass(frozen=True)
+class DemoRound:
+    """A small finished demo round (one channel, one signal point, 2 folds of 300 events, every
+    model kind, `campaign --workers 0 --images none`): the API and notebook tests' input."""
+
+    results: Path
+    plots: Path
+
+
+@pytest.fixture(scope="session")
+def demo_round(tmp_path_factory) -> DemoRound:
+    base = tmp_path_factory.mktemp("round")
+    results, plots = base / "results", base / "plots"
+    assert run_command("demo", ["--output", str(results), "--signals", API_SIGNAL, "--channels", API_CHANNEL, "--folds", "2",
+                                "--events", "300", "--no-ga"]) == 0  # fmt: skip
+    assert run_command("campaign", ["--results-dir", str(results), "--plots-dir", str(plots), "--workers", "0",
+                                    "--images", "none", "-q", *API_FAST]) == 0  # fmt: skip
+    return DemoRound(results, plots)

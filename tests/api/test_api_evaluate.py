@@ -15,7 +15,7 @@ import pnetviz
 from pnetviz.cli.commands import run_command
 from pnetviz.errors import InputError
 
-from conftest import CHANNEL, FAST, SIGNAL
+from conftest import API_CHANNEL as CHANNEL, API_FAST as FAST, API_SIGNAL as SIGNAL
 
 
 def _cli(kind: str, argv: list[str]) -> dict:

@@ -18,7 +18,7 @@ from pnetviz.draw.stored import CodeInFile
 from pnetviz.errors import InputError
 from pnetviz.rootenv import root
 
-from conftest import CHANNEL, FAST, SIGNAL
+from conftest import API_CHANNEL as CHANNEL, API_FAST as FAST, API_SIGNAL as SIGNAL
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
