@@ -332,7 +332,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     args = parse_args(argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     not_utf8: dict = {}
@@ -358,7 +357,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results)
     target = opts.plots / "campaign"
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    style = common.style_options(args)
     from pnetviz.campaign import site  # noqa: PLC0415
 
     formats = [] if args.images == "none" else common.parse_formats(args.formats)

@@ -156,7 +156,11 @@ EVALUATION = (
     _opt("--no-bjet-comparison", "physics", MODEL_KINDS, action="store_true",
          help="skip the all / with / without b-jet comparison made when the ntuple has has_bjet"),
     _opt("--energy", "style", type=ranges.ENERGY, default=13.0,
-         help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)"),
+         help="centre-of-mass energy in TeV for the CMS label: 13, 13.6 or 14 (HL-LHC projections) (default: %(default)s)"),
+    _opt("--cms-label", "style", choices=("cms", "private"), default="cms",
+         help="cms = the bold 'CMS' and --extra-text; private = 'Private work (CMS simulation)' without the bold "
+              "'CMS' (what the CMS guidelines ask of unapproved plots shown in public; --extra-text unused) "
+              "(default: %(default)s)"),
     _opt("--run", "style", default="Run 2", type=ranges.check_tlatex_option("--run"), help="run period for the CMS label (default: %(default)s)"),
     _opt("--extra-text", "style", default="Simulation Preliminary", type=ranges.check_tlatex_option("--extra-text"), help="text after 'CMS' (default: %(default)s)"),
     _opt("--labels", "style", type=ranges.checked_text("--labels", ranges.labels),
@@ -299,8 +303,18 @@ def parse_formats(text: str) -> list[str]:
 
 
 def check_energy(energy: float) -> None:
-    if not any(abs(energy - e) < 1e-3 for e in (13.0, 13.6)):
-        raise InputError(f"--energy {energy}: cmsstyle labels 13 or 13.6 TeV only.")
+    from pnetviz.draw.style import ENERGIES  # noqa: PLC0415
+
+    if not any(abs(energy - e) < 1e-3 for e in ENERGIES):
+        raise InputError(f"--energy {energy:g}: the CMS label is drawn for 13, 13.6 or 14 TeV. Fix: give one of them.")
+
+
+def style_options(args) -> object:
+    """draw.style.StyleOptions from the style options (--energy checked)."""
+    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+
+    check_energy(args.energy)
+    return StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text, cms_label=args.cms_label)
 
 
 def hep_options(args) -> object:
@@ -328,7 +342,6 @@ def hep_options(args) -> object:
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
@@ -339,7 +352,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     common = {
         "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
-        "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
+        "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)

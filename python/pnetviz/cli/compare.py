@@ -48,7 +48,6 @@ def binary_files(args, mc, classes: tuple[str, ...]) -> dict:
 
 def jobs(args) -> tuple[list, list[int], Path]:
     """One ComparisonJob per fold, the missing folds and the fold-summary directory."""
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
     from pnetviz.jobs.comparison import ComparisonJob  # noqa: PLC0415
@@ -58,7 +57,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     if args.subset is not None and not args.subset.strip():
         raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
     formats = tuple(common.parse_formats(args.formats))
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    style = common.style_options(args)
     hep = common.hep_options(args)
     overrides = trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     labels = trainer.parse_labels(args.labels)
