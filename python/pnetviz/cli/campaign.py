@@ -57,7 +57,8 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                         "(default: %(default)s)")
     inputs.add_argument("--model", help="only models whose name contains this (full name or a part)")
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
-    common.add_plots_dir(groups["outputs"])
+    common.add_plots_dir(groups["outputs"], f"{common.EVALUATION_LAYOUT} (and .../folds/), the GA runs to <plots-dir>/"
+                                            "<GAOptim dir>/<channel>/multiclass/<signal>/ga/ and the summary to <plots-dir>/campaign/")  # fmt: skip
     groups["outputs"].add_argument("--images", choices=("all", "summary", "none"), default="all",
                                    help="which PNG/PDF to write: all (default), summary (the campaign's maps and graphs "
                                         "only) or none; every canvas is in the plots.root files either way (the web "

@@ -76,6 +76,7 @@ GROUPS = {
 }
 
 MODEL_KINDS = frozenset({"binary", "multiclass"})
+READS_NTUPLES = frozenset({"binary", "multiclass", "compare", "campaign"})  # the subcommands whose --help ends with the contract
 EVAL_KINDS = frozenset({"binary", "multiclass", "compare"})
 
 
@@ -182,8 +183,8 @@ EVALUATION = (
 
 def parser_for(kind: str, prog: str | None, description: str, examples: str) -> tuple[argparse.ArgumentParser, dict]:
     """An ArgumentParser with pnetviz's help groups; returns it and the groups by key."""
-    parser = ranges.Parser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=f"examples:\n{examples}\n\n{CONTRACT_HELP}" if kind != "demo" else f"examples:\n{examples}")  # fmt: skip
+    parser = ranges.Parser(prog=prog, description=description, formatter_class=ranges.HelpFormatter,
+                                     epilog=f"examples:\n{examples}" + (f"\n\n{CONTRACT_HELP}" if kind in READS_NTUPLES else ""))  # fmt: skip
     groups = {key: parser.add_argument_group(title) for key, title in GROUPS.items()}
     return parser, groups
 
@@ -215,18 +216,17 @@ def add_model_options(groups: dict, kind: str) -> None:
     from pnetviz.io.layout import DEFAULT_PREFIX  # noqa: PLC0415
 
     inputs = groups["inputs"]
+    with_file = "; with --predictions the trainer's JSON" if kind in MODEL_KINDS else ""  # compare has no --predictions
     inputs.add_argument("--results-dir", type=Path, default=Path("results"),
                         help="the trainer's results/ (or results_bjets/) directory, or pnetviz's first layout; both "
                              "in README.md (default: results/ in the current directory, where the demo writes)")  # fmt: skip
-    inputs.add_argument("--channel", help="analysis channel, e.g. Run3Mu (default: the only one in --results-dir; "
-                                          "with --predictions the trainer's JSON)")  # fmt: skip
-    inputs.add_argument("--signal", help="signal point, e.g. MHc130_MA90 (default: the only one of the channel; with "
-                                         "--predictions the trainer's JSON)")  # fmt: skip
+    inputs.add_argument("--channel", help=f"analysis channel, e.g. Run3Mu (default: the only one in --results-dir{with_file})")
+    inputs.add_argument("--signal", help=f"signal point, e.g. MHc130_MA90 (default: the only one of the channel{with_file})")
     if kind == "binary":
         inputs.add_argument("--background", help="background the model was trained against: the -binary-<background> "
                                                  "suffix of the trainer's model name (default: the only one there is)")  # fmt: skip
     inputs.add_argument("--fold", help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir "
-                                       "(default: 0; with --predictions the fold in the trainer's JSON)")  # fmt: skip
+                                       f"(default: 0{with_file.replace('JSON', 'JSON names the fold')})")  # fmt: skip
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot run (directory pilot/ instead of fold-<k>/)")
     inputs.add_argument("--signal-prefix", default=DEFAULT_PREFIX,
                         help="prefix of the trainer's signal directories (its --signal_prefix; default: %(default)s)")
@@ -245,10 +245,14 @@ def add_model_options(groups: dict, kind: str) -> None:
                               "are replaced only when the run succeeds")  # fmt: skip
 
 
-def add_plots_dir(group) -> None:
+EVALUATION_LAYOUT = "<plots-dir>/<results dir name>/<channel>/<kind>/<signal>/<model>/fold-<k>/"
+
+
+def add_plots_dir(group, layout: str = EVALUATION_LAYOUT) -> None:
+    """--plots-dir, its help naming where the subcommand's sets go (`layout`)."""
     group.add_argument("--plots-dir", default=None,
-                       help="root of the output tree: every set goes to <plots-dir>/<results dir name>/<channel>/<kind>/"
-                            "<signal>/<model>/fold-<k>/ (README.md) (default: plots/ in the current directory)")  # fmt: skip
+                       help=f"root of the output tree: every set goes to {layout} (README.md) (default: plots/ in the "
+                            "current directory)")  # fmt: skip
 
 
 def add_run_options(group, with_wait: bool = True) -> None:

@@ -104,7 +104,7 @@ def parser(prog: str | None = None):
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     args.predictions, args.history = None, None
-    from pnetviz.jobs import comparison, foldsummary  # noqa: PLC0415
+    from pnetviz.jobs import comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
@@ -121,10 +121,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             if job.fold is not None:
                 foldsummary.write_results(stages[job.output], comparison.RESULTS_KIND, job.fold, out.extra["pairs"])
             if not args.quiet:
-                print(f"[pnetviz compare] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files for {job.output}",
-                      flush=True)  # fmt: skip
+                print(driver.set_line("compare", "" if job.fold is None else f"fold {job.fold}", i, len(todo),
+                                      len(out.written), job.output), flush=True)  # fmt: skip
         if with_summary:
             note = comparison.publish_summary(stages, todo, summary, per_fold, missing)
     if note and not args.quiet:
         print(f"[pnetviz compare] {note}", flush=True)
+    if not args.quiet:
+        print(driver.published_line("compare", len(targets), note), flush=True)
     return 0

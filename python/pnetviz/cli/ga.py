@@ -32,7 +32,7 @@ def parser(prog: str | None = None):
     inputs.add_argument("--channel", help="channel, e.g. Run1E2Mu (default: the only one with a GA run)")
     inputs.add_argument("--signal", help="signal point, e.g. MHc130_MA90 (default: the only one of the channel)")
     inputs.add_argument("--signal-prefix", default=DEFAULT_PREFIX, help="prefix of the run directories (default: %(default)s)")
-    common.add_plots_dir(groups["outputs"])
+    common.add_plots_dir(groups["outputs"], f"<plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/{SET_NAME}/")
     groups["outputs"].add_argument("--output", help="write exactly this output set's directory instead of "
                                                     f"<plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/{SET_NAME}/")  # fmt: skip
     ranges.add(groups["outputs"], "--top", type=ranges.TOP, default=10, help="models in the LaTeX table (default: %(default)s)")

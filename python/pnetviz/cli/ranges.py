@@ -26,6 +26,16 @@ class Parser(argparse.ArgumentParser):
         raise InputError(f"{printable(message)}. Fix: see '{self.prog} --help'.")
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help layout, its option texts wrapped at spaces only: a name or path such as
+    MHc130_MA90 or <plots-dir> is never split over two lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap  # noqa: PLC0415
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False, break_long_words=False)
+
+
 @dataclass(frozen=True)
 class Range:
     """An argparse `type` for a number in [low, high] (an open end with low_open/high_open), whole
