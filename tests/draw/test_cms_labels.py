@@ -71,7 +71,7 @@ def private(results, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def hl_lhc(results, tmp_path_factory) -> Path:
-    return _binary(results, tmp_path_factory.mktemp("energy14"), "--energy", "14")
+    return _binary(results, tmp_path_factory.mktemp("energy14"), "--energy", "14", "--run", "HL-LHC")
 
 
 def test_private_label_has_no_bold_cms(private):
@@ -83,7 +83,7 @@ def test_private_label_has_no_bold_cms(private):
 
 def test_energy_14_is_drawn(hl_lhc):
     texts = [text for text, _ in _texts(hl_lhc)]
-    assert sum(text == "Run 2 (14 TeV)" for text in texts) >= 5
+    assert sum(text == "HL-LHC (14 TeV)" for text in texts) >= 5
     assert not [t for t in texts if "???" in t]
     assert "CMS" in texts and "Simulation Preliminary" in texts  # the default label stays
 
