@@ -57,7 +57,8 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                         "(default: %(default)s)")
     inputs.add_argument("--model", help="only models whose name contains this (full name or a part)")
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
-    common.add_plots_dir(groups["outputs"])
+    common.add_plots_dir(groups["outputs"], f"{common.EVALUATION_LAYOUT} (and .../folds/), the GA runs to <plots-dir>/"
+                                            "<GAOptim dir>/<channel>/multiclass/<signal>/ga/ and the summary to <plots-dir>/campaign/")  # fmt: skip
     groups["outputs"].add_argument("--images", choices=("all", "summary", "none"), default="all",
                                    help="which PNG/PDF to write: all (default), summary (the campaign's maps and graphs "
                                         "only) or none; every canvas is in the plots.root files either way (the web "
@@ -366,7 +367,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     args = parse_args(argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
@@ -394,7 +394,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
     target = opts.plots / "campaign"
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    style = common.style_options(args)
     from pnetviz.campaign import site  # noqa: PLC0415
 
     jsroot = args.jsroot or site.cached_jsroot()  # the README's cache: live views offline without --jsroot

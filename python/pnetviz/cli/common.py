@@ -76,6 +76,7 @@ GROUPS = {
 }
 
 MODEL_KINDS = frozenset({"binary", "multiclass"})
+READS_NTUPLES = frozenset({"binary", "multiclass", "compare", "campaign"})  # the subcommands whose --help ends with the contract
 EVAL_KINDS = frozenset({"binary", "multiclass", "compare"})
 
 
@@ -162,7 +163,11 @@ EVALUATION = (
     _opt("--no-bjet-comparison", "physics", MODEL_KINDS, action="store_true",
          help="skip the all / with / without b-jet comparison made when the ntuple has has_bjet"),
     _opt("--energy", "style", type=ranges.ENERGY, default=13.0,
-         help="centre-of-mass energy in TeV for the CMS label: 13 or 13.6 (default: %(default)s)"),
+         help="centre-of-mass energy in TeV for the CMS label: 13, 13.6 or 14 (HL-LHC projections) (default: %(default)s)"),
+    _opt("--cms-label", "style", choices=("cms", "private"), default="cms",
+         help="cms = the bold 'CMS' and --extra-text; private = 'Private work (CMS simulation)' without the bold "
+              "'CMS' (what the CMS guidelines ask of unapproved plots shown in public; --extra-text unused) "
+              "(default: %(default)s)"),
     _opt("--run", "style", default="Run 2", type=ranges.check_tlatex_option("--run"), help="run period for the CMS label (default: %(default)s)"),
     _opt("--extra-text", "style", default="Simulation Preliminary", type=ranges.check_tlatex_option("--extra-text"), help="text after 'CMS' (default: %(default)s)"),
     _opt("--labels", "style", type=ranges.checked_text("--labels", ranges.labels),
@@ -184,8 +189,8 @@ EVALUATION = (
 
 def parser_for(kind: str, prog: str | None, description: str, examples: str) -> tuple[argparse.ArgumentParser, dict]:
     """An ArgumentParser with pnetviz's help groups; returns it and the groups by key."""
-    parser = ranges.Parser(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=f"examples:\n{examples}\n\n{CONTRACT_HELP}" if kind != "demo" else f"examples:\n{examples}")  # fmt: skip
+    parser = ranges.Parser(prog=prog, description=description, formatter_class=ranges.HelpFormatter,
+                                     epilog=f"examples:\n{examples}" + (f"\n\n{CONTRACT_HELP}" if kind in READS_NTUPLES else ""))  # fmt: skip
     groups = {key: parser.add_argument_group(title) for key, title in GROUPS.items()}
     return parser, groups
 
@@ -219,18 +224,17 @@ def add_model_options(groups: dict, kind: str) -> None:
     from pnetviz.io.layout import DEFAULT_PREFIX  # noqa: PLC0415
 
     inputs = groups["inputs"]
+    with_file = "; with --predictions the trainer's JSON" if kind in MODEL_KINDS else ""  # compare has no --predictions
     inputs.add_argument("--results-dir", type=Path, default=Path("results"),
                         help="the trainer's results/ (or results_bjets/) directory, or pnetviz's first layout; both "
                              "in README.md (default: results/ in the current directory, where the demo writes)")  # fmt: skip
-    inputs.add_argument("--channel", help="analysis channel, e.g. Run3Mu (default: the only one in --results-dir; "
-                                          "with --predictions the trainer's JSON)")  # fmt: skip
-    inputs.add_argument("--signal", help="signal point, e.g. MHc130_MA90 (default: the only one of the channel; with "
-                                         "--predictions the trainer's JSON)")  # fmt: skip
+    inputs.add_argument("--channel", help=f"analysis channel, e.g. Run3Mu (default: the only one in --results-dir{with_file})")
+    inputs.add_argument("--signal", help=f"signal point, e.g. MHc130_MA90 (default: the only one of the channel{with_file})")
     if kind == "binary":
         inputs.add_argument("--background", help="background the model was trained against: the -binary-<background> "
                                                  "suffix of the trainer's model name (default: the only one there is)")  # fmt: skip
     inputs.add_argument("--fold", help="fold number, comma list (0,1,2) or 'all' folds found in --results-dir "
-                                       "(default: 0; with --predictions the fold in the trainer's JSON)")  # fmt: skip
+                                       f"(default: 0{with_file.replace('JSON', 'JSON names the fold')})")  # fmt: skip
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot run (directory pilot/ instead of fold-<k>/)")
     inputs.add_argument("--signal-prefix", default=DEFAULT_PREFIX,
                         help="prefix of the trainer's signal directories (its --signal_prefix; default: %(default)s)")
@@ -249,10 +253,14 @@ def add_model_options(groups: dict, kind: str) -> None:
                               "are replaced only when the run succeeds")  # fmt: skip
 
 
-def add_plots_dir(group) -> None:
+EVALUATION_LAYOUT = "<plots-dir>/<results dir name>/<channel>/<kind>/<signal>/<model>/fold-<k>/"
+
+
+def add_plots_dir(group, layout: str = EVALUATION_LAYOUT) -> None:
+    """--plots-dir, its help naming where the subcommand's sets go (`layout`)."""
     group.add_argument("--plots-dir", default=None,
-                       help="root of the output tree: every set goes to <plots-dir>/<results dir name>/<channel>/<kind>/"
-                            "<signal>/<model>/fold-<k>/ (README.md) (default: plots/ in the current directory)")  # fmt: skip
+                       help=f"root of the output tree: every set goes to {layout} (README.md) (default: plots/ in the "
+                            "current directory)")  # fmt: skip
 
 
 def add_run_options(group, with_wait: bool = True) -> None:
@@ -314,8 +322,18 @@ def parse_formats(text: str) -> list[str]:
 
 
 def check_energy(energy: float) -> None:
-    if not any(abs(energy - e) < 1e-3 for e in (13.0, 13.6)):
-        raise InputError(f"--energy {energy}: cmsstyle labels 13 or 13.6 TeV only.")
+    from pnetviz.draw.style import ENERGIES  # noqa: PLC0415
+
+    if not any(abs(energy - e) < 1e-3 for e in ENERGIES):
+        raise InputError(f"--energy {energy:g}: the CMS label is drawn for 13, 13.6 or 14 TeV. Fix: give one of them.")
+
+
+def style_options(args) -> object:
+    """draw.style.StyleOptions from the style options (--energy checked)."""
+    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+
+    check_energy(args.energy)
+    return StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text, cms_label=args.cms_label)
 
 
 def hep_options(args) -> object:
@@ -343,7 +361,6 @@ def hep_options(args) -> object:
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
@@ -354,7 +371,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     common = {
         "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
-        "style": StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text), "progress": not args.quiet,
+        "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)

@@ -48,7 +48,6 @@ def binary_files(args, mc, classes: tuple[str, ...]) -> dict:
 
 def jobs(args) -> tuple[list, list[int], Path]:
     """One ComparisonJob per fold, the missing folds and the fold-summary directory."""
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
     from pnetviz.jobs.comparison import ComparisonJob  # noqa: PLC0415
@@ -58,7 +57,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     if args.subset is not None and not args.subset.strip():
         raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
     formats = tuple(common.parse_formats(args.formats))
-    style = StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text)
+    style = common.style_options(args)
     hep = common.hep_options(args)
     overrides = trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     labels = trainer.parse_labels(args.labels)
@@ -106,7 +105,7 @@ def parser(prog: str | None = None):
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     args.predictions, args.history = None, None
-    from pnetviz.jobs import comparison, foldsummary  # noqa: PLC0415
+    from pnetviz.jobs import comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
@@ -123,10 +122,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             if job.fold is not None:
                 foldsummary.write_results(stages[job.output], comparison.RESULTS_KIND, job.fold, out.extra["pairs"])
             if not args.quiet:
-                print(f"[pnetviz compare] fold {job.fold} ({i}/{len(todo)}): {len(out.written)} files for {job.output}",
-                      flush=True)  # fmt: skip
+                print(driver.set_line("compare", "" if job.fold is None else f"fold {job.fold}", i, len(todo),
+                                      len(out.written), job.output), flush=True)  # fmt: skip
         if with_summary:
             note = comparison.publish_summary(stages, todo, summary, per_fold, missing)
     if note and not args.quiet:
         print(f"[pnetviz compare] {note}", flush=True)
+    if not args.quiet:
+        print(driver.published_line("compare", len(targets), note), flush=True)
     return 0

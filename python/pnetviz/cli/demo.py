@@ -25,12 +25,14 @@ def parser(prog: str | None = None):
     parser, groups = common.parser_for("demo", prog, DESCRIPTION, EXAMPLES)
     groups["outputs"].add_argument("--output", type=Path, default=Path("results"),
                                    help="results directory to write (default: results/ in the current directory)")
-    ranges.add(groups["inputs"], "--events", type=ranges.EVENTS, default=3000, help="events per fold and signal point (default: %(default)s)")
-    ranges.add(groups["inputs"], "--folds", type=ranges.FOLDS, default=5, help="number of cross-validation folds (default: %(default)s)")
-    groups["inputs"].add_argument("--signals", default=SIGNALS, help="signal points, MHc<m(H+)>_MA<m(A)> (default: %(default)s)")
-    groups["inputs"].add_argument("--channels", default=CHANNELS, help="channels (default: %(default)s)")
-    groups["inputs"].add_argument("--no-ga", action="store_true", help="do not write the GA search run")
-    ranges.add(groups["physics"], "--seed", type=ranges.SEED, default=20251001, help="random seed (default: %(default)s)")
+    toy = parser.add_argument_group("the toy sample (what is generated)")  # the demo reads no input
+    ranges.add(toy, "--events", type=ranges.EVENTS, default=3000, help="events per fold and signal point (default: %(default)s)")
+    ranges.add(toy, "--folds", type=ranges.FOLDS, default=5, help="number of cross-validation folds (default: %(default)s)")
+    toy.add_argument("--signals", default=SIGNALS,
+                     help=f"signal points, MHc<m(H+)>_MA<m(A)>, comma-separated (default: {SIGNALS.replace(',', ', ')})")
+    toy.add_argument("--channels", default=CHANNELS, help=f"channels (default: {CHANNELS.replace(',', ', ')})")
+    toy.add_argument("--no-ga", action="store_true", help="do not write the GA search run")
+    ranges.add(toy, "--seed", type=ranges.SEED, default=20251001, help="random seed (default: %(default)s)")
     return parser
 
 

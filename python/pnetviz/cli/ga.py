@@ -17,7 +17,7 @@ DESCRIPTION = ("Evaluate a whole genetic-algorithm hyperparameter search of the 
 EXAMPLES = """\
   pnetviz ga --ga-dir GAOptim_bjets --channel Run1E2Mu --signal MHc130_MA90
   pnetviz ga --ga-dir GAOptim_bjets/Run3Mu/multiclass/TTToHcToWAToMuMu-MHc100_MA95 --output plots/ga_MHc100_MA95"""
-SHARED = ("formats", "energy", "run", "extra_text", "labels")  # evaluation options (cli/common.py) ga has too
+SHARED = ("formats", "energy", "cms_label", "run", "extra_text", "labels")  # evaluation options (cli/common.py) ga has too
 SET_NAME = "ga"  # the output set: <plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/ga/
 
 
@@ -32,7 +32,7 @@ def parser(prog: str | None = None):
     inputs.add_argument("--channel", help="channel, e.g. Run1E2Mu (default: the only one with a GA run)")
     inputs.add_argument("--signal", help="signal point, e.g. MHc130_MA90 (default: the only one of the channel)")
     inputs.add_argument("--signal-prefix", default=DEFAULT_PREFIX, help="prefix of the run directories (default: %(default)s)")
-    common.add_plots_dir(groups["outputs"])
+    common.add_plots_dir(groups["outputs"], f"<plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/{SET_NAME}/")
     groups["outputs"].add_argument("--output", help="write exactly this output set's directory instead of "
                                                     f"<plots-dir>/<GAOptim dir>/<channel>/multiclass/<signal>/{SET_NAME}/")  # fmt: skip
     ranges.add(groups["outputs"], "--top", type=ranges.TOP, default=10, help="models in the LaTeX table (default: %(default)s)")
@@ -89,7 +89,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         raise InputError(f"--p-threshold {args.p_threshold}: give a number between 0 and 1.")
     channel = common.option_name(args.channel, "--channel") if args.channel is not None else None
     signal = common.option_name(args.signal, "--signal") if args.signal is not None else None
-    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
     from pnetviz.io import ga as gaio  # noqa: PLC0415
     from pnetviz.io.readers import read_json  # noqa: PLC0415
     from pnetviz.io.trainer import parse_labels  # noqa: PLC0415
@@ -98,7 +97,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     ga_dir = args.ga_dir if args.ga_dir is not None else default_ga_dir()
     channel, signal, run_dir = gaio.locate(ga_dir, channel, signal, args.signal_prefix)
     job = ga.GAJob(run_dir=run_dir, channel=channel, signal=signal, output=output_dir(args, ga_dir, run_dir, channel, signal),
-                   formats=formats, style=StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text),
+                   formats=formats, style=common.style_options(args),
                    label_overrides=parse_labels(args.labels), top=args.top, p_threshold=args.p_threshold)  # fmt: skip
     written = ga.run(job, wait=args.wait, meta=common.provenance("ga", argv))
     if not args.quiet:

@@ -12,7 +12,7 @@ from pnetviz.cli.commands import COMMANDS, run_command
 EXAMPLES = """\
 examples:
   pnetviz demo --output results                         # a toy results tree in the trainer's layout
-  pnetviz campaign --results-dir results --syst all     # every model, on all cores; summary in plots/<round>/campaign/
+  pnetviz campaign --results-dir results --syst all     # every model, on all cores; summary in plots/campaign/
   pnetviz binary --results-dir results --channel Run1E2Mu --signal MHc130_MA90 --background nonprompt --fold all
   pnetviz binary --help                                 # every option of one subcommand, in groups
 

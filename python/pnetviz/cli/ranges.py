@@ -26,6 +26,16 @@ class Parser(argparse.ArgumentParser):
         raise InputError(f"{printable(message)}. Fix: see '{self.prog} --help'.")
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help layout, its option texts wrapped at spaces only: a name or path such as
+    MHc130_MA90 or <plots-dir> is never split over two lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap  # noqa: PLC0415
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False, break_long_words=False)
+
+
 @dataclass(frozen=True)
 class Range:
     """An argparse `type` for a number in [low, high] (an open end with low_open/high_open), whole
@@ -112,7 +122,7 @@ def add(group, *flags: str, **kwargs) -> argparse.Action:
 SIGNAL_SCALE = Range(0.0, 1e6, "a signal-weight factor {range}", low_open=True)
 BOOTSTRAP = Range(1, 100_000, "0 (off) or a whole number of replicas {range}", whole=True, zero=True)
 SEED = Range(0, MAX_SEED, "a whole number {range}", whole=True)
-ENERGY = Range(13.0, 13.6, "the centre-of-mass energy in TeV, 13 or 13.6", )
+ENERGY = Range(13.0, 14.0, "the centre-of-mass energy in TeV, 13, 13.6 or 14")
 SYST_KAPPA = Range(0.0, 10.0, "a positive scan range in units of the variations, {range}", low_open=True)
 THREADS = Range(1, 1024, "a whole number of threads {range}", whole=True)
 CUT_SCAN_MIN_EVENTS = Range(0.0, 1e9, "a number of effective background events {range}")

@@ -8,7 +8,7 @@ from pathlib import Path
 from pnetviz.cli import common
 
 DESCRIPTION = ("Write the images of every canvas stored in the plots.root of pnetviz output sets (evaluations run "
-               "with --formats none, campaigns with --images none or summary), as the run would have written them; "
+               "with --formats none, campaigns with images for the summary only or none), as the run would have written them; "
                "each set is republished with them, all or nothing.")  # fmt: skip
 EXAMPLES = """\
   pnetviz render plots/results/Run3Mu/binary/MHc130_MA90            # every set below this directory

@@ -697,6 +697,7 @@ def place_palette(hist, pad) -> None:
 
 
 PALETTE_DROP = 0.04
+RUN_TEXT_FITS = 14  # characters of run text beside 'CMS Simulation Preliminary' above a matrix frame
 
 
 def cms_label_above(pad) -> None:
@@ -705,8 +706,10 @@ def cms_label_above(pad) -> None:
     places its texts from the pad's margins when called)."""
     right = pad.GetRightMargin()
     pad.SetRightMargin(0.02)
-    with unpainted():
-        cmsstyle().CMS_lumi(pad, 0)
+    cms = cmsstyle()
+    run_text = f"{cms.cmsstyle.cms_lumi} ({cms.cmsstyle.cms_energy})"  # what CMS_lumi writes at the right
+    with unpainted():  # a run text longer than 'Run 2 (13 TeV)' smaller, clear of the extra text (Run 3, 13.6 TeV)
+        cms.CMS_lumi(pad, 0, min(1.0, RUN_TEXT_FITS / _visible_length(run_text)))
     pad.SetRightMargin(right)
 
 

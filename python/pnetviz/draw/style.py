@@ -40,13 +40,22 @@ STYLE = {
 }
 
 
+# --cms-label: "cms" is the bold CMS and --extra-text (the specification's default); "private" is
+# what the CMS guidelines ask of unapproved plots shown in public: this text and no bold "CMS"
+CMS_LABELS = ("cms", "private")
+PRIVATE_TEXT = "Private work (CMS simulation)"
+ENERGIES = (13.0, 13.6, 14.0)  # --energy in TeV: what cmsstyle labels, and 14 (HL-LHC), which pnetviz writes
+CMSSTYLE_ENERGIES = (13.0, 13.6)  # the ones cmsstyle.SetEnergy knows
+
+
 @dataclass(frozen=True)
 class StyleOptions:
-    """What the user can set from the command line (--energy, --run, --extra-text)."""
+    """What the user can set from the command line (--energy, --run, --extra-text, --cms-label)."""
 
     energy: float = 13.0
     run: str = "Run 2"
     extra_text: str = "Simulation Preliminary"
+    cms_label: str = "cms"
 
 
 def cmsstyle():
@@ -57,27 +66,46 @@ def cmsstyle():
     return cms
 
 
-_GLOBALS = ("cms_energy", "cms_lumi", "extraText")
+_GLOBALS = ("cms_energy", "cms_lumi", "extraText", "cmsText", "useCmsLogo")
+
+
+def energy_text(energy: float) -> str | None:
+    """The label's energy text when cmsstyle cannot write it ('14 TeV'), None when it can."""
+    if any(abs(energy - known) < 1e-3 for known in CMSSTYLE_ENERGIES):
+        return None
+    return f"{energy:g} TeV"
+
+
+def _set_label(module, options: StyleOptions) -> None:
+    """cmsstyle's energy, run and CMS/extra text from `options` (its module globals)."""
+    text = energy_text(options.energy)
+    if text is None:
+        module.SetEnergy(options.energy)
+    else:
+        module.cms_energy = text
+    module.SetLumi(None, run=options.run)
+    module.cmsText = "" if options.cms_label == "private" else "CMS"  # SetExtraText clears it for 'Private' only
+    module.SetExtraText(PRIVATE_TEXT if options.cms_label == "private" else options.extra_text)
 
 
 @contextlib.contextmanager
 def cms_style(options: StyleOptions) -> Iterator[None]:
     """Apply `options` to cmsstyle (and the CMS ROOT style) inside the block; restore after."""
-    cms = cmsstyle()
-    ROOT = root()
-    saved = {name: getattr(cms, name) for name in _GLOBALS}
+    cmsstyle()
+    import cmsstyle.cmsstyle as module  # noqa: PLC0415 - the module whose globals CMS_lumi reads
+
+    cms, ROOT = module, root()
+    saved = {name: getattr(module, name) for name in _GLOBALS}
     previous_style = ROOT.gStyle.GetName()  # by name: a TStyle proxy may outlive its object
     try:
         if cms.getCMSStyle() is None:
             cms.setCMSStyle()  # creates the TStyle once per process
         cms.getCMSStyle().cd()
-        cms.SetEnergy(options.energy)
-        cms.SetLumi(None, run=options.run)
-        cms.SetExtraText(options.extra_text)
+        _set_label(module, options)
         yield
     finally:
         for name, value in saved.items():
-            setattr(cms, name, value)
+            setattr(module, name, value)
         style = ROOT.gROOT.GetStyle(previous_style)
         if style:
             style.cd()

@@ -121,15 +121,26 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
                 fresh[job.fold] = foldsummary.curve_results(out.curves, shown)
                 foldsummary.write_results(stages[job.output], script, job.fold, fresh[job.fold])
             if not quiet:
-                print(f"[pnetviz {script}] {job.fold_text or 'file'} ({i}/{len(jobs)}): {len(out.written)} files for {job.output}",
-                      flush=True)  # fmt: skip
+                print(set_line(script, job.fold_text, i, len(jobs), len(out.written), job.output), flush=True)
         if with_summary:
             summary_note = _summary(stages, script, jobs, summary_dir, title, context, collected, missing, display, fresh)
     if not quiet:
         if summary_note:
             print(f"[pnetviz {script}] {summary_note}", flush=True)
-        published = len(targets) + (summary_note.startswith(("summary", "updated")))
-        print(f"[pnetviz {script}] published {published} output set{'s' * (published > 1)}", flush=True)
+        print(published_line(script, len(targets), summary_note), flush=True)
+
+
+def set_line(script: str, fold_text: str, i: int, n: int, files: int, output: Path) -> str:
+    """The progress line of one evaluated set: '[pnetviz binary] 1/2 evaluated (fold 0): 20 files
+    staged for <dir>' (published together at the end); a file of unknown fold says so."""
+    return f"[pnetviz {script}] {i}/{n} evaluated ({fold_text or 'fold unknown'}): {files} files staged for {output}"
+
+
+def published_line(script: str, sets: int, summary_note: str) -> str:
+    """'[pnetviz binary] published 3 output sets': the evaluated sets plus a written or updated
+    fold summary (summary_note as _summary returns it)."""
+    published = sets + summary_note.startswith(("summary", "updated"))
+    return f"[pnetviz {script}] published {published} output set{'s' * (published != 1)}"
 
 
 def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str, context: Sequence[str],

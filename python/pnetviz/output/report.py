@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.escape import text_line
+from pnetviz.output.headline import headline
 
 
 def plain(value, keep_nonfinite: bool = False):
@@ -92,5 +93,5 @@ def write_reports(directory: Path, report: dict, title: str) -> None:
     data = plain(report)
     (Path(directory) / "summary_report.json").write_text(dumps(data) + "\n")
     title = text_line(title)
-    text = [title, "=" * len(title), *_lines(data), ""]
-    (Path(directory) / "summary_report.txt").write_text("\n".join(text))
+    text = [title, "=" * len(title), *headline(data), *_lines(data), ""]  # the answer first, then the details
+    (Path(directory) / "summary_report.txt").write_text("\n".join(text), encoding="utf-8")

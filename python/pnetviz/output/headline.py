@@ -1,0 +1,119 @@
+"""The headline of a summary_report.txt: the answer first (model, fold(s), test AUC +- error,
+rejection at the working points, KS p, FIP2, the binned sensitivity), then the details.
+
+Reads the report's plain data (output.report.plain) of a binary or multi-class evaluation of one
+fold, or of a fold summary (`pairs` with means and standard deviations over folds); any other
+report (comparison, GA, campaign) has no headline. Values are PDG-rounded (metrics.rounding);
+a missing entry is left out, never guessed.
+"""
+
+from __future__ import annotations
+
+from pnetviz.escape import text_line
+from pnetviz.metrics.rounding import asymmetric, pm
+
+HEADER = "headline (test split):"
+
+
+def headline(report: dict) -> list[str]:
+    """The headline lines of `report` (with a last empty line and a 'details:' line), or []."""
+    if report.get("kind") in ("binary", "multiclass"):
+        lines = _one_fold(report)
+    elif isinstance(report.get("pairs"), dict) and "folds" in report:
+        lines = _fold_summary(report)
+    else:
+        return []
+    return [HEADER, *lines, "", "details:"] if lines else []
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _g(value, digits: int = 2) -> str:
+    """A value without an error (a p-value, a FIP) to `digits` significant digits."""
+    return f"{value:.{digits}g}" if _number(value) else "n/a"
+
+
+def _one_fold(report: dict) -> list[str]:
+    model = (report.get("model") or {}).get("model_name")
+    lines = [f"  model: {text_line(model)}"] if model else []
+    lines.append(f"  fold: {'pilot' if report.get('pilot') else text_line(report.get('fold'))}")
+    hep, wps, binning = report.get("hep_metrics") or {}, report.get("working_points") or {}, report.get("binning") or {}
+    if report["kind"] == "binary":
+        pairs = [(f"{report.get('signal')} vs {report.get('background')}", hep, wps, binning)]
+    else:
+        bins = binning.get("pairs") or {}
+        pairs = [(f"signal vs {b}", hep[b], wps.get(b) or {}, bins.get(f"signal vs {b}") or {})
+                 for b in hep if isinstance(hep[b], dict) and "test" in hep[b]]  # fmt: skip
+    for name, metrics, points, fit in pairs:
+        lines += _pair_lines(name, metrics, points, fit)
+    if report["kind"] == "multiclass":  # a binning without its own pair (--fit-score signal: signal vs all)
+        shown = {f"signal vs {b}" for b in hep}
+        lines += [f"  {text_line(name)}: {_binned(fit)}" for name, fit in (binning.get("pairs") or {}).items()
+                  if name not in shown and isinstance(fit, dict) and _number(fit.get("value"))]  # fmt: skip
+    return lines
+
+
+def _pair_lines(name: str, metrics: dict, points: dict, fit: dict) -> list[str]:
+    """Two lines of one signal-vs-background pair of a one-fold report."""
+    test = metrics.get("test") or {}
+    first = f"  {text_line(name)}: AUC {pm(test.get('auc'), test.get('auc_error'))}"
+    rejections = [_rejection(p) for p in points.get("points") or [] if isinstance(p.get("test"), dict)]
+    if rejections:
+        first += f"; rejection ({text_line(points.get('wp_from', 'train'))}-chosen cuts) " + ", ".join(rejections)
+    second = []
+    ks = metrics.get("overtraining") or {}
+    if "ks_signal" in ks:
+        second.append(f"KS p (train vs test) signal {_g(ks['ks_signal'].get('p_value'))}, "
+                      f"background {_g((ks.get('ks_background') or {}).get('p_value'))}")  # fmt: skip
+    if _number(test.get("fip2_hull")):
+        second.append(f"FIP2 {_g(test['fip2_hull'], 3)}")
+    if _number(fit.get("value")):
+        second.append(_binned(fit))
+    return [first, *(["    " + "; ".join(second)] if second else [])]
+
+
+def _binned(fit: dict) -> str:
+    """The binned sensitivity at the chosen number of bins, as the report's `binning` holds it."""
+    return (f"binned sensitivity {_g(fit['value'], 3)} ({text_line(fit.get('objective', ''))}, "
+            f"K = {text_line(fit.get('chosen_k'))}, {text_line(fit.get('file', 'binning.json'))})")  # fmt: skip
+
+
+def _rejection(point: dict) -> str:
+    """'148 ± 149 at eps_s 0.5' or '> 148 at eps_s 0.5' (a 95% CL lower limit)."""
+    test, target = point["test"], _g(point.get("target_eps_s"))
+    if test.get("rejection_lower_limit"):
+        return f"> {_g(test.get('rejection'), 3)} (95% CL) at eps_s {target}"
+    return f"{pm(test.get('rejection'), test.get('rejection_error'), fallback='.3g')} at eps_s {target}"
+
+
+def _fold_summary(report: dict) -> list[str]:
+    folds = ", ".join(map(text_line, report.get("folds") or []))
+    lines = [f"  folds: {folds} (mean ± sample std over folds)"]
+    missing = report.get("missing_folds") or []
+    if missing:
+        lines[0] += f"; missing: {', '.join(map(text_line, missing))}"
+    for name, pair in report["pairs"].items():
+        test = pair.get("test") or {}
+        mean, std = test.get("mean") or {}, test.get("std") or {}
+        first = f"  {text_line(name)}: AUC {pm(mean.get('auc'), std.get('auc'))}"
+        points = (report.get("working_points") or {}).get(name) or {}
+        rejections = [_fold_rejection(p) for p in points.values() if isinstance(p, dict) and "test" in p]
+        if rejections:
+            first += "; rejection " + ", ".join(rejections)
+        lines.append(first)
+        if _number(mean.get("fip2_hull")):
+            lines.append(f"    FIP2 {pm(mean['fip2_hull'], std.get('fip2_hull'), fallback='.3g')}")
+    return lines
+
+
+def _fold_rejection(point: dict) -> str:
+    """'300 +1160 -240 at eps_s 0.5' (the report's interval over folds) or '> 300 at eps_s 0.5'."""
+    rejection, target = (point.get("test") or {}).get("rejection") or {}, _g(point.get("target_eps_s"))
+    value, lower, upper = rejection.get("value"), rejection.get("lower"), rejection.get("upper")
+    if rejection.get("lower_limit"):
+        return f"> {_g(value, 3)} (95% CL) at eps_s {target}"
+    if _number(value) and _number(lower) and _number(upper):
+        return f"{asymmetric(value, upper - value, value - lower, fallback='.3g')} at eps_s {target}"
+    return f"{_g(value, 3)} at eps_s {target}"
