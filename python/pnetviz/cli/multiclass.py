@@ -48,4 +48,6 @@ def what(job) -> tuple[list[str], str]:
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
+    from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
+
     return common.evaluate_folds("multiclass", args, argv, make_job(args), multiclass.run, what)
