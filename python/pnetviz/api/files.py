@@ -3,9 +3,7 @@ its tables (CSV as records, or pandas DataFrames) and its JSON reports."""
 
 from __future__ import annotations
 
-import csv
 import importlib.util
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from pnetviz.api.figure import Figure
 from pnetviz.draw.stored import check_canvas, check_streamers
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line
+from pnetviz.io import readers
 from pnetviz.io.layout import root_path
 from pnetviz.output.render import canvas_names, figure_name
 
@@ -90,14 +89,11 @@ def read_table(path: Path, frame: bool | None = None) -> object:
         import pandas  # noqa: PLC0415
 
         return pandas.read_csv(path)
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [{key: number(value) for key, value in row.items()} for row in csv.DictReader(handle)]
+    _, rows = readers.read_csv(Path(path), "campaign table")
+    return [{key: number(value) for key, value in row.items()} for row in rows]
 
 
 def read_json(path: Path) -> dict:
     """A JSON report of an output set; InputError naming it if it is missing or damaged."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InputError(f"{text_line(path)}: cannot read it ({err}). Fix: re-run the evaluation that wrote it.") from None
+    return readers.read_json(Path(path), "output-set report", "re-run the evaluation that wrote it", finite=False)
 
