@@ -223,7 +223,7 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
                    "every model compatible with it ($p_\\mathrm{Holm} > 0.05$); $R$: rejection "
                    "$1/\\langle\\varepsilon_b\\rangle$ at signal efficiency 0.5 and 0.9 with its fold interval $R e^{\\pm s}$, $s$ "
                    "the standard deviation of $\\ln\\varepsilon_b$ over folds ($>$: lower limit). Masses in GeV.")  # fmt: skip
-        lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
+        lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{2pt}",
                  rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-leaderboard-{_label_key(channel)}-{_label_key(background)}}}",
                  r"\begin{tabular}{rrrllccccrr}", r"\toprule",
                  r"$m_{H^\pm}$ & $m_A$ & Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $p_\mathrm{Holm}$ & $R_{0.5}$ & $R_{0.9}$ \\",
