@@ -145,12 +145,15 @@ def build_synthetic(directory: Path) -> Path:
         top = ROOT.TPad("top", "", 0.0, 0.30, 1.0, 1.0)
         bottom = ROOT.TPad("bottom", "", 0.0, 0.0, 1.0, 0.30)
         for pad in (top, bottom):
-            pad.SetMargin(0.15, 0.05, 0.02 if pad is top else 0.35, 0.07 if pad is top else 0.02)
+            pad.SetMargin(0.15, 0.05, 0.02 if pad is top else 0.35, 0.07 if pad is top else 0.10)  # room for "1.5"
             c.cd()
             pad.Draw()
             keep.append(pad)
         top.cd()
-        keep.append(_frame(ROOT, top))
+        main = _frame(ROOT, top)
+        main.GetXaxis().SetLabelSize(0.0)  # the panel below has the x labels
+        main.GetYaxis().ChangeLabel(1, -1, 0.0)  # the lowest label would be cut by the pad's bottom edge
+        keep.append(main)
         _curve(ROOT, keep)
         bottom.cd()
         ratio = _frame(ROOT, bottom, y_max=1.5, y_min=0.5, ytitle="Ratio")
