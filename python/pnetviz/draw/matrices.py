@@ -127,10 +127,11 @@ UNDEFINED_CELL = -1.0  # below every matrix's minimum (fractions, counts, AUCs, 
 
 
 def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
-               ztitle: str, title: str = "") -> object:  # fmt: skip
+               ztitle: str, title: str = "", zmax: float | None = None) -> object:  # fmt: skip
     """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
     cells; `title` says what it is (shown in TBrowser, not on the canvas). Undefined (non-finite)
-    cells are left blank: no number, content UNDEFINED_CELL below the palette (not painted)."""
+    cells are left blank: no number, content UNDEFINED_CELL below the palette (not painted).
+    `zmax`: a fixed top of the z range (1 for fractions: one colour, one fraction in every model)."""
     ROOT, cms = root(), cmsstyle()
     n = len(labels)
     matrix = np.asarray(matrix, dtype=float)
@@ -151,6 +152,8 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.GetZaxis().SetTitle(ztitle)
     hist.GetZaxis().SetTitleOffset(1.15)
     hist.SetMinimum(0.0)
+    if zmax is not None:
+        hist.SetMaximum(zmax)
     hist.GetXaxis().SetTitleOffset(1.45)  # below rotated class labels
     hist.GetYaxis().SetTitleOffset(2.6)  # past the class labels
     hist.SetStats(False)
@@ -162,7 +165,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     pad_obj.GetListOfPrimitives().AddFirst(palette)
     fig.extras.append(palette)
     place_palette(hist, pad_obj)
-    top = float(np.max(matrix[defined])) if defined.any() else 0.0
+    top = zmax if zmax is not None else float(np.max(matrix[defined])) if defined.any() else 0.0
     for i in range(n):
         for j in range(n):
             if not defined[i, j]:

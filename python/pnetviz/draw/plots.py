@@ -309,7 +309,8 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
     ):  # fmt: skip
         fig = canvas.matrix_figure(f"{name}{suffix}", 1, labels)
         kind = "normalised" if not suffix else "counts"
-        canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title)
+        canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title,
+                          zmax=None if suffix else 1.0)  # fractions on [0, 1]: one colour, one fraction
         canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11,
                         size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
         figs.append(fig)
