@@ -21,7 +21,7 @@ from pnetviz.draw.figures import (  # noqa: F401
     plain_figure, FRAME_BINS, draw_frame, panel_figure,
 )
 from pnetviz.draw.layout import (  # noqa: F401
-    HEADER_SPLIT, header_layout, header_height, add_header_box, LINE_HEIGHT, CORNERS, BOX_INSET, box_width,
+    HEADER_SPLIT, header_layout, short_context, header_height, add_header_box, LINE_HEIGHT, CORNERS, BOX_INSET, box_width,
     Layout, free_box, add_legend_box, boxed_figure,
 )
 from pnetviz.draw.ratio import (  # noqa: F401

@@ -32,6 +32,13 @@ def header_layout(context: Sequence[str], labels: Sequence[str]) -> tuple[bool, 
     return False, columns, len(context) + -(-len(labels) // columns)
 
 
+def short_context(context: Sequence[str]) -> list[str]:
+    """The context joined on one line ("m(H^{+}) = 130 GeV, m(A) = 90 GeV, vs ttZ, 3mu, fold 0")
+    when that line fits the width of a header box, else as given."""
+    joined = ", ".join(context)
+    return [joined] if len(context) > 1 and box_width([joined], margin=0.0) <= 1 - HEADER_LEFT - HEADER_RIGHT else list(context)
+
+
 def header_height(context: Sequence[str], labels: Sequence[str]) -> float:
     """The top margin a header_figure needs for the CMS label and this header box."""
     return 0.15 + 0.045 * header_layout(context, labels)[2]
@@ -136,7 +143,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                  physics: bool = True, make_header=None, header_geometry=None) -> Figure:  # fmt: skip
     """A figure with the context lines and the legend where the data leave room, in this order:
     1. one box in the frame: for each frame in turn (e.g. more headroom), `make(frame)` builds the
-       figure, `draw(fig, frame)` the data, and the box goes in the first free corner;
+       figure, `draw(fig, frame)` the data, and the box goes in the first free corner (the context
+       as given, else joined on one line: a lower box);
     2. the context above the frame (header_figure with frames[0]), the legend in a free corner;
     3. both above the frame. `physics` False: no CMS label in the header (resource plots).
     `make_header(frame, header)` builds the figures of 2 and 3 (default header_figure; a ratio
@@ -148,6 +156,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         header_geometry = lambda header: (header_margins(header), 1.0)  # noqa: E731
     elif header_geometry is None:
         raise ValueError("boxed_figure: a make_header needs its header_geometry")
+    shorter = [", ".join(context)] if len(context) > 1 else None  # the context on one line: a shorter box
     for frame in frames:
         fig = make(frame)
         draw(fig, frame)
@@ -156,11 +165,13 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         if frame is frames[0]:
             first = items
         layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), items)
-        box = free_box(fig, frame, len(context) + len(labels), box_width([*context, *labels]), corners, layout=layout)
-        if box is not None:
-            add_legend_box(fig, box, context)
-            return fig
+        for lines in (context, shorter) if shorter else (context,):
+            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout)
+            if box is not None:
+                add_legend_box(fig, box, lines)
+                return fig
         fig.close()
+    context = short_context(context)  # a header as low as it can be: the context on one line where it fits
     header = header_height(context, [])
     margins, scale = header_geometry(header)
     margins = tuple(float(np.float32(m)) for m in margins)  # as a pad keeps them (TAttPad: Float_t)

@@ -6,6 +6,7 @@ Each function takes plain data (curves, histograms, matrices, histories) and ret
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -129,6 +130,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
     (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
     frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
+    if diagonal:  # then the same frame without the chance line: a box in the frame rather than above it
+        frames.append(dataclasses.replace(frames[0]))
     if ratio is not None:
         note = f"ratio to {ratio.reference}"  # joined to the last context line when both fit 8 cm, else a line of its own
         joined = f"{context[-1]}, {note}" if context else ""
@@ -141,7 +144,7 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
         if underlay is not None:
             underlay(fig)
-        if diagonal:
+        if diagonal and fr is frames[0]:
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
         for i, c in enumerate(curves):
             if (i, fr) not in kept:
@@ -265,7 +268,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     inside it. More than 4 histograms: each class's train line and test points, in two columns.
     `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    lines = [*context, *extra_lines]
+    lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
     header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)

@@ -15,9 +15,12 @@ from pnetviz.draw.primitives import add_line
 
 # --- a main frame over a ratio panel (the lower panel of every curve comparison) ---
 
+RATIO_SIZE = (600, 750)  # a taller canvas: the main frame keeps a square figure's height, the panel room for its labels
 RATIO_HEIGHT = 0.3  # canvas NDC of the lower pad (the figure linter allows < 0.4)
-RATIO_GAP = 0.015  # canvas NDC between the two frames
-RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right, bottom, top in canvas NDC: header_figure's
+# lengths below (gap, margins, header, label room) are NDC of a 600 px canvas, as on a square figure (px / 600)
+RATIO_GAP = 0.015  # between the two frames
+RATIO_LABEL_ROOM = 0.025  # above the panel's frame: half its top tick label ("1.2") and a gap, inside its pad
+RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right (canvas NDC), bottom, top (px / 600): header_figure's
 RATIO_TEXT = {"title": 0.05, "label": 0.045, "y_offset": 1.45, "floor": 0.032}  # canvas sizes, as _framed_canvas
 RATIO_MAX_DIGITS = 4  # TGaxis's MaxDigits on both panels' y axes
 
@@ -44,7 +47,7 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
         axis.SetTitleFont(42)
         axis.SetLabelFont(42)
     yaxis = hframe.GetYaxis()
-    frame_px = (1 - pad.GetTopMargin() - pad.GetBottomMargin()) * pad.GetAbsHNDC() * 600
+    frame_px = (1 - pad.GetTopMargin() - pad.GetBottomMargin()) * pad.GetAbsHNDC() * RATIO_SIZE[1]
     need_px = max(visible_length(frame.ytitle), 1) * 0.55 * RATIO_TEXT["title"] * 600  # ROOT shrinks a title longer than its axis
     short = re.sub(r"\s*\([^()]*\)$", "", frame.ytitle)  # "Signal efficiency (TPR)" -> "Signal efficiency"
     if need_px * RATIO_TEXT["floor"] / RATIO_TEXT["title"] > 0.95 * frame_px and short:  # too long even at the floor
@@ -64,30 +67,32 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
 
 
 def ratio_pad_margins(pad: int, header: float = RATIO_MARGINS[3], extra_space: float = 0.0) -> Margins:
-    """The margins of ratio_figure's upper (0) or lower (1) pad, in the pad's NDC."""
+    """The margins of ratio_figure's upper (0) or lower (1) pad, in the pad's NDC (`header`: px / 600)."""
     left, right, bottom, _ = RATIO_MARGINS
     y1, y2, top_margin, bottom_margin = (RATIO_HEIGHT, 1.0, header, RATIO_GAP / 2) if pad == 0 else \
-        (0.0, RATIO_HEIGHT, RATIO_GAP / 2, bottom)  # fmt: skip
-    return left + extra_space, right, bottom_margin / (y2 - y1), top_margin / (y2 - y1)
+        (0.0, RATIO_HEIGHT, RATIO_GAP / 2 + RATIO_LABEL_ROOM, bottom)  # fmt: skip
+    per = RATIO_SIZE[0] / ((y2 - y1) * RATIO_SIZE[1])  # pad NDC per (px / 600)
+    return left + extra_space, right, bottom_margin * per, top_margin * per
 
 
 def ratio_header_geometry(header: float, extra_space: float = 0.0) -> tuple[Margins, float]:
-    """(margins, pad_scale) of the upper pad of a 600 x 600 ratio_figure: boxed_figure's
-    header_geometry for ratio figures."""
-    return ratio_pad_margins(0, header, extra_space), 600 / max(min(1.0 * 600, (1.0 - RATIO_HEIGHT) * 600), 1.0)
+    """(margins, pad_scale) of the upper pad of a ratio_figure: boxed_figure's header_geometry for
+    ratio figures."""
+    W, H = RATIO_SIZE
+    return ratio_pad_margins(0, header, extra_space), min(W, H) / max(min(W, (1.0 - RATIO_HEIGHT) * H), 1.0)
 
 
 def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MARGINS[3], extra_space: float = 0.0,
                  reference_line: bool = True) -> Figure:  # fmt: skip
-    """A 600 x 600 figure: `frame` in the upper pad (pads[0]) over the ratio panel `ratio`
+    """A RATIO_SIZE (600 x 750) figure: `frame` in the upper pad (pads[0]) over the ratio panel `ratio`
     (pads[1], RATIO_HEIGHT of the canvas) sharing its x axis, with a dashed line at 1; texts at
     the sizes of `figure` when printed; the CMS label above the upper frame. `header`: the canvas
     NDC above the upper frame (the label alone, or a header box: boxed_figure's make_header)."""
     ROOT, cms = root(), cmsstyle()
     if not (ratio.x == frame.x and ratio.logx == frame.logx):
         raise ValueError("a ratio panel shares the x axis of the frame above it")
-    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
-    canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
+    canvas = ROOT.TCanvas(unique(name), "", *RATIO_SIZE)
+    canvas.SetCanvasSize(*RATIO_SIZE)  # the image itself (the constructor's size includes decorations)
     left, right, bottom, top = RATIO_MARGINS
     fig = Figure(name=name, canvas=canvas)
     for key, (y1, y2), margins in (("main", (RATIO_HEIGHT, 1.0), ratio_pad_margins(0, header, extra_space)),
@@ -122,14 +127,14 @@ def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MA
         hf.GetYaxis().SetTitleOffset(offset / sc)
     fig.extras += frames
     main = fig.pads[0]
-    main.SetTopMargin(top / (1.0 - RATIO_HEIGHT))  # the CMS label at its usual place, above a header box too
+    main.SetTopMargin(ratio_pad_margins(0, top)[3])  # the CMS label at its usual place, above a header box too
     with unpainted():
         cms.CMS_lumi(main, 0)
     if extra_space:  # the CMS label moved right with the frame: the run text to the canvas edge (as `figure`)
         for obj in main.GetListOfPrimitives():
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, right - 0.015))
-    main.SetTopMargin(header / (1.0 - RATIO_HEIGHT))
+    main.SetTopMargin(ratio_pad_margins(0, header)[3])
     if reference_line:
         add_line(fig, ratio.x[0], 1.0, ratio.x[1], 1.0, pad=1, line_color=color("reference"), line_style=2)
     return fig
