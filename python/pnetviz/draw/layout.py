@@ -76,6 +76,7 @@ def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int 
 LINE_HEIGHT = (0.045, 0.05)  # NDC per legend line: the tightest that keeps sub- and superscripts apart, and the comfortable one
 CORNERS = ("lower right", "lower left", "upper right", "upper left")
 BOX_INSET = 0.02  # NDC between a box and the frame
+BOX_MAX_WIDTH = 0.80  # NDC: box_width's cap (a longer line does not fit a box in the frame)
 
 
 def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
@@ -83,7 +84,7 @@ def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
     these labels is about 0.45 of the size wide, measured with the figure linter), sample column
     (`margin`) included."""
     chars = max((visible_length(line) for line in lines), default=10)
-    return min(max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02), 0.80)
+    return min(max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02), BOX_MAX_WIDTH)
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         header_geometry = lambda header: (header_margins(header), 1.0)  # noqa: E731
     elif header_geometry is None:
         raise ValueError("boxed_figure: a make_header needs its header_geometry")
-    shorter = [", ".join(context)] if len(context) > 1 else None  # the context on one line: a shorter box
+    joined = ", ".join(context)  # the context on one line: a lower box, where the line fits one (box_width < its cap)
+    shorter = [joined] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else None
     for frame in frames:
         fig = make(frame)
         draw(fig, frame)
