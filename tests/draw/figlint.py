@@ -94,10 +94,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from urllib.parse import unquote
 
+import figlint_frames  # the frame rules (frame, ticklabel, zrange): beside this file, on sys.path in both processes
+
 MIN_PT = 7.0
 FIGURE_WIDTH_PT = 8.0 / 2.54 * 72.0  # 8 cm = 226.77 pt
 ASPECTS = {"square": 1.0, "4:3": 4.0 / 3.0}
 ASPECT_TOLERANCE = 0.02
+RATIO_ASPECT = 0.8  # 600 x 750: a main frame over a ratio panel
 RATIO_PANEL_MAX_HEIGHT = 0.4
 OVERLAP_TOLERANCE_PX = 1.0
 OUTSIDE_TOLERANCE_PX = 1.0
@@ -329,9 +332,10 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
     canvas.Modified()
     canvas.Update()
     out: list[tuple[str, str, str]] = []
-    out += _check_aspect(W, H)
     pads = [canvas, *_subpads(canvas)]
+    out += _check_aspect(W, H, ratio_panel=len(pads) == 3)
     out += _check_panels(canvas, pads[1:])
+    out += figlint_frames.check_frames(canvas, pads[1:], W, H)
     boxes: list[tuple[str, tuple[float, float, float, float], object]] = []
     for pad in pads:
         pad.cd()
@@ -342,6 +346,8 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
         out += _check_data(ROOT, pad, pad_boxes)
         out += _check_ranges(ROOT, pad)
         out += _check_title_stats(ROOT, pad)
+        out += figlint_frames.check_tick_labels(ROOT, pad, W, H)
+        out += figlint_frames.check_fraction_z(pad)
     out += _check_overlaps(boxes, W, H)
     if png is not None and tmp is not None:
         out += _check_redraw(ROOT, canvas, png, tmp, W, H)
@@ -351,11 +357,15 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
 
 # -- aspect and panels -----------------------------------------------------------------------
 
-def _check_aspect(W: int, H: int) -> list[tuple[str, str, str]]:
+def _check_aspect(W: int, H: int, ratio_panel: bool = False) -> list[tuple[str, str, str]]:
+    """W / H of ASPECTS within 2 %; RATIO_ASPECT too for a main pad over a ratio panel (a taller
+    canvas, so that the main frame keeps the height of a square figure's)."""
     ratio = W / H
-    if any(abs(ratio / a - 1.0) <= ASPECT_TOLERANCE for a in ASPECTS.values()):
+    allowed = [*ASPECTS.values(), *([RATIO_ASPECT] if ratio_panel else [])]
+    if any(abs(ratio / a - 1.0) <= ASPECT_TOLERANCE for a in allowed):
         return []
-    return [("aspect", "canvas", f"{W}x{H} px, width/height {ratio:.3f}: not 1 (square) or 1.333 (4:3) within 2%")]
+    return [("aspect", "canvas", f"{W}x{H} px, width/height {ratio:.3f}: not 1 (square) or 1.333 (4:3) within 2%"
+                                 + (" (or 0.8 with a ratio panel)" if ratio_panel else ""))]
 
 
 def _subpads(pad) -> list:

@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 
-from pnetviz.draw import canvas
+from pnetviz.draw import canvas, matrices
 from pnetviz.draw.style import StyleOptions, cms_style, cmsstyle, unpainted
 from pnetviz.rootenv import root
 
@@ -113,7 +113,7 @@ def test_matrix_palette_made_without_a_paint_stores_the_painted_canvas(monkeypat
         pad.Modified()
 
     reference = canvas.matrix_figure("t_matrix")
-    monkeypatch.setattr(canvas, "place_palette", painted_by_root)
+    monkeypatch.setattr(matrices, "place_palette", painted_by_root)  # where add_matrix looks it up
     canvas.add_matrix(reference, "m", values, ["Signal", "Background"], ".2f", 0, "Fraction")
     for pad in (fig.canvas, reference.canvas):
         pad.Modified()

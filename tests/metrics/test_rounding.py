@@ -56,3 +56,9 @@ def test_asymmetric_rounds_on_the_smaller_side():
     assert rounding.asymmetric(10.23, 3.14, 1.52, "html") == "10.2 <sup>+3.1</sup><sub>&minus;1.5</sub>"
     assert rounding.asymmetric(10.23, 3.14, 1.52, "tlatex") == "10.2^{+3.1}_{-1.5}"
     assert rounding.asymmetric(10.23, 0.0, 0.0) == "10.2300"  # no usable side: the value alone
+
+
+def test_a_round_off_error_is_shown_as_zero():
+    """An AUC of 1 with a bootstrap spread of 1e-17 (round-off): "1.0000 +- 0", not 17 decimals."""
+    assert rounding.pm(1.0, 1.1e-17) == "1.0000 \u00b1 0"
+    assert rounding.pm(0.91, 0.06) == "0.91 \u00b1 0.06"

@@ -6,6 +6,7 @@ Each function takes plain data (curves, histograms, matrices, histories) and ret
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,10 +15,10 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.rootenv import root, set_title
-from pnetviz.metrics.evaluate import Confusion
 from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import STYLE, color, cycle_color
+from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
     (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
     frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
+    if diagonal:  # then the same frame without the chance line: a box in the frame rather than above it
+        frames.append(dataclasses.replace(frames[0]))
     if ratio is not None:
         note = f"ratio to {ratio.reference}"  # joined to the last context line when both fit 8 cm, else a line of its own
         joined = f"{context[-1]}, {note}" if context else ""
@@ -141,7 +144,7 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
         if underlay is not None:
             underlay(fig)
-        if diagonal:
+        if diagonal and fr is frames[0]:
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
         for i, c in enumerate(curves):
             if (i, fr) not in kept:
@@ -265,7 +268,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     inside it. More than 4 histograms: each class's train line and test points, in two columns.
     `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    lines = [*context, *extra_lines]
+    lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
     header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)
@@ -292,45 +295,6 @@ def log_range(contents: np.ndarray) -> tuple[float, float]:
 def draw_contents(hist) -> np.ndarray:
     n = hist.GetNbinsX()
     return np.array([hist.GetBinContent(i) for i in range(1, n + 1)])
-
-
-def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], split: str = "test",
-                      key_prefix: str = "confusion", labels: Sequence[str] | None = None) -> list[canvas.Figure]:  # fmt: skip
-    """One figure per file: `<name>` the |w|-weighted row-normalised fractions (each true class sums
-    to 1), `<name>_counts` the event counts. `labels`: plot labels of the classes."""
-    labels = tuple(labels or confusion.labels)
-    what = "one vs rest" if len(labels) == 2 and labels[1] in ("rest", "Others") else ""
-    base = f"Confusion matrix{' ' + what if what else ''}, {split} events"
-    figs = []
-    for suffix, matrix, fmt, ztitle, title, note in (
-        ("", confusion.normalised, ".3f", "Fraction of true class", f"{base}: |w|-weighted, each true-class row sums to 1",
-         "|w|-weighted, rows sum to 1"),
-        ("_counts", confusion.counts, ".0f", "Events", f"{base}: event counts", "event counts"),
-    ):  # fmt: skip
-        fig = canvas.matrix_figure(f"{name}{suffix}", 1, labels)
-        kind = "normalised" if not suffix else "counts"
-        canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title)
-        canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11,
-                        size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
-        figs.append(fig)
-    return figs
-
-
-def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], ytitle: str,
-               context: Sequence[str]) -> canvas.Figure:  # fmt: skip
-    """Per-class bars, one colour per split (train, test), side by side; the box where the bars
-    leave room (else above the frame)."""
-    n = len(labels)
-    width = 0.8 / len(values)
-
-    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
-        canvas.label_frame_bins(fig, labels)
-        for k, (split, vals) in enumerate(values.items()):
-            canvas.add_bars(fig, f"{name.replace('-', '_')}/{split}", vals, labels, f"{split.capitalize()}",
-                          bar_color=color(split if split in ("train", "test") else "reference"), offset=0.1 + k * width, width=width)  # fmt: skip
-
-    frame = canvas.Frame((0.0, float(n)), (0.0, 1.1), "", ytitle)
-    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context)
 
 
 # --- working points, cut scan, calibration and the pairwise AUC matrix (issue 25) ---
@@ -408,25 +372,3 @@ def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: 
 
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context,
                                corners=("upper left", "lower right"))  # fmt: skip
-
-
-def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequence[str], context: Sequence[str],
-                        split: str = "test", weights: str = "|w|") -> canvas.Figure:  # fmt: skip
-    """The one-vs-one AUC matrix (metrics.calibration.pairwise_auc): row i = the positive class,
-    column j = the negative class, numbers on the cells; the undefined diagonal left blank."""
-    labels = tuple(labels)
-    fig = canvas.matrix_figure(name, 1, labels)
-    hist = canvas.add_matrix(fig, key, matrix, labels, ".3f", 0, "AUC (row vs column)",
-                             f"Pairwise AUC, {split} events: row class (positive) vs column class, score "
-                             "P_{i}/(P_{i}+P_{j})")  # fmt: skip
-    hist.GetXaxis().SetTitle("Negative class j")
-    hist.GetYaxis().SetTitle("Positive class i")
-    defined = matrix[np.isfinite(matrix)]
-    # contrast where the AUCs lie, labelled every 0.1 (one decimal: two-decimal labels run into the z title)
-    low = min(math.floor(round(float(defined.min()) * 10, 9)) / 10, 0.9) if defined.size else 0.5
-    hist.SetMinimum(low)
-    hist.SetMaximum(1.0)
-    hist.GetZaxis().SetNdivisions(max(int(round((1.0 - low) * 10)), 1), False)
-    canvas.add_text(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"], 0.02,
-                    0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
-    return fig

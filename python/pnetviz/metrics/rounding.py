@@ -59,18 +59,21 @@ def _signed(text: str, sign: bool) -> str:
     return text if not sign or text.startswith("-") else f"+{text}"
 
 
+ROUNDOFF = 1e-12  # an error below this fraction of the value is floating-point round-off, shown as 0
+
+
 def pm(value, error, style: str = "text", fallback: str = ".4f", sign: bool = False) -> str:
     """value +- error rounded by the PDG rule in `style` (STYLES); a value without a usable error
     (None, NaN, negative) alone in `fallback` format, with an exact zero error "+- 0"; "" without a
     finite value. `sign`: a leading "+" on positive values (differences)."""
     if not _finite(value):
         return ""
-    if _finite(error) and error > 0:
+    if _finite(error) and error > ROUNDOFF * max(1.0, abs(value)):
         v, e = pdg(value, error)
         body = f"{_signed(v, sign)}{PM[style]}{e}"
     else:
         body = _signed(round_to(value, _fallback_decimals(value, fallback)), sign)
-        if _finite(error) and error == 0:
+        if _finite(error) and error >= 0:  # zero, or round-off (an AUC of 1 +- 1e-17): "+- 0"
             body += f"{PM[style]}0"
     return f"${body}$" if style == "latex" else body
 

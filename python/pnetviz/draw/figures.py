@@ -1,0 +1,192 @@
+"""The canvases of single-frame figures: cmsstyle's square or 4:3 figure, the header figure
+(label and header box above the frame), the plain figure (no CMS label), side-by-side panels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pnetviz.rootenv import root
+from pnetviz.draw.style import cmsstyle, unpainted
+from pnetviz.draw.geometry import Figure, Frame, Margins, TITLE_EDGE_PX, fit_y_title_offset, tick_labels, unique, visible_length, y_title_far_px
+
+
+def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.0,
+           y_title_offset: float | None = None, cms_pos: int = 11) -> Figure:  # fmt: skip
+    """A single-pad CMS canvas (600 x 600, or 800 x 600) with its frame drawn (extra_space widens
+    the left margin); `cms_pos` is cmsstyle's iPos: 11 inside the frame top left, 0 above it.
+    Call inside style.cms_style. On a square canvas the y title keeps clear of long tick labels of a
+    narrow linear range ("0.915"): labels every 0.01 (505 divisions) when they would need more
+    than 4 characters, the title offset fitted to the widest (fit_y_title_offset), the left margin
+    widened if the title would otherwise leave the canvas."""
+    cms = cmsstyle()
+    style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
+    offset = (1.2 if square else 0.78) if y_title_offset is None else y_title_offset  # cmsCanvas's default
+    ndivisions, fitted = style.GetNdivisions("Y"), offset
+    if square and not frame.logy:  # (the pixel model below is measured on a 600 px wide canvas)
+        title_px = style.GetTitleSize("Y") * 600
+        if any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
+            ndivisions = 505  # a narrow range ("0.915"): labels every 0.01, not 0.005
+        fitted = fit_y_title_offset(frame, offset, title_px, style.GetLabelSize("Y") * 600,
+                                    style.GetLabelOffset("Y") * 600, ndivisions)  # fmt: skip
+        if fitted > offset:  # the title further out; the margin wider if it would leave the canvas
+            left_px = (_cms_left_margin(fitted, 600) + extra_space) * 600
+            extra_space += max(0.0, y_title_far_px(fitted, title_px) + TITLE_EDGE_PX - left_px) / 600
+    with unpainted():
+        canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square,
+                               iPos=cms_pos, extraSpace=extra_space, yTitOffset=fitted)  # fmt: skip
+    painted_frame(canvas, frame)
+    canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
+    canvas.SetLogy(frame.logy)
+    canvas.SetLogx(frame.logx)
+    unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
+    if ndivisions != style.GetNdivisions("Y"):
+        cms.GetCmsCanvasHist(canvas).GetYaxis().SetNdivisions(ndivisions)
+    if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
+        for obj in canvas.GetListOfPrimitives():
+            if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
+                obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
+    return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def _cms_left_margin(y_offset: float, width: int) -> float:
+    """The left margin (NDC) cmsstyle's cmsCanvas gives a canvas `width` px wide for this y title
+    offset (its own formula), before extraSpace."""
+    left = 0.145 * 600
+    if y_offset < 1.5:
+        left += y_offset * 50 - 60
+    elif y_offset < 1.8:
+        left += (y_offset - 1.4) * 35 + 25
+    return left / width
+
+
+def painted_frame(canvas, frame: Frame) -> None:
+    """What a paint does to the pad's TFrame (left out: style.unpainted, place_palette): the
+    frame's range, and first among the pad's primitives (cmsCanvas draws it last too)."""
+    tframe = canvas.GetFrame()
+    tframe.SetX1(frame.x[0])
+    tframe.SetY1(frame.y[0])
+    tframe.SetX2(frame.x[1])
+    tframe.SetY2(frame.y[1])
+    tframe.SetBit(root().TObject.kMustCleanup)
+    canvas.GetListOfPrimitives().AddFirst(tframe)
+
+
+def unit_axis_ticks(hframe, frame: Frame) -> None:
+    """An x axis from 0 to 1 labelled every 0.2: eleven labels at 0.1 touch at 8 cm."""
+    if hframe and not frame.logx and frame.x == (0.0, 1.0):
+        hframe.GetXaxis().SetNdivisions(505)
+
+
+def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
+    """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
+    below it, the legend and context (add_header_box): for plots whose data fill the frame, such
+    as log-y score distributions whose axis ends at a physical limit. `physics` False: no CMS label
+    (computing-resource plots)."""
+    cms = cmsstyle()
+    canvas, hframe = _framed_canvas(name, frame, header_margins(header), 1.45)
+    if physics:
+        canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
+        with unpainted():
+            cms.CMS_lumi(canvas, 0)
+    canvas.SetTopMargin(header)
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
+def header_margins(header: float) -> Margins:
+    """The margins of a header_figure with `header` above its frame."""
+    return HEADER_LEFT, HEADER_RIGHT, 0.13, header
+
+
+HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # margins of a header_figure
+
+
+def plain_figure(name: str, frame: Frame) -> Figure:
+    """A single square pad with a frame and no CMS label (computing-resource plots are not physics
+    results); same size and margins as `figure`."""
+    canvas, hframe = _framed_canvas(name, frame, (0.17, 0.04, 0.13, 0.06), 1.6)
+    hframe.GetYaxis().SetMaxDigits(4)
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+
+
+FRAME_BINS = 1000  # TPad::DrawFrame's
+
+
+def draw_frame(pad, xmin: float, ymin: float, xmax: float, ymax: float, title: str = ""):
+    """TPad::DrawFrame without the Update() it ends with (a paint of the whole pad: 0.2 ms of a
+    header figure's 0.3, 0.7 ms of a ratio figure's 1.2): the same "hframe" histogram
+    (FRAME_BINS bins, spaced evenly in log x on a log x axis), drawn in `pad`, which it returns
+    to. The paint that exports the figure, or draws the stored canvas, sets the pad's ranges and
+    frame from it as DrawFrame's paint would have (the same pixels: checked on every figure of
+    the demo). cmsstyle's cmsCanvas keeps its own DrawFrame: without that paint, its TFrame
+    (GetFrame().Draw()) is drawn as a stray box on figures that relabel their frame's axis."""
+    ROOT = root()
+    if pad.GetLogx() and 0 < xmin < xmax:
+        edges = np.exp(np.log(xmin) + np.arange(FRAME_BINS + 1) * ((np.log(xmax) - np.log(xmin)) / FRAME_BINS))
+        edges[0] = xmin
+        hframe = ROOT.TH1F("hframe", title, FRAME_BINS, edges)
+    else:
+        hframe = ROOT.TH1F("hframe", title, FRAME_BINS, xmin, xmax)
+    hframe.SetBit(ROOT.TH1.kNoStats)
+    hframe.SetBit(ROOT.TObject.kCanDelete)  # the pad deletes it, as DrawFrame's
+    ROOT.SetOwnership(hframe, False)
+    hframe.SetMinimum(ymin)
+    hframe.SetMaximum(ymax)
+    hframe.GetYaxis().SetLimits(ymin, ymax)
+    hframe.SetDirectory(ROOT.nullptr)
+    pad.cd()
+    hframe.Draw(" ")
+    pad.cd()
+    return hframe
+
+
+def _framed_canvas(name: str, frame: Frame, margins: tuple[float, float, float, float], y_offset: float):
+    """A 600 x 600 canvas with `margins` (left, right, bottom, top) and its frame: titled axes, no
+    title box; (canvas, frame histogram)."""
+    ROOT = root()
+    canvas = ROOT.TCanvas(unique(name), "", 600, 600)
+    canvas.SetCanvasSize(600, 600)  # the image itself (the constructor's size includes decorations)
+    canvas.SetMargin(*margins)
+    canvas.SetLogy(frame.logy)
+    hframe = draw_frame(canvas, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+    hframe.SetTitle("")
+    hframe.SetBit(ROOT.TH1.kNoTitle)
+    for axis, title in ((hframe.GetXaxis(), frame.xtitle), (hframe.GetYaxis(), frame.ytitle)):
+        axis.SetTitle(title)
+        axis.SetTitleSize(0.05)
+        axis.SetLabelSize(0.045)
+        axis.SetTitleFont(42)
+        axis.SetLabelFont(42)
+    hframe.GetYaxis().SetTitleOffset(y_offset)
+    unit_axis_ticks(hframe, frame)
+    # a y title longer than a short frame (under a tall header) would run off the canvas: smaller,
+    # down to the 7 pt floor (0.031 of 600 px at 8 cm)
+    frame_px = (1 - margins[2] - margins[3]) * 600
+    need_px = max(visible_length(frame.ytitle), 1) * 0.5 * 0.05 * 600
+    if need_px > 0.95 * frame_px:
+        size = max(0.05 * 0.95 * frame_px / need_px, 0.032)
+        hframe.GetYaxis().SetTitleSize(size)
+        hframe.GetYaxis().SetTitleOffset(y_offset * 0.05 / size)  # ROOT's offset is in title sizes: same place
+    return canvas, hframe
+
+
+def panel_figure(name: str, frames: Sequence[Frame], right_margin: float = 0.05, cms_pos: int = 11) -> Figure:
+    """Side-by-side pads (600 px each), each with a CMS frame and CMS label (cms_pos 0: above the frame)."""
+    ROOT, cms = root(), cmsstyle()
+    canvas = ROOT.TCanvas(unique(name), name, 600 * len(frames), 600)
+    canvas.Divide(len(frames), 1, 0.001, 0.001)
+    fig = Figure(name=name, canvas=canvas)
+    for i, frame in enumerate(frames, start=1):
+        pad = canvas.cd(i)
+        pad.SetMargin(0.16, right_margin, 0.13, 0.08)
+        pad.SetLogy(frame.logy)
+        hframe = draw_frame(pad, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+        hframe.GetXaxis().SetTitle(frame.xtitle)
+        hframe.GetYaxis().SetTitle(frame.ytitle)
+        hframe.GetYaxis().SetTitleOffset(1.35)
+        hframe.GetYaxis().SetMaxDigits(4)
+        cms.CMS_lumi(pad, cms_pos)
+        fig.pads.append(pad)
+    return fig

@@ -1,0 +1,238 @@
+"""Matrices and maps: the 4:3 frameless canvas, TH2 matrices with numbers on the cells, class
+labels fitted to the margins, and the palette (placed without a paint, stored as a TExec).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import re
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from pnetviz.rootenv import root
+from pnetviz.draw.style import cmsstyle, unpainted
+from pnetviz.draw.stored import PALETTE_NAME, palette_command
+from pnetviz.draw.geometry import Figure, Frame, margins_of, unique, visible_length
+from pnetviz.draw.figures import painted_frame
+
+
+MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names
+MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
+BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
+CONTEXT_SIZE = {"square": 0.032, "matrix": 0.045}  # context lines: >= 7 pt at 8 cm (0.045: 27 px, where ROOT's PNG text leaves no gap before a Greek letter, as at 0.044)
+MATRIX_MARGINS = (0.30, 0.17, 0.31, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
+
+
+def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> Figure:
+    """One frameless 4:3 pad for a TH2 drawn with its own labelled axes (a matrix or a mass-grid
+    map); the CMS label sits above the frame, context goes below it (add_text). `n_panels` is 1:
+    one figure per file."""
+    if n_panels != 1:
+        raise ValueError("one figure per file: matrix_figure draws a single panel")
+    ROOT = root()
+    canvas = ROOT.TCanvas(unique(name), "", *MATRIX_SIZE)
+    canvas.SetCanvasSize(*MATRIX_SIZE)  # the image itself 800 x 600 (the constructor's size includes decorations)
+    canvas.SetMargin(*MATRIX_MARGINS)
+    return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def place_palette(hist, pad) -> None:
+    """The CMS label above the frame and the palette of a COLZ `hist` beside the frame, its top
+    end PALETTE_DROP below the frame's: its top label then stays clear of the run text. The
+    palette is made here, where cmsstyle.UpdatePalettePosition would move it to (the top
+    lowered), and the histogram painter uses it as it finds it: no paint of the pad needed."""
+    cms_label_above(pad)
+    pad.RedrawAxis()  # cmsstyle.GetPalette's UpdatePad
+    xa, ya = hist.GetXaxis(), hist.GetYaxis()
+    if not any(obj.InheritsFrom("TFrame") for obj in pad.GetListOfPrimitives()):
+        painted_frame(pad, Frame((xa.GetXmin(), xa.GetXmax()), (ya.GetXmin(), ya.GetXmax()), "", ""))
+    functions = hist.GetListOfFunctions()
+    palette = functions.FindObject("palette")
+    if not palette:  # as THistPainter makes it: the z axis's attributes, first among the functions
+        ROOT = root()
+        palette = ROOT.TPaletteAxis(0.0, 0.0, 0.0, 0.0, hist)
+        ROOT.SetOwnership(palette, False)  # the histogram deletes its functions
+        functions.AddFirst(palette)
+    left, right, bottom, top = margins_of(pad)
+    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP
+    # in the pad's coordinates (the histogram's axes: the pad is not painted yet), as the painter
+    # reads them, then in NDC (TPave's setters of pad coordinates rewrite the NDC ones)
+    to_x = lambda u: xa.GetXmin() + (u - left) / (1 - left - right) * (xa.GetXmax() - xa.GetXmin())  # noqa: E731
+    to_y = lambda v: ya.GetXmin() + (v - bottom) / (1 - bottom - top) * (ya.GetXmax() - ya.GetXmin())  # noqa: E731
+    palette.SetX1(to_x(x1))
+    palette.SetX2(to_x(x2))
+    palette.SetY1(to_y(y1))
+    palette.SetY2(to_y(y2))
+    palette.SetX1NDC(x1)
+    palette.SetX2NDC(x2)
+    palette.SetY1NDC(y1)
+    palette.SetY2NDC(y2)
+    pad.Modified()
+
+
+PALETTE_DROP = 0.04
+RUN_TEXT_FITS = 14  # characters of run text beside 'CMS Simulation Preliminary' above a matrix frame
+
+
+def cms_label_above(pad) -> None:
+    """The CMS label above the frame (cmsstyle's iPos 0) with the run text right-aligned at the
+    canvas edge, over the palette: above a narrow frame the two would otherwise collide (CMS_lumi
+    places its texts from the pad's margins when called)."""
+    right = pad.GetRightMargin()
+    pad.SetRightMargin(0.02)
+    cms = cmsstyle()
+    run_text = f"{cms.cmsstyle.cms_lumi} ({cms.cmsstyle.cms_energy})"  # what CMS_lumi writes at the right
+    with unpainted():  # a run text longer than 'Run 2 (13 TeV)' smaller, clear of the extra text (Run 3, 13.6 TeV)
+        cms.CMS_lumi(pad, 0, min(1.0, RUN_TEXT_FITS / visible_length(run_text)))
+    pad.SetRightMargin(right)
+
+
+PALETTE_EXEC = re.compile(r"gStyle->SetPalette\((\d+)\);")  # the TExec a COLZ figure stores its palette with
+
+
+def palette_exec(number: int) -> object:
+    """The TExec storing palette `number` with a COLZ canvas: the one executable primitive a
+    stored canvas may carry (draw.stored allows exactly these commands)."""
+    return root().TExec(PALETTE_NAME, palette_command(number))
+
+
+def paint(pad) -> None:
+    """Modified() and Update() of `pad`, without the cost of its palette TExec (palette_set)."""
+    with palette_set(pad):
+        pad.Modified()
+        pad.Update()
+
+
+@contextlib.contextmanager
+def palette_set(pad) -> Iterator[None]:
+    """`pad` without its palette TExec (PALETTE_EXEC) inside the block, that palette set directly
+    instead: ROOT's interpreter compiles a TExec's line at each paint (3 ms), for the same paint."""
+    primitives = pad.GetListOfPrimitives()
+    palette = next((obj for obj in primitives if obj.InheritsFrom("TExec") and PALETTE_EXEC.fullmatch(obj.GetTitle())), None)
+    if palette is None:
+        yield
+        return
+    following = primitives.After(palette)
+    primitives.Remove(palette)
+    root().gStyle.SetPalette(int(PALETTE_EXEC.fullmatch(palette.GetTitle()).group(1)))
+    try:
+        yield
+    finally:  # back in its place (a first paint puts the TFrame before it)
+        if following:
+            primitives.AddBefore(following, palette)
+        else:
+            primitives.Add(palette)
+
+
+UNDEFINED_CELL = -1.0  # below every matrix's minimum (fractions, counts, AUCs, p-values are >= 0)
+
+
+def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
+               ztitle: str, title: str = "", zmax: float | None = None) -> object:  # fmt: skip
+    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
+    cells; `title` says what it is (shown in TBrowser, not on the canvas). Undefined (non-finite)
+    cells are left blank: no number, content UNDEFINED_CELL below the palette (not painted).
+    `zmax`: a fixed top of the z range (1 for fractions: one colour, one fraction in every model)."""
+    ROOT, cms = root(), cmsstyle()
+    n = len(labels)
+    matrix = np.asarray(matrix, dtype=float)
+    defined = np.isfinite(matrix)
+    hist = ROOT.TH2D(unique(key.replace("/", "_")), title, n, 0, n, n, 0, n)
+    for i in range(n):  # n <= a handful of classes: cells, not events
+        for j in range(n):
+            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]) if defined[i, j] else UNDEFINED_CELL)
+    for k, label in enumerate(labels):
+        hist.GetXaxis().SetBinLabel(k + 1, label)
+        hist.GetYaxis().SetBinLabel(n - k, label)
+    for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
+        axis.SetLabelSize(BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE)
+        axis.SetTitleSize(MATRIX_LABEL_SIZE)
+    hist.SetBit(ROOT.TH1.kNoTitle)  # the title is for TBrowser: no title box when the canvas is redrawn
+    hist.GetXaxis().SetTitle("Predicted class")
+    hist.GetYaxis().SetTitle("True class")
+    hist.GetZaxis().SetTitle(ztitle)
+    hist.GetZaxis().SetTitleOffset(1.15)
+    hist.SetMinimum(0.0)
+    if zmax is not None:
+        hist.SetMaximum(zmax)
+    hist.GetXaxis().SetTitleOffset(1.45)  # below rotated class labels
+    hist.GetYaxis().SetTitleOffset(2.6)  # past the class labels
+    hist.SetStats(False)
+    pad_obj = fig.pads[pad]
+    pad_obj.cd()
+    fit_class_labels(pad_obj, hist, labels)
+    hist.Draw("COLZ")
+    palette = palette_exec(57)  # kBird, stored with the canvas, painted before the cells
+    pad_obj.GetListOfPrimitives().AddFirst(palette)
+    fig.extras.append(palette)
+    place_palette(hist, pad_obj)
+    top = zmax if zmax is not None else float(np.max(matrix[defined])) if defined.any() else 0.0
+    for i in range(n):
+        for j in range(n):
+            if not defined[i, j]:
+                continue
+            text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
+            text.SetTextAlign(22)
+            text.SetTextFont(42)
+            text.SetTextSize(MATRIX_LABEL_SIZE)
+            text.SetTextColor(ROOT.kWhite if top > 0 and matrix[i, j] < 0.5 * top else ROOT.kBlack)
+            text.Draw()
+            fig.extras.append(text)
+    return fig.keep(key, hist)
+
+
+def _text_width(text: str, size: float) -> float:
+    """Width in pixels of a font-42 TLatex of `size` in the current pad."""
+    latex = root().TLatex(0, 0, text)
+    latex.SetTextFont(42)
+    latex.SetTextSize(size)
+    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
+    latex.GetBoundingBox(w, h)
+    return float(w.value)
+
+
+# where ROOT puts an axis title (measured on this ROOT, font 42): its near edge is 1.6 x size x
+# (pad width for y, pad height for x) x offset from the axis, less DESCENT x size x pad height;
+# the title is TITLE_HEIGHT x size x pad height thick
+TITLE_STEP, TITLE_DESCENT, TITLE_HEIGHT = 1.6, 0.37, 0.72
+LABEL_GAP = 12  # pixels between class labels and the axis title
+TILT_LIMIT = 1.2  # class labels up to this many columns wide are drawn tilted, wider ones vertical
+
+
+def fit_class_labels(pad, hist, labels: Sequence[str]) -> None:
+    """Margins and title offsets of a class matrix from its labels' measured widths, so that long
+    class names ("nonprompt-TT") never run into the axis titles: the y title left of the longest
+    label (a wider left margin when needed), x labels vertical when one does not fit its column,
+    the x title below them. Short names keep the standard layout (MATRIX_MARGINS, offsets)."""
+    W, H = MATRIX_SIZE
+    n = max(len(labels), 1)
+    size = BIN_LABEL_SIZE["matrix"] * 2 / 3  # ROOT draws bin labels at 2/3 of the label size
+    title = MATRIX_LABEL_SIZE
+    widest = max((_text_width(label, size) for label in labels), default=0.0)
+    x_axis, y_axis = hist.GetXaxis(), hist.GetYaxis()
+    left, right, bottom, top = MATRIX_MARGINS
+    # y: the title's near edge LABEL_GAP past the labels; its far edge inside the canvas
+    near = widest + 0.005 * W + LABEL_GAP
+    left = min(max(left, (near + TITLE_HEIGHT * title * H + 6) / W), 0.45)
+    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
+    y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), offset))
+    column = (1 - left - right) * W / n
+    height = TITLE_HEIGHT * size * H
+    if widest > TILT_LIMIT * column:  # even tilted, neighbours would run into each other: vertical
+        x_axis.LabelsOption("v")
+        drop = widest
+    elif widest > column:  # ROOT tilts labels wider than their column by about 23 degrees
+        drop = widest * np.sin(np.radians(25)) + height * np.cos(np.radians(25))
+    else:
+        drop = height
+    near = drop + 0.005 * H + LABEL_GAP
+    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * H)
+    x_axis.SetTitleOffset(max(x_axis.GetTitleOffset(), offset))
+    below = (TITLE_STEP * x_axis.GetTitleOffset() - TITLE_DESCENT + TITLE_HEIGHT) * title * H
+    bottom = min(max(bottom, (below + 6) / H + CONTEXT_BAND), 0.6)
+    pad.SetMargin(left, right, bottom, top)
+
+
+CONTEXT_BAND = 0.15  # the two context lines under a matrix (add_text at 0.03 + 1.45 x CONTEXT_SIZE)

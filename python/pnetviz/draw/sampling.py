@@ -1,0 +1,162 @@
+"""What a pad shows, read back as points: every drawn line, marker, error bar and bar sampled
+in NDC (drawn_items, drawn_points), for the free-corner search of draw.layout.
+"""
+
+from __future__ import annotations
+
+
+
+import numpy as np
+
+from pnetviz.rootenv import root
+from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, margins_to_ndc
+
+
+SAMPLE_STEP = 0.004  # NDC between the sampled points of a drawn line
+MARKER_HALF = 0.012  # NDC half-size of a marker (size ~1.2)
+ERROR_SAMPLES = 40  # points along an error bar: at most 0.02 NDC apart
+
+
+def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
+    """What drawn_points samples, read once from the primitives of a pad, in data coordinates:
+    ("line", x, y) polylines (graph lines and band outlines, histogram steps, TLines), ("markers",
+    x, y, low, high) markers with their error bars (low/high None without), ("bars", x, low,
+    high) vertical lines across the bars of a bar chart (the frame, and its copies RedrawAxis draws
+    with option "sameaxis", are axes, not data). The same items give the points of any
+    layout of the same frame (drawn_points with other margins), without drawing again."""
+    p = fig.pads[pad]
+    items: list[tuple] = []
+    frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    link = p.GetListOfPrimitives().FirstLink()
+    while link:
+        obj, option = link.GetObject(), (link.GetOption() or "").upper()
+        link = link.Next()
+        if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
+            n = obj.GetN()
+            x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
+            y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
+            if "F" in option:
+                items.append(("line", np.r_[x, x[:1]], np.r_[y, y[:1]]))
+            if "L" in option or "C" in option or not any(c in option for c in "FP"):
+                items.append(("line", x, y))
+            if "P" in option:
+                low, high = _graph_y_errors(obj, n)
+                items.append(("markers", x, y, None if low is None else y - low, None if high is None else y + high))
+        elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist and "AXIS" not in option:
+            ax, nb = obj.GetXaxis(), obj.GetNbinsX()
+            edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
+                np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
+            c = _bin_contents(obj, nb)
+            if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
+                start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
+                across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
+                items.append(("bars", across, np.repeat(np.minimum(0.0, c), 12), np.repeat(np.maximum(0.0, c), 12)))
+            elif "E" in option or "P" in option:
+                e = _bin_errors(obj, nb)
+                shown = c != 0
+                items.append(("markers", 0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown]))
+            else:
+                items.append(("line", np.repeat(edges, 2)[1:-1], np.repeat(c, 2)))
+        elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
+            items.append(("line", np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()])))
+    return items
+
+
+def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
+                 margins: Margins | None = None) -> np.ndarray:  # fmt: skip
+    """(k, 2) NDC points along everything drawn so far in the frame of a pad: lines and band
+    outlines of graphs sampled every SAMPLE_STEP, markers as their corners and centre, error bars,
+    1-D histograms as steps or points, TLines; points outside the frame dropped. `items`
+    (drawn_items) and `margins`: the same for a pad of these margins holding those items."""
+    margins = margins_of(fig.pads[pad]) if margins is None else margins
+    items = drawn_items(fig, pad) if items is None else items
+    xs: list[np.ndarray] = []  # points
+    ys: list[np.ndarray] = []
+    ends: list[list[np.ndarray]] = [[], [], [], []]  # segments (x0, y0, x1, y1), sampled together at the end
+
+    def ndc(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return margins_to_ndc(margins, x, y, frame)
+
+    def segments(*xy: np.ndarray) -> None:
+        for store, values in zip(ends, xy):
+            store.append(values)
+
+    def sampled(x: np.ndarray, y: np.ndarray) -> None:
+        """A polyline in data coordinates, sampled, its last point included."""
+        X, Y = ndc(x, y)
+        ok = np.isfinite(X) & np.isfinite(Y)
+        X, Y = X[ok], Y[ok]
+        if X.size >= 2:
+            segments(X[:-1], Y[:-1], X[1:], Y[1:])
+            X, Y = X[-1:], Y[-1:]
+        xs.append(X)
+        ys.append(Y)
+
+    def markers(x: np.ndarray, y: np.ndarray, low: np.ndarray | None = None, high: np.ndarray | None = None) -> None:
+        X, Y = ndc(x, y)
+        for dx, dy in ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)):
+            xs.append(X + dx * MARKER_HALF)
+            ys.append(Y + dy * MARKER_HALF)
+        if low is not None and len(x):  # error bars: ERROR_SAMPLES points each (a box is >= 0.05 NDC tall)
+            t = np.linspace(0.0, 1.0, ERROR_SAMPLES)
+            bars = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
+            EX, EY = ndc(np.repeat(np.asarray(x, float)[:, None], ERROR_SAMPLES, axis=1).ravel(), bars.ravel())
+            xs.append(EX)
+            ys.append(EY)
+
+    def bars(across: np.ndarray, low: np.ndarray, high: np.ndarray) -> None:
+        X0, Y0 = ndc(across, low)
+        X1, Y1 = ndc(across, high)
+        ok0, ok1 = np.isfinite(X0) & np.isfinite(Y0), np.isfinite(X1) & np.isfinite(Y1)
+        segments(X0[ok0 & ok1], Y0[ok0 & ok1], X1[ok0 & ok1], Y1[ok0 & ok1])
+        xs.extend([X1[ok1], X0[ok0 & ~ok1]])  # an end off a log axis: the other end alone
+        ys.extend([Y1[ok1], Y0[ok0 & ~ok1]])
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for kind, *arrays in items:
+            {"line": sampled, "markers": markers, "bars": bars}[kind](*arrays)
+    if ends[0]:  # every segment sampled every SAMPLE_STEP from its start (its end excluded)
+        X0, Y0, X1, Y1 = (np.concatenate(v) for v in ends)
+        n = np.maximum(np.ceil(np.hypot(X1 - X0, Y1 - Y0) / SAMPLE_STEP).astype(int), 1)
+        start = np.repeat(np.arange(n.size), n)
+        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+        xs.append(X0[start] + t * (X1 - X0)[start])
+        ys.append(Y0[start] + t * (Y1 - Y0)[start])
+    if not xs:
+        return np.zeros((0, 2))
+    points = np.column_stack((np.concatenate(xs), np.concatenate(ys)))
+    left, right, bottom, top = margins
+    inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
+    return points[inside & np.isfinite(points).all(axis=1)]
+
+
+def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(low, high) y errors of a TGraphErrors or TGraphAsymmErrors, (None, None) for a TGraph."""
+    if graph.InheritsFrom("TGraphAsymmErrors"):
+        low, high = graph.GetEYlow(), graph.GetEYhigh()
+    elif graph.InheritsFrom("TGraphErrors"):
+        low = high = graph.GetEY()
+    else:
+        return None, None
+    return np.frombuffer(low, dtype=np.float64, count=n).copy(), np.frombuffer(high, dtype=np.float64, count=n).copy()
+
+
+_BIN_TYPES = {"TH1D": np.float64, "TH1F": np.float32, "TH1I": np.int32, "TH1S": np.int16, "TH1C": np.int8}
+
+
+def _bin_contents(hist, nb: int) -> np.ndarray:
+    """Contents of bins 1..nb as float64 (from the histogram's array where its type is known)."""
+    dtype = _BIN_TYPES.get(hist.ClassName())
+    if dtype is None or hist.GetBuffer():
+        return np.array([hist.GetBinContent(i) for i in range(1, nb + 1)])
+    return np.frombuffer(hist.GetArray(), dtype=dtype, count=nb + 2)[1:-1].astype(np.float64)
+
+
+def _bin_errors(hist, nb: int) -> np.ndarray:
+    """Errors of bins 1..nb, as TH1::GetBinError: sqrt(sum of w^2), else sqrt(|content|)."""
+    if hist.ClassName() not in _BIN_TYPES or hist.GetBinErrorOption() != root().TH1.kNormal or hist.GetBuffer():
+        return np.array([hist.GetBinError(i) for i in range(1, nb + 1)])
+    sumw2 = hist.GetSumw2()
+    if sumw2.fN:
+        return np.sqrt(np.frombuffer(sumw2.GetArray(), dtype=np.float64, count=nb + 2)[1:-1])
+    return np.sqrt(np.abs(_bin_contents(hist, nb)))
