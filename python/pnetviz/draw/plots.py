@@ -92,6 +92,14 @@ def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[flo
 RATIO_STEPS = 4  # labelled steps at most on a ratio panel's axis (its 504 divisions)
 
 
+def _frame_titles(obj, pad) -> None:
+    """`obj` (a graph kept for the ROOT file only) with the axis titles of the frame of `pad`."""
+    frame = next((p for p in pad.GetListOfPrimitives() if p.InheritsFrom("TH1")), None)
+    if frame is not None:
+        obj.GetXaxis().SetTitle(frame.GetXaxis().GetTitle())
+        obj.GetYaxis().SetTitle(frame.GetYaxis().GetTitle())
+
+
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
     """The ratio panel's bands under its lines, in pad 1 of a ratio_figure: the drawn band clipped
     to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped."""
@@ -105,6 +113,7 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
             stored = drawn.Clone(drawn.GetName())
             for i, (x, y) in enumerate(zip(np.r_[r.x[ok], r.x[ok][::-1]], np.r_[r.high[ok], r.low[ok][::-1]], strict=True)):
                 stored.SetPoint(i, float(x), float(y))
+            _frame_titles(stored, fig.pads[1])  # drawn on no pad: the ratio panel's titles given here
             fig.keep(f"{spec.key}_band", stored)
     for spec in panel.specs:
         r = spec.ratio
@@ -326,8 +335,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     curves = [c for c in curves if c.x.size > 1]
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
     optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}" if expected
-                         else "Efficiency, purity or (S/#sqrt{S+B})/max")  # fmt: skip
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}")  # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
 
     def mark(fig: canvas.Figure) -> None:
         cut = optimum["threshold"]
