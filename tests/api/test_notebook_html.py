@@ -53,7 +53,7 @@ def page(demo_round, tmp_path_factory):
     site = tmp_path_factory.mktemp("notebook_site")
     plots = site / "plots"
     shutil.copytree(demo_round.plots, plots, symlinks=True)
-    shutil.copytree(jsroot / "modules", plots / "jsroot" / "modules")
+    shutil.copytree(jsroot / "modules", plots / "jsroot" / "modules", dirs_exist_ok=True)  # the campaign may have copied it
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PNETVIZ_ROUND", "plots")
         patch.setenv("PNETVIZ_RESULTS", str(demo_round.results))

@@ -92,7 +92,7 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
                "Run3Mu/MHc160_MA85/binary/ttZ [folds 0]": "its worker died: SIGABRT (Aborted)"}  # fmt: skip
     assert failures(err) == reasons
     report = json.loads((plots / "campaign" / "summary_report.json").read_text())
-    assert report["jobs"] == {"done": 4, "up to date": 0, "other options": 0, "failed": 2}
+    assert report["jobs"] == {"done": 4, "up to date": 0, "other options": 0, "no ntuple": 0, "failed": 2}
     assert {j["job"]: j["message"] for j in report["failed"]} == reasons
     done = sorted(plots.glob("results/Run3Mu/binary/*/*/fold-0/summary_report.json"))
     assert len(done) == 4 and len(list((plots / "campaign").glob("campaign_summary.csv"))) == 1

@@ -435,7 +435,7 @@ def paired_line(pair: dict) -> list[str]:
     mean, se = st.get("mean"), st.get("standard_error")
     if not isinstance(mean, float) or not isinstance(se, float):
         return []
-    return [f"#DeltaAUC (MC #minus B): {pm(mean, se, 'tlatex', sign=True)} (paired over folds, corrected t)"]
+    return [f"#DeltaAUC (MC #minus B): {pm(mean, se, 'tlatex', sign=True)} (corr. s.e.)"]
 
 
 def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[str]) -> canvas.Figure:

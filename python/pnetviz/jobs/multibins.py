@@ -58,6 +58,8 @@ def compute(job, preds, ev, fit_score: str) -> MultiBinning:
     signal = preds.scores[job.classes[0]]
     docs, tests, groups = {}, {}, {}
     for i, background in enumerate(job.classes[1:], start=1):
+        if background not in ev.pairs or background not in ev.hep:
+            continue  # a pair skipped by the evaluation (a class absent from a split): no binning, said in its report
         results, metrics = ev.pairs[background], ev.hep[background]
         scores = {s: signal[pair_events(ev, i, s)] for s in fitbins.TRAIN_TEST} if fit_score == "signal" else None
         doc = fitbins.pair_section(results, metrics, constraints=CONSTRAINTS, scores=scores)
