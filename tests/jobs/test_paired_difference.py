@@ -66,4 +66,4 @@ def test_fold_summary_line_is_the_paired_corrected_standard_error():
     (line,) = comparison.paired_line({"difference_statistics": st})
     # mean 0.0055, s.e. 0.000986 (PDG: leading digits 986 -> rounded up to 0.0010, two significant digits)
     assert round(se, 6) == 0.000986
-    assert line == "#DeltaAUC (MC #minus B): +0.0055 #pm 0.0010 (paired over folds, corrected t)"
+    assert line == "#DeltaAUC (MC #minus B): +0.0055 #pm 0.0010 (corr. s.e.)"
