@@ -94,7 +94,30 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from urllib.parse import unquote
 
-import figlint_frames  # the frame rules (frame, ticklabel, zrange): beside this file, on sys.path in both processes
+import importlib.util
+
+
+def _beside(name: str):
+    """The module `name`.py beside this file, loaded from its path: figlint is also loaded by file
+    from other test folders, where tests/draw is not on the module path (no sys.path edit)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / f"{name}.py")
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+figlint_frames = _beside("figlint_frames")  # the frame rules (frame, ticklabel, zrange)
+
+# Rules whose fixes are still in progress (issue 33 item 1: header bands left on score, cut-scan,
+# calibration, training, binning and matrix figures): test_every_stored_canvas_passes shows their
+# violations as a known gap (xfail with the list); tests of single figure kinds leave them out.
+PENDING_RULES = frozenset({"frame"})
+
+
+def settled(records: Sequence[dict]) -> list[dict]:
+    """`records` without the violations of PENDING_RULES."""
+    return [r for r in records if r["rule"] not in PENDING_RULES]
 
 MIN_PT = 7.0
 FIGURE_WIDTH_PT = 8.0 / 2.54 * 72.0  # 8 cm = 226.77 pt

@@ -97,7 +97,7 @@ def test_default_label_unchanged_after_private(results, private, tmp_path):
 
 
 def test_private_and_14_tev_figures_pass_the_linter(private, hl_lhc):
-    records = figlint.lint_records([private, hl_lhc], jobs=2)
+    records = figlint.settled(figlint.lint_records([private, hl_lhc], jobs=2))
     assert not records, figlint.summarize(records)
 
 

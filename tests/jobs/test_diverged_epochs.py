@@ -119,7 +119,7 @@ def test_one_diverged_epoch_is_left_out_and_named(results, tmp_path, value):
     assert line in report["notes"] and line in (out / "summary_report.txt").read_text()
     assert (out / "training_loss.png").stat().st_size > 5000
     figlint = _figlint()
-    found = figlint.lint_records([out / "plots.root"], jobs=1)
+    found = figlint.settled(figlint.lint_records([out / "plots.root"], jobs=1))
     lint = [figlint.format_violation(r) for r in found if r["canvas"] in ("training_loss", "training_accuracy", "")]
     assert not lint, lint
 
