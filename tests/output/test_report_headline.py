@@ -29,7 +29,9 @@ def sets(tmp_path_factory) -> dict[str, Path]:
     common = ["--results-dir", str(base), "--signal", SIGNAL, "--fold", "all", "--formats", "none", "--bootstrap", "20", "-q"]
     assert run(load_script("visualizeBinary").main, [*common, "--background", "ttZ", "--output", str(out / "b")]) == 0
     assert run(load_script("visualizeMultiClass").main, [*common, "--output", str(out / "m")]) == 0
-    return {"binary": out / "b", "multiclass": out / "m"}
+    assert run(load_script("visualizeComparison").main, [*common, "--plots-dir", str(out / "c")]) == 0
+    compared = next((out / "c").glob("results/Run1E2Mu/comparison/*/*/folds")).parent
+    return {"binary": out / "b", "multiclass": out / "m", "comparison": compared}
 
 
 def _head(directory: Path) -> tuple[list[str], dict]:
@@ -88,6 +90,31 @@ def test_fold_summary_leads_with_mean_auc(sets, kind):
         _agrees(shown, test["mean"]["auc"], test["std"]["auc"])
 
 
+COMPARED = re.compile(r"^  (?P<pair>\w+): AUC binary (?P<b>[0-9.]+ ± [0-9.]+), multi-class (?P<m>[0-9.]+ ± [0-9.]+)$")
+
+
+@pytest.mark.parametrize("where", ["fold-0", "folds"])
+def test_comparison_report_leads_with_both_aucs_and_their_difference(sets, where):
+    """A binary vs multi-class set (one fold and folds/) opens with both test AUCs per background
+    and the difference multi-class minus binary, as summary_report.json holds them."""
+    lines, report = _head(sets["comparison"] / where)
+    assert lines[2] == "headline (test split):"
+    shown = {m["pair"]: (m["b"], m["m"], lines[i + 1]) for i, m in enumerate(map(COMPARED.match, lines)) if m}
+    assert set(shown) == set(report["pairs"]) == {"nonprompt", "diboson", "ttZ"}
+    for name, (binary, multi, difference) in shown.items():
+        pair = report["pairs"][name]
+        if where == "fold-0":
+            auc, diff = pair["auc"], pair["difference"]
+            assert (binary, multi) == (pm(auc["binary"]["value"], auc["binary"]["error"]),
+                                       pm(auc["multiclass"]["value"], auc["multiclass"]["error"]))  # fmt: skip
+            assert difference.startswith(f"    multi-class minus binary {pm(diff['multiclass_minus_binary'], diff['error'], sign=True)}")
+        else:
+            stats = pair["difference_statistics"]
+            assert binary == pm(pair["auc_binary"]["mean"], pair["auc_binary"]["std"])
+            assert multi == pm(pair["auc_multiclass"]["mean"], pair["auc_multiclass"]["std"])
+            assert f"{pm(stats['mean'], stats['standard_error'], sign=True)} (standard error), p = " in difference
+
+
 def test_other_reports_have_no_headline():
-    assert headline({"kind": "comparison", "pairs": []}) == []
+    assert headline({"kind": "ga", "pairs": []}) == []
     assert headline({"rows": []}) == []

@@ -2,8 +2,9 @@
 rejection at the working points, KS p, FIP2, the binned sensitivity), then the details.
 
 Reads the report's plain data (output.report.plain) of a binary or multi-class evaluation of one
-fold, or of a fold summary (`pairs` with means and standard deviations over folds); any other
-report (comparison, GA, campaign) has no headline. Values are PDG-rounded (metrics.rounding);
+fold, or of a fold summary (`pairs` with means and standard deviations over folds), and of a
+binary vs multi-class comparison (one fold or its folds/ summary); any other report (GA,
+campaign) has no headline. Values are PDG-rounded (metrics.rounding);
 a missing entry is left out, never guessed.
 """
 
@@ -19,6 +20,10 @@ def headline(report: dict) -> list[str]:
     """The headline lines of `report` (with a last empty line and a 'details:' line), or []."""
     if report.get("kind") in ("binary", "multiclass"):
         lines = _one_fold(report)
+    elif report.get("kind") == "comparison" and isinstance(report.get("pairs"), dict):
+        lines = _comparison_fold(report)
+    elif isinstance(report.get("pairs"), dict) and "folds" in report and _compared(report["pairs"]):
+        lines = _comparison_folds(report)
     elif isinstance(report.get("pairs"), dict) and "folds" in report:
         lines = _fold_summary(report)
     else:
@@ -117,3 +122,39 @@ def _fold_rejection(point: dict) -> str:
     if _number(value) and _number(lower) and _number(upper):
         return f"{asymmetric(value, upper - value, value - lower, fallback='.3g')} at eps_s {target}"
     return f"{_g(value, 3)} at eps_s {target}"
+
+
+def _compared(pairs: dict) -> bool:
+    """Whether a fold summary's pairs are binary vs multi-class comparisons."""
+    return any(isinstance(p, dict) and "auc_binary" in p for p in pairs.values())
+
+
+def _comparison_fold(report: dict) -> list[str]:
+    """Per background: both test AUCs and their difference (multi-class minus binary) of one fold."""
+    lines = [f"  multi-class model: {text_line(report.get('multiclass_model'))}", f"  fold: {text_line(report.get('fold'))}"]
+    for name, pair in report["pairs"].items():
+        if not isinstance(pair, dict):
+            continue
+        auc, diff = pair.get("auc") or {}, pair.get("difference") or {}
+        binary, multi = auc.get("binary") or {}, auc.get("multiclass") or {}
+        lines.append(f"  {text_line(name)}: AUC binary {pm(binary.get('value'), binary.get('error'))}, "
+                     f"multi-class {pm(multi.get('value'), multi.get('error'))}")  # fmt: skip
+        verdict = (pair.get("dominance") or {}).get("verdict")
+        lines.append(f"    multi-class minus binary {pm(diff.get('multiclass_minus_binary'), diff.get('error'), sign=True)}"
+                     + (f"; {text_line(verdict)}" if verdict else ""))  # fmt: skip
+    return lines
+
+
+def _comparison_folds(report: dict) -> list[str]:
+    """Per background: both mean test AUCs over folds and the difference with its p-value."""
+    lines = [f"  folds: {', '.join(map(text_line, report.get('folds') or []))} (mean ± sample std over folds)"]
+    for name, pair in report["pairs"].items():
+        if not isinstance(pair, dict):
+            continue
+        binary, multi = pair.get("auc_binary") or {}, pair.get("auc_multiclass") or {}
+        stats = pair.get("difference_statistics") or {}
+        lines.append(f"  {text_line(name)}: AUC binary {pm(binary.get('mean'), binary.get('std'))}, "
+                     f"multi-class {pm(multi.get('mean'), multi.get('std'))}")  # fmt: skip
+        lines.append(f"    multi-class minus binary {pm(stats.get('mean'), stats.get('standard_error'), sign=True)} "
+                     f"(standard error), p = {_g(stats.get('p_value'))}")  # fmt: skip
+    return lines
