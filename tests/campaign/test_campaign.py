@@ -58,8 +58,10 @@ def done(tree, scheduler, tmp_path_factory):
 
 
 def test_readme_output_paths_are_where_the_campaign_writes(done):
-    """Every trainer-layout output path the README states (plots/<...>/...) exists in a campaign's tree."""
-    text = (REPO / "README.md").read_text()
+    """Every trainer-layout output path README.md and the guide's pages on evaluations, campaigns,
+    the web report and the output tree state (plots/<...>/...) exists in a campaign's tree."""
+    pages = ["README.md", *(f"docs/{p}.md" for p in ("evaluating", "campaigns", "web-report", "output-tree", "notebooks"))]
+    text = "\n".join((REPO / page).read_text() for page in pages)
     stated = set(re.findall(r"`plots/([^`]*)`", text))
     first_layout = {s for s in stated if s.startswith(("<channel>/", "<channel>"))}  # tests/jobs cover those
     checked = 0

@@ -1,16 +1,15 @@
 """The command line: one meaning per option, no silent analysis defaults, every evaluation
-option passed on by the campaign, and the README's commands and paths."""
+option passed on by the campaign (the commands and paths of README.md and docs/: tests/test_docs.py)."""
 
 from __future__ import annotations
 
-import re
 import shlex
 
 import pytest
 
-from conftest import REPO, load_script
+from conftest import load_script
 from pnetviz.cli import common
-from pnetviz.cli.commands import COMMANDS, parser_of
+from pnetviz.cli.commands import parser_of
 from pnetviz.cli.common import run
 from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.errors import PnetvizWarning
@@ -73,33 +72,3 @@ def test_campaign_output_is_the_plots_dir_with_a_warning(two_channels, tmp_path,
     with pytest.warns(PnetvizWarning, match="now --plots-dir"):
         assert run(load_script("visualizeCampaign").main, argv) == 0
     assert f"--plots-dir {tmp_path / 'p'}" in capsys.readouterr().out
-
-
-def readme_commands() -> list[list[str]]:
-    text = (REPO / "README.md").read_text()
-    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
-    commands = []
-    for block in blocks:
-        for line in block.replace("\\\n", " ").splitlines():
-            line = line.split(" #")[0].strip()
-            if line.startswith("pnetviz "):
-                commands.append(shlex.split(line)[1:])
-    return commands
-
-
-def test_readme_commands_parse():
-    commands = readme_commands()
-    assert len(commands) >= 8 and {c[0] for c in commands} >= {"binary", "multiclass", "compare", "campaign", "demo"}
-    for argv in commands:
-        assert argv[0] in COMMANDS, argv
-        parser_of(argv[0]).parse_args(argv[1:])  # SystemExit (a usage error) fails the test
-
-
-def test_readme_paths_exist():
-    text = (REPO / "README.md").read_text()
-    paths = set(re.findall(r"`((?:python|macros|tests|benchmarks|\.ci)/[\w./-]*)`", text))  # plots/: tests/campaign
-    paths |= {p for p in re.findall(r"`([\w-]+\.(?:sh|toml|txt|ini))`", text)}
-    assert len(paths) >= 10
-    missing = [p for p in paths if not (REPO / p).exists()]
-    assert not missing, f"README names paths that do not exist: {missing}"
-    assert ".venv/bin/python python/" not in text  # examples use the pnetviz command

@@ -266,7 +266,7 @@ def check_environment(client, need_root: bool = True) -> None:
         more = f" (and {len(problems) - 2} more)" if len(problems) > 2 else ""
         raise InputError(f"the Dask cluster cannot run pnetviz {__version__}: {'; '.join(problems[:2])}{more}. Fix: install "
                          "this pnetviz (pip install) and ROOT in the environment the scheduler and workers start "
-                         "from (README: campaigns on a cluster).")  # fmt: skip
+                         "from (docs/campaigns.md: on a batch system).")  # fmt: skip
 
 
 @contextlib.contextmanager

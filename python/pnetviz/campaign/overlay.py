@@ -120,7 +120,7 @@ if (!specs.length) {
     }
     document.body.dataset.curves = String(graphs.length);
   } catch (err) {
-    error.textContent = 'cannot draw the overlay: ' + err + ' (without a local JSROOT: --jsroot DIR, see the README)';
+    error.textContent = 'cannot draw the overlay: ' + err + ' (without a local JSROOT: --jsroot DIR, see docs/web-report.md)';
   }
 }
 """

@@ -62,7 +62,7 @@ CONTRACT_HELP = (
     "ntuple contract: TTree 'Events' with true_label (int, 0 = signal), score_<class> (float), weight "
     "(float, may be negative), train_mask/test_mask (bool)[, valid_mask, subset bools].\n"
     "history: <model>_performance.json beside the ntuple (training_results.training_history); "
-    "details in README.md."
+    "details in docs/inputs.md."
 )
 
 # Help groups, in the order --help shows them.
@@ -71,7 +71,7 @@ GROUPS = {
     "outputs": "outputs (where and what is written)",
     "physics": "physics (weights, errors, metrics)",
     "style": "style (CMS label, plot labels)",
-    "systematics": "systematics (the profiled ROC; README: definition and interpolation)",
+    "systematics": "systematics (the profiled ROC; docs/profiled-roc.md: definition and interpolation)",
     "execution": "execution",
 }
 
@@ -110,8 +110,8 @@ EVALUATION = (
     _opt("--tree", "inputs", default="Events", help="TTree name in the ntuples (default: %(default)s)"),
     _opt("--column", "inputs", action="append", metavar="NAME=EXPR",
          help="where a contract column comes from in your ntuple: a branch or a C++ expression of branches, e.g. "
-              "weight=evt_weight, 'true_label=isSignal ? 0 : 1', 'test_mask=event %% 5 == 3' (repeatable; README "
-              "'Your own ntuple')"),
+              "weight=evt_weight, 'true_label=isSignal ? 0 : 1', 'test_mask=event %% 5 == 3' (repeatable; "
+              "docs/inputs.md)"),
     _opt("--columns", "inputs", metavar="FILE",
          help="a JSON file of such pairs, {\"true_label\": \"isSignal ? 0 : 1\", ...} (--column pairs win)"),
     _opt("--subset", "inputs", metavar="BRANCH",
@@ -227,7 +227,7 @@ def add_model_options(groups: dict, kind: str) -> None:
     with_file = "; with --predictions the trainer's JSON" if kind in MODEL_KINDS else ""  # compare has no --predictions
     inputs.add_argument("--results-dir", type=Path, default=Path("results"),
                         help="the trainer's results/ (or results_bjets/) directory, or pnetviz's first layout; both "
-                             "in README.md (default: results/ in the current directory, where the demo writes)")  # fmt: skip
+                             "in docs/inputs.md (default: results/ in the current directory, where the demo writes)")  # fmt: skip
     inputs.add_argument("--channel", help=f"analysis channel, e.g. Run3Mu (default: the only one in --results-dir{with_file})")
     inputs.add_argument("--signal", help=f"signal point, e.g. MHc130_MA90 (default: the only one of the channel{with_file})")
     if kind == "binary":
@@ -259,7 +259,7 @@ EVALUATION_LAYOUT = "<plots-dir>/<results dir name>/<channel>/<kind>/<signal>/<m
 def add_plots_dir(group, layout: str = EVALUATION_LAYOUT) -> None:
     """--plots-dir, its help naming where the subcommand's sets go (`layout`)."""
     group.add_argument("--plots-dir", default=None,
-                       help=f"root of the output tree: every set goes to {layout} (README.md) (default: plots/ in the "
+                       help=f"root of the output tree: every set goes to {layout} (docs/output-tree.md) (default: plots/ in the "
                             "current directory)")  # fmt: skip
 
 

@@ -10,12 +10,12 @@ from pnetviz.errors import InputError
 
 SIGNALS = "MHc100_MA95,MHc130_MA90,MHc130_MA100,MHc160_MA85,MHc160_MA155"
 CHANNELS = "Run1E2Mu,Run3Mu"
-DESCRIPTION = ("Generate a deterministic toy results tree in the trainer's layout (README.md): per channel, signal "
+DESCRIPTION = ("Generate a deterministic toy results tree in the trainer's layout (docs/inputs.md): per channel, signal "
                "point and fold, binary models vs nonprompt, diboson and ttZ and a grouped multi-class model "
                "(nonprompt, diboson, ttX), each with trees/<model>.root (the ntuple contract), "
                "<model>_performance.json, <model>_model_info.json, CSV/ and models/; and one GA hyperparameter "
                "search (GAOptim_bjets/<channel>/multiclass/<prefix><signal>/GA-iter<N>/, 2 iterations of 5 models: "
-               "pnetviz ga, README.md).")  # fmt: skip
+               "pnetviz ga, docs/evaluating.md).")  # fmt: skip
 EXAMPLES = """\
   pnetviz demo --output results                  # the whole demo (2 channels x 5 signal points x 5 folds)
   pnetviz demo --output small --signals MHc130_MA90 --channels Run3Mu --folds 2 --events 500"""

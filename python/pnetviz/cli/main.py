@@ -17,7 +17,7 @@ examples:
   pnetviz binary --help                                 # every option of one subcommand, in groups
 
 Exit codes: 0 done, 2 a user mistake (one line naming the file or option and the fix; nothing
-published), 1 an internal error. README.md: the input formats, the output tree, the cluster."""
+published), 1 an internal error. The user guide: docs/README.md (inputs, output tree, campaigns and batch systems)."""
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-"""Deterministic toy prediction ntuples in the contract layout (see README.md).
+"""Deterministic toy prediction ntuples in the contract layout (see docs/inputs.md).
 
 Per fold one pool of events is drawn (signal + three backgrounds); the multi-class model
 sees all of them, the binary model for background i sees the signal and background i events of

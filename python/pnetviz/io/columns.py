@@ -28,7 +28,7 @@ import numpy as np
 from pnetviz.errors import InputError
 
 ColumnMap = tuple[tuple[str, str], ...]  # (contract column, branch or expression), hashable and picklable
-FIX = "correct the mapping (--column NAME=EXPR / --columns FILE; README 'Your own ntuple')"
+FIX = "correct the mapping (--column NAME=EXPR / --columns FILE; docs/inputs.md, 'Your own ntuple')"
 _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _TOKEN = re.compile(r"(?<![\w.:>])([A-Za-z_]\w*)(?!\s*(?:\(|::|\w))")
 _KEYWORDS = frozenset({"true", "false", "and", "or", "not", "xor", "nullptr", "sizeof", "static_cast", "int",

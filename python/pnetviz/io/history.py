@@ -70,7 +70,7 @@ def load_history(path: Path | str) -> TrainingHistory:
         raise InputError(f"{path}: no 'training_results.training_history' list of per-epoch records.")
     missing = [k for k in REQUIRED if any(k not in r for r in records)]
     if missing:
-        raise InputError(f"{path}: epoch records lack {', '.join(missing)}. Fix: see the contract in README.md.")
+        raise InputError(f"{path}: epoch records lack {', '.join(missing)}. Fix: see the contract in docs/inputs.md.")
     present = [k for k in OPTIONAL if all(k in r for r in records)]
     try:
         columns = {k: np.array([float(r[k]) for r in records]) for k in (*REQUIRED, *present)}

@@ -1,4 +1,4 @@
-"""Reading and validating prediction ntuples (the contract documented in README.md).
+"""Reading and validating prediction ntuples (the contract documented in docs/inputs.md).
 
 A prediction ntuple is a ROOT file with a TTree (default ``Events``) holding per event:
 ``true_label`` (integer: index into the class list, 0 = signal), ``score_<class>`` (float or
@@ -253,7 +253,7 @@ def classes_from_branches(path: Path, tree: str = "Events", columns: tuple[tuple
     names = list(dict.fromkeys(b[len("score_"):] for b in found if b.startswith("score_") and "__" not in b))
     if "signal" not in names:
         raise InputError(f"{path}: no branch 'score_signal'; score branches found: "
-                         f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in README.md.")  # fmt: skip
+                         f"{', '.join('score_' + n for n in names) or 'none'}. Fix: the ntuple contract is in docs/inputs.md.")  # fmt: skip
     return ("signal", *(n for n in names if n != "signal"))
 
 
@@ -303,7 +303,7 @@ def read_predictions(
     entries = int(types.pop(""))
     branches = dict(types)
     types = mapped.view_types(path, tree, types, columns, not columns or check_structure(path, tree).verified)
-    hint = ("map it from your branches with --column NAME=EXPR or --columns FILE (README 'Your own ntuple')"
+    hint = ("map it from your branches with --column NAME=EXPR or --columns FILE (docs/inputs.md, 'Your own ntuple')"
             + ("." if binary else "; class names are set with --classes."))  # fmt: skip
     _require(path, types, "true_label", INT_TYPES | {"Bool_t", "bool"}, hint)
     _require(path, types, "weight", FLOAT_TYPES, hint)
@@ -409,7 +409,7 @@ def _read_columns(path: Path, tree: str, columns: dict[str, str], entries: int, 
         what = "; ".join(t for t in (error, errors.summary()) if t)
         if error.startswith("read error"):  # the baskets passed the checks: their compressed data are damaged
             raise InputError(f"{path}: not a readable ROOT file (damaged: {what}). {REMADE}")
-        raise InputError(f"{path}: {what}. Fix: the ntuple contract (README.md) asks for flat scalar branches, "
+        raise InputError(f"{path}: {what}. Fix: the ntuple contract (docs/inputs.md) asks for flat scalar branches, "
                          "one number per event; re-create the file if it is damaged.")  # fmt: skip
     return out
 
