@@ -184,3 +184,17 @@ def test_help_and_messages_send_the_reader_to_pages_that_exist():
     for command in COMMANDS:
         text = " ".join(parser_of(command).format_help().split())
         assert "README" not in text, command
+
+
+def test_plots_readme_states_the_layout_the_commands_write():
+    """plots/README.md (what a user finds in the default output directory) gives the evaluation
+    layout of --help (under the results directory's name, not plots/<channel>/) and the page
+    that has the details."""
+    from pnetviz.cli.common import EVALUATION_LAYOUT
+
+    text = (REPO / "plots" / "README.md").read_text()
+    pages = re.findall(r"docs/[\w-]+\.md", text)
+    assert pages and all((REPO / p).is_file() for p in pages)
+    assert "`<results dir name>/<channel>/" in text and "`<channel>/" not in text
+    assert EVALUATION_LAYOUT.startswith("<plots-dir>/<results dir name>/<channel>/")
+    assert "README.md" not in text.replace("docs/", "")

@@ -75,6 +75,16 @@ def test_readme_output_paths_are_where_the_campaign_writes(done):
     assert checked >= 4
 
 
+
+def test_round_summary_leads_with_its_answer(done):
+    """campaign/summary_report.txt (the front page's one file to read) opens with the jobs and a
+    binary vs multi-class line per comparison of campaign_binary_vs_multiclass.csv."""
+    lines = (done / "campaign" / "summary_report.txt").read_text().splitlines()
+    assert lines[2] == "headline (test split):" and lines[3].startswith("  jobs: ") and "failed" in lines[3]
+    compared = list(csv.DictReader((done / "campaign" / "campaign_binary_vs_multiclass.csv").open()))
+    shown = [line for line in lines[: lines.index("details:")] if ": AUC binary " in line]
+    assert compared and len(shown) == len(compared)
+
 def test_binary_vs_multiclass_paired_statistics_over_folds(done):
     from scipy import stats
 

@@ -118,3 +118,24 @@ def test_comparison_report_leads_with_both_aucs_and_their_difference(sets, where
 def test_other_reports_have_no_headline():
     assert headline({"kind": "ga", "pairs": []}) == []
     assert headline({"rows": []}) == []
+
+
+def test_campaign_report_leads_with_jobs_and_every_comparison():
+    """The round's summary_report.txt opens with its jobs by status and, per channel, signal point
+    (mass-grid order) and background, both mean test AUCs and their difference with p_holm."""
+    def row(signal, m_hc, m_a, background, diff):
+        return {"channel": "Run3Mu", "signal": signal, "m_hc": m_hc, "m_a": m_a, "variant": "", "background": background,
+                "auc_test_binary_mean": 0.9312, "auc_test_binary_std": 0.0041, "auc_test_multiclass_mean": 0.9312 + diff,
+                "auc_test_multiclass_std": 0.0052, "auc_diff_mean": diff, "auc_diff_standard_error": 0.0013,
+                "auc_diff_p_holm": 0.0123}  # fmt: skip
+
+    report = {"jobs": {"done": 12, "up to date": 3, "other options": 0, "no ntuple": 0, "failed": 1},
+              "binary_vs_multiclass": [row("MHc160_MA85", 160, 85, "ttZ", 0.0042), row("MHc100_MA95", 100, 95, "ttZ", -0.002)],
+              "failed": [], "families": {}}  # fmt: skip
+    lines = headline(report)
+    assert lines[:2] == ["headline (test split):", "  jobs: 12 done, 3 up to date, 1 failed"]
+    assert lines[2] == ("  Run3Mu MHc100_MA95 vs ttZ: AUC binary 0.931 ± 0.004, multi-class 0.929 ± 0.005; "
+                        "multi-class minus binary -0.0020 ± 0.0013 (p_holm 0.012)")  # fmt: skip
+    assert lines[3].startswith("  Run3Mu MHc160_MA85 vs ttZ: AUC binary 0.931 ± 0.004, multi-class 0.935 ± 0.005; "
+                               "multi-class minus binary +0.0042 ± 0.0013")  # fmt: skip
+    assert lines[-2:] == ["", "details:"]

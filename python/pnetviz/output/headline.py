@@ -3,8 +3,8 @@ rejection at the working points, KS p, FIP2, the binned sensitivity), then the d
 
 Reads the report's plain data (output.report.plain) of a binary or multi-class evaluation of one
 fold, or of a fold summary (`pairs` with means and standard deviations over folds), and of a
-binary vs multi-class comparison (one fold or its folds/ summary); any other report (GA,
-campaign) has no headline. Values are PDG-rounded (metrics.rounding);
+binary vs multi-class comparison (one fold or its folds/ summary), and of a campaign (its jobs and
+every binary vs multi-class comparison of the round); any other report (GA) has no headline. Values are PDG-rounded (metrics.rounding);
 a missing entry is left out, never guessed.
 """
 
@@ -20,6 +20,8 @@ def headline(report: dict) -> list[str]:
     """The headline lines of `report` (with a last empty line and a 'details:' line), or []."""
     if report.get("kind") in ("binary", "multiclass"):
         lines = _one_fold(report)
+    elif isinstance(report.get("jobs"), dict) and isinstance(report.get("binary_vs_multiclass"), list):
+        lines = _campaign(report)
     elif report.get("kind") == "comparison" and isinstance(report.get("pairs"), dict):
         lines = _comparison_fold(report)
     elif isinstance(report.get("pairs"), dict) and "folds" in report and _compared(report["pairs"]):
@@ -158,3 +160,25 @@ def _comparison_folds(report: dict) -> list[str]:
         lines.append(f"    multi-class minus binary {pm(stats.get('mean'), stats.get('standard_error'), sign=True)} "
                      f"(standard error), p = {_g(stats.get('p_value'))}")  # fmt: skip
     return lines
+
+
+def _campaign(report: dict) -> list[str]:
+    """The round's jobs by status, then per (channel, signal point, background) the binary and
+    multi-class mean test AUC over folds and their difference with its Holm-adjusted p."""
+    jobs = report["jobs"]
+    lines = ["  jobs: " + ", ".join(f"{n} {text_line(status)}" for status, n in jobs.items() if n or status == "failed")]
+    rows = sorted((r for r in report["binary_vs_multiclass"] if isinstance(r, dict)), key=_grid_order)
+    for row in rows:
+        name = " ".join(text_line(row.get(k)) for k in ("channel", "signal") if row.get(k))
+        variant = f" [{text_line(row['variant'])}]" if row.get("variant") else ""
+        lines.append(f"  {name} vs {text_line(row.get('background'))}{variant}: AUC binary "
+                     f"{pm(row.get('auc_test_binary_mean'), row.get('auc_test_binary_std'))}, multi-class "
+                     f"{pm(row.get('auc_test_multiclass_mean'), row.get('auc_test_multiclass_std'))}; multi-class minus binary "
+                     f"{pm(row.get('auc_diff_mean'), row.get('auc_diff_standard_error'), sign=True)} (p_holm {_g(row.get('auc_diff_p_holm'))})")  # fmt: skip
+    return lines
+
+
+def _grid_order(row: dict) -> tuple:
+    """Channel, then the mass grid in numbers (m(H+), m(A)), then signal, background, variant."""
+    masses = tuple(row[k] if _number(row.get(k)) else float("inf") for k in ("m_hc", "m_a"))
+    return (str(row.get("channel", "")), *masses, *(str(row.get(k, "")) for k in ("signal", "background", "variant")))
