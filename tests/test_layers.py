@@ -1,5 +1,5 @@
 """The package's layers: every module imports only from its own layer or the layers below
-(the order in README.md's architecture section), so there are no circular imports."""
+(the order in docs/architecture.md), so there are no circular imports."""
 
 from __future__ import annotations
 
