@@ -107,3 +107,17 @@ def test_cross_signal_table(ga_sets, tmp_path):
     tex = files["campaign_ga_decisions.tex"]
     assert tex.index("\\caption{") < tex.index("\\begin{tabular}") and "2/0 & 0.9097" in tex
     compile_latex(tex, tmp_path)
+
+
+def test_campaign_kinds_ga_writes_the_cross_signal_table(tmp_path):
+    from pnetviz.demo.trainertree import write_trainer_fold  # noqa: PLC0415
+
+    results = tmp_path / "results"
+    write_trainer_fold(results, "Run3Mu", "MHc100_MA95", 0, events=300, seed=1)
+    write_run(tmp_path / "GAOptim_bjets", ToyRun("Run3Mu", "MHc100_MA95", real_shaped()))
+    argv = ["--results-dir", str(results), "--plots-dir", str(tmp_path / "plots"), "--kinds", "ga", "--workers", "0",
+            "--images", "none", "-q"]  # fmt: skip
+    assert run_command("campaign", argv) == 0
+    lines = (tmp_path / "plots" / "campaign" / "campaign_ga_decisions.csv").read_text().splitlines()
+    assert len(lines) == 2 and lines[1].startswith("Run3Mu,MHc100_MA95,GA-iter2/model0,")
+    assert ",GA-iter3/model5," in lines[1]
