@@ -69,10 +69,10 @@ def rejection_figure(name: str, key: str, v: VarVsEff, title: str, context: Sequ
     points and their errors (headroom of up to a decade for the box)."""
     ok = np.isfinite(v.rejection) & (v.rejection > 0)
     r, e = v.rejection[ok], np.nan_to_num(v.rejection_error[ok])
-    low = r - e
-    lo = max(float(np.min(np.where(low > 0, low, r))) * 0.5, 0.5) if r.size else 1.0
-    hi = float(np.max(r + e)) if r.size else 10.0
-    frames = [canvas.Frame(_x_range(v.edges), (lo, hi * room), title, REJECTION_TITLE, logy=True) for room in (2.5, 10.0)]
+    # within a decade of the points (the figure linter's rule), error bars clipped at the frame
+    lo = max(float(np.min(r)) / 3.0, 0.5) if r.size else 1.0
+    hi = float(np.max(r)) * 1.5 if r.size else 10.0
+    frames = [canvas.Frame(_x_range(v.edges), (lo, hi * room), title, REJECTION_TITLE, logy=True) for room in (2.5, 6.0)]
     label = f"Background, #varepsilon_{{s}} = {v.target:.0%}"
 
     def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:  # noqa: ARG001 - boxed_figure's signature
@@ -86,8 +86,9 @@ def rejection_figure(name: str, key: str, v: VarVsEff, title: str, context: Sequ
 def _hist(key: str, edges: np.ndarray, values: np.ndarray, title: str) -> object:
     h = root().TH1D(key.replace("/", "_"), "", edges.size - 1, np.ascontiguousarray(edges, dtype=np.float64))
     h.SetDirectory(0)
-    for i, value in enumerate(values, start=1):
+    for i, value in enumerate(values, start=1):  # a normalised shape: no sqrt(content) error bars
         h.SetBinContent(i, float(value))
+        h.SetBinError(i, 0.0)
     h.GetXaxis().SetTitle(title)
     h.GetYaxis().SetTitle("Fraction of background events")
     return h
