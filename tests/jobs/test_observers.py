@@ -131,3 +131,13 @@ def test_campaign_passes_observe_on(tmp_path):
     for kind, sub in (("binary", binary), ("multiclass", multiclass)):
         parsed = argparse.Namespace(**vars(sub.parser().parse_args(common.passthrough(args, kind))))
         assert parsed.observe == "m_mumu,pt_lead"
+
+
+def test_an_observer_can_be_a_mapped_column(tmp_path):
+    cols = columns()
+    cols["mass_dimuon"] = cols.pop("m_mumu")
+    path = write_ntuple(tmp_path / "ntuple.root", cols)
+    assert evaluate(path, tmp_path / "out", "--observe", "m_mumu", "--column", "m_mumu=mass_dimuon") == 0
+    section = json.loads((tmp_path / "out" / "summary_report.json").read_text())["observers"]["m_mumu"]
+    x = cols["mass_dimuon"][cols["test_mask"]].astype(float)
+    np.testing.assert_allclose(section["var_vs_eff"]["edges"], np.unique(np.quantile(x, np.linspace(0, 1, 9))))
