@@ -538,6 +538,9 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     from pnetviz.campaign import binningtable  # noqa: PLC0415 - issue 39: the binned sensitivity (table, maps, web section)
 
     extra |= binningtable.attach(data)
+    from pnetviz.campaign import gatable  # noqa: PLC0415 - issue 36: the GA searches' decisions side by side
+
+    extra |= gatable.attach(data)
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],

@@ -114,6 +114,10 @@ EVALUATION = (
               "docs/inputs.md)"),
     _opt("--columns", "inputs", metavar="FILE",
          help="a JSON file of such pairs, {\"true_label\": \"isSignal ? 0 : 1\", ...} (--column pairs win)"),
+    _opt("--observe", "inputs", {"binary", "multiclass"}, metavar="BRANCH,...",
+         help="float branches to study the score against, e.g. m_mumu,pt_lead: signal efficiency and background "
+              "rejection per bin at a fixed working point, and the background's shape after cuts (sculpting; "
+              "docs/observers.md)"),
     _opt("--subset", "inputs", metavar="BRANCH",
          help="evaluate only events where this boolean branch is true (e.g. has_bjet)"),
     _opt("--classes", "inputs", {"multiclass", "compare"},
@@ -294,6 +298,13 @@ def syst_options(args) -> object:
     return SystOptions(names=names, kappa=args.syst_kappa, shifts=shifts)
 
 
+def observe_names(args) -> tuple[str, ...]:
+    """The observer branches of --observe (validated; see pnetviz.jobs.observers)."""
+    from pnetviz.jobs.observers import parse  # noqa: PLC0415
+
+    return parse(getattr(args, "observe", None))
+
+
 def column_map(args) -> tuple[tuple[str, str], ...]:
     """The column mapping of --columns FILE and --column NAME=EXPR (validated; see pnetviz.io.columns)."""
     from pnetviz.io.columns import parse_columns  # noqa: PLC0415
@@ -373,6 +384,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
         "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
+        "observe": observe_names(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)

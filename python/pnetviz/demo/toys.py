@@ -24,6 +24,7 @@ from pnetviz.rootenv import root
 
 HISTORY_FILE = "ParticleNet_performance.json"
 CLASS_FRACTIONS = (0.3, 0.3, 0.2, 0.2)
+OBSERVERS = ("m_mumu", "pt_lead")  # observer branches of every demo ntuple (docs/observers.md)
 TRAIN_BOOST = 1.12  # train events sit 12% further from the other classes: a little overtraining
 
 
@@ -65,6 +66,7 @@ def make_pool(cfg: DemoConfig, fold: int) -> dict[str, np.ndarray]:
     latent = rng.normal(size=(cfg.events, n_classes))
     latent[np.arange(cfg.events), label] += cfg.separation * np.where(train, TRAIN_BOOST, 1.0)
     bjet_prob = np.where(np.isin(label, [0, n_classes - 1]), 0.7, 0.35)
+    observed = observers(cfg, fold, label, latent[:, 0])
     return {
         "event_id": np.arange(fold * cfg.events, (fold + 1) * cfg.events, dtype=np.uint64),
         "true_label": label.astype(np.int32),
@@ -74,7 +76,28 @@ def make_pool(cfg: DemoConfig, fold: int) -> dict[str, np.ndarray]:
         "test_mask": test,
         "has_bjet": rng.random(cfg.events) < bjet_prob,
         "logits": 1.7 * latent,
+        **observed,
     }
+
+
+def observers(cfg: DemoConfig, fold: int, label: np.ndarray, signal_latent: np.ndarray) -> dict[str, np.ndarray]:
+    """Observer branches (float32, from a generator of their own: the other columns do not change):
+    `m_mumu`, a mass peaking at the signal point's m(A) (90 GeV without one) for the signal and
+    falling for the backgrounds, and `pt_lead`, a transverse momentum harder for the signal. For the
+    backgrounds both grow with how signal-like the model sees the event (its signal latent), so a
+    cut on the score sculpts them (docs/observers.md)."""
+    import re  # noqa: PLC0415
+
+    rng = np.random.default_rng([cfg.seed, fold, 2])
+    found = re.search(r"MA(\d+)", cfg.signal)
+    peak = float(found.group(1)) if found else 90.0
+    n, signal = label.size, label == 0
+    likeness = 1.0 / (1.0 + np.exp(-2.0 * (signal_latent - 0.5)))  # 0 .. 1: how signal-like the event looks
+    background_mass = 12.0 + rng.exponential(45.0, n)
+    background_mass += 0.6 * likeness * (peak - background_mass)
+    mass = np.where(signal, rng.normal(peak, 0.08 * peak, n), background_mass + rng.normal(0.0, 2.0, n))
+    pt = np.where(signal, 20.0 + rng.gamma(3.0, 15.0, n), 20.0 + rng.exponential(25.0, n) * (1.0 + 0.8 * likeness))
+    return {"m_mumu": mass.astype(np.float32), "pt_lead": pt.astype(np.float32)}
 
 
 def _write(columns: dict[str, np.ndarray], path: Path) -> None:

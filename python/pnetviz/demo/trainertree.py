@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.demo.toys import DemoConfig, _history, _softmax, make_pool, snapshot
+from pnetviz.demo.toys import OBSERVERS, DemoConfig, _history, _softmax, make_pool, snapshot
 from pnetviz.io.layout import DEFAULT_PREFIX
 from pnetviz.io.trainer import sample_branch
 
@@ -84,7 +84,7 @@ def branches(spec: ModelSpec) -> list[str]:
 
 
 def _columns(spec: ModelSpec, pool: dict, logits: np.ndarray, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    common = {k: pool[k] for k in ("train_mask", "valid_mask", "test_mask", "has_bjet")}
+    common = {k: pool[k] for k in ("train_mask", "valid_mask", "test_mask", "has_bjet", *OBSERVERS)}
     label = pool["true_label"]
     if spec.kind != "binary":
         probs = _softmax(spec.hyper.sharpness * logits).astype(np.float32)

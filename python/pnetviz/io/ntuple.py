@@ -283,6 +283,7 @@ def read_predictions(
     binary: bool = False,
     extra: Sequence[str] = (),
     columns: tuple[tuple[str, str], ...] = (),
+    observe: Sequence[str] = (),
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -295,6 +296,7 @@ def read_predictions(
     (one background score branch at most, whatever its name, e.g. the trainer's ``score_bg1``).
     extra: further float branches (systematic variations), as float64 in ``Predictions.extra``.
     columns: where contract columns come from (`pnetviz.io.columns`: --column NAME=EXPR).
+    observe: observer branches (--observe), float, read into ``Predictions.extra`` as well.
     """
     path = Path(path)
     classes = tuple(classes)
@@ -319,6 +321,9 @@ def read_predictions(
         _require(path, types, name, BOOL_TYPES, "choose an existing boolean branch for --subset.")
     for name in extra:
         _require(path, types, name, FLOAT_TYPES, "write every variation branch as float or double.")
+    for name in observe:
+        _require(path, types, name, FLOAT_TYPES, f"--observe names float branches of tree '{tree}'; choose from those.")
+    extra = [*extra, *(name for name in observe if name not in extra)]
     other_scores = [b for b in types if b.startswith("score_") and b != "score_signal" and "__" not in b]
     if binary and len(other_scores) > 1:
         raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "

@@ -8,7 +8,7 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, fitbins, subsets, systematics
+from pnetviz.jobs import decisions, fitbins, observers, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
@@ -193,7 +193,7 @@ def run(job: BinaryJob) -> RunOutput:
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
-                             binary=True, extra=extra)  # fmt: skip
+                             binary=True, extra=extra, observe=job.observe)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
@@ -247,6 +247,7 @@ def run(job: BinaryJob) -> RunOutput:
                                         metrics["test"]["auc_error"])  # fmt: skip
         return figs
 
+    figures = observers.attach(report, figures, job, preds, preds.scores["signal"], keep, context_lines(job))  # fmt: skip
     wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"),

@@ -38,6 +38,7 @@ class FoldJob:
     formats: tuple[str, ...] = ("png", "pdf")
     tree: str = "Events"
     columns: tuple[tuple[str, str], ...] = ()  # --column/--columns: contract column -> branch or expression
+    observe: tuple[str, ...] = ()  # --observe: observer branches (performance vs variable, sculpting)
     subset: str | None = None
     style: StyleOptions = StyleOptions()
     hep: HepOptions = HepOptions()

@@ -21,6 +21,7 @@ from pnetviz.escape import csv_table, latex, text_line, tlatex
 from pnetviz.io.ga import GARun, read_predictions, read_run
 from pnetviz.io.trainer import channel_label, display_label, signal_label
 from pnetviz.metrics import ga as gametrics
+from pnetviz.metrics import gadecisions
 from pnetviz.output.atomic import transaction
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
@@ -285,14 +286,15 @@ def latex_table(job: GAJob, ev: dict, genes: Sequence[str]) -> str:
              f"\\begin{{tabular}}{{{'r' * 3}{'l' * len(genes)}rrr}}", "\\toprule",
              " & ".join(_head_cell(h) for h in head) + " \\\\", "\\midrule"]  # fmt: skip
     for r in rows:
-        flags = ("$^{\\dagger}$" if is_trainer_choice(ev, r) else "") + ("$^{*}$" if r["duplicate_of"] else "")
+        flags = ("$^{\\dagger}$" if is_trainer_choice(ev, r) else "") + ("$^{\\ddagger}$" if gadecisions.is_deployed(ev, r) else "") \
+            + ("$^{*}$" if r["duplicate_of"] else "")
         genes_tex = [latex(f"{v:g}" if isinstance(v, float) else v) for v in (r["genes"][g] for g in genes)]
         lines.append(" & ".join([str(r["rank"]), str(r["iteration"]), latex(r["model"]) + flags, *genes_tex,
                                  f"{r['fitness']:.4f}", str(r["best_epoch"]), f"{r['train_valid_gap']:.4f}"]) + " \\\\")  # fmt: skip
     caption = (f"Top models of the genetic-algorithm search, {latex(job.channel)}, {latex(job.signal)}, over all "
                f"iterations. Fitness: {latex(ev['fitness_rule']['definition'])} (lower is better); gap: validation "
-               "minus training loss at the best epoch. $\\dagger$: the trainer's reported best; $*$: a duplicate "
-               "chromosome of the same iteration.")  # fmt: skip
+               "minus training loss at the best epoch. $\\dagger$: the trainer's reported best; $\\ddagger$: the deployed "
+               "model (last iteration's lowest validation loss); $*$: a duplicate chromosome of the same iteration.")  # fmt: skip
     lines.insert(lines.index("\\centering") + 1, f"\\caption{{{caption}}}")  # a table's caption goes above it
     lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
     return "\n".join(lines)
@@ -307,6 +309,7 @@ def text_summary(job: GAJob, run: GARun, ev: dict, ks: dict) -> str:
     if tc:
         out.append(f"trainer's best_chromosome: {tc['model']} (final population), fitness {tc['fitness']}: "
                    + ("the same model" if not tc["names_a_different_model"] else "A DIFFERENT MODEL - " + tc.get("note", "")))  # fmt: skip
+    out += gadecisions.text_lines(ev["decisions"])
     dups = "; ".join(f"GA-iter{d['iteration']}: " + " = ".join(d["models"]) for d in ev["duplicates"])
     out.append(f"duplicates within an iteration: {dups or 'none'}")
     dis = "; ".join(f"GA-iter{d['iteration']}/{d['model']} ({d['recomputed']:.6f} vs {d['model_info_csv']:.6f})"
@@ -348,6 +351,7 @@ def evaluate(job: GAJob) -> tuple[GARun, dict, dict, dict]:
     """(run, evaluation, prediction sections by model tag, (grid, curves) by model tag)."""
     run = read_run(job.run_dir, job.channel, job.signal)
     ev = gametrics.evaluate(run)
+    ev["decisions"] = gadecisions.decide(run, ev)
     sections, drawn = {}, {}
     chosen = with_predictions(run, ev)
     if chosen and len(run.classes) < 2:
@@ -369,7 +373,7 @@ def build_report(job: GAJob, run: GARun, ev: dict, sections: dict) -> dict:
         "best": ev["best"], "best_has_predictions": best["predictions"], "trainer_choice": ev["trainer_choice"],
         "best_per_iteration": ev["best_per_iteration"], "best_so_far": ev["best_so_far"], "duplicates": ev["duplicates"],
         "repeated_across_iterations": ev["repeated_across_iterations"], "fitness_disagreements": ev["fitness_disagreements"],
-        "predictions": sections,
+        "predictions": sections, "decisions": ev["decisions"],
         "diagnostics_schemas": sorted({r["overfitting"]["schema"] for r in ev["models"] if r["overfitting"]}),
         "notes": list(run.notes) + ([] if best["predictions"] else
                                     ["the best model has no model<i>_predictions.npz: no KS grid or LR ROC for it"]),

@@ -15,7 +15,7 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, training
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, multibins, subsets, systematics
+from pnetviz.jobs import decisions, multibins, observers, subsets, systematics
 from pnetviz.metrics.calibration import Reliability, pairwise_auc, prevalence_note, reliability
 from pnetviz.metrics.evaluate import (
     N_BINS,
@@ -573,7 +573,7 @@ def run(job: MultiClassJob) -> RunOutput:
     optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                              subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional,
-                             extra=extra)  # fmt: skip
+                             extra=extra, observe=job.observe)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = history.notes() if history else ["no training history file found: training_loss and training_accuracy skipped"]
@@ -603,6 +603,9 @@ def run(job: MultiClassJob) -> RunOutput:
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
         figs += multibins.figures(job, binning, context_lines)
         return figs
+
+    figures = observers.attach(report, figures, job, preds, preds.scores[job.classes[0]],
+                               preds.subsets[job.subset] if job.subset else None, context_lines(job, "vs all backgrounds"))  # fmt: skip
 
     classes = classification_report(job, ev)
     extra = {"classification_report.json": dumps(plain(classes)) + "\n",
