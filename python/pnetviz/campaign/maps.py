@@ -21,6 +21,7 @@ import numpy as np
 
 from pnetviz.campaign.ranking import ALPHA
 from pnetviz.draw import canvas
+from pnetviz.draw.matrices import cell_content
 from pnetviz.rootenv import root, set_title
 
 SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
@@ -101,7 +102,7 @@ def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     for (x, y), v in spec.points.items():
         if math.isfinite(v):
             b = values.GetBin(xs.index(x) + 1, ys.index(y) + 1)
-            values.SetBinContent(b, v)
+            values.SetBinContent(b, cell_content(v))  # 4 significant digits: drawn "colz text" alone, short numbers
             err = spec.errors.get((x, y))
             values.SetBinError(b, err if err is not None and math.isfinite(err) else 0.0)
     zrange = spec.zrange or value_range(list(spec.points.values()))
