@@ -192,7 +192,7 @@ def files(sec: dict) -> dict[str, str]:
 def map_specs(sec: dict) -> list:
     """Maps over the mass grid: the binned sensitivity per channel, kind, model variant and pair,
     and the multi-class minus binary difference per background."""
-    from pnetviz.campaign.summary import MapSpec, variant_names  # noqa: PLC0415 - summary imports this module's hook
+    from pnetviz.campaign.summary import MapSpec, share_ranges, variant_names  # noqa: PLC0415 - summary imports this module's hook
 
     rows = [r for r in sec["rows"] if r["m_hc"] is not None and r["value_mean"] is not None]
     tags = {hyper_tag(r["model"]) for r in rows}
@@ -206,7 +206,7 @@ def map_specs(sec: dict) -> list:
         specs.append(MapSpec(f"map_fit_binning_{kind}_{channel}_{pair}{suffix}",
                              f"Binned FIP at the chosen K, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
                              "Binned FIP (test)", {(r["m_hc"], r["m_a"]): r["value_mean"] for r in sel}, ".3f",
-                             short=f"Binned FIP, {label}, vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
+                             short=f"Binned FIP, {label}, vs {vs}, {trainer.channel_label(channel)}", group=f"fip_{pair}{suffix}"))  # fmt: skip
     comp = [c for c in sec["comparison"] if c["m_hc"] is not None and c["diff_mean"] is not None]
     for channel, tag, background, cls in sorted({(c["channel"], c["tag"], c["background"], c["multiclass_class"]) for c in comp}):
         sel = [c for c in comp if (c["channel"], c["tag"], c["background"], c["multiclass_class"]) == (channel, tag, background, cls)]
@@ -217,7 +217,7 @@ def map_specs(sec: dict) -> list:
                              f"Binned FIP: multi-class ({trainer.display_label(cls, {})}) minus binary ({vs}), {channel}",
                              "#Delta binned FIP", {(c["m_hc"], c["m_a"]): c["diff_mean"] for c in sel}, "+.3f", diverging=True,
                              short=f"Binned FIP, multi-class minus binary, vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
-    return specs
+    return share_ranges(specs)  # one colour scale per background (binary, multi-class, every channel)
 
 
 def attach(data: dict) -> dict[str, str]:

@@ -12,13 +12,16 @@ coloured by the pull (difference / its error, PULL_RANGE either side of 0), not 
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pnetviz.campaign.ranking import ALPHA
 from pnetviz.draw import canvas
+from pnetviz.draw.matrices import cell_content
 from pnetviz.rootenv import root, set_title
 
 SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
@@ -40,6 +43,31 @@ class MapSpec:
     short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
     errors: dict[tuple[int, int], float] = field(default_factory=dict)  # cell -> fold standard error of the value
     pull_title: str = ""  # diverging maps: the palette's title for the pull (colour = value / error)
+    group: str = ""  # maps of one quantity (binary and multi-class, every channel) share the group's z range (share_ranges)
+    zrange: tuple[float, float] | None = None  # the colour range; None: fitted to this map's values
+
+
+def value_range(values: Sequence[float]) -> tuple[float, float] | None:
+    """The colour range of sequential map values: their span, widened by 2% on each side (so the
+    extreme cells keep a colour); None without a finite value."""
+    finite = [float(v) for v in values if math.isfinite(v)]
+    if not finite:
+        return None
+    lo, hi = min(finite), max(finite)
+    pad = 0.02 * (hi - lo or abs(hi) or 1.0)
+    return lo - pad, hi + pad
+
+
+def share_ranges(specs: Sequence[MapSpec]) -> list[MapSpec]:
+    """`specs` with one z range per non-empty `group` of sequential maps (value_range of all their
+    values): one colour means one value on the binary and the multi-class map of a background,
+    and on every channel's. Diverging maps keep their fixed pull range."""
+    groups: dict[str, list[float]] = {}
+    for s in specs:
+        if s.group and not s.diverging:
+            groups.setdefault(s.group, []).extend(s.points.values())
+    ranges = {g: value_range(v) for g, v in groups.items()}
+    return [dataclasses.replace(s, zrange=ranges[s.group]) if s.group in ranges and not s.diverging else s for s in specs]
 
 
 def _grid_hist(name: str, title: str, xs: list, ys: list, ztitle: str):
@@ -74,15 +102,13 @@ def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     for (x, y), v in spec.points.items():
         if math.isfinite(v):
             b = values.GetBin(xs.index(x) + 1, ys.index(y) + 1)
-            values.SetBinContent(b, v)
+            values.SetBinContent(b, cell_content(v))  # 4 significant digits: drawn "colz text" alone, short numbers
             err = spec.errors.get((x, y))
             values.SetBinError(b, err if err is not None and math.isfinite(err) else 0.0)
-    finite = [v for v in spec.points.values() if math.isfinite(v)]
-    if finite:  # COLZ1 and a minimum below the data: empty cells (0) are not painted
-        lo, hi = min(finite), max(finite)
-        pad = 0.02 * (hi - lo or abs(hi) or 1.0)
-        values.SetMinimum(lo - pad)
-        values.SetMaximum(hi + pad)
+    zrange = spec.zrange or value_range(list(spec.points.values()))
+    if zrange:  # COLZ1 and a minimum below the data: empty cells (0) are not painted
+        values.SetMinimum(zrange[0])
+        values.SetMaximum(zrange[1])
     values.SetOption("COLZ1")
     out = {f"maps/{spec.name}": values}
     if spec.diverging:
@@ -108,12 +134,10 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     colours = colour_values(spec)
     if spec.diverging:
         lo, hi = -PULL_RANGE, PULL_RANGE
-    else:
-        values = np.array(list(colours.values()), dtype=float)
-        lo, hi = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
-    pad = 0.0 if spec.diverging else 0.02 * (hi - lo or abs(hi) or 1.0)
-    hist.SetMinimum(lo - pad)
-    hist.SetMaximum(hi + pad)
+    else:  # the group's shared range (share_ranges), else this map's own
+        lo, hi = spec.zrange or value_range(list(colours.values())) or (0.0, 1.0)
+    hist.SetMinimum(lo)
+    hist.SetMaximum(hi)
     for (x, y), v in colours.items():  # cells without a colour hold 0: COLZ1 leaves them blank
         hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
     for axis, title in ((hist.GetXaxis(), X_TITLE), (hist.GetYaxis(), Y_TITLE)):

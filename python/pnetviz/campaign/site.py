@@ -21,13 +21,14 @@ from urllib.parse import quote, urlsplit
 from pnetviz.campaign.latex import interval_digits
 from pnetviz.errors import InputError
 from pnetviz.campaign.siteaddress import model_address, signal_address
-from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot  # noqa: F401
+from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot, font_faces, publish_fonts  # noqa: F401
 from pnetviz.escape import html
 from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
 from pnetviz.campaign.overlay import spec
+from pnetviz.rootenv import root
 
 JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
 SITE_DIR = "site"  # inside the campaign set
@@ -354,7 +355,7 @@ def root_files(jsroot: str) -> dict[str, str]:
     body = ('<p><a href="campaign/site/index.html">campaign report</a> &middot; <span id="what"></span></p>'
             '<div id="drawing" style="width: 800px; height: 600px"></div><p id="error" class="failed"></p>')
     view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
-    view = view.replace("</head>", '<script type="module" src="view.js"></script></head>', 1)
+    view = view.replace("</head>", f'<style>{font_faces()}</style><script type="module" src="view.js"></script></head>', 1)
     return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))}
 
 
@@ -386,6 +387,7 @@ def publish_root_files(plots_root: Path, jsroot_dir: Path | None) -> None:
                 os.rename(target, old)
             os.rename(stage, target)
             shutil.rmtree(old, ignore_errors=True)
+    publish_fonts(plots_root, Path(str(root().TROOT.GetTTFFontDir())))  # the live view's text in ROOT's font
     for name, text in root_files(jsroot_source(str(jsroot_dir) if jsroot_dir else None)).items():
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=plots_root)
         with os.fdopen(fd, "w") as out:

@@ -108,10 +108,13 @@ if (bad) {
       const f = await jsroot.openFile(url);
       const obj = await f.readObject(item);
       plainDivisions(obj);
-      if (obj.fCw && obj.fCh && !fit) {  // a stored canvas: drawn at its own size
+      if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size, or framed at its own aspect
+        // (JSROOT stretches a canvas to its element: a 600 x 750 ratio figure squeezed into a square
+        // frame stacks the ratio panel's labels and runs the two y titles together)
+        const scale = fit ? Math.min(window.innerWidth / obj.fCw, window.innerHeight / obj.fCh) : 1;
         const div = document.getElementById('drawing');
-        div.style.width = obj.fCw + 'px';
-        div.style.height = obj.fCh + 'px';
+        div.style.width = Math.floor(obj.fCw * scale) + 'px';
+        div.style.height = Math.floor(obj.fCh * scale) + 'px';
       }
       await jsroot.draw('drawing', obj, opt);
     } else {
@@ -138,3 +141,45 @@ function plainDivisions(obj) {
     for (const inner of list?.arr || []) plainDivisions(inner);
 }
 """
+
+
+# The live view's text in ROOT's own font: ROOT draws fonts 42, 62, 52 and 72 (JSROOT's "Arial",
+# bold, oblique, both) with TeX Gyre Heros, which a browser seldom has (a headless Chromium
+# falls back to DejaVu Sans, 15% wider: "Simulation Preliminary" then runs into "Run 2 (13 TeV)");
+# view.html names ROOT's files for that family, copied beside it (publish_fonts)
+ROOT_FONTS = {("normal", "normal"): "texgyreheros-regular.otf", ("bold", "normal"): "texgyreheros-bold.otf",
+              ("normal", "italic"): "texgyreheros-italic.otf", ("bold", "italic"): "texgyreheros-bolditalic.otf"}  # fmt: skip
+FONT_LICENSE = "MANIFEST-TeX-Gyre-Heros.txt"  # the GUST font licence notice ROOT ships with them
+
+
+def font_faces(prefix: str = "fonts/") -> str:
+    """CSS @font-face rules naming ROOT's font files for JSROOT's font family "Arial" (italic and
+    oblique both: JSROOT asks for oblique)."""
+    rules = []
+    for (weight, style), name in ROOT_FONTS.items():
+        for shown in ("normal",) if style == "normal" else ("italic", "oblique"):
+            rules.append(f'@font-face {{ font-family: "Arial"; font-weight: {weight}; font-style: {shown}; '
+                         f'src: url("{prefix}{name}"); }}')  # fmt: skip
+    return "\n".join(rules)
+
+
+def publish_fonts(plots_root: Path, source: Path) -> None:
+    """ROOT's font files of font_faces (and their licence notice) into <plots>/fonts/ from
+    `source` (ROOT's font directory), each replaced atomically when it differs; nothing when
+    this ROOT has none (the live view then uses the browser's Arial)."""
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    names = [n for n in (*ROOT_FONTS.values(), FONT_LICENSE) if (source / n).is_file()]
+    if not names:
+        return
+    target = plots_root / "fonts"
+    target.mkdir(exist_ok=True)
+    for name in names:
+        if (target / name).is_file() and (target / name).read_bytes() == (source / name).read_bytes():
+            continue
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=target)
+        os.close(fd)
+        shutil.copyfile(source / name, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target / name)

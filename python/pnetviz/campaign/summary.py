@@ -24,7 +24,7 @@ from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, check
 from pnetviz import escape
 from pnetviz.escape import csv_cell
 from pnetviz.campaign import ranking, setfiles
-from pnetviz.campaign.maps import SIGNIFICANCE, MapSpec, map_figure
+from pnetviz.campaign.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.metrics.multiplicity import family_size
@@ -434,7 +434,8 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
                                      bounds={(c["m_hc"], c["m_a"]): ">" for c in sel if limit(c, side)},
                                      short=f"{label}, signal vs {vs}, {trainer.channel_label(channel)}",
-                                     errors={(c["m_hc"], c["m_a"]): fold_standard_error(c, key, side) for c in sel}))  # fmt: skip
+                                     errors={(c["m_hc"], c["m_a"]): fold_standard_error(c, key, side) for c in sel},
+                                     group=f"{key}_{background}{suffix}"))  # fmt: skip
             # multi-class minus binary: a lower limit on the multi-class side bounds it from below, on
             # the binary side from above; both limits: no statement, the cell stays empty
             diff = {(c["m_hc"], c["m_a"]): c[f"{key}_multiclass_mean"] - c[f"{key}_binary_mean"] for c in sel
@@ -454,7 +455,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                          for c in sel},
                                  pull_title=f"#Delta {'AUC' if key == 'auc_test' else 'rejection'} / #sigma_{{#Delta}}",
                                  short=f"Multi-class minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
-    return specs
+    return share_ranges(specs)  # one quantity, one background: one colour scale (binary, multi-class, every channel)
 
 
 def graph_figures(agg: Sequence[dict]) -> list[canvas.Figure]:

@@ -55,13 +55,17 @@ def bar_figure(name: str, labels: Sequence[str], values: dict[str, np.ndarray], 
 
 def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequence[str], context: Sequence[str],
                         split: str = "test", weights: str = "|w|") -> canvas.Figure:  # fmt: skip
-    """The one-vs-one AUC matrix (metrics.calibration.pairwise_auc): row i = the positive class,
-    column j = the negative class, numbers on the cells; the undefined diagonal left blank."""
+    """The one-vs-one AUC matrix (metrics.calibration.pairwise_auc) as its upper triangle: row i =
+    the positive class (the first k-1 classes, the signal on top), column j > i the negative class
+    (the last k-1), numbers on the cells. AUC(i, j) = AUC(j, i) with this score, so the lower
+    triangle and the undefined diagonal would repeat or say nothing; cells below the diagonal
+    left blank."""
     labels = tuple(labels)
-    fig = canvas.matrix_figure(name, 1, labels)
-    hist = canvas.add_matrix(fig, key, matrix, labels, ".3f", 0, "AUC (row vs column)",
+    matrix = upper_triangle(matrix)
+    fig = canvas.matrix_figure(name, 1, labels[:-1])
+    hist = canvas.add_matrix(fig, key, matrix, labels[:-1], ".3f", 0, "AUC (row vs column)",
                              f"Pairwise AUC, {split} events: row class (positive) vs column class, score "
-                             "P_{i}/(P_{i}+P_{j})")  # fmt: skip
+                             "P_{i}/(P_{i}+P_{j})", columns=labels[1:])  # fmt: skip
     hist.GetXaxis().SetTitle("Negative class j")
     hist.GetYaxis().SetTitle("Positive class i")
     defined = matrix[np.isfinite(matrix)]
@@ -73,3 +77,13 @@ def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequenc
     canvas.add_text(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"], 0.02,
                     0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
     return fig
+
+
+def upper_triangle(matrix: np.ndarray) -> np.ndarray:
+    """The (k-1) x (k-1) upper triangle of a symmetric k x k pairwise matrix: cell (i, j) holds
+    (i, j + 1) for j >= i (rows 0..k-2, columns 1..k-1), NaN below the diagonal."""
+    full = np.asarray(matrix, dtype=float)
+    k = full.shape[0]
+    out = full[: k - 1, 1:].copy()
+    out[np.tril_indices(k - 1, -1)] = np.nan
+    return out

@@ -127,24 +127,35 @@ def palette_set(pad) -> Iterator[None]:
 
 
 UNDEFINED_CELL = -1.0  # below every matrix's minimum (fractions, counts, AUCs, p-values are >= 0)
+CELL_DIGITS = 4  # significant digits of a stored cell: ROOT's "TEXT" option prints the content with %g
+
+
+def cell_content(value: float) -> float:
+    """A matrix cell as stored: whole numbers (counts) as they are, others to CELL_DIGITS
+    significant digits, so that the object drawn alone with "colz text" prints 2-4 digits (the
+    full values are in the output set's JSON)."""
+    return value if value == int(value) else float(f"{value:.{CELL_DIGITS}g}")
 
 
 def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str], fmt: str, pad: int,
-               ztitle: str, title: str = "", zmax: float | None = None) -> object:  # fmt: skip
-    """TH2D of an n x n matrix: true class on y (first class at the top), predicted on x, numbers on
+               ztitle: str, title: str = "", zmax: float | None = None, columns: Sequence[str] | None = None) -> object:  # fmt: skip
+    """TH2D of an n x m matrix: true class on y (first class at the top), predicted on x, numbers on
     cells; `title` says what it is (shown in TBrowser, not on the canvas). Undefined (non-finite)
     cells are left blank: no number, content UNDEFINED_CELL below the palette (not painted).
-    `zmax`: a fixed top of the z range (1 for fractions: one colour, one fraction in every model)."""
+    `zmax`: a fixed top of the z range (1 for fractions: one colour, one fraction in every model).
+    `columns`: the x labels when they differ from the rows' `labels` (a triangle's)."""
     ROOT, cms = root(), cmsstyle()
-    n = len(labels)
+    columns = tuple(labels if columns is None else columns)
+    n, m = len(labels), len(columns)
     matrix = np.asarray(matrix, dtype=float)
     defined = np.isfinite(matrix)
-    hist = ROOT.TH2D(unique(key.replace("/", "_")), title, n, 0, n, n, 0, n)
+    hist = ROOT.TH2D(unique(key.replace("/", "_")), title, m, 0, m, n, 0, n)
     for i in range(n):  # n <= a handful of classes: cells, not events
-        for j in range(n):
-            hist.SetBinContent(j + 1, n - i, float(matrix[i, j]) if defined[i, j] else UNDEFINED_CELL)
-    for k, label in enumerate(labels):
+        for j in range(m):
+            hist.SetBinContent(j + 1, n - i, cell_content(float(matrix[i, j])) if defined[i, j] else UNDEFINED_CELL)
+    for k, label in enumerate(columns):
         hist.GetXaxis().SetBinLabel(k + 1, label)
+    for k, label in enumerate(labels):
         hist.GetYaxis().SetBinLabel(n - k, label)
     for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
         axis.SetLabelSize(BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE)
@@ -162,7 +173,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     hist.SetStats(False)
     pad_obj = fig.pads[pad]
     pad_obj.cd()
-    fit_class_labels(pad_obj, hist, labels)
+    fit_class_labels(pad_obj, hist, labels, columns)
     hist.Draw("COLZ")
     palette = palette_exec(57)  # kBird, stored with the canvas, painted before the cells
     pad_obj.GetListOfPrimitives().AddFirst(palette)
@@ -170,7 +181,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     place_palette(hist, pad_obj)
     top = zmax if zmax is not None else float(np.max(matrix[defined])) if defined.any() else 0.0
     for i in range(n):
-        for j in range(n):
+        for j in range(m):
             if not defined[i, j]:
                 continue
             text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
@@ -201,13 +212,14 @@ LABEL_GAP = 12  # pixels between class labels and the axis title
 TILT_LIMIT = 1.2  # class labels up to this many columns wide are drawn tilted, wider ones vertical
 
 
-def fit_class_labels(pad, hist, labels: Sequence[str]) -> None:
+def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | None = None) -> None:
     """Margins and title offsets of a class matrix from its labels' measured widths, so that long
     class names ("nonprompt-TT") never run into the axis titles: the y title left of the longest
     label (a wider left margin when needed), x labels vertical when one does not fit its column,
     the x title below them. Short names keep the standard layout (MATRIX_MARGINS, offsets)."""
     W, H = MATRIX_SIZE
-    n = max(len(labels), 1)
+    columns = labels if columns is None else columns
+    n = max(len(columns), 1)
     size = BIN_LABEL_SIZE["matrix"] * 2 / 3  # ROOT draws bin labels at 2/3 of the label size
     title = MATRIX_LABEL_SIZE
     widest = max((_text_width(label, size) for label in labels), default=0.0)
@@ -219,6 +231,7 @@ def fit_class_labels(pad, hist, labels: Sequence[str]) -> None:
     offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
     y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), offset))
     column = (1 - left - right) * W / n
+    widest = max((_text_width(label, size) for label in columns), default=0.0)
     height = TITLE_HEIGHT * size * H
     if widest > TILT_LIMIT * column:  # even tilted, neighbours would run into each other: vertical
         x_axis.LabelsOption("v")

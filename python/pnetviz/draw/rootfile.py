@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pnetviz.draw.canvas import Figure
+from pnetviz.draw.standalone import drawn_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
 from pnetviz.rootenv import color_values, root, set_title, start_colors
 
@@ -95,7 +96,8 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
                 target = tfile.GetDirectory(directory) if directory else tfile
                 if not target:
                     target = tfile.mkdir(directory, "", True)
-                target.WriteObject(obj, name)
+                with contextlib.nullcontext() if obj.InheritsFrom("TPad") else drawn_alone(obj):  # ROOT's default sizes alone
+                    target.WriteObject(obj, name)
     finally:
         tfile.Close()
 

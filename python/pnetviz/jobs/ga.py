@@ -25,13 +25,13 @@ from pnetviz.metrics import gadecisions
 from pnetviz.output.atomic import transaction
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
+from pnetviz.jobs.gamarks import above_axis, best_points, fitted_axis, flag_cells
 
 SUMMARY_FILES = ("ga_summary.json", "ga_summary.txt", "ga_summary.csv", "ga_top_models.tex")
 ITERATION_COLORS = ("multiclass", "training", "validation", "with_flag", "without_flag", "all_events")
 ITERATION_MARKERS = (20, 21, 22, 23, 33, 34)
 GENE_TITLES = {"nNodes": "Hidden nodes", "optimizer": "Optimizer", "initLR": "Initial learning rate",
                "weight_decay": "Weight decay", "scheduler": "Learning-rate scheduler"}  # fmt: skip
-BEST_MARKER, TRAINER_MARKER = 29, 25  # star: best over all iterations; open square: the trainer's best_chromosome
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,19 +55,13 @@ def context(job: GAJob, what: str = "GA search") -> list[str]:
     return [signal_label(job.signal, job.label_overrides), f"{what}, {channel_label(job.channel, job.label_overrides)}"]
 
 
-def _frames(values: np.ndarray, x: tuple[float, float], xtitle: str, ytitle: str, logx: bool = False) -> list[canvas.Frame]:
-    """The y axis fitted to the values, then with room above them for the box."""
-    lo, hi = float(np.min(values)), float(np.max(values))
+def _frames(values: np.ndarray, x: tuple[float, float], xtitle: str, ytitle: str, logx: bool = False,
+            fitted: tuple[float, float] | None = None) -> list[canvas.Frame]:  # fmt: skip
+    """The y axis fitted to the values (or to `fitted`, metrics.ga.fitness_axis), then with room
+    above them for the box."""
+    lo, hi = fitted or (float(np.min(values)), float(np.max(values)))
     span = hi - lo or abs(hi) * 0.05 or 1.0
     return [canvas.Frame(x, (lo - 0.08 * span, hi + room * span), xtitle, ytitle, logx=logx) for room in (0.1, 0.9, 1.5)]
-
-
-def _best_points(fig: canvas.Figure, key: str, best: tuple[float, float], trainer: tuple[float, float] | None,
-                 labels: tuple[str, str]) -> None:  # fmt: skip
-    canvas.add_points(fig, f"{key}/best", [best[0]], [best[1]], labels[0], marker_color=color("validation"), marker=BEST_MARKER)
-    if trainer is not None:
-        canvas.add_points(fig, f"{key}/trainer_choice", [trainer[0]], [trainer[1]], labels[1],
-                          marker_color=color("all_events"), marker=TRAINER_MARKER)  # fmt: skip
 
 
 def _short(row: dict) -> str:
@@ -98,13 +92,15 @@ def fitness_figure(job: GAJob, ev: dict, iterations: Sequence[int]) -> canvas.Fi
         canvas.label_frame_bins(fig, [str(it) for it in iterations], size=0.07, ticks=False)
         canvas.add_points(fig, "fitness/models", [x_of(r) for r in rows], [r["fitness"] for r in rows], "Models",
                           marker_color=color("multiclass"), marker=24)  # fmt: skip
+        above_axis(fig, "fitness", [x_of(r) for r in rows], [r["fitness"] for r in rows], fitted[1], color("multiclass"))
         canvas.add_graph(fig, "fitness/best_so_far", steps_x, steps_y, "Best so far", line_color=color("all_events"))
-        _best_points(fig, "fitness", (x_of(best_row), best_row["fitness"]),
+        best_points(fig, "fitness", (x_of(best_row), best_row["fitness"]),
                      (x_of(trainer_row), trainer_row["fitness"]) if trainer_row else None,
                      (f"Best: {_short(best_row)}", f"Trainer's choice: {_short(trainer_row) if trainer_row else ''}"))  # fmt: skip
 
     values = np.array([r["fitness"] for r in rows])
-    frames = _frames(values, (0.0, float(len(iterations))), "GA iteration", "Fitness (lower is better)")
+    fitted = fitted_axis(ev, rows)
+    frames = _frames(values, (0.0, float(len(iterations))), "GA iteration", "Fitness (lower is better)", fitted=fitted)
     lines = [*context(job), fitness_line(ev)]
     return canvas.boxed_figure(lambda fr: canvas.figure("ga_fitness", fr, y_title_offset=1.45, cms_pos=0), frames, draw, lines)
 
@@ -164,9 +160,11 @@ def gene_figure(job: GAJob, ev: dict, gene: str, iterations: Sequence[int]) -> c
             mine = [r for r in rows if r["iteration"] == it]
             canvas.add_points(fig, f"fitness_vs_{gene}/iter{it}", [x_of(r) for r in mine], [r["fitness"] for r in mine],
                               f"GA-iter{it}", marker_color=iteration_color(k), marker=ITERATION_MARKERS[k % 6])  # fmt: skip
-        _best_points(fig, f"fitness_vs_{gene}", (x_of(best_row), best_row["fitness"]), None, (f"Best: {_short(best_row)}", ""))
+        above_axis(fig, f"fitness_vs_{gene}", [x_of(r) for r in rows], [r["fitness"] for r in rows], fitted[1], color("all_events"))
+        best_points(fig, f"fitness_vs_{gene}", (x_of(best_row), best_row["fitness"]), None, (f"Best: {_short(best_row)}", ""))
 
-    frames = _frames(np.array([r["fitness"] for r in rows]), xr, title, "Fitness (lower is better)", logx=logx)
+    fitted = fitted_axis(ev, rows)
+    frames = _frames(np.array([r["fitness"] for r in rows]), xr, title, "Fitness (lower is better)", logx=logx, fitted=fitted)
     name = f"ga_fitness_vs_{gene}"
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, y_title_offset=1.45, cms_pos=0), frames, draw, context(job))
 
@@ -222,8 +220,10 @@ def ks_figure(job: GAJob, tag: str, grid: dict, classes: Sequence[str]) -> canva
                              "KS p-value (train vs test)", f"Train vs test weighted KS p-value, {tag}: true class x output score")  # fmt: skip
     hist.GetXaxis().SetTitle("Output score")
     hist.SetMaximum(1.0)
+    failed = flag_cells(fig, np.asarray(grid["p_value"], dtype=float), job.p_threshold)
+    note = f"red: p < {job.p_threshold:g}" if failed else f"all p #geq {job.p_threshold:g}"
     canvas.add_text(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
-                          f"{tag_text(tag)}, |w|-weighted KS, train vs test"], 0.02,
+                          f"{tag_text(tag)}, |w|-weighted KS, {note}"], 0.02,
                     0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
     return fig
 

@@ -216,3 +216,23 @@ def prediction_report(preds: dict[str, SplitPredictions], classes: Sequence[str]
         "lr_auc": {b: {split: c.auc for split, c in per.items()} for b, per in curves.items()},
     }  # fmt: skip
     return section, grid, curves
+
+
+FENCE = 3.0  # fitness axis: values above q75 + FENCE x IQR are outliers (drawn at the axis edge)
+MIN_BAND = 1e-3  # the interquartile range taken at least this wide (identical fitnesses: no clipping by rounding)
+
+
+def fitness_axis(values: Sequence[float], keep: Sequence[float] = ()) -> tuple[float, float]:
+    """(low, high) of the fitness values the axis is fitted to: from the lowest (the best model,
+    lower is better) to the highest inside Tukey's far fence q75 + FENCE x IQR, so that a few
+    diverged models (fitness 1.4-2.1 beside a 0.01-wide band) do not flatten the band; every value
+    of `keep` (the best model, the trainer's choice) stays inside. Values above `high` are the
+    outliers a figure draws at its edge."""
+    v = np.asarray([x for x in values if math.isfinite(x)], dtype=float)
+    if v.size == 0:
+        return 0.0, 1.0
+    q25, q75 = np.quantile(v, [0.25, 0.75])
+    fence = q75 + FENCE * max(float(q75 - q25), MIN_BAND)
+    inside = v[v <= fence]
+    high = max([float(inside.max())] + [float(k) for k in keep if math.isfinite(k)])
+    return float(v.min()), high
