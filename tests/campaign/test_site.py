@@ -182,9 +182,12 @@ def test_live_view_draws_the_axes_of_a_ratio_panel(server, report, tmp_path):
     """A ratio figure's lower frame is under 100 px high at its stored size: JSROOT's fast drawing
     would leave out its axes, and ROOT's MaxDigits kept in fNdivisions would give hundreds of
     ticks. The panel's own axis titles are drawn."""
-    png = next((report / "results").rglob("comparison/*/*/fold-0/*_roc_comparison.png"))
-    root_file = (png.parent / "plots.root").relative_to(report).as_posix()
-    url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/{urllib.parse.quote(png.stem)}"
+    from pnetviz.output.render import canvas_names
+
+    stored = next((report / "results").rglob("comparison/*/*/fold-0/plots.root"))  # no PNG of it: --images site
+    name = next(n for n in canvas_names(stored) if n.endswith("_roc_comparison"))
+    root_file = stored.relative_to(report).as_posix()
+    url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/{urllib.parse.quote(name)}"
     done = _chromium(url, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom")
     assert ">Ratio</text>" in done.stdout, done.stdout[-2000:]  # the lower panel's y title
     assert ">Background efficiency (FPR)</text>" in done.stdout  # its x title (the upper panel has none)

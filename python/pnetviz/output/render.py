@@ -22,6 +22,7 @@ from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
 from pnetviz.io.readers import read_marker
+from pnetviz.output import imageset
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
@@ -124,7 +125,8 @@ def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> i
     files = [f for f in listed_files(directory, marker.get("files", [])) if (directory / f).is_file()]
     root_file = next(directory / n for n in ROOT_FILES if (directory / n).is_file())
     meta = {k: v for k, v in marker.items() if k not in ("files", "pid", "written")}
-    with transaction([directory], wait=wait, meta={**meta, "rendered": list(formats)}) as stages:
+    meta |= {"rendered": list(formats), "images": imageset.rendered(marker.get("images"), formats)}
+    with transaction([directory], wait=wait, meta=meta) as stages:
         stage = stages[directory]
         for name in files:  # a link put in after check_links is copied as a link, which publishing refuses
             shutil.copy2(directory / name, stage / name, follow_symlinks=False)
