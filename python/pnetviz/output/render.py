@@ -1,8 +1,9 @@
 """Images on demand: the PNG/PDF of every canvas an output set stores, written later.
 
-An evaluation run with `--formats none` (a campaign with `--images none|summary`) writes
-`plots.root` with every canvas (`canvases/<name>`) and the reports, but no image: the drawing
-is done, only the export (most of a warm evaluation's time) is left out. `render_set` exports
+An evaluation run with `--formats none` writes `plots.root` with every canvas
+(`canvases/<name>`) and the reports, but no image (with `--images site`, a campaign's default:
+only the web report's figures; output.imageset): the drawing is done, only the export (most of
+a warm evaluation's time) is left out. `render_set` exports
 those canvases as the run would have (the stored canvas drawn at its own size carries its style
 and palette: the figure linter checks that such a redraw equals the script's PNG) and
 republishes the set with them, all or nothing, under the set's lock.
