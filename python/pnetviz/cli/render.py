@@ -8,7 +8,7 @@ from pathlib import Path
 from pnetviz.cli import common
 
 DESCRIPTION = ("Write the images of every canvas stored in the plots.root of pnetviz output sets (evaluations run "
-               "with --formats none or --images site, campaigns by default), as the run would have written them (the PDFs "
+               "with --formats none or with images of the web report's figures only, as campaigns by default), as the run would have written them (the PDFs "
                "for a note: docs/note-figures.md); "
                "each set is republished with them, all or nothing.")  # fmt: skip
 EXAMPLES = """\
