@@ -132,8 +132,13 @@ def test_every_model_and_fold_in_two_clicks(report):
                    if p.suffix == ".html" and p.is_relative_to(site_dir) and len(p.relative_to(site_dir).parts) == 4}
     fold_dirs = {p.parent for p in (report / "results").rglob("plots.root") if p.parent.name.startswith("fold-")}
     linked = set()
-    for page in model_pages:
+    for page in model_pages:  # a fold's images, or the live views of its canvases (--images site writes no PNG of some)
         linked |= {p.parent for p in _hrefs(page) if p.suffix == ".png"}
+        parser = Links()
+        parser.feed(page.read_text())
+        linked |= {(report / urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["file"][0]).parent.resolve()
+                   for link in parser.links if urllib.parse.urlsplit(link).path.endswith("view.html")
+                   and "file" in urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)}  # fmt: skip
     assert {d.resolve() for d in fold_dirs} <= linked
     assert len(model_pages) == len({p.parent.parent for p in (report / "results").rglob("plots.root")})
 
@@ -182,9 +187,12 @@ def test_live_view_draws_the_axes_of_a_ratio_panel(server, report, tmp_path):
     """A ratio figure's lower frame is under 100 px high at its stored size: JSROOT's fast drawing
     would leave out its axes, and ROOT's MaxDigits kept in fNdivisions would give hundreds of
     ticks. The panel's own axis titles are drawn."""
-    png = next((report / "results").rglob("comparison/*/*/fold-0/*_roc_comparison.png"))
-    root_file = (png.parent / "plots.root").relative_to(report).as_posix()
-    url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/{urllib.parse.quote(png.stem)}"
+    from pnetviz.output.render import canvas_names
+
+    stored = next((report / "results").rglob("comparison/*/*/fold-0/plots.root"))  # no PNG of it: --images site
+    name = next(n for n in canvas_names(stored) if n.endswith("_roc_comparison"))
+    root_file = stored.relative_to(report).as_posix()
+    url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/{urllib.parse.quote(name)}"
     done = _chromium(url, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom")
     assert ">Ratio</text>" in done.stdout, done.stdout[-2000:]  # the lower panel's y title
     assert ">Background efficiency (FPR)</text>" in done.stdout  # its x title (the upper panel has none)
@@ -285,3 +293,44 @@ def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):
     (tmp_path / "package" / "modules").mkdir(parents=True)
     (tmp_path / "package" / "modules" / "main.mjs").write_text("export {};\n")
     assert cached_jsroot() == tmp_path / "package"
+
+
+def test_default_images_are_the_sites_own(report):
+    """The campaign's default (--images site): PNG of the figures the pages show, no PDF; every
+    other canvas only in plots.root (pnetviz render writes it for a note)."""
+    import json
+
+    from pnetviz.output import imageset
+    from pnetviz.output.render import canvas_names, figure_name
+
+    assert not list(report.rglob("*.pdf"))
+    fold_sets = [p.parent for p in (report / "results").rglob("plots.root") if p.parent.name.startswith("fold-")]
+    assert len(fold_sets) > 10
+    for fold in fold_sets:
+        figures = {figure_name(k) for k in canvas_names(fold / "plots.root")}
+        assert {p.stem for p in fold.glob("*.png")} == {f for f in figures if imageset.key_figure(f)}, fold
+        assert json.loads((fold / ".pnetviz-set.json").read_text())["images"] == {"png": "site"}
+    summaries = [p.parent for p in (report / "results").rglob("folds/plots.root")]
+    assert summaries and all({p.stem for p in s.glob("*.png")} == {figure_name(k) for k in canvas_names(s / "plots.root")}
+                             for s in summaries)  # fmt: skip
+    assert json.loads((report / "campaign" / ".pnetviz-set.json").read_text())["images"] == {"png": "all"}
+    images = [link for page in pages(report) for link in _hrefs(page) if link.suffix == ".png"]
+    assert len(images) > 50 and all(p.is_file() for p in images)  # every image a page shows is on disk
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_a_model_named_with_html_shows_as_text(server, report, tmp_path):
+    name = '<b id="bold">x</b><img id="injected" src=x onerror="document.title=1">'
+    page = site.ModelPage("binary", "Run1E2Mu", "MHc100_MA95", name, "ttZ", "results/none")
+    sitepages.model_addresses([page])
+    target = report / "campaign" / "site" / page.page
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(sitepages.model_page(page, report, "./jsroot/"))
+    try:
+        done = _chromium(f"{server}/campaign/site/{urllib.parse.quote(page.page)}", f"--user-data-dir={tmp_path / 'p'}",
+                         "--dump-dom")  # fmt: skip
+    finally:
+        target.unlink()
+    heading = done.stdout.split("<h1>")[1].split("</h1>")[0]
+    assert heading == '&lt;b id="bold"&gt;x&lt;/b&gt;&lt;img id="injected" src=x onerror="document.title=1"&gt;', heading
+    assert 'id="bold"' not in done.stdout.replace(heading, "") and "<img id=" not in done.stdout

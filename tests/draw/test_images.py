@@ -29,8 +29,8 @@ def images(tmp_path_factory):
         for fold in (0, 1):
             write_trainer_fold(base, "Run1E2Mu", signal, fold, events=1500)
     out = tmp_path_factory.mktemp("plots")
-    argv = ["--results-dir", str(base), "--plots-dir", str(out), "--workers", "0", "--formats", "png", "--bootstrap", "20",
-            "--syst", "all", "--score-shift", "background=0.02", "-q"]  # fmt: skip
+    argv = ["--results-dir", str(base), "--plots-dir", str(out), "--workers", "0", "--images", "all", "--formats", "png",
+            "--bootstrap", "20", "--syst", "all", "--score-shift", "background=0.02", "-q"]  # fmt: skip
     assert run(load_script("visualizeCampaign").main, argv) == 0
     return {str(p.relative_to(out)): image_stats(p) for p in sorted(out.rglob("*.png"))}
 

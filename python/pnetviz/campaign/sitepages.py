@@ -8,7 +8,6 @@ iframe; --images none). Addresses: campaign.siteaddress. Every name from disk is
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,11 +16,12 @@ from pnetviz.campaign.siteaddress import depth_prefix, model_address, signal_add
 from pnetviz.campaign.overlay import overlay_link, spec
 from pnetviz.campaign.sitefolds import fold_table
 from pnetviz.escape import html
+from pnetviz.output import imageset
 
 GROUPS = (("Curves", ("roc", "rejection", "precision_recall")), ("Scores", ("score", "distribution")),
           ("Training", ("training",)), ("Calibration", ("calibration",)), ("Confusion", ("confusion",)),
           ("Cut scan", ("cut_scan",)))  # fmt: skip
-KEY = re.compile(r"(^|_)(roc_curve|rejection_curve|score_distributions?|lr_score_distribution)(_folds)?$")
+KEY = imageset.KEY  # the key figures: what --images site writes as PNG (output.imageset)
 
 
 def figure(set_rel: str, stem: str, plots_root: Path, to_root: str, width: int = 460, caption: str = "",
@@ -144,7 +144,7 @@ def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
         rel = f"{page.directory}/{set_dir.name}"
         stems = site._figures(set_dir)
         first = set_dir.name == "folds" or set_dir == next((d for d in sets if d.name != "folds"), None)
-        chosen = [s for s in stems if first and (set_dir.name == "folds" or KEY.search(s)) and "bjet" not in s]
+        chosen = [s for s in stems if first and (set_dir.name == "folds" or imageset.key_figure(s)) and "bjet" not in s]
         key += [figure(rel, s, plots_root, to_root, 420, f"{set_dir.name}: {s}") for s in chosen]
         root_file = f"{rel}/plots.root" if (set_dir / "plots.root").is_file() else None
         groups: dict[str, list[str]] = {}

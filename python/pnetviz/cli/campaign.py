@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common, ranges
+from pnetviz.cli import common, images, ranges
 from pnetviz.errors import InputError, PnetvizWarning
 
 DESCRIPTION = ("Evaluate every model of a results directory in one command, on Dask: each binary and multi-class "
@@ -59,10 +59,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
     common.add_plots_dir(groups["outputs"], f"{common.EVALUATION_LAYOUT} (and .../folds/), the GA runs to <plots-dir>/"
                                             "<GAOptim dir>/<channel>/multiclass/<signal>/ga/ and the summary to <plots-dir>/campaign/")  # fmt: skip
-    groups["outputs"].add_argument("--images", choices=("all", "summary", "none"), default="all",
-                                   help="which PNG/PDF to write: all (default), summary (the campaign's maps and graphs "
-                                        "only) or none; every canvas is in the plots.root files either way (the web "
-                                        "report's live views), and `pnetviz render` writes the images later")  # fmt: skip
+    groups["outputs"].add_argument("--images", choices=images.CHOICES, default=images.DEFAULT, help=images.HELP)
     groups["outputs"].add_argument("--jsroot", type=Path, metavar="DIR",
                                    help="the unpacked npm package of JSROOT (npm pack jsroot@7.11.2): copied into "
                                         "<plots-dir>/jsroot/ for the web report's live views offline (default: the cache "
@@ -188,8 +185,8 @@ def options(args: argparse.Namespace):
     if args.jsroot is not None and not (args.jsroot / "modules" / "main.mjs").is_file():
         raise InputError(f"--jsroot {args.jsroot}: no modules/main.mjs. Fix: give the unpacked npm package (npm pack "
                          "jsroot@7.11.2 && tar xzf jsroot-7.11.2.tgz, then --jsroot package).")  # fmt: skip
-    job_args = args if args.images == "all" else argparse.Namespace(**{**vars(args), "formats": "none"})
-    evaluation = {kind: tuple(common.passthrough(job_args, kind)) for kind in ("binary", "multiclass", "compare")}
+    job_args = images.job_args(args)
+    evaluation = {kind: (*common.passthrough(job_args, kind), *images.job_extra(args, kind)) for kind in ("binary", "multiclass", "compare")}
     from pnetviz.cli import ga  # noqa: PLC0415
 
     evaluation["ga"] = tuple(ga.passthrough(job_args))
@@ -398,8 +395,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     from pnetviz.campaign import site  # noqa: PLC0415
 
     jsroot = args.jsroot or site.cached_jsroot()  # the README's cache: live views offline without --jsroot
-    formats = [] if args.images == "none" else common.parse_formats(args.formats)
-    with transaction([target], meta=common.provenance("campaign", argv)) as stages:
+    formats = images.summary_formats(args)
+    with transaction([target], meta={**common.provenance("campaign", argv), **images.summary_field(args)}) as stages:
         summary.write(stages[target], data, formats, style, site=(opts.plots, site.jsroot_source(jsroot)))
     site.publish_root_files(opts.plots, jsroot)
     record_round(opts)

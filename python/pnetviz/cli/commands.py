@@ -13,7 +13,7 @@ COMMANDS = {
     "multiclass": ("pnetviz.cli.multiclass", "evaluate a multi-class classifier (likelihood-ratio pairs), per fold"),
     "compare": ("pnetviz.cli.compare", "binary models vs the multi-class likelihood-ratio score, per fold"),
     "campaign": ("pnetviz.cli.campaign", "every model of a results directory on Dask, plus the round's summary"),
-    "render": ("pnetviz.cli.render", "write the PNG/PDF of output sets made without images (--formats none)"),
+    "render": ("pnetviz.cli.render", "write the PNG/PDF a run left to stored canvases (the PDFs for a note)"),
     "ga": ("pnetviz.cli.ga", "evaluate a whole GA hyperparameter search (every iteration and model): the true best model"),
     "demo": ("pnetviz.cli.demo", "write the shipped demo: a toy results tree in the trainer's layout"),
 }

@@ -132,6 +132,11 @@ EVALUATION = (
     _opt("--formats", "outputs", default="png,pdf",
          help="image formats, comma-separated: png, pdf, svg, eps, root, c; none: only plots.root (every canvas "
               "inside; pnetviz render writes the images later) (default: %(default)s)"),
+    _opt("--images", "outputs", campaign=False, choices=("all", "site"), default="all",
+         help="which figures get images in --formats: all (default: everything, PDFs for a note included) or site "
+              "(only those the campaign's web report shows: ROC, rejection and score plots of each fold, every fold "
+              "summary plot; what the campaign passes its jobs by default, with --formats png); every canvas is in "
+              "plots.root either way and `pnetviz render` writes the rest (docs/note-figures.md)"),
     _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
          help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
               "flagged in the report), drop = ignore w<0 events; the report gives the AUC under all three"),
@@ -380,7 +385,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     if args.subset is not None and not args.subset.strip():
         raise InputError("--subset '': give the name of a boolean branch, e.g. has_bjet.")
     common = {
-        "formats": tuple(parse_formats(args.formats)), "tree": args.tree, "subset": args.subset,
+        "formats": tuple(parse_formats(args.formats)), "images": args.images, "tree": args.tree, "subset": args.subset,
         "hep": hep_options(args), "hull": args.hull, "label_overrides": trainer.parse_labels(args.labels),
         "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
@@ -418,7 +423,7 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     context = [head[0], head[1].replace(f", {first.fold_text}", "")] + ([f"subset: {args.subset}"] if args.subset else [])
     title = f"pnetviz fold summary: {title}, {first.channel}" + (f", {first.model}" if first.model else "")
     driver.run_jobs(kind, todo, run_one, summary, missing, args.quiet, title, context, wait=args.wait,
-                    meta=provenance(kind, argv))  # fmt: skip
+                    meta={**provenance(kind, argv), **images_field(args)})  # fmt: skip
     return 0
 
 
@@ -506,6 +511,14 @@ def plots_root(args) -> Path:
     if args.plots_dir is not None and not str(args.plots_dir).strip():
         raise InputError("--plots-dir '': give a directory.")
     return Path(args.plots_dir) if args.plots_dir is not None else Path("plots")
+
+
+def images_field(args) -> dict:
+    """The set marker's `images` field of a run with these --formats/--images (output.imageset):
+    what images its sets hold, apart from the physics (a later run adding images changes no number)."""
+    from pnetviz.output.imageset import marker_field  # noqa: PLC0415
+
+    return marker_field(parse_formats(args.formats), getattr(args, "images", "all"))
 
 
 def provenance(command: str, argv: Sequence[str] | None) -> dict:

@@ -91,7 +91,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
         todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold,
                                   binary_files={b: binaries[b].predictions for b in pairs},
                                   binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
-                                  multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats,
+                                  multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats, images=args.images,
                                   tree=args.tree, columns=columns, style=style, hep=hep, subset=args.subset, hull=args.hull,
                                   progress=not args.quiet,
                                   labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}))  # fmt: skip
@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if with_summary:
         check_target(summary, inputs)
     per_fold, note = {}, ""
-    with transaction(targets, inputs, args.wait, common.provenance("compare", argv)) as stages:  # all folds and the summary, or nothing
+    with transaction(targets, inputs, args.wait, {**common.provenance("compare", argv), **common.images_field(args)}) as stages:  # all folds and the summary, or nothing
         for i, job in enumerate(todo, start=1):
             out = comparison.run(replace(job, output=stages[job.output]))
             per_fold[job.fold] = out.extra["pairs"]

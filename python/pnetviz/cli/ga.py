@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     job = ga.GAJob(run_dir=run_dir, channel=channel, signal=signal, output=output_dir(args, ga_dir, run_dir, channel, signal),
                    formats=formats, style=common.style_options(args),
                    label_overrides=parse_labels(args.labels), top=args.top, p_threshold=args.p_threshold)  # fmt: skip
-    written = ga.run(job, wait=args.wait, meta=common.provenance("ga", argv))
+    written = ga.run(job, wait=args.wait, meta={**common.provenance("ga", argv), **common.images_field(args)})
     if not args.quiet:
         report = read_json(job.output / "summary_report.json", "GA report", finite=False)
         print(f"[pnetviz ga] {channel}/{signal}: best model over all iterations {ga.best_line(report)}", flush=True)

@@ -8,11 +8,12 @@ from pathlib import Path
 from pnetviz.cli import common
 
 DESCRIPTION = ("Write the images of every canvas stored in the plots.root of pnetviz output sets (evaluations run "
-               "with --formats none, campaigns with images for the summary only or none), as the run would have written them; "
+               "with --formats none or with images of the web report's figures only, as campaigns by default), as the run would have written them (the PDFs "
+               "for a note: docs/note-figures.md); "
                "each set is republished with them, all or nothing.")  # fmt: skip
 EXAMPLES = """\
   pnetviz render plots/results/Run3Mu/binary/MHc130_MA90            # every set below this directory
-  pnetviz render plots --formats png                                # a whole round, PNG only"""
+  pnetviz render plots --formats pdf                                # a whole round's PDFs, for a note"""
 
 
 def parser(prog: str | None = None):

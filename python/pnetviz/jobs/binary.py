@@ -19,6 +19,7 @@ from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
+from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.draw.style import color
 from pnetviz.jobs.subsets import BJET_BRANCH
@@ -252,6 +253,7 @@ def run(job: BinaryJob) -> RunOutput:
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"),
                       {decisions.WP_FILE: wp_file,
-                       fitbins.FILE: fitbins.document("binary", decisions.identity(job), {f"signal vs {job.background}": binning})})  # fmt: skip
+                       fitbins.FILE: fitbins.document("binary", decisions.identity(job), {f"signal vs {job.background}": binning})},
+                      only=imageset.selection(job.images))  # fmt: skip
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

@@ -26,6 +26,7 @@ from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, FoldCurves, RATIO_CONVENT
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
+from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.draw.style import StyleOptions, color, cycle_color
@@ -51,6 +52,7 @@ class ComparisonJob:
     groups: dict[str, list[str]] = field(default_factory=dict)  # multi-class group -> samples (trainer's JSON)
     labels: dict[str, str] = field(default_factory=dict)  # class -> plot label
     formats: tuple[str, ...] = ("png", "pdf")
+    images: str = "all"  # output.imageset: which figures get images (site: the web report's)
     tree: str = "Events"
     columns: tuple[tuple[str, str], ...] = ()  # --column/--columns: contract column -> branch or expression
     style: StyleOptions = StyleOptions()
@@ -310,7 +312,8 @@ def run(job: ComparisonJob) -> RunOutput:
 
     written = write_set(job.output, job.formats, job.style, figures, report,
                       ", ".join(t for t in (f"pnetviz binary vs multi-class comparison: {job.signal}", job.channel,
-                                            "" if job.fold is None else f"fold {job.fold}", job.multiclass_model or "") if t))  # fmt: skip
+                                            "" if job.fold is None else f"fold {job.fold}", job.multiclass_model or "") if t),
+                        only=imageset.selection(job.images))  # fmt: skip
     return RunOutput(written, {}, extra={"pairs": pairs})
 
 

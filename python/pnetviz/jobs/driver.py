@@ -36,6 +36,7 @@ class FoldJob:
     bjet_comparison: bool = True  # all / with / without b-jet when the ntuple has has_bjet
     syst: SystOptions = SystOptions()  # --syst, --syst-kappa, --score-shift: the profiled ROC
     formats: tuple[str, ...] = ("png", "pdf")
+    images: str = "all"  # output.imageset: which figures get images (site: the web report's)
     tree: str = "Events"
     columns: tuple[tuple[str, str], ...] = ()  # --column/--columns: contract column -> branch or expression
     observe: tuple[str, ...] = ()  # --observe: observer branches (performance vs variable, sculpting)

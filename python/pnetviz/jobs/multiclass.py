@@ -39,6 +39,7 @@ from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.ntuple import Predictions, classes_from_branches, read_predictions
 from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
+from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
@@ -615,7 +616,7 @@ def run(job: MultiClassJob) -> RunOutput:
                                                    {f"signal vs {b}": v for b, v in report["working_points"].items()})}  # fmt: skip
     extra |= multibins.files(decisions.identity(job), binning)
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra)  # fmt: skip
+                      job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra, only=imageset.selection(job.images))  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: decisions.with_wp_scalars(fold_curves(job.fold, r, ev.hep[bkg][s]),

@@ -53,13 +53,15 @@ def native_stderr() -> Iterator[Printed]:
 
 def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
               make_figures: Callable[[], list[canvas.Figure]], report: dict, title: str,
-              extra_files: dict[str, str] | None = None, root_name: str = ROOT_FILE) -> list[Path]:  # fmt: skip
+              extra_files: dict[str, str] | None = None, root_name: str = ROOT_FILE,
+              only: Callable[[str], bool] | None = None) -> list[Path]:  # fmt: skip
     """Draw (inside the CMS style), save every figure in every format, write plots.root,
     summary_report.json/.txt and `extra_files` (name -> text) into `directory`. Returns the
     files written; OutputError if ROOT reported an error or a file is missing. ROOT is handed
     `directory` by a name it takes literally (layout.root_path) and files by plain names,
     renamed afterwards, so that `#`, `$`, `?`, `|`, spaces or unicode in a path are only
-    characters; a file name that would leave `directory` is refused."""
+    characters; a file name that would leave `directory` is refused. With `only` (output.imageset),
+    only the figures it accepts get images (every canvas is in the ROOT file all the same)."""
     directory = Path(directory)
     for name in [root_name, *(extra_files or {})]:
         check_file_name(name)
@@ -70,7 +72,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
                 check_file_name(fig.name)
             with root_path(directory, directory=True) as where, native_stderr() as printed, root_errors() as errors:
                 for fig in figs:
-                    save_literal(fig, directory, where, formats)
+                    save_literal(fig, directory, where, formats if only is None or only(fig.name) else ())
                 write_root_literal(directory, where, root_name, figs, title)
         finally:
             for fig in figs:
@@ -82,7 +84,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
     write_reports(directory, report, title)
     for name, text in (extra_files or {}).items():
         (directory / name).write_text(text)
-    expected = [f"{fig.name}.{fmt}" for fig in figs for fmt in formats] + [root_name, *REPORTS, *(extra_files or {})]
+    expected = [f"{fig.name}.{fmt}" for fig in figs if only is None or only(fig.name) for fmt in formats] + [root_name, *REPORTS, *(extra_files or {})]
     missing = [name for name in expected if not (directory / name).is_file()]
     if missing:
         raise OutputError(f"{', '.join(missing[:3])}: not written (ROOT printed no error). Nothing was published. "

@@ -1,8 +1,9 @@
 """Images on demand: the PNG/PDF of every canvas an output set stores, written later.
 
-An evaluation run with `--formats none` (a campaign with `--images none|summary`) writes
-`plots.root` with every canvas (`canvases/<name>`) and the reports, but no image: the drawing
-is done, only the export (most of a warm evaluation's time) is left out. `render_set` exports
+An evaluation run with `--formats none` writes `plots.root` with every canvas
+(`canvases/<name>`) and the reports, but no image (with `--images site`, a campaign's default:
+only the web report's figures; output.imageset): the drawing is done, only the export (most of
+a warm evaluation's time) is left out. `render_set` exports
 those canvases as the run would have (the stored canvas drawn at its own size carries its style
 and palette: the figure linter checks that such a redraw equals the script's PNG) and
 republishes the set with them, all or nothing, under the set's lock.
@@ -22,6 +23,7 @@ from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
 from pnetviz.io.readers import read_marker
+from pnetviz.output import imageset
 from pnetviz.output.atomic import MARKER, transaction
 
 ROOT_FILES = ("plots.root", "campaign.root")
@@ -124,7 +126,8 @@ def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> i
     files = [f for f in listed_files(directory, marker.get("files", [])) if (directory / f).is_file()]
     root_file = next(directory / n for n in ROOT_FILES if (directory / n).is_file())
     meta = {k: v for k, v in marker.items() if k not in ("files", "pid", "written")}
-    with transaction([directory], wait=wait, meta={**meta, "rendered": list(formats)}) as stages:
+    meta |= {"rendered": list(formats), "images": imageset.rendered(marker.get("images"), formats)}
+    with transaction([directory], wait=wait, meta=meta) as stages:
         stage = stages[directory]
         for name in files:  # a link put in after check_links is copied as a link, which publishing refuses
             shutil.copy2(directory / name, stage / name, follow_symlinks=False)
