@@ -222,3 +222,33 @@ def test_kill_9_then_rerun_does_only_the_rest(tree, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert len(list(out.glob("results/**/folds/" + MARKER))) == 20
     assert not list(out.rglob("*.pnetviz-stage-*")) and not list(out.rglob("*.pnetviz-old-*"))
+
+
+def test_every_model_and_pair_has_its_binning_for_the_fit(done):
+    """The round's binning for the fit (issue 39): binning.json, its two figures and the datacard
+    TH1s (one per process, named by it, and data_obs) in every fold set of every binary model and
+    for every multi-class pair; the campaign's table (a row per model and pair), maps and web section."""
+    summary = json.loads((done / "campaign" / "campaign_summary.json").read_text())
+    pairs = set()
+    for job in summary["jobs"]:
+        if job["kind"] not in ("binary", "multiclass"):
+            continue
+        assert job["status"] == "done", job["job"]
+        for out in (Path(p) for p in job["outputs"] if Path(p).name.startswith("fold-")):
+            report = json.loads((out / "summary_report.json").read_text())
+            backgrounds = [job["pair"]] if job["kind"] == "binary" else report["classes"][1:]
+            f = root().TFile.Open(str(out / "plots.root"))
+            for bkg in backgrounds:
+                stem, directory = ("", "fit_binning") if job["kind"] == "binary" else (f"signal_vs_{bkg}_", f"fit_binning_signal_vs_{bkg}")
+                for name in (f"{stem}binning.json", f"{stem}binning_objective.png", f"{stem}binning_histograms.png"):
+                    assert (out / name).is_file(), out / name
+                assert json.loads((out / f"{stem}binning.json").read_text())["pair"] == f"signal vs {bkg}"
+                assert {k.GetName() for k in f.Get(directory).GetListOfKeys()} == {"signal", bkg, "data_obs"}
+                pairs.add((job["kind"], job["channel"], job["signal"], bkg))
+            f.Close()
+    assert len(pairs) == len(CHANNELS) * len(SIGNALS) * 6  # 3 binary models, 3 multi-class pairs
+    with open(done / "campaign" / "campaign_fit_binning.csv") as f:
+        rows = {(r["kind"], r["channel"], r["signal"], r["pair"]) for r in csv.DictReader(f)}
+    assert rows == pairs
+    assert list((done / "campaign").glob("map_fit_binning_binary_*.png")) and (done / "campaign" / "campaign_fit_binning.tex").is_file()
+    assert 'id="fit-binning"' in (done / "campaign" / "site" / "index.html").read_text()

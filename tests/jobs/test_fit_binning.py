@@ -32,6 +32,8 @@ def sets(tmp_path_factory):
     assert run(load_script("visualizeBinary").main, [*common, "--background", "diboson", "--output", str(out / "binary")]) == 0
     assert run(load_script("visualizeMultiClass").main, [*common, "--output", str(out / "lr")]) == 0
     assert run(load_script("visualizeMultiClass").main, [*common, "--fit-score", "signal", "--output", str(out / "signal")]) == 0
+    assert run(load_script("visualizeBinary").main, [*common, "--background", "diboson", "--binning", "none", "--output",
+                                                     str(out / "none")]) == 0  # fmt: skip
     return out
 
 
@@ -123,3 +125,42 @@ def test_fit_score_signal_bins_psignal_and_all_backgrounds_under_the_class_guard
             assert counts.min() >= 1, (row["k"], classes[k])
     for c in classes:
         assert stored_contents(d / "plots.root", f"fit_binning_signal_vs_all/{c}").sum() > 0
+
+
+def directory_keys(path: Path, directory: str) -> set[str]:
+    f = root().TFile.Open(str(path))
+    try:
+        return {k.GetName() for k in f.Get(directory).GetListOfKeys()}
+    finally:
+        f.Close()
+
+
+def test_every_fit_directory_is_a_combine_shapes_input_with_data_obs(sets):
+    """Each fit_binning directory holds one TH1 per process, named by the process, and data_obs =
+    the background sum (the background-only Asimov observation), so that a datacard's
+    `shapes * * plots.root <directory>/$PROCESS` finds every histogram it asks for."""
+    binary = sets / "binary" / "plots.root"
+    assert directory_keys(binary, "fit_binning") == {"signal", "diboson", "data_obs"}
+    assert stored_contents(binary, "fit_binning/data_obs") == pytest.approx(stored_contents(binary, "fit_binning/diboson"), rel=1e-15)
+    classes = json.loads((sets / "signal" / "summary_report.json").read_text())["classes"]
+    for background in classes[1:]:
+        lr = sets / "lr" / "plots.root"
+        assert directory_keys(lr, f"fit_binning_signal_vs_{background}") == {"signal", background, "data_obs"}
+    combined = sets / "signal" / "plots.root"
+    assert directory_keys(combined, "fit_binning_signal_vs_all") == {*classes, "data_obs"}
+    total = sum(stored_contents(combined, f"fit_binning_signal_vs_all/{c}") for c in classes[1:])
+    assert stored_contents(combined, "fit_binning_signal_vs_all/data_obs") == pytest.approx(total, rel=1e-12)
+
+
+def test_binning_none_writes_no_binning_and_the_rest_as_with_it(sets):
+    """--binning none: no binning.json, no binning figure or fit_binning directory, the report's
+    entry null; every other number as with the binning."""
+    none, full = (json.loads((sets / d / "summary_report.json").read_text()) for d in ("none", "binary"))
+    assert none["binning"] is None and full["binning"]["file"] == "binning.json"
+    assert not list((sets / "none").glob("*binning*"))
+    f = root().TFile.Open(str(sets / "none" / "plots.root"))
+    try:
+        assert not f.Get("fit_binning") and not f.Get("binning")
+    finally:
+        f.Close()
+    assert none["hep_metrics"] == full["hep_metrics"]

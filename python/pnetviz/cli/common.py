@@ -161,6 +161,9 @@ EVALUATION = (
          help="the multi-class score binned for the fit (signal_vs_<class>_binning.json per pair): lr = each pair's "
               "P(signal) / (P(signal) + P(class)); signal = P(signal), per pair and against all backgrounds together "
               "(signal_vs_all_binning.json, each background class >= 1 MC event per bin) (default: %(default)s)"),
+    _opt("--binning", "physics", MODEL_KINDS, choices=("fit", "none"), default="fit",
+         help="fit = the optimal binning of the score for a binned fit per pair (binning.json, its figures, the TH1s "
+              "for a datacard; docs/binning.md); none = skip it (default: %(default)s)"),
     _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),
@@ -390,6 +393,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
         "observe": observe_names(args),
+        "fit_binning": args.binning == "fit",
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)

@@ -9,11 +9,14 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.draw.plots import CurveSpec, split_style
-from pnetviz.draw.style import color, cycle_color
+from pnetviz.draw.style import color
 from pnetviz.rootenv import root, set_title
 
 OBJECTIVE_TITLES = {"binned_fip": "Binned FIP (Valassi eq. 4)", "asimov": "Asimov Z", "asimov_mc": "Asimov Z (MC error)"}
 BASELINE_LABELS = {"uniform": "Uniform", "flat_signal": "Flat signal", "transfo_d": "TransfoD"}  # TransfoD: z_s = z_b = K/2
+# each binning strategy its own colour and line style, none of them signal blue (the optimum's) or
+# background red: (colour, ROOT line style: 3 dotted, 4 dash-dot, 9 long dashes)
+BASELINE_STYLES = {"uniform": ("#a96b59", 3), "flat_signal": ("#832db6", 4), "transfo_d": ("#e76300", 9)}
 
 
 def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> canvas.Figure:
@@ -27,8 +30,10 @@ def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> 
     curves = [CurveSpec(f"{key}/optimum_test", *series(doc["by_k"], "test"), "Optimum (test)", color("signal"), split_style("test")),
               CurveSpec(f"{key}/optimum_train", *series(doc["by_k"], "train"), "Optimum (train)", color("signal"),
                         split_style("train"))]  # fmt: skip
-    for i, (kind, rows) in enumerate(doc["baselines"].items()):
-        curves.append(CurveSpec(f"{key}/{kind}_test", *series(rows, "test"), f"{BASELINE_LABELS[kind]} (test)", cycle_color(i + 1), 1))
+    for kind, rows in doc["baselines"].items():
+        hex_color, line_style = BASELINE_STYLES[kind]
+        curves.append(CurveSpec(f"{key}/{kind}_test", *series(rows, "test"), f"{BASELINE_LABELS[kind]} (test)", color(hex_color),
+                                line_style))  # fmt: skip
     curves = [c for c in curves if c.x.size > 1]
     limit = doc.get("unbinned_limit")
     top = max([float(c.y.max()) for c in curves] + ([limit] if limit else []) + [1e-12])

@@ -234,7 +234,7 @@ def run(job: BinaryJob) -> RunOutput:
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     if prevalence_note(calibration):
         report["calibration"]["prevalence_note"] = prevalence_note(calibration)
-    binning = fitbins.pair_section(results, metrics)
+    binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
     report["binning"] = fitbins.summary(binning)
     prof = None
     if job.syst.active:
@@ -250,10 +250,11 @@ def run(job: BinaryJob) -> RunOutput:
 
     figures = observers.attach(report, figures, job, preds, preds.scores["signal"], keep, context_lines(job))  # fmt: skip
     wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
+    extra = {decisions.WP_FILE: wp_file}
+    if job.fit_binning:
+        extra[fitbins.FILE] = fitbins.document("binary", decisions.identity(job), {f"signal vs {job.background}": binning})
     written = write_set(job.output, job.formats, job.style, figures, report,
-                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"),
-                      {decisions.WP_FILE: wp_file,
-                       fitbins.FILE: fitbins.document("binary", decisions.identity(job), {f"signal vs {job.background}": binning})},
+                      job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"), extra,
                       only=imageset.selection(job.images))  # fmt: skip
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

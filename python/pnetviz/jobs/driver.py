@@ -45,6 +45,7 @@ class FoldJob:
     hep: HepOptions = HepOptions()
     progress: bool = False  # progress bar while reading large files
     hull: bool = False
+    fit_binning: bool = True  # --binning none: no optimal binning for the fit (binning.json, its figures, TH1s)
 
     @property
     def fold_text(self) -> str:

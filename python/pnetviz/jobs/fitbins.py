@@ -94,9 +94,24 @@ def figures_of(doc: dict, hists: list, context: Sequence[str], tag: str = "") ->
     ctx = [*context, f"train-chosen edges, test events, {kind}"]
     ytitle = "Expected events per bin" if doc["yields"] == "expected" else "Yield per bin (relative)"
     stem, sub = (f"{tag}_", f"{tag}/") if tag else ("", "")
-    return [binningplots.objective_figure(f"{stem}binning_objective", f"{sub}binning", doc, ctx),
-            binningplots.histograms_figure(f"{stem}binning_histograms", "fit_binning" + (f"_{tag}" if tag else ""), hists, ytitle,
-                                           [*context, f"K = {doc['chosen_k']} (smallest within 1% of the best), test events"])]  # fmt: skip
+    key = "fit_binning" + (f"_{tag}" if tag else "")
+    histograms = binningplots.histograms_figure(f"{stem}binning_histograms", key, hists, ytitle,
+                                                [*context, f"K = {doc['chosen_k']} (smallest within 1% of the best), test events"])  # fmt: skip
+    # a datacard's observation beside the processes (stored, not drawn): the background sum, i.e.
+    # the background-only Asimov data set, so that `shapes * * plots.root <key>/$PROCESS` finds data_obs
+    histograms.keep(f"{key}/{OBSERVED}", background_sum(hists, f"{key}_{OBSERVED}"), "Observed: background sum (Asimov)")
+    return [binningplots.objective_figure(f"{stem}binning_objective", f"{sub}binning", doc, ctx), histograms]
+
+
+OBSERVED = "data_obs"  # combine's name of the observation
+
+
+def background_sum(hists: Sequence[tuple[str, object, str, int]], name: str) -> object:
+    """The sum of the background TH1s of `hists` (every entry after the first, the signal), named `name`."""
+    total = hists[1][1].Clone(name)
+    for _, hist, _, _ in hists[2:]:
+        total.Add(hist)
+    return total
 
 
 def document(kind: str, identity: dict, pairs: dict[str, dict | None]) -> str:

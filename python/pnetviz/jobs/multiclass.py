@@ -592,8 +592,8 @@ def run(job: MultiClassJob) -> RunOutput:
     profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}
     if profiles:
         report["systematics"] = {b: r for b, (r, _) in profiles.items()}
-    binning = multibins.compute(job, preds, ev, job.fit_score)
-    report["binning"] = multibins.report(binning)
+    binning = multibins.compute(job, preds, ev, job.fit_score) if job.fit_binning else None
+    report["binning"] = multibins.report(binning) if binning else None
 
     def figures() -> list[canvas.Figure]:
         figs = build_figures(job, preds, ev, history, decided)
@@ -602,7 +602,7 @@ def run(job: MultiClassJob) -> RunOutput:
             figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
-        figs += multibins.figures(job, binning, context_lines)
+        figs += multibins.figures(job, binning, context_lines) if binning else []
         return figs
 
     figures = observers.attach(report, figures, job, preds, preds.scores[job.classes[0]],
@@ -614,7 +614,7 @@ def run(job: MultiClassJob) -> RunOutput:
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}"),
              decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),
                                                    {f"signal vs {b}": v for b, v in report["working_points"].items()})}  # fmt: skip
-    extra |= multibins.files(decisions.identity(job), binning)
+    extra |= multibins.files(decisions.identity(job), binning) if binning else {}
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra, only=imageset.selection(job.images))  # fmt: skip
     curves = {

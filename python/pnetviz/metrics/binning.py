@@ -134,7 +134,9 @@ def segment_objective(objective: str, s, b, w2=None):
         if objective == "asimov":
             return z2
         v, n = np.asarray(w2, float), s + b
-        mc = 2.0 * (n * np.log(n * (b + v) / (b * b + n * v)) - b * b / v * np.log1p(v * s / (b * (b + v))))
+        # ln(n (b + v) / (b^2 + n v)) as ln(1 + s b / (b^2 + n v)): the same number, without the
+        # ratio's rounding (which left the difference of the two terms meaningless at s/b < 1e-8)
+        mc = 2.0 * (n * np.log1p(s * b / (b * b + n * v)) - b * b / v * np.log1p(v * s / (b * (b + v))))
         return np.where(v > 0, np.maximum(mc, 0.0), z2)
 
 

@@ -194,18 +194,23 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
     fine = train.fill(edges)
     limit = unbinned_limit(objective, test, test_curve)
     best = bn.partitions(fine, k_max, objective, constraints)
-    values, fewest = test.values([p.edges for p in best], objective)
+    base_sets = {kind: baseline_sets(kind, fine, k_max) for kind in BASELINES}
+    flat_sets = [e for sets in base_sets.values() for e in sets]
+    # every edge set of a split in one `values` call (one pass over the prefix sums)
+    test_values, test_fewest = test.values([p.edges for p in best] + flat_sets, objective)
+    train_values, train_fewest = train.values(flat_sets, objective)
+    values, fewest = test_values[: len(best)], test_fewest[: len(best)]
     prefix = bn.prefix_sums(fine)
     by_k = []
     for p, value, n_min in zip(best, values, fewest, strict=True):
         by_k.append({"k": p.k, "edges": p.edges.tolist(), "train": p.value, "test": value, "optimism": p.value - value,
                      "efficiency": value / limit if limit else None, "binding": p.binding,
                      "bins": bn.bin_table(fine, p.cuts, prefix), "test_min_background_mc_events": n_min})  # fmt: skip
-    baselines = {}
-    for kind in BASELINES:
-        sets = baseline_sets(kind, fine, k_max)
-        on_test, _ = test.values(sets, objective)
-        on_train, fewest = train.values(sets, objective)
+    baselines, at = {}, 0
+    for kind, sets in base_sets.items():
+        on_test = test_values[len(best) + at : len(best) + at + len(sets)]
+        on_train, fewest = train_values[at : at + len(sets)], train_fewest[at : at + len(sets)]
+        at += len(sets)
         baselines[kind] = [{"k": k, "bins": int(e.size - 1), "edges": e.tolist(), "test": v_test, "train": v_train,
                             "train_min_background_mc_events": n}
                            for k, e, v_test, v_train, n in zip(range(1, k_max + 1), sets, on_test, on_train, fewest, strict=True)]  # fmt: skip
