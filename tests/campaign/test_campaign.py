@@ -129,17 +129,17 @@ def test_dry_run_lists_every_job(tree, capsys):
 
 def test_outputs_match_the_single_scripts(tree, done, tmp_path):
     model = "ParticleNet-nNodes128-Adam-initLR0p0010-decay0p00010-StepLR-weighted_ce-binary-ttZ"
-    job_dir = done / "results" / "Run3Mu" / "binary" / "MHc160_MA85" / model
+    job_dir = next(done.glob("*-results")) / "Run3Mu" / "binary" / "MHc160_MA85" / model
     alone = tmp_path / "alone"
     argv = ["--results-dir", str(tree), "--channel", "Run3Mu", "--signal", "MHc160_MA85", "--background", "ttZ",
             "--fold", "0,1", "--plots-dir", str(alone), *COMMON]  # fmt: skip
     assert run(load_script("visualizeBinary").main, argv) == 0
     for sub in ("fold-0", "fold-1", "folds"):
         campaign_report = json.loads((job_dir / sub / "summary_report.json").read_text())
-        single = json.loads((alone / "results" / "Run3Mu" / "binary" / "MHc160_MA85" / model / sub / "summary_report.json").read_text())
+        single = json.loads((next(alone.glob("*-results")) / "Run3Mu" / "binary" / "MHc160_MA85" / model / sub / "summary_report.json").read_text())
         assert campaign_report == single, sub
     for kind in ("multiclass", "comparison"):
-        assert list((done / "results" / "Run1E2Mu" / kind / "MHc100_MA95").glob("*/fold-1/summary_report.json"))
+        assert list((next(done.glob("*-results")) / "Run1E2Mu" / kind / "MHc100_MA95").glob("*/fold-1/summary_report.json"))
 
 
 def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
@@ -147,7 +147,7 @@ def test_csv_equals_each_report_and_maps_have_a_cell_per_point(done):
     rows = list(csv.DictReader((campaign / "campaign_summary.csv").open()))
     assert len(rows) == 2 * 2 * 2 * (3 + 3)  # channels x signals x folds x (3 binary + 3 multi-class pairs)
     for row in rows:
-        kind_dir = done / "results" / row["channel"] / row["kind"] / row["signal"]
+        kind_dir = next(done.glob("*-results")) / row["channel"] / row["kind"] / row["signal"]
         report_path = next(kind_dir.glob(f"*{'-binary-' + row['pair'] if row['kind'] == 'binary' else '-3grp-*'}/fold-{row['fold']}/summary_report.json"))
         report = json.loads(report_path.read_text())
         metrics = report["hep_metrics"] if row["kind"] == "binary" else report["hep_metrics"][row["pair"]]
@@ -186,7 +186,7 @@ def test_broken_ntuple_fails_only_its_job_and_resume(tree, done, scheduler, tmp_
     assert run(load_script("visualizeCampaign").main, argv) == 2
     err = capsys.readouterr().err
     assert "1 of 12 jobs failed" in err and "Run3Mu/MHc100_MA95/binary/diboson" in err and "not a readable ROOT file" in err
-    assert len(list(out.glob("results/*/binary/*/*/folds/" + MARKER))) == 11
+    assert len(list(out.glob("*-results/*/binary/*/*/folds/" + MARKER))) == 11
     # again: the 11 good jobs are up to date, only the broken one runs (and fails again)
     argv[argv.index("-q")] = "--dry-run"
     assert run(load_script("visualizeCampaign").main, argv) == 0
@@ -198,15 +198,15 @@ def test_kill_9_then_rerun_does_only_the_rest(tree, tmp_path):
     cmd = [sys.executable, SCRIPT, "--results-dir", str(tree), "--plots-dir", str(out), "--workers", "1", *COMMON]
     proc = subprocess.Popen(cmd, start_new_session=True, stderr=subprocess.DEVNULL)
     deadline = time.time() + 240
-    while len(list(out.glob("results/**/folds/" + MARKER))) < 3 and time.time() < deadline and proc.poll() is None:
+    while len(list(out.glob("*-results/**/folds/" + MARKER))) < 3 and time.time() < deadline and proc.poll() is None:
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)  # the campaign and its workers
     proc.wait()
-    finished = len(list(out.glob("results/**/folds/" + MARKER)))
+    finished = len(list(out.glob("*-results/**/folds/" + MARKER)))
     assert 3 <= finished < 20
     listing = subprocess.run([*cmd[:-1], "--dry-run"], capture_output=True, text=True, check=True).stdout
     assert listing.count("(up to date)") >= finished - 1  # a set published at the kill may lack its sibling folds
     proc = subprocess.run([*cmd], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert len(list(out.glob("results/**/folds/" + MARKER))) == 20
+    assert len(list(out.glob("*-results/**/folds/" + MARKER))) == 20
     assert not list(out.rglob("*.pnetviz-stage-*")) and not list(out.rglob("*.pnetviz-old-*"))

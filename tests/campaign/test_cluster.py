@@ -94,7 +94,7 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
     report = json.loads((plots / "campaign" / "summary_report.json").read_text())
     assert report["jobs"] == {"done": 4, "up to date": 0, "other options": 0, "failed": 2}
     assert {j["job"]: j["message"] for j in report["failed"]} == reasons
-    done = sorted(plots.glob("results/Run3Mu/binary/*/*/fold-0/summary_report.json"))
+    done = sorted(plots.glob("*-results/Run3Mu/binary/*/*/fold-0/summary_report.json"))
     assert len(done) == 4 and len(list((plots / "campaign").glob("campaign_summary.csv"))) == 1
 
 
@@ -108,7 +108,7 @@ def test_in_process_a_job_over_time_fails_alone(results, tmp_path, capsys):
     assert time.monotonic() - start < 45
     err = capsys.readouterr().err
     assert code == 1 and failures(err) == {"Run3Mu/MHc100_MA95/binary/ttZ [folds 0]": "timed out after 12 s (--job-timeout)"}
-    assert len(list(plots.glob("results/Run3Mu/binary/*/*/fold-0/summary_report.json"))) == 2
+    assert len(list(plots.glob("*-results/Run3Mu/binary/*/*/fold-0/summary_report.json"))) == 2
     assert (plots / "campaign" / "summary_report.json").is_file()
 
 

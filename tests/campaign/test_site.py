@@ -121,13 +121,13 @@ def test_every_internal_link_resolves(report):
 def test_every_model_and_fold_in_two_clicks(report):
     index = (report / "campaign" / "site" / "index.html").read_text()
     model_pages = set(re.findall(r'href="(model-[0-9a-f]{12}\.html)"', index))
-    fold_dirs = {p.parent for p in (report / "results").rglob("plots.root") if p.parent.name.startswith("fold-")}
+    fold_dirs = {p.parent for p in (next(report.glob("*-results"))).rglob("plots.root") if p.parent.name.startswith("fold-")}
     linked = set()
     for name in model_pages:
         text = (report / "campaign" / "site" / name).read_text()
         linked |= {(report / urllib.parse.unquote(m)).parent.resolve() for m in re.findall(r'href="\.\./\.\./([^"]+?\.png)"', text)}
     assert {d.resolve() for d in fold_dirs} <= linked
-    assert len(model_pages) == len({p.parent.parent for p in (report / "results").rglob("plots.root")})
+    assert len(model_pages) == len({p.parent.parent for p in (next(report.glob("*-results"))).rglob("plots.root")})
 
 
 def test_signal_pages_hold_the_working_point_table(report):
@@ -160,7 +160,7 @@ def _chromium(url: str, *extra: str, timeout: float = 90) -> subprocess.Complete
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_live_view_draws_a_stored_canvas(server, report, tmp_path):
-    root_file = next((report / "results").rglob("*binary-ttZ/fold-0/plots.root")).relative_to(report).as_posix()
+    root_file = next((next(report.glob("*-results"))).rglob("*binary-ttZ/fold-0/plots.root")).relative_to(report).as_posix()
     url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/roc_curve"
     done = _chromium(url, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom")
     assert "<svg" in done.stdout, done.stdout[-2000:]
@@ -172,7 +172,7 @@ def test_live_view_draws_the_axes_of_a_ratio_panel(server, report, tmp_path):
     """A ratio figure's lower frame is under 100 px high at its stored size: JSROOT's fast drawing
     would leave out its axes, and ROOT's MaxDigits kept in fNdivisions would give hundreds of
     ticks. The panel's own axis titles are drawn."""
-    png = next((report / "results").rglob("comparison/*/*/fold-0/*_roc_comparison.png"))
+    png = next((next(report.glob("*-results"))).rglob("comparison/*/*/fold-0/*_roc_comparison.png"))
     root_file = (png.parent / "plots.root").relative_to(report).as_posix()
     url = f"{server}/view.html?file={urllib.parse.quote(root_file)}&item=canvases/{urllib.parse.quote(png.stem)}"
     done = _chromium(url, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom")

@@ -28,7 +28,7 @@ from pnetviz.errors import InputError
 
 PNETVIZ = str(Path(sys.executable).with_name("pnetviz"))
 SIGNALS = SMALL_SIGNALS
-REPORTS = "results/Run3Mu/binary/*/*/fold-0/summary_report.json"
+REPORTS = "*-results/Run3Mu/binary/*/*/fold-0/summary_report.json"
 WAIT = 150  # seconds a campaign subprocess may take at most (they take 15-30 s here)
 
 

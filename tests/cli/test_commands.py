@@ -35,7 +35,7 @@ def test_the_only_signal_is_taken_and_a_wrong_one_named(two_channels, tmp_path, 
     argv = ["--results-dir", str(two_channels), "--channel", "Run3Mu", "--background", "nonprompt",
             "--plots-dir", str(tmp_path), "--formats", "png", "--bootstrap", "0", "-q", "--no-bjet-comparison"]  # fmt: skip
     assert run(load_script("visualizeBinary").main, argv) == 0
-    assert list(tmp_path.glob("results/Run3Mu/binary/MHc130_MA90*/**/fold-0/summary_report.json"))
+    assert list(tmp_path.glob("*-results/Run3Mu/binary/MHc130_MA90*/**/fold-0/summary_report.json"))
     assert run(load_script("visualizeBinary").main, [*argv, "--signal", "MHc130_MA95"]) == 2
     assert "signals found: MHc130_MA90" in capsys.readouterr().err
 

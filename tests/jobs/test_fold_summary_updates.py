@@ -43,7 +43,7 @@ def binary(results: Path, plots: Path, fold: str) -> int:
 
 
 def model_dir(plots: Path) -> Path:
-    (folds,) = plots.glob(f"results/{CHANNEL}/binary/{SIGNAL}/*/folds")
+    (folds,) = plots.glob(f"*-results/{CHANNEL}/binary/{SIGNAL}/*/folds")
     return folds.parent
 
 
@@ -98,7 +98,7 @@ def test_one_fold_without_a_summary_makes_none(fresh, tmp_path):
     plots = tmp_path / "plots"
     assert binary(fresh, plots, "0") == 0
     assert binary(fresh, plots, "1") == 0
-    (fold0,) = plots.glob(f"results/{CHANNEL}/binary/{SIGNAL}/*/fold-0")
+    (fold0,) = plots.glob(f"*-results/{CHANNEL}/binary/{SIGNAL}/*/fold-0")
     assert not (fold0.parent / "folds").exists()
     stored = json.loads((fold0 / RESULTS_FILE).read_text())
     assert stored["kind"] == "binary" and stored["fold"] == 0 and len(stored["pairs"]) == 1
@@ -109,7 +109,7 @@ def test_comparison_summary_follows_a_one_fold_rerun(fresh, tmp_path):
     compare = load_script("visualizeComparison").main
     argv = ["--results-dir", str(fresh), "--plots-dir", str(plots), "--bootstrap", "0", "--formats", "png", "-q"]
     assert run(compare, [*argv, "--fold", "all"]) == 0
-    (folds,) = plots.glob(f"results/{CHANNEL}/comparison/{SIGNAL}/*/folds")
+    (folds,) = plots.glob(f"*-results/{CHANNEL}/comparison/{SIGNAL}/*/folds")
     before = json.loads((folds / "summary_report.json").read_text())
     retrain_fold_0(fresh)
     assert run(compare, [*argv, "--fold", "0"]) == 0
