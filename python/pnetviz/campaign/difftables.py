@@ -34,7 +34,7 @@ def latex_table(diff: Diff) -> str:
     """A booktabs table of the matched models (variants numbered, named below the table)."""
     variants = sorted({r["variant"] for r in diff.rows})
     number_of = {v: i + 1 for i, v in enumerate(variants)}
-    lines = ["\\begin{table}[htbp]", "\\centering", "\\footnotesize", "\\setlength{\\tabcolsep}{4pt}",
+    lines = ["\\begin{table}[htbp]", "\\centering", "\\footnotesize", "\\setlength{\\tabcolsep}{3pt}",
              "\\begin{tabular}{@{}lllllrllrrr@{}}", "\\toprule",
              "Channel & Signal & Kind & Pair & Var. & $k$ & AUC A & AUC B & $\\Delta$AUC & $p_\\mathrm{Holm}$ & "
              "$R_{0.5}$ B/A \\\\", "\\midrule"]  # fmt: skip
