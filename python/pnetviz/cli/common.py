@@ -240,7 +240,7 @@ def add_model_options(groups: dict, kind: str) -> None:
 
 def add_plots_dir(group) -> None:
     group.add_argument("--plots-dir", default=None,
-                       help="root of the output tree: every set goes to <plots-dir>/<results dir name>/<channel>/<kind>/"
+                       help="root of the output tree: every set goes to <plots-dir>/<round>/<channel>/<kind>/"
                             "<signal>/<model>/fold-<k>/ (README.md) (default: plots/ in the current directory)")  # fmt: skip
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
 DESCRIPTION = ("Compare two training rounds, each a campaign's output (its --plots-dir, or <plots-dir>/<round>): models "
@@ -13,6 +13,7 @@ DESCRIPTION = ("Compare two training rounds, each a campaign's output (its --plo
                "delta AUC (B - A) with the corrected resampled t-test over the folds, Holm-adjusted p-values over all "
                "matched models, the background rejection at fixed signal efficiencies of both rounds; models of one "
                "round only are listed. Writes diff_models.csv/.tex, diff_unmatched.csv and diff.json.")  # fmt: skip
+ALPHA = ranges.Range(0.0, 1.0, "a significance level {range}", low_open=True, high_open=True)
 EXAMPLES = """\
   pnetviz diff week47/plots week48/plots --output diff-w48
   pnetviz diff plots plots/weekB --rename nNodes128=nNodes64       # a variant renamed in round B"""
@@ -25,8 +26,8 @@ def parser(prog: str | None = None):
     groups["inputs"].add_argument("--rename", metavar="B_VARIANT=A_VARIANT,...",
                                   help="match a hyperparameter variant of round B to a differently named one of round A "
                                        "(the model name without -binary-<bkg> / -<n>grp-...; a part of it is enough)")  # fmt: skip
-    groups["physics"].add_argument("--alpha", type=float, default=0.05,
-                                   help="significance level of the Holm-adjusted p-values (default: %(default)s)")
+    ranges.add(groups["physics"], "--alpha", type=ALPHA, default=0.05,
+               help="significance level of the Holm-adjusted p-values (default: %(default)s)")
     groups["outputs"].add_argument("--output", type=Path, default=Path("diff"),
                                    help="output directory, replaced whole when the run succeeds (default: %(default)s)")
     groups["execution"].add_argument("--wait", action="store_true", help="wait for a run writing the same directory")
@@ -62,8 +63,6 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
-    if not (0 < args.alpha < 1):
-        raise InputError(f"--alpha {args.alpha}: give a significance level between 0 and 1, e.g. 0.05.")
     a_dir, b_dir = diff.summary_dir(args.round_a), diff.summary_dir(args.round_b)
     variants = [sorted({hyper_tag(r.get("model")) for r in diff.load_rows(d)}) for d in (b_dir, a_dir)]
     result = diff.compare(a_dir, b_dir, renames(args.rename, *variants), args.alpha)
