@@ -10,6 +10,10 @@ folds by index. Per matched model, over the folds both rounds have:
   rounds' fold rows, campaign.ranking.fold_ratio) and its two-sided p-value;
 - Holm's adjustment of those p-values over the comparison's family (every matched model with
   a test: at least two common folds), `significant` when the adjusted p is below `alpha`;
+- delta FIP2 (the figure of merit on the test ROC's convex hull) the same way, paired fold by
+  fold, with its own Holm adjustment over the models that have it (`error_method` names the
+  test; the event-paired bootstrap needs both rounds' events, which the campaign rows do not
+  hold: the corrected fold test is used);
 - the background rejection 1/mean(eps_b) at each fixed signal efficiency of each round, their
   difference and ratio B/A (None where a round selects no background: a lower limit only).
 
@@ -36,7 +40,8 @@ EPS_S = ("0.5", "0.9")  # the campaign rows' fixed signal efficiencies
 ALPHA = 0.05
 DIFF_FIELDS = (*KEY_FIELDS, "model_a", "model_b", "m_hc", "m_a", "folds", "auc_a_mean", "auc_b_mean", "delta_auc",
                "delta_auc_std", "delta_auc_standard_error", "t", "dof", "p_value", "p_holm", "significant",
-               "test_train_ratio", *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b",
+               "test_train_ratio", "fip2_a_mean", "fip2_b_mean", "delta_fip2", "delta_fip2_standard_error",
+               "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b",
                                                                           "delta_rejection", "rejection_ratio")))  # fmt: skip
 UNMATCHED_FIELDS = ("round", *KEY_FIELDS, "model", "folds", "why")
 
@@ -109,6 +114,7 @@ def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[
             "auc_a_mean": sum(r["auc_test"] for r in ra) / len(ra), "auc_b_mean": sum(r["auc_test"] for r in rb) / len(rb),
             "delta_auc": stats["mean"], "delta_auc_std": stats["std"], "delta_auc_standard_error": stats["standard_error"],
             "t": stats["t"], "dof": stats["dof"], "p_value": stats["p_value"], "test_train_ratio": stats["test_train_ratio"]}  # fmt: skip
+    row |= fip2_difference(ra, rb, stats["test_train_ratio"])
     for eps in EPS_S:
         rej_a, rej_b = rejection(ra, eps), rejection(rb, eps)
         both = rej_a is not None and rej_b is not None
@@ -116,6 +122,22 @@ def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[
                 f"delta_rejection_{eps}": rej_b - rej_a if both else None,
                 f"rejection_ratio_{eps}": rej_b / rej_a if both else None}  # fmt: skip
     return row
+
+
+ERROR_METHOD = "corrected resampled t-test over the common folds (Nadeau-Bengio)"
+
+
+def fip2_difference(ra: Sequence[dict], rb: Sequence[dict], ratio: float | None) -> dict:
+    """delta FIP2 = B - A over the folds (their rows `ra`, `rb`), paired fold by fold, with the
+    corrected fold test's error and p-value (None where a fold lacks FIP2)."""
+    out = {"fip2_a_mean": None, "fip2_b_mean": None, "delta_fip2": None, "delta_fip2_standard_error": None,
+           "delta_fip2_p_value": None, "error_method": ERROR_METHOD}  # fmt: skip
+    fa, fb = [r.get("fip2") for r in ra], [r.get("fip2") for r in rb]
+    if not all(finite(v) for v in (*fa, *fb)):
+        return out
+    stats = corrected_paired_test(fb, fa, ratio)
+    return out | {"fip2_a_mean": sum(fa) / len(fa), "fip2_b_mean": sum(fb) / len(fb), "delta_fip2": stats["mean"],
+                  "delta_fip2_standard_error": stats["standard_error"], "delta_fip2_p_value": stats["p_value"]}
 
 
 def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, alpha: float = ALPHA) -> Diff:
@@ -138,6 +160,8 @@ def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, 
     for row, p in zip(diff.rows, adjusted, strict=True):
         row["p_holm"] = p if finite(p) else None
         row["significant"] = bool(row["p_holm"] is not None and row["p_holm"] < alpha)
+    for row, p in zip(diff.rows, holm([r["delta_fip2_p_value"] for r in diff.rows]), strict=True):
+        row["delta_fip2_p_holm"] = p if finite(p) else None
     return diff
 
 

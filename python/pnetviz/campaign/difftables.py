@@ -1,6 +1,8 @@
 """The files of `pnetviz diff`: diff_models.csv (every matched model), diff_unmatched.csv (the
-models of one round only), diff_models.tex (a table for a 16 cm text width) and diff.json (all of
-it, with the conventions). Every name is escaped for its target (pnetviz.escape)."""
+models of one round only), diff_models.tex (a table for a 16 cm text width), diff.json (all of
+it, with the conventions), the figures (campaign.diffplots: difference maps, ROC and rejection
+overlays; PNG/PDF and plots.root) and index.html (campaign.diffsite). Every name is escaped for
+its target (pnetviz.escape)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,11 @@ CONVENTION = ("delta = round B - round A, per fold, averaged over the folds both
               "from the corrected resampled t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
               f"{RATIO_CONVENTION}); p_holm: Holm's adjustment over every matched model with a test; rejection: "
               "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A")  # fmt: skip
+
+
+FIP2_CONVENTION = ("delta_fip2 = FIP2 (test ROC's convex hull) of B - A per fold, averaged; error, p-value: the same "
+                   "corrected fold test (error_method); delta_fip2_p_holm: Holm over the models with FIP2 in every "
+                   "common fold")  # fmt: skip
 
 
 def number(value: object, digits: int = 4) -> str:
@@ -67,6 +74,7 @@ def latex_table(diff: Diff) -> str:
 def files(diff: Diff) -> dict[str, str]:
     """name -> text of every file of the diff."""
     data = {"round_a": str(diff.a), "round_b": str(diff.b), "alpha": diff.alpha, "convention": CONVENTION,
+            "fip2_convention": FIP2_CONVENTION,
             "models": diff.rows, "unmatched": diff.unmatched}  # fmt: skip
     return {"diff_models.csv": escape.csv_table(diff.rows, DIFF_FIELDS),
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
@@ -74,9 +82,22 @@ def files(diff: Diff) -> dict[str, str]:
             "diff.json": json.dumps(data, indent=1, allow_nan=False) + "\n"}  # fmt: skip
 
 
-def write(directory: Path, diff: Diff) -> list[str]:
-    """Write the diff's files into `directory` (a staging directory); their names."""
-    written = files(diff)
-    for name, text in written.items():
+def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -> list[Path]:
+    """Write the diff's files, figures and page into `directory` (a staging directory)."""
+    from pnetviz.campaign import diffplots, diffsite  # noqa: PLC0415
+    from pnetviz.output.publish import write_set  # noqa: PLC0415
+
+    diffplots.mark_fip2(diff)
+    maps = [spec.name for spec in diffplots.map_specs(diff)]
+
+    def figures() -> list:
+        return diffplots.map_figures(diff) + diffplots.overlay_figures(diff, names)
+
+    report = {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
+              "significant": [f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}" for r in diff.rows
+                              if r["significant"]]}  # fmt: skip
+    written = write_set(directory, formats, style, figures, report, "pnetviz diff", {})
+    for name, text in {**files(diff), diffsite.PAGE: diffsite.page(diff, names, maps, "png" in formats)}.items():
         (Path(directory) / name).write_text(text)
-    return sorted(written)
+        written.append(Path(directory) / name)
+    return written

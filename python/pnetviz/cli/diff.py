@@ -12,7 +12,8 @@ DESCRIPTION = ("Compare two training rounds, each a campaign's output (its --plo
                "matched by channel, signal point, kind, pair and hyperparameter variant, folds by index. Per model: "
                "delta AUC (B - A) with the corrected resampled t-test over the folds, Holm-adjusted p-values over all "
                "matched models, the background rejection at fixed signal efficiencies of both rounds; models of one "
-               "round only are listed. Writes diff_models.csv/.tex, diff_unmatched.csv and diff.json.")  # fmt: skip
+               "round only are listed. Writes diff_models.csv/.tex, diff_unmatched.csv, diff.json, difference maps over "
+               "the mass grid, each model's ROC and rejection overlays with a ratio panel, and index.html.")  # fmt: skip
 ALPHA = ranges.Range(0.0, 1.0, "a significance level {range}", low_open=True, high_open=True)
 EXAMPLES = """\
   pnetviz diff week47/plots week48/plots --output diff-w48
@@ -30,6 +31,9 @@ def parser(prog: str | None = None):
                help="significance level of the Holm-adjusted p-values (default: %(default)s)")
     groups["outputs"].add_argument("--output", type=Path, default=Path("diff"),
                                    help="output directory, replaced whole when the run succeeds (default: %(default)s)")
+    groups["outputs"].add_argument("--formats", default="png,pdf",
+                                   help="image formats of the difference maps and curve overlays, comma-separated, or "
+                                        "none (plots.root holds every canvas either way; default: %(default)s)")  # fmt: skip
     groups["execution"].add_argument("--wait", action="store_true", help="wait for a run writing the same directory")
     groups["execution"].add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
     return parser
@@ -67,8 +71,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     variants = [sorted({hyper_tag(r.get("model")) for r in diff.load_rows(d)}) for d in (b_dir, a_dir)]
     result = diff.compare(a_dir, b_dir, renames(args.rename, *variants), args.alpha)
     inputs = [a_dir / diff.SUMMARY, b_dir / diff.SUMMARY]
+    from pnetviz.campaign.diffplots import round_label  # noqa: PLC0415
+    from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
+
+    formats = [] if args.formats == "none" else common.parse_formats(args.formats)
+    names = (round_label(a_dir), round_label(b_dir))
     with transaction([args.output], inputs, args.wait, common.provenance("diff", argv)) as stages:
-        difftables.write(stages[args.output], result)
+        difftables.write(stages[args.output], result, formats, StyleOptions(), names)
     if not args.quiet:
         significant = sum(r["significant"] for r in result.rows)
         print(f"[pnetviz diff] {len(result.rows)} models matched, {significant} significant after Holm's adjustment "
