@@ -5,7 +5,8 @@ Both rounds are campaign outputs (their `campaign_summary.json`). Models are mat
 trainer's model name (layout.hyper_tag), mapped through `renames` for a renamed variant - and
 folds by index. Per matched model, over the folds both rounds have:
 
-- delta AUC = mean over folds of AUC_B - AUC_A, with the corrected resampled t-test of the
+- delta AUC = mean over folds of AUC_B - AUC_A, with the event-paired bootstrap where both
+  rounds evaluated the same test events (campaign.diffevents), else the corrected resampled t-test of the
   per-fold differences (metrics.foldtests.corrected_paired_test; n_test/n_train from both
   rounds' fold rows, campaign.ranking.fold_ratio) and its two-sided p-value;
 - Holm's adjustment of those p-values over the comparison's family (every matched model with
@@ -140,8 +141,10 @@ def fip2_difference(ra: Sequence[dict], rb: Sequence[dict], ratio: float | None)
                   "delta_fip2_standard_error": stats["standard_error"], "delta_fip2_p_value": stats["p_value"]}
 
 
-def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, alpha: float = ALPHA) -> Diff:
-    """Round A (`a_dir`) vs round B (`b_dir`): campaign summary directories (summary_dir)."""
+def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, alpha: float = ALPHA,
+            pair=None) -> Diff:  # fmt: skip
+    """Round A (`a_dir`) vs round B (`b_dir`): campaign summary directories (summary_dir).
+    `pair(diff)`: runs before Holm's adjustment (campaign.diffevents: event-paired errors)."""
     renames = dict(renames or {})
     a, b = by_model(load_rows(a_dir), {}), by_model(load_rows(b_dir), renames)
     diff = Diff(Path(a_dir), Path(b_dir), alpha=alpha)
@@ -156,6 +159,8 @@ def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, 
                 diff.unmatched.append(unmatched(side, key, rows, "no fold in common with the other round"))
             continue
         diff.rows.append(matched_row(key, a[key], b[key], folds))
+    if pair is not None:
+        pair(diff)
     adjusted = holm([r["p_value"] for r in diff.rows])
     for row, p in zip(diff.rows, adjusted, strict=True):
         row["p_holm"] = p if finite(p) else None

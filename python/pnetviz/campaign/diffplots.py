@@ -74,7 +74,7 @@ def overlay_figures(diff: Diff, names: tuple[str, str]) -> list[canvas.Figure]:
         row["curves"] = a is not None and b is not None
         if not row["curves"]:
             continue
-        context = [f"{row['signal']} vs {row['pair']}, {row['kind']}, {row['channel']}"]
+        context = [f"{row['signal']} vs {row['pair']}", f"{row['kind']}, {row['channel']}"]
         figs += band_figures(f"model{i:03d}_", {"A": a, "B": b}, context, reference="A",
                              labels={"A": f"Round A ({tlatex(names[0])})", "B": f"Round B ({tlatex(names[1])})"},
                              colors={"A": cycle_color(0), "B": cycle_color(1)})  # fmt: skip

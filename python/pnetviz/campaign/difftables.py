@@ -91,7 +91,7 @@ def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -
     maps = [spec.name for spec in diffplots.map_specs(diff)]
 
     def figures() -> list:
-        return diffplots.map_figures(diff) + diffplots.overlay_figures(diff, names)
+        return diffplots.overlay_figures(diff, names) + diffplots.map_figures(diff)
 
     report = {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
               "significant": [f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}" for r in diff.rows

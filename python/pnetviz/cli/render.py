@@ -11,7 +11,7 @@ DESCRIPTION = ("Write the images of every canvas stored in the plots.root of pne
                "with --formats none, campaigns with images for the summary only or none), as the run would have written them; "
                "each set is republished with them, all or nothing.")  # fmt: skip
 EXAMPLES = """\
-  pnetviz render plots/ana-results/Run3Mu/binary/MHc130_MA90        # every set below this directory
+  pnetviz render plots/results/Run3Mu/binary/MHc130_MA90            # every set below this directory
   pnetviz render plots --formats png                                # a whole round, PNG only"""
 
 
