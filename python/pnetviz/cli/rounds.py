@@ -14,8 +14,8 @@ def add_round(group) -> None:
                             "replaced")  # fmt: skip
     group.add_argument("--replace", action="store_true",
                        help="run with exactly this command line's options: the options recorded for the round's "
-                            "outputs are not reused, and outputs they made that these options do not (e.g. the "
-                            "profiled plots of --syst) are removed (default: reuse them; stop before removing any)")  # fmt: skip
+                            "outputs are not reused, and outputs they made that these options do not (e.g. profiled "
+                            "plots) are removed (default: reuse them; stop before removing any)")  # fmt: skip
 
 
 def in_results_tree(args, kind: str) -> tuple[Path, object] | None:

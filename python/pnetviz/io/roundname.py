@@ -31,7 +31,7 @@ def registry(plots_root: Path) -> dict[str, str]:
     path = Path(plots_root) / REGISTRY
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no registry yet (or no plots tree: said where it is made)
         return {}
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"{escape.printable(str(path))}: cannot be read ({type(err).__name__}). Fix: repair or "

@@ -41,16 +41,25 @@ def claim(plots_root: Path, name: str, results: Path) -> None:
     """Register round `name` as the results tree `results` in the plots tree's registry (under a
     lock, so that two runs never take one name); InputError if another tree holds it."""
     root = Path(plots_root)
+    try:
+        _claim(root, name, str(Path(results).resolve()))
+    except OSError as err:
+        raise InputError(f"{escape.printable(str(root / REGISTRY))}: the round registry cannot be written "
+                         f"({escape.printable(err.strerror or type(err).__name__)}). Fix: give a --plots-dir that is a "
+                         "writable directory.") from None  # fmt: skip
+
+
+def _claim(root: Path, name: str, real: str) -> None:
     root.mkdir(parents=True, exist_ok=True)
-    real = str(Path(results).resolve())
-    with open(root / f".{REGISTRY}.lock", "a") as lock, contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack:  # the plots tree's directory itself is the lock: no file left beside
+        lock = os.open(root, os.O_RDONLY)
+        stack.callback(os.close, lock)
         fcntl.flock(lock, fcntl.LOCK_EX)
-        stack.callback(fcntl.flock, lock, fcntl.LOCK_UN)
         rounds = registry(root)
         if rounds.get(name) == real:
             return
         if name in rounds:
-            raise taken_error(root, name, rounds[name], Path(results))
+            raise taken_error(root, name, rounds[name], Path(real))
         tmp = root / f".{REGISTRY}.{os.getpid()}"
         tmp.write_text(json.dumps({"rounds": {**rounds, name: real}}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, root / REGISTRY)
