@@ -21,7 +21,7 @@ from pnetviz.cli.common import run
 from pnetviz.cli.commands import run_command
 from pnetviz.rootenv import root
 
-CHANNEL, SIGNAL, OTHER = "Run3Mu", "MHc130_MA90", "MHc160_MA85"
+CHANNEL, SIGNAL, SECOND, OTHER = "Run3Mu", "MHc130_MA90", "MHc160_MA85", "MHc100_MA95"
 SHIFTED = "nonprompt"  # the binary model whose signal scores are shifted
 CAMPAIGN = ["--workers", "0", "--kinds", "binary", "--bootstrap", "0", "--formats", "png", "--no-bjet-comparison", "-q"]
 
@@ -52,8 +52,8 @@ def shift_signal_scores(ntuple: Path, delta: float) -> None:
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory) -> dict[str, Path]:
     top = tmp_path_factory.mktemp("diff")
-    demo(top / "s1" / "results", 1, SIGNAL)
-    demo(top / "s2" / "results", 2, f"{SIGNAL},{OTHER}")
+    demo(top / "s1" / "results", 1, f"{SIGNAL},{SECOND}")  # two signal points: difference maps
+    demo(top / "s2" / "results", 2, f"{SIGNAL},{SECOND},{OTHER}")
     shutil.copytree(top / "s1" / "results", top / "shifted" / "results")
     for ntuple in (top / "shifted" / "results" / CHANNEL / "binary").glob(f"*{SIGNAL}/fold-*/trees/*-binary-{SHIFTED}.root"):
         shift_signal_scores(ntuple, 1.0)
@@ -127,7 +127,7 @@ def test_two_seeds_differ_by_chance_only_and_unmatched_models_are_listed(rounds,
     result = diff(rounds["s1"], rounds["s2"], out)
     check_numbers(result, recompute(rounds["s1"], rounds["s2"]))
     assert not any(m["significant"] for m in result["models"])
-    assert len(result["models"]) == 3
+    assert len(result["models"]) == 6
     unmatched = result["unmatched"]
     assert {(u["round"], u["signal"], u["pair"]) for u in unmatched} == {("B", OTHER, p) for p in ("diboson", "nonprompt", "ttZ")}
     with open(out / "diff_unmatched.csv", newline="") as f:
@@ -143,17 +143,19 @@ def test_maps_overlays_and_the_page_exist_hold_the_numbers_and_pass_the_linter(r
     pairs = ("diboson", SHIFTED, "ttZ")
     for what in ("auc", "fip2"):
         assert all((out / f"diff_map_{what}_binary_{CHANNEL}_{p}.png").is_file() for p in pairs)
-    for i in range(3):
+    for i in range(6):
         assert all((out / f"model{i:03d}_{c}_curve_folds.png").is_file() for c in ("roc", "rejection"))
     ROOT = root()
     f = ROOT.TFile.Open(str(out / "plots.root"))
+    xs, ys = sorted({m["m_hc"] for m in result["models"]}), sorted({m["m_a"] for m in result["models"]})
     for m in result["models"]:
         hist = f.Get(f"maps/diff_map_auc_binary_{CHANNEL}_{m['pair']}")
-        assert hist.GetBinContent(1, 1) == pytest.approx(m["delta_auc"], abs=1e-12)
-        assert hist.GetBinError(1, 1) == pytest.approx(m["delta_auc_standard_error"], abs=1e-12)
+        cell = hist.GetBin(xs.index(m["m_hc"]) + 1, ys.index(m["m_a"]) + 1)
+        assert hist.GetBinContent(cell) == pytest.approx(m["delta_auc"], abs=1e-12)
+        assert hist.GetBinError(cell) == pytest.approx(m["delta_auc_standard_error"], abs=1e-12)
     f.Close()
     page = (out / "index.html").read_text()
-    assert page.count('<tr class="sig">') == 1 and page.count("_roc_curve_folds.png") == 6  # link and image per model
+    assert page.count('<tr class="sig">') == 1 and page.count("_roc_curve_folds.png") == 12  # link and image per model
     assert "<h2>Models of one round only</h2><p>none" in page
     figlint = load_figlint()
     records = figlint.settled(figlint.lint_records([out / "plots.root"], jobs=1))
@@ -180,7 +182,7 @@ def test_the_latex_table_compiles_at_16_cm(rounds, tmp_path):
 
 def test_a_renamed_variant_is_matched_with_rename(rounds, tmp_path):
     result = diff(rounds["s1"], rounds["shifted"], tmp_path / "d", "--rename", "nNodes128=nNodes128")
-    assert len(result["models"]) == 3
+    assert len(result["models"]) == 6
 
 
 def test_a_directory_without_a_campaign_summary_is_one_line(tmp_path, capsys):
@@ -226,7 +228,7 @@ def test_test_events_held_by_both_rounds_give_event_paired_errors(rounds, tmp_pa
         for fold in map(int, m["folds"].split()):
             sides = []
             for name in ("s1", "shifted"):
-                (path,) = (top / name / "results" / CHANNEL / "binary").glob(f"*{SIGNAL}/fold-{fold}/trees/*-binary-{m['pair']}.root")
+                (path,) = (top / name / "results" / CHANNEL / "binary").glob(f"*{m['signal']}/fold-{fold}/trees/*-binary-{m['pair']}.root")
                 cols = ROOT.RDataFrame("Events", str(path)).Filter("test_mask").AsNumpy(["score_signal", "true_label", "weight"])
                 sides.append((cols["score_signal"].astype(float), cols["true_label"] == 0, np.abs(cols["weight"].astype(float))))
             rng = np.random.default_rng(SEED + fold)

@@ -83,7 +83,7 @@ def overlay_figures(diff: Diff, names: tuple[str, str]) -> list[canvas.Figure]:
 
 def map_specs(diff: Diff) -> list[MapSpec]:
     """One difference map of delta AUC and one of delta FIP2 per (channel, kind, pair, variant)
-    with a matched signal point on the mass grid."""
+    with at least two matched signal points on the mass grid."""
     groups: dict[tuple, list[dict]] = {}
     for row in diff.rows:
         if finite(row.get("m_hc")) and finite(row.get("m_a")):
@@ -91,6 +91,8 @@ def map_specs(diff: Diff) -> list[MapSpec]:
     variants = sorted({k[3] for k in groups})
     specs = []
     for (channel, kind, pair, variant), rows in sorted(groups.items()):
+        if len(rows) < 2:  # one signal point is no map (the table holds it)
+            continue
         tag = f"_V{variants.index(variant) + 1}" if len(variants) > 1 else ""
         for what, value, error, ztitle, fmt in MAPS:
             points = {(r["m_hc"], r["m_a"]): r[value] for r in rows if finite(r.get(value))}

@@ -254,7 +254,7 @@ def add_model_options(groups: dict, kind: str) -> None:
                               "are replaced only when the run succeeds")  # fmt: skip
 
 
-EVALUATION_LAYOUT = "<plots-dir>/<round>/<channel>/<kind>/<signal>/<model>/fold-<k>/"
+EVALUATION_LAYOUT = "<plots-dir>/<results dir name>/<channel>/<kind>/<signal>/<model>/fold-<k>/"
 
 
 def add_plots_dir(group, layout: str = EVALUATION_LAYOUT) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
-DESCRIPTION = ("Compare two training rounds, each a campaign's output (its --plots-dir, or <plots-dir>/<round>): models "
+DESCRIPTION = ("Compare two training rounds, each a campaign's output (its plots directory, or <plots directory>/<round>): models "
                "matched by channel, signal point, kind, pair and hyperparameter variant, folds by index. Per model: "
                "delta AUC (B - A) with the corrected resampled t-test over the folds, Holm-adjusted p-values over all "
                "matched models, the background rejection at fixed signal efficiencies of both rounds; models of one "
