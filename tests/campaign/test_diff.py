@@ -28,7 +28,7 @@ CAMPAIGN = ["--workers", "0", "--kinds", "binary", "--bootstrap", "0", "--format
 
 def demo(results: Path, seed: int, signals: str) -> None:
     argv = ["--output", str(results), "--seed", str(seed), "--signals", signals, "--channels", CHANNEL, "--folds", "5",
-            "--events", "400", "--no-ga"]  # fmt: skip
+            "--events", "2000", "--no-ga"]  # fmt: skip
     assert run_command("demo", argv) == 0
 
 
