@@ -61,4 +61,5 @@ def test_two_results_trees_never_mix_in_one_output_tree(tree, tmp_path, capsys):
     shutil.copytree(tree, other)
     assert _campaign(other, plots) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "holds the round of" in err[0] and str(tree) in err[0]
+    assert len(err) == 1 and "holds the campaign summary of round" in err[0] and str(tree) in err[0]
+    assert str(other) in err[0] and "--round NAME" in err[0]

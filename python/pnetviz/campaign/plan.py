@@ -70,6 +70,10 @@ class Options:
     plots: Path
     prefix: str = layout.DEFAULT_PREFIX
     evaluation: dict[str, tuple[str, ...]] = field(default_factory=dict)  # command -> its evaluation options
+    round: str | None = None  # --round: the round's place in the plots tree (None: derived from results)
+
+    def round_argv(self) -> list[str]:
+        return option("--round", self.round) if self.round is not None else []
 
 
 def option(flag: str, value: str) -> list[str]:
@@ -99,14 +103,14 @@ def set_dirs(model_dir: Path, folds: Sequence[int | None]) -> tuple[Path, ...]:
 def model_job(group: layout.ModelGroup, opts: Options) -> Job:
     argv = [*option("--results-dir", str(opts.results)), *option("--signal-prefix", opts.prefix),
             *option("--channel", group.channel), *option("--signal", group.signal), *fold_arg(group.folds),
-            *option("--plots-dir", str(opts.plots))]  # fmt: skip
+            *option("--plots-dir", str(opts.plots)), *opts.round_argv()]  # fmt: skip
     if group.model:
         argv += option("--model", group.model)
     if group.background:
         argv += option("--background", group.background)
-    argv += [*opts.evaluation.get(group.kind, ()), "-q"]
+    argv += [*opts.evaluation.get(group.kind, ()), "--replace", "-q"]  # the campaign has settled the options
     inputs = [p for f in group.files for p in (f, *json_inputs(f))]
-    model_dir = layout.plots_model_dir(group.first(), opts.results, opts.plots)
+    model_dir = layout.plots_model_dir(group.first(), opts.results, opts.plots, opts.round)
     return Job(group.kind, group.channel, group.signal, group.model, group.background, group.folds, group.kind,
                tuple(argv), tuple(inputs), set_dirs(model_dir, group.folds))  # fmt: skip
 
@@ -121,14 +125,14 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
             continue
         argv = [*option("--results-dir", str(opts.results)), *option("--signal-prefix", opts.prefix),
                 *option("--channel", mc.channel), *option("--signal", mc.signal), *fold_arg(folds),
-                *option("--plots-dir", str(opts.plots))]  # fmt: skip
+                *option("--plots-dir", str(opts.plots)), *opts.round_argv()]  # fmt: skip
         if mc.model:  # binary variants of other trainings are told apart by the shared hyperparameters
             argv += [*option("--model", mc.model), *option("--binary-model", layout.hyper_tag(mc.model))]
-        argv += [*opts.evaluation.get("compare", ()), "-q"]
+        argv += [*opts.evaluation.get("compare", ()), "--replace", "-q"]
         inputs = [f for f, fold in zip(mc.files, mc.folds) if fold in folds]
         inputs += [f for b in binaries for f, fold in zip(b.files, b.folds) if fold in folds]
         inputs += [p for f in list(inputs) for p in json_inputs(f)]
-        out = layout.plots_comparison_dir(mc.first(), opts.results, opts.plots)
+        out = layout.plots_comparison_dir(mc.first(), opts.results, opts.plots, opts.round)
         jobs.append(Job("comparison", mc.channel, mc.signal, mc.model, None, folds, "compare", tuple(argv),
                         tuple(inputs), set_dirs(out, folds)))  # fmt: skip
     return jobs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import shlex
@@ -11,7 +12,8 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common, images, ranges
+from pnetviz.campaign.rounds import check_round, claim_round, record_round, summary_root
+from pnetviz.cli import common, images, ranges, remember
 from pnetviz.errors import InputError, PnetvizWarning
 
 DESCRIPTION = ("Evaluate every model of a results directory in one command, on Dask: each binary and multi-class "
@@ -59,6 +61,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     inputs.add_argument("--pilot", action="store_true", help="the trainer's pilot runs instead of the folds")
     common.add_plots_dir(groups["outputs"], f"{common.EVALUATION_LAYOUT} (and .../folds/), the GA runs to <plots-dir>/"
                                             "<GAOptim dir>/<channel>/multiclass/<signal>/ga/ and the summary to <plots-dir>/campaign/")  # fmt: skip
+    common.rounds.add_round(groups["outputs"])
     groups["outputs"].add_argument("--images", choices=images.CHOICES, default=images.DEFAULT, help=images.HELP)
     groups["outputs"].add_argument("--jsroot", type=Path, metavar="DIR",
                                    help="the unpacked npm package of JSROOT (npm pack jsroot@7.11.2): copied into "
@@ -197,7 +200,11 @@ def options(args: argparse.Namespace):
         if not is_utf8(path):  # every job's command line holds it: workers could not be sent one
             raise InputError(f"{flag} {printable(path)}: not valid UTF-8 (the bytes shown as \\xNN are not text). "
                              "Fix: rename the directory, or give a path without them.")  # fmt: skip
-    return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation)
+    if args.round is not None:
+        from pnetviz.io.roundname import check_round_name  # noqa: PLC0415
+
+        check_round_name(args.round)
+    return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation, round=args.round)
 
 
 def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> list:
@@ -240,33 +247,6 @@ def no_ntuple(args: argparse.Namespace, opts, kinds: set[str], folds: set[int] |
                              args.model, args.pilot)  # fmt: skip
     return [plan.JobResult(plan.Job(o.kind, o.channel, o.signal, o.model, o.background, o.folds, o.kind, (), (), ()),
                            summary.NO_NTUPLE, o.message()) for o in found]  # fmt: skip
-
-
-ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
-
-
-def check_round(opts) -> None:
-    """One results tree per output tree: models of two trees (every trainer round is called
-    results/) would otherwise mix in one summary without a word."""
-    from pnetviz.io.readers import read_json  # noqa: PLC0415
-
-    try:
-        recorded = read_json(opts.plots / ROUND_FILE, "round record").get("results")
-    except InputError:
-        return
-    if isinstance(recorded, str) and recorded and Path(recorded) != opts.results:
-        raise InputError(f"--plots-dir {opts.plots}: holds the round of {recorded}, not of {opts.results}. Fix: give "
-                         "another --plots-dir for this results directory (or remove the old output tree).")  # fmt: skip
-
-
-def record_round(opts) -> None:
-    import json  # noqa: PLC0415
-
-    path = opts.plots / ROUND_FILE
-    if not path.is_file():
-        tmp = path.with_name(f"{ROUND_FILE}.{os.getpid()}")
-        tmp.write_text(json.dumps({"results": str(opts.results)}) + "\n")
-        os.replace(tmp, path)
 
 
 def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
@@ -358,19 +338,35 @@ def run_jobs(args: argparse.Namespace, todo: list, runner=None, client=None) -> 
             return execute.execute(todo, client, runner, progress.done, timeout)
 
 
+def remembered(args: argparse.Namespace, argv: Sequence[str] | None, prog: str | None):
+    """(options this command line gives, remember.Changes): the output options recorded with the
+    round's campaign summary that this run does not give are reused (args updated)."""
+    given = remember.given_options(lambda: parser(prog), sys.argv[1:] if argv is None else argv)
+    plots = common.plots_root(args)
+    root = plots / args.round if args.round is not None else plots
+    return given, remember.apply(args, given, remember.read_manifest(root / "campaign"), "campaign")
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None, client=None) -> int:
     """`runner(command, argv) -> exit code` runs each job (default: the pnetviz subcommand;
     tests hand in others); `client`: an existing Dask Client to run them on (pnetviz.run_campaign)."""
     args = parse_args(argv, prog)
+    now, changes = remembered(args, argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     not_utf8: dict = {}
+    check_round(opts)  # before any job: nothing of another round's tree is touched
     jobs = discover(args, opts, not_utf8)
     left_out = plan.left_out(not_utf8, opts)
+    changes.removed = remember.removed_files(changes, [d for j in jobs for d in j.outputs])
+    for line in changes.lines(str(summary_root(opts) / "campaign")) if (args.dry_run or not args.quiet) else []:
+        print(f"[pnetviz campaign] {line}", flush=True)
     if args.dry_run:
+        for path in changes.removed:
+            print(f"    would remove {path}")
         for job in jobs:
             state = "" if args.force or not plan.up_to_date(job, tidy=False) else "  (up to date)"
             print(f"{job.name}{state}\n    pnetviz {job.command} {shlex.join(job.argv)}")
@@ -378,11 +374,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
         if args.cluster != "local":
             print(f"[pnetviz campaign] {job_spec(args, len(jobs)).describe()}")
         return 0
+    remember.check_removals(changes, args.replace, str(summary_root(opts)))
+    claim_round(opts)
     skipped = [] if args.force else [j for j in jobs if plan.up_to_date(j)]
     todo = [j for j in jobs if j not in skipped]
     if not args.quiet:
         print(f"[pnetviz campaign] {len(jobs)} jobs: {len(todo)} to run, {len(skipped)} up to date", flush=True)
-    check_round(opts)
     rest = rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
@@ -390,15 +387,17 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     results += getattr(args, "no_ntuple", [])
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
-    target = opts.plots / "campaign"
+    target = summary_root(opts) / "campaign"
     style = common.style_options(args)
     from pnetviz.campaign import site  # noqa: PLC0415
 
     jsroot = args.jsroot or site.cached_jsroot()  # the README's cache: live views offline without --jsroot
     formats = images.summary_formats(args)
-    with transaction([target], meta={**common.provenance("campaign", argv), **images.summary_field(args)}) as stages:
-        summary.write(stages[target], data, formats, style, site=(opts.plots, site.jsroot_source(jsroot)))
-    site.publish_root_files(opts.plots, jsroot)
+    meta = {**common.provenance("campaign", argv), **images.summary_field(args), **common.rounds.round_meta(args)}
+    with transaction([target], meta=meta) as stages:
+        summary.write(stages[target], data, formats, style, site=(summary_root(opts), site.jsroot_source(jsroot)))
+        (stages[target] / remember.MANIFEST).write_text(json.dumps(remember.manifest(args, now, changes), indent=1) + "\n")
+    site.publish_root_files(summary_root(opts), jsroot)
     record_round(opts)
     failed = [r for r in results if r.code > 0]
     if not args.quiet:

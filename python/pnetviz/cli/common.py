@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnetviz.cli import ranges
+from pnetviz.cli import ranges, rounds
 from pnetviz.cli.ranges import MAX_SEED
 from pnetviz.errors import InputError, PnetvizWarning
 
@@ -259,6 +259,7 @@ def add_model_options(groups: dict, kind: str) -> None:
                                  "ntuple; training plots are skipped if there is none)")  # fmt: skip
     outputs = groups["outputs"]
     add_plots_dir(outputs)
+    rounds.add_round(outputs)
     outputs.add_argument("--output",
                          help="write exactly this output set's directory (one fold: the set itself; several folds: "
                               "fold-<k>/ and folds/ inside it) instead of its place under --plots-dir; existing files "
@@ -420,6 +421,7 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     context line and the summary title's head."""
     from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
+    argv = rounds.remember_options(args, argv, kind, background)  # before the jobs are made from the options
     todo, missing, summary = fold_jobs(args, kind, make, background=background)
     first = todo[0]
     head, title = what(first)
@@ -427,7 +429,7 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     context = [head[0], head[1].replace(f", {first.fold_text}", "")] + ([f"subset: {args.subset}"] if args.subset else [])
     title = f"pnetviz fold summary: {title}, {first.channel}" + (f", {first.model}" if first.model else "")
     driver.run_jobs(kind, todo, run_one, summary, missing, args.quiet, title, context, wait=args.wait,
-                    meta={**provenance(kind, argv), **images_field(args)})  # fmt: skip
+                    meta={**provenance(kind, argv), **images_field(args), **rounds.round_meta(args)})  # fmt: skip
     return 0
 
 
@@ -462,9 +464,12 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
 
     if not args.predictions:
         files, missing = layout.resolve(model_query(args, kind, background), args.fold)
-        return files, missing, layout.plots_model_dir(files[0], args.results_dir, plots_root(args))
+        return files, missing, layout.plots_model_dir(files[0], args.results_dir, plots_root(args), args.round)
     if args.pilot:
         raise InputError("--pilot goes with --results-dir; with --predictions the trainer's JSON says whether it is a pilot run.")
+    found = rounds.in_results_tree(args, kind)
+    if found is not None:  # in a results tree: published where --results-dir would publish it
+        return [found[1]], [], layout.plots_model_dir(found[1], found[0], plots_root(args), args.round)
     history = args.history or trainer.find_performance(args.predictions)
     info = trainer.load_info(args.predictions, history) if args.predictions.is_file() else trainer.TrainerInfo()
     if args.fold is None:
@@ -487,7 +492,7 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     # With --output they only label the plots: a neutral "signal" and no channel, never a made-up one.
     channel, signal = channel or "", signal or "signal"
     file = layout.ModelFile(kind, channel, signal, fold, args.predictions, model=None, background=background)
-    return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args))
+    return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args), args.round)
 
 
 def option_name(value: str, option: str) -> str:

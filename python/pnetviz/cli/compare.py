@@ -64,7 +64,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     given_classes = parse_classes(args.classes)
     columns = common.column_map(args)
     files, missing, _ = common.resolve_files(args, "multiclass")
-    plots_dir = layout.plots_comparison_dir(files[0], args.results_dir, common.plots_root(args))
+    plots_dir = layout.plots_comparison_dir(files[0], args.results_dir, common.plots_root(args), args.round)
     outputs, summary = common.output_dirs(args, plots_dir, files)
     todo = []
     for mc, out in zip(files, outputs, strict=True):
@@ -107,15 +107,21 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args.predictions, args.history = None, None
     from pnetviz.jobs import comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
+    from pnetviz.output.rounds import check_same  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
     targets = [job.output for job in todo]
     inputs = [p for job in todo for p in (job.multiclass_file, *job.binary_files.values())]
     with_summary = len(todo) > 1 or foldsummary.touches_summary(targets, summary)
+    meta = {**common.provenance("compare", argv), **common.rounds.round_meta(args)}
     if with_summary:
         check_target(summary, inputs)
+        check_same(summary, meta)  # before the work: a summary of another round is never replaced
+    for target in targets:
+        check_same(target, meta)
+    common.rounds.claim_round(args)
     per_fold, note = {}, ""
-    with transaction(targets, inputs, args.wait, {**common.provenance("compare", argv), **common.images_field(args)}) as stages:  # all folds and the summary, or nothing
+    with transaction(targets, inputs, args.wait, {**meta, **common.images_field(args)}) as stages:  # all folds and the summary, or nothing
         for i, job in enumerate(todo, start=1):
             out = comparison.run(replace(job, output=stages[job.output]))
             per_fold[job.fold] = out.extra["pairs"]

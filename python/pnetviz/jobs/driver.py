@@ -12,6 +12,7 @@ from pnetviz.metrics.folds import FoldCurves
 from pnetviz.jobs import foldsummary
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
+from pnetviz.output import rounds
 from pnetviz.output.atomic import check_target, is_output_set, transaction
 from pnetviz.draw.style import StyleOptions
 from pnetviz.jobs.systematics import SystOptions
@@ -107,6 +108,7 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
     with_summary = len(jobs) > 1 or foldsummary.touches_summary(targets, summary_dir)
     if with_summary:
         check_target(summary_dir, inputs)  # before the work, not after it
+        rounds.check_same(summary_dir, meta)  # a summary of another training round is never replaced
     collected: dict[str, tuple[str, dict[str, list[FoldCurves]]]] = {}
     display: dict[str, str] = {}  # pair name -> plot text (physics labels)
     fresh: dict[int, dict] = {}  # fold -> its stored results

@@ -46,6 +46,7 @@ from pathlib import Path
 
 from pnetviz.errors import InputError
 from pnetviz.io import readers
+from pnetviz.output import rounds
 
 MARKER = ".pnetviz-set.json"
 STAGE_TAG = ".pnetviz-stage-"
@@ -178,9 +179,9 @@ class Transaction(dict):
     one more target during the block (a summary, once the folds are done); `withdraw` makes
     the publication remove a target instead of replacing it."""
 
-    def __init__(self, stack: contextlib.ExitStack, inputs: Sequence[Path], wait: bool) -> None:
+    def __init__(self, stack: contextlib.ExitStack, inputs: Sequence[Path], wait: bool, meta: dict | None = None) -> None:
         super().__init__()
-        self.stack, self.inputs, self.wait = stack, Resolved(inputs), wait
+        self.stack, self.inputs, self.wait, self.meta = stack, Resolved(inputs), wait, meta or {}
         self.last: list[Path] = []  # published after the others, their old sets moved away before
         self.withdrawn: set[Path] = set()
 
@@ -195,6 +196,7 @@ class Transaction(dict):
                                   "Fix: choose another --output.") from None  # fmt: skip
             self.stack.enter_context(writer_lock(target, self.wait if wait is None else wait))
             check_target(target, self.inputs)  # again: it may have changed while we waited
+            rounds.check_same(target, self.meta)  # a set of another training round is never replaced
             remove_litter(target)
 
     def stage(self, target: Path) -> Path:
@@ -262,8 +264,9 @@ def transaction(targets: Sequence[Path], inputs: Sequence[Path] = (), wait: bool
     inputs = Resolved(inputs)
     for target in targets:
         check_target(target, inputs)
+        rounds.check_same(target, meta)
     with contextlib.ExitStack() as stack:
-        tx = Transaction(stack, inputs, wait)
+        tx = Transaction(stack, inputs, wait, meta)
         tx.lock(targets)
         tx.last = [Path(t) for t in dict.fromkeys(last)]
         try:
@@ -280,6 +283,7 @@ def seal(stage: Path, meta: dict) -> None:
     """Verify every file of the staged set and write the marker listing them; OutputError if the
     set holds anything but regular files and directories (a link could lead out of it)."""
     check_contents(stage)
+    rounds.stamp_report(stage, meta)
     files = sorted(p.name for p in stage.iterdir() if p.is_file())
     for name in files:
         problem = verify_file(stage / name)

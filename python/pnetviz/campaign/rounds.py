@@ -1,0 +1,57 @@
+"""A campaign's round: where its summary goes and the check that one summary never mixes the
+models of two results trees (output.rounds records and compares the rounds)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pnetviz.errors import InputError
+
+
+def summary_root(opts) -> Path:
+    """Where the round's campaign summary, web report and round record go: --plots-dir, or
+    <plots-dir>/<round>/ with --round (so that two rounds share one output tree)."""
+    return opts.plots / opts.round if opts.round is not None else opts.plots
+
+
+ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory its round comes from
+
+
+def check_round(opts) -> None:
+    """One round per campaign summary: models of two results trees (every trainer round is
+    called results/) would otherwise mix in one summary without a word."""
+    import json  # noqa: PLC0415
+
+    from pnetviz.output import rounds  # noqa: PLC0415
+
+    root = summary_root(opts)
+    try:
+        recorded = json.loads((root / ROUND_FILE).read_text()).get("results")
+    except (OSError, ValueError, AttributeError):
+        recorded = None
+    mine = rounds.record(opts.results, opts.round, opts.plots)
+    if recorded and Path(recorded) != opts.results:
+        theirs = rounds.recorded(root / "campaign") or {"name": "?", "results": recorded}
+        raise InputError(f"{root / 'campaign'}: holds the campaign summary of round {rounds.describe(theirs)}; this "
+                         f"run is round {rounds.describe(mine)}, and rounds are never mixed in one summary. Fix: give "
+                         "this round its own place with --round NAME, or another --plots-dir.")  # fmt: skip
+    rounds.check_same(root / "campaign", {rounds.KEY: mine})
+
+
+def claim_round(opts) -> None:
+    """Register the campaign's round in the plots tree (output.rounds.claim), before its jobs
+    run: each job then finds the same name."""
+    from pnetviz.output import rounds  # noqa: PLC0415
+
+    rounds.claim(opts.plots, rounds.record(opts.results, opts.round, opts.plots)["name"], opts.results)
+
+
+def record_round(opts) -> None:
+    import json  # noqa: PLC0415
+
+    path = summary_root(opts) / ROUND_FILE
+    if not path.is_file():
+        tmp = path.with_name(f"{ROUND_FILE}.{os.getpid()}")
+        tmp.write_text(json.dumps({"results": str(opts.results)}) + "\n")
+        os.replace(tmp, path)

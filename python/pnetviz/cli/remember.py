@@ -1,0 +1,168 @@
+"""Remembered options (issue 35, item 2): the options that change a round's outputs are recorded
+with its sets, and a later run that does not give them reuses them, so that no output (the
+profiled ROC of `--syst`, the PDFs of `--formats`) disappears without a word.
+
+The record: a campaign summary holds `round_options.json` (the output options its command line
+gave, by name); a single command's sets hold their command line in their marker. A run:
+- without an option the record gives: takes the recorded value (said in one line);
+- with a different value: says which sets it replaces; if outputs of the old value would be
+  removed (profiled plots, an image format, the b-jet comparison), it stops (exit 2) unless
+  `--replace` is given, which also means "exactly this command line" (nothing is reused).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnetviz.errors import InputError
+
+MANIFEST = "round_options.json"  # in the campaign summary set
+MARKER = ".pnetviz-set.json"
+NOT_OUTPUTS = frozenset({"threads"})  # options whose value does not change any output
+
+
+@dataclass
+class Changes:
+    """What a run does to the recorded options: reused (flag -> value), changed (flag -> (old,
+    new)), and the files of existing sets its options remove."""
+
+    reused: dict[str, object] = field(default_factory=dict)
+    changed: dict[str, tuple[object, object]] = field(default_factory=dict)
+    removed: list[Path] = field(default_factory=list)
+
+    def lines(self, where: str) -> list[str]:
+        """Human lines: what is reused, changed and removed (for the run's output and --dry-run)."""
+        out = []
+        if self.reused:
+            out.append(f"reusing the options recorded for {where}: {shown(self.reused)} (give another value to change "
+                       "one, or --replace to run with exactly this command line)")  # fmt: skip
+        for flag, (old, new) in self.changed.items():
+            out.append(f"{flag}: {shown_value(old)} -> {shown_value(new)}: the sets made with the old value are replaced")
+        if self.removed:
+            out.append(f"removes {len(self.removed)} outputs of the old options, e.g. {self.removed[0]}")
+        return out
+
+
+def shown_value(value: object) -> str:
+    return "(not given)" if value is None or value is False else ("on" if value is True else str(value))
+
+
+def shown(values: dict[str, object]) -> str:
+    return " ".join(flag if v is True else f"{flag} {v}" for flag, v in values.items())
+
+
+def given_options(make_parser: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> dict[str, object]:
+    """dest -> value of the options `argv` gives explicitly (defaults left out)."""
+    parser = make_parser()
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public way to drop defaults
+        action.default = argparse.SUPPRESS
+    try:
+        return vars(parser.parse_args(list(argv)))
+    except InputError:
+        return {}
+
+
+def output_options(kind: str) -> dict[str, str]:
+    """dest -> flag of the evaluation options of `kind` (binary, multiclass, compare, campaign)
+    whose value changes the outputs."""
+    from pnetviz.cli.common import EVALUATION  # noqa: PLC0415
+
+    return {o.dest: o.flags[-1] for o in EVALUATION
+            if (o.campaign if kind == "campaign" else kind in o.kinds) and o.dest not in NOT_OUTPUTS}  # fmt: skip
+
+
+def recorded_command(directory: Path) -> list[str] | None:
+    """The argv (after `pnetviz <command>`) recorded in a set's marker; None without one."""
+    try:
+        command = json.loads((Path(directory) / MARKER).read_text()).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return [str(c) for c in command[2:]] if isinstance(command, list) and len(command) >= 2 else None
+
+
+def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, object], kind: str) -> Changes:
+    """Reuse the `recorded` output options (dest -> value) that this run (`now`: the options it
+    gives) does not give, unless --replace; note the ones it changes. `args` is updated."""
+    changes = Changes()
+    replace = getattr(args, "replace", False)
+    for dest, flag in output_options(kind).items():
+        old = recorded.get(dest)
+        if dest in now:
+            if dest in recorded and old != now[dest]:
+                changes.changed[flag] = (old, now[dest])
+        elif dest in recorded:
+            if replace:
+                changes.changed[flag] = (old, None)
+            else:
+                setattr(args, dest, old)
+                changes.reused[flag] = old
+    return changes
+
+
+def removed_files(changes: Changes, sets: Sequence[Path]) -> list[Path]:
+    """Files of the existing `sets` that the changed options no longer make: the profiled plots
+    when --syst and --score-shift are dropped, the images of a dropped format, the b-jet
+    comparison when --no-bjet-comparison is added."""
+    tests: list[Callable[[str], bool]] = []
+    ch = changes.changed
+    if any(f in ch and ch[f][1] in (None, "") for f in ("--syst", "--score-shift")):
+        tests.append(lambda name: "_profiled" in name)
+    if "--formats" in ch:
+        old, new = (set(str(v or "png,pdf").lower().split(",")) for v in ch["--formats"])
+        gone = {f".{f.strip()}" for f in old - new}
+        tests.append(lambda name: Path(name).suffix.lower() in gone)
+    if ch.get("--no-bjet-comparison", (None, None))[1] is True:
+        tests.append(lambda name: "bjet_comparison" in name)
+    if not tests:
+        return []
+    found = []
+    for directory in sets:
+        for path in sorted(Path(directory).rglob("*")) if Path(directory).is_dir() else []:
+            if path.is_file() and not path.name.startswith(".") and any(t(path.name) for t in tests):
+                found.append(path)
+    return found
+
+
+def check_removals(changes: Changes, replace: bool, what: str) -> None:
+    """InputError unless nothing is removed or --replace is given."""
+    if changes.removed and not replace:
+        lost = ", ".join(f"{f} {shown_value(o)} -> {shown_value(n)}" for f, (o, n) in changes.changed.items())
+        raise InputError(f"{what}: this run would remove {len(changes.removed)} outputs made with the recorded options "
+                         f"(e.g. {changes.removed[0]}; {lost}). Fix: give the options again (or leave them out to "
+                         "reuse them), or add --replace to remove those outputs.")  # fmt: skip
+
+
+def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path]) -> Changes:
+    """A single command (binary, multiclass, compare) against the sets it would replace: the
+    first of them with a recorded command gives the recorded options."""
+    import sys  # noqa: PLC0415
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    recorded_argv = next((c for c in map(recorded_command, sets) if c is not None), None)
+    if recorded_argv is None:
+        return Changes()
+    changes = apply(args, given_options(make_parser, argv), given_options(make_parser, recorded_argv), kind)
+    changes.removed = removed_files(changes, sets)
+    check_removals(changes, getattr(args, "replace", False), str(sets[0].parent))
+    return changes
+
+
+def read_manifest(summary: Path) -> dict[str, object]:
+    """dest -> value recorded in a campaign summary's round_options.json ({} without one)."""
+    try:
+        data = json.loads((Path(summary) / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    options = data.get("options") if isinstance(data, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def manifest(args: argparse.Namespace, now: dict[str, object], changes: Changes) -> dict:
+    """The campaign's round_options.json: the output options given or reused (dest -> value)."""
+    dests = output_options("campaign")
+    options = {d: getattr(args, d) for d in dests if d in now or dests[d] in changes.reused}
+    return {"options": options, "flags": {d: dests[d] for d in options}}
