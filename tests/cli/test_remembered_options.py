@@ -15,7 +15,7 @@ from pnetviz.cli.remember import MANIFEST
 from pnetviz.demo.trainertree import ModelSpec, write_trainer_fold
 
 CHANNEL, SIGNAL = "Run3Mu", "MHc130_MA90"
-SYST = ["--syst", "all", "--score-shift", "background=0.02"]
+SYST = ["--syst", "all", "--score-shift", "background=0.02", "--images", "all"]  # every PNG: the profiled ones are counted
 FAST = ["--workers", "0", "--kinds", "binary", "--bootstrap", "0", "--formats", "png", "--no-bjet-comparison", "-q"]
 
 
@@ -73,7 +73,7 @@ def test_dropping_the_options_needs_replace_and_dry_run_lists_the_losses(demo_ro
     results, plots = demo_round
     before = {p: p.read_bytes() for p in sorted(plots.rglob("*")) if p.is_file()}
     capsys.readouterr()
-    assert campaign(results, plots, "--replace", "--dry-run") == 0
+    assert campaign(results, plots, "--replace", "--dry-run", "--images", "all") == 0
     out = capsys.readouterr().out
     assert "--syst: all -> (not given)" in out and "removes 4 outputs" in out
     assert sum(line.strip().startswith("would remove") and "_profiled" in line for line in out.splitlines()) == 4
@@ -85,3 +85,22 @@ def test_dropping_the_options_needs_replace_and_dry_run_lists_the_losses(demo_ro
     assert {p: p.read_bytes() for p in sorted(plots.rglob("*")) if p.is_file()} == before
     assert campaign(results, plots, "--replace") == 0  # asked for: the profiled plots go
     assert profiled(plots) == []
+
+
+def test_fewer_images_need_replace_and_the_site_figures_stay(demo_round, capsys):
+    """--images all recorded; a run with --images site would drop the images the web report does not
+    show: refused in one line without --replace, nothing changed; the key figures are not counted."""
+    results, plots = demo_round
+    before = {p: p.read_bytes() for p in sorted(plots.rglob("*")) if p.is_file()}
+    images = [p for p in before if p.suffix == ".png" and p.parent.name.startswith("fold-")]
+    key = ("roc_curve", "rejection_curve", "score_distributions", "lr_score_distribution")  # the site's figures
+    dropped = [p for p in images if not p.stem.removesuffix("_folds").endswith(key) or "bjet" in p.stem]
+    assert dropped and len(dropped) < len(images)
+    capsys.readouterr()
+    assert campaign(results, plots, "--images", "site") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--replace" in err[0] and "--images all -> site" in err[0]
+    assert {p: p.read_bytes() for p in sorted(plots.rglob("*")) if p.is_file()} == before
+    assert campaign(results, plots, *SYST[:4], "--images", "site", "--replace", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert f"removes {len(dropped)} outputs" in out

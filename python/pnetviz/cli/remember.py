@@ -23,6 +23,8 @@ from pnetviz.errors import InputError
 MANIFEST = "round_options.json"  # in the campaign summary set
 MARKER = ".pnetviz-set.json"
 NOT_OUTPUTS = frozenset({"threads"})  # options whose value does not change any output
+IMAGE_KINDS = frozenset({"binary", "multiclass", "compare", "campaign"})  # the commands with --images
+NARROWER = {"all": ("site", "summary", "none"), "site": ("summary", "none"), "summary": ("none",)}  # fewer images
 
 
 @dataclass
@@ -71,8 +73,11 @@ def output_options(kind: str) -> dict[str, str]:
     whose value changes the outputs."""
     from pnetviz.cli.common import EVALUATION  # noqa: PLC0415
 
-    return {o.dest: o.flags[-1] for o in EVALUATION
-            if (o.campaign if kind == "campaign" else kind in o.kinds) and o.dest not in NOT_OUTPUTS}  # fmt: skip
+    options = {o.dest: o.flags[-1] for o in EVALUATION
+               if (o.campaign if kind == "campaign" else kind in o.kinds) and o.dest not in NOT_OUTPUTS}  # fmt: skip
+    if kind in IMAGE_KINDS:  # which figures get images: a later run without --images keeps them
+        options["images"] = "--images"
+    return options
 
 
 def recorded_command(directory: Path) -> list[str] | None:
@@ -110,21 +115,38 @@ def removed_files(changes: Changes, sets: Sequence[Path]) -> list[Path]:
     tests: list[Callable[[str], bool]] = []
     ch = changes.changed
     if any(f in ch and ch[f][1] in (None, "") for f in ("--syst", "--score-shift")):
-        tests.append(lambda name: "_profiled" in name)
+        tests.append(lambda name: "_profiled" in Path(name).name)
     if "--formats" in ch:
         old, new = (set(str(v or "png,pdf").lower().split(",")) for v in ch["--formats"])
         gone = {f".{f.strip()}" for f in old - new}
         tests.append(lambda name: Path(name).suffix.lower() in gone)
     if ch.get("--no-bjet-comparison", (None, None))[1] is True:
-        tests.append(lambda name: "bjet_comparison" in name)
+        tests.append(lambda name: "bjet_comparison" in Path(name).name)
+    if "--images" in ch:
+        tests += image_losses(*ch["--images"])
     if not tests:
         return []
     found = []
     for directory in sets:
         for path in sorted(Path(directory).rglob("*")) if Path(directory).is_dir() else []:
-            if path.is_file() and not path.name.startswith(".") and any(t(path.name) for t in tests):
+            if path.is_file() and not path.name.startswith(".") and any(t(path.as_posix()) for t in tests):
                 found.append(path)
     return found
+
+
+def image_losses(old: object, new: object) -> list[Callable[[str], bool]]:
+    """Tests of the image files a change of --images from `old` to `new` no longer makes (None:
+    the campaign's default, site): to site, the images of figures the web report does not show
+    (a fold summary's all stay); to summary or none, every image of the job sets."""
+    from pnetviz.output.imageset import key_figure  # noqa: PLC0415
+
+    old, new = str(old or "site"), str(new or "site")
+    if new not in NARROWER.get(old, ()):
+        return []
+    image = lambda name: Path(name).suffix.lower() in (".png", ".pdf")  # noqa: E731
+    if new == "site":
+        return [lambda name: image(name) and not key_figure(Path(name).stem) and "/folds/" not in name]
+    return [image]
 
 
 def check_removals(changes: Changes, replace: bool, what: str) -> None:
