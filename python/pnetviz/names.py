@@ -13,6 +13,7 @@ it (`python -m pnetviz.names docs/figure-table.md`; tests/test_names.py checks i
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,14 +92,16 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("score_distributions_bjet_comparison", "P(signal) of events with and without a b jet, and all events (test)", _B),
     FigureEntry("roc_curve_<branch>_comparison, score_distributions_<branch>_comparison",
                 "The same for the boolean branch of --compare-subset", _B),
-    FigureEntry("roc_curve_profiled, rejection_curve_profiled", "Nominal and profiled curve under --syst, the "
+    FigureEntry("roc_curve_profiled, rejection_curve_profiled, signal_vs_<bkg>_roc_curve_profiled, "
+                "signal_vs_<bkg>_rejection_curve_profiled", "Nominal and profiled curve under --syst, the "
                 "nuisance envelope as a band, ratio to nominal", f"{_B}, {_M} (per pair)"),
-    FigureEntry("binning_histograms, binning_objective", "The fit binning of the score (--fit-binning) and its "
+    FigureEntry("binning_histograms, binning_objective, signal_vs_<bkg>_binning_histograms, signal_vs_<bkg>_binning_objective",
+                "The fit binning of the score (--fit-binning) and its "
                 "objective vs the number of bins", f"{_B}, {_M} (per pair)"),
     FigureEntry("training_loss, training_accuracy, training_epoch_time, training_memory",
                 "Training history (train and validation) from the trainer's performance JSON", f"{_B}, {_M}"),
     FigureEntry("signal_vs_<bkg>_rejection_curve", "Background rejection vs signal efficiency of the multi-class "
-                "LR score of one pair (the HEP view of its ROC), lower limit beyond the last background event", _M),
+                "model's LR score of one pair (the HEP view of its ROC), lower limit beyond the last background event", _M),
     FigureEntry("signal_vs_<bkg>_roc_curve", "ROC of the LR score P(signal)/(P(signal)+P(bkg)) of one pair, linear axes", _M),
     FigureEntry("signal_vs_<bkg>_lr_score_distribution", "LR score of signal and background, train and test, "
                 "working-point cuts labelled", _M),
@@ -107,20 +110,33 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("signal_vs_<bkg>_cut_scan", "Cut scan of the pair's LR score (as cut_scan)", _M),
     FigureEntry("signal_vs_<bkg>_roc_bjet_comparison, signal_vs_<bkg>_lr_score_bjet_comparison",
                 "b-jet comparison of the pair (as the binary one)", _M),
-    FigureEntry("<class>_score_distribution, <class>_calibration, <class>_confusion_matrix",
+    FigureEntry("<class>_score_distribution, <class>_calibration, <class>_confusion_matrix, <class>_confusion_matrix_counts",
                 "Per class: P(class) of every class, its calibration, its one-vs-rest confusion matrix", _M),
-    FigureEntry("overall_confusion_matrix, pairwise_auc, precision_by_class, recall_by_class, f1_score_by_class",
+    FigureEntry("overall_confusion_matrix, overall_confusion_matrix_counts, pairwise_auc, precision_by_class, recall_by_class, f1_score_by_class",
                 "Multi-class confusion matrix (argmax), AUC of every class pair, per-class metrics", _M),
     FigureEntry("signal_vs_<bkg>_rejection_comparison", "Binary vs multi-class: background rejection vs signal "
                 "efficiency (log y), the default comparison figure, ratio to binary", _C),
     FigureEntry("signal_vs_<bkg>_roc_comparison", "Binary vs multi-class ROC on linear axes, AUC difference, ratio to binary", _C),
-    FigureEntry("roc_curve_folds, rejection_curve_folds", "Mean over folds with a +-1 sigma band, train and test "
-                "(or binary and multi-class), ratio panel", _F),
-    FigureEntry("auc_by_fold, training_loss_folds", "Test AUC per fold; training loss of every fold", _F),
+    FigureEntry("roc_curve_folds, rejection_curve_folds, signal_vs_<bkg>_roc_curve_folds, signal_vs_<bkg>_rejection_curve_folds",
+                "Mean over folds with a +-1 sigma band, train and test (or binary and multi-class), ratio panel", _F),
+    FigureEntry("signal_vs_<bkg>_auc_by_fold, training_loss_folds", "Test AUC per fold of binary and multi-class; "
+                "training loss of every fold", _F),
+    FigureEntry("overlay_roc_curve_folds, overlay_rejection_curve_folds", "Fold means of several models overlaid "
+                "(the web report's overlay, pnetviz.api)", "pnetviz.api overlay"),
     FigureEntry("map_*, auc_vs_mA_*", "Campaign maps over the mass grid m(H+-) x m(A) and AUC vs m(A)", _CAMP),
     FigureEntry("ga_fitness, ga_ks_<tag>, ga_lr_roc_<tag>", "GA search: fitness of every model, train-vs-test KS "
                 "grid, LR ROC of the best models", _GA),
 )  # fmt: skip
+
+
+def figure_entry(stem: str) -> FigureEntry | None:
+    """The FIGURES entry naming the figure file `stem` (a <placeholder> or * matches any text)."""
+    for entry in FIGURES:
+        for pattern in entry.name.split(", "):
+            parts = re.split(r"<[^<>]+>|\*", pattern)
+            if re.fullmatch(".+?".join(re.escape(p) for p in parts), stem):
+                return entry
+    return None
 
 
 def figure_table_markdown() -> str:

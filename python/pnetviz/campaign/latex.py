@@ -102,7 +102,7 @@ def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequenc
     lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
              rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-auc-{_label_key(channel)}{'-' + _label_key(short) if tag else ''}}}",
              r"\begin{tabular}{rr" + "cc" * len(columns) + "}", r"\toprule", rf" & & {head} \\", rules,
-             r"$m_{H^\pm}$ & $m_A$ & " + " & ".join(["B & MC"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
+             f"{quantity('mhc', 'latex')} & {quantity('ma', 'latex')} & " + " & ".join(["B & MC"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
     for signal in signals:
         cells = []
         for b, m in columns:

@@ -74,7 +74,7 @@ def background_figures(channel: str, signal: str, pages: Sequence[site.ModelPage
         multi = multis.get(row["multiclass_model"]) if row else None
         if multi is not None and (fold := _first_fold(multi, plots_root)):
             figs.append(figure(fold, f"signal_vs_{cls}_lr_score_distribution", plots_root, to_root,
-                               caption=f"multi-class LR scores ({fold.rsplit('/', 1)[1]})"))  # fmt: skip
+                               caption=f"multi-class, LR score ({fold.rsplit('/', 1)[1]})"))  # fmt: skip
         figs = [f for f in figs if f]
         picks = [spec(p.overlay, p.kind, pair) for p, pair in ((binaries.get(background), background), (multi, cls))
                  if p is not None and p.overlay]  # fmt: skip
