@@ -307,6 +307,12 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
     return Decisions(pairs, calibration, matrix)
 
 
+def lr_pair(label: str) -> str:
+    """A pair's context on its plots: "vs t#bar{t}X, LR score" (the model is "Multi-class", its
+    score of a pair the LR score: names.QUANTITIES)."""
+    return f"vs {label}, {quantity('lr_score')}"
+
+
 def lr_text(job: MultiClassJob, background: str) -> str:
     return f"P({job.classes[0]}) / (P({job.classes[0]}) + P({background}) + 1e-10)"
 
@@ -318,7 +324,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     background, label = job.classes[index], job.display[index]
     results, metrics = ev.pairs[background], ev.hep[background]
     tag = f"signal_vs_{file_tag(background)}"
-    ctx = [*context_lines(job, f"vs {label} (LR)"), *ctx[len(context_lines(job)):]]
+    ctx = [*context_lines(job, lr_pair(label)), *ctx[len(context_lines(job)):]]
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
         "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
@@ -606,7 +612,7 @@ def run(job: MultiClassJob) -> RunOutput:
         figs = build_figures(job, preds, ev, history, decided)
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
-            figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
+            figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, lr_pair(job.label(b))),
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
         figs += multibins.figures(job, binning, context_lines)
@@ -627,5 +633,5 @@ def run(job: MultiClassJob) -> RunOutput:
                                                                       decided.pairs[bkg].points, s) for s, r in results.items()})
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
-    display = {f"{job.signal} vs {bkg} (LR)": f"vs {job.label(bkg)} (LR)" for bkg in ev.pairs}
+    display = {f"{job.signal} vs {bkg} (LR)": lr_pair(job.label(bkg)) for bkg in ev.pairs}
     return RunOutput(written, curves, extra={"display": display})
