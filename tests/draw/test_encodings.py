@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from pnetviz.draw import canvas, plots, rejection
+from pnetviz.draw import plots, rejection
 from pnetviz.draw.style import ENCODING_GROUPS, ENCODINGS, StyleOptions, cms_style, color, line_style, meaning_color
 from pnetviz.jobs import subsets
 from pnetviz.metrics import folds, hep
