@@ -162,3 +162,18 @@ def test_cut_scan_marks_its_optimum_where_background_passes():
     assert [m.GetTitle() for m in marks] == [f"Z_{{A}} max: cut {best:.3g}"] and best < free
     empty = fig.objects["cut_scan/statistically_empty"]
     assert best < np.frombuffer(empty.GetX(), count=empty.GetN()).min() <= free
+
+
+def test_working_point_targets_too_close_to_write_go_to_the_legend():
+    s, y, w, _, masks = _toy()
+    results = _results(s, y, w, masks)
+    from pnetviz.jobs import decisions  # noqa: PLC0415
+
+    points = [{"target_eps_s": t, "threshold": c} for t, c in ((0.9, 0.50), (0.7, 0.52), (0.5, 0.54))]
+    hists = [plots.HistSpec("scores/test_signal", results["test"].hist_signal, "Signal (test)", color("signal"), True)]
+    with cms_style(StyleOptions()):
+        fig = plots.score_figure("score_distributions", hists, name("p_signal"), ["toy"], **decisions.score_cuts(SimpleNamespace(points=points)))
+    texts = [o.GetTitle() for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLatex")]
+    assert not {"90%", "70%", "50%"} & set(texts)  # no label between lines 0.02 apart
+    legend = next(o for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+    assert "WP cut (target #varepsilon_{s}): 90%,70%,50%" in [e.GetLabel() for e in legend.GetListOfPrimitives()]

@@ -19,6 +19,7 @@ from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
+from pnetviz.draw.cutlabels import label_cuts
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
 
@@ -288,25 +289,16 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
         canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
     for h in hists:
         fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+    wp_lines = []
     for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
         canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
                         line_style=9)  # fmt: skip
-        if k < len(cut_texts):
-            label_cut(fig, fig.extras[-1], cut, frame, cut_texts[k])
+        wp_lines.append(fig.extras[-1])
+    if cut_texts and not label_cuts(fig, wp_lines, cuts, frame, cut_texts):  # too close to write: the targets in the legend
+        ordered = ",".join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))  # left to right
+        fig.legend = [(o, f"{t}: {ordered}" if o is wp_lines[0] else t, opt) for o, t, opt in fig.legend]
     canvas.add_header_box(fig, lines, header)
     return fig
-
-
-def label_cut(fig: canvas.Figure, line, cut: float, frame: canvas.Frame, text: str) -> None:
-    """The target of a working-point line: the line's title, and `text` written upright along the
-    line's top inside the frame (NDC from the pad's margins), on the side with more room."""
-    set_title(line, f"WP {text}: cut {cut:.3g}")
-    pad = fig.pads[0]
-    left, right = pad.GetLeftMargin(), 1.0 - pad.GetRightMargin()
-    x = left + (cut - frame.x[0]) / (frame.x[1] - frame.x[0]) * (right - left)
-    before = x - left > right - x  # more room on its left: the text ends at the line
-    canvas.add_text(fig, [text], x - 0.006 if before else x + 0.006, 1.0 - pad.GetTopMargin() - 0.012,
-                    align=33 if before else 13, size=STYLE["label_text_size"])
 
 
 def log_range(contents: np.ndarray) -> tuple[float, float]:
