@@ -19,7 +19,7 @@ from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
-from pnetviz.draw.cutlabels import label_cuts
+from pnetviz.draw.cutlabels import label_cuts, placements
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
 
@@ -282,6 +282,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     with its own target written at its top (`cut_texts`, e.g. "90%": the line's title too)."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
+    fits = placements(cuts, canvas.Frame((0.0, 1.0), (0.0, 1.0), "", ""), cut_texts, canvas.HEADER_LEFT, 1.0 - canvas.HEADER_RIGHT)
+    if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
+        cut_label = f"{cut_label}: {','.join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))}"
     header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)
@@ -294,9 +297,8 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
         canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
                         line_style=9)  # fmt: skip
         wp_lines.append(fig.extras[-1])
-    if cut_texts and not label_cuts(fig, wp_lines, cuts, frame, cut_texts):  # too close to write: the targets in the legend
-        ordered = ",".join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))  # left to right
-        fig.legend = [(o, f"{t}: {ordered}" if o is wp_lines[0] else t, opt) for o, t, opt in fig.legend]
+    if cut_texts and fits:
+        label_cuts(fig, wp_lines, cuts, frame, cut_texts)
     canvas.add_header_box(fig, lines, header)
     return fig
 
