@@ -54,4 +54,4 @@ def test_layers_import_only_downwards():
 def test_every_layer_is_a_subpackage():
     for layer in LAYERS[1:]:
         assert (PACKAGE / layer / "__init__.py").is_file()
-    assert {p.name for p in PACKAGE.glob("*.py")} == {"__init__.py", "__main__.py", "errors.py", "escape.py", "rootenv.py"}
+    assert {p.name for p in PACKAGE.glob("*.py")} == {"__init__.py", "__main__.py", "errors.py", "escape.py", "names.py", "rootenv.py"}

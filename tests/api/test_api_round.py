@@ -106,7 +106,7 @@ def test_overlay_of_three_models_has_a_ratio_panel(demo_round):
     bundle = fig._repr_mimebundle_()
     assert base64.b64decode(bundle["image/png"]).startswith(PNG) and "jsroot.draw" in bundle["text/html"]
     shown = fig.to_json()
-    assert "m(H^{+}) = 130 GeV, m(A) = 90 GeV" in shown and "3#mu" in shown  # the shared signal point and channel
+    assert "m(H^{#pm}) = 130 GeV, m(A) = 90 GeV" in shown and "3#mu" in shown  # the shared signal point and channel
     with pytest.raises(InputError, match="kind="):
         pnetviz.overlay(models, kind="pr")
     with pytest.raises(InputError, match="not closed"):

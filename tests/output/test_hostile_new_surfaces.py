@@ -364,7 +364,7 @@ def test_campaign_maps_and_graphs_keep_a_semicolon_in_their_titles():
         graphs = [(o.GetTitle(), o.GetXaxis().GetTitle()) for k, o in fig.objects.items() if k.startswith("graphs/")]
     finally:
         fig.close()
-    assert graphs == [("Test AUC vs m(A), m(H^{+}) = 100 GeV, binary, signal vs non;prompt, 3#mu", "m(A) [GeV]")]
+    assert graphs == [("Test AUC vs m(A), m(H^{#pm}) = 100 GeV, binary, signal vs non;prompt, 3#mu", "m(A) [GeV]")]
     spec = summary.MapSpec("map_semi", "Mean test AUC, vs non;prompt, 3#mu", "Mean test AUC", {(100, 95): 0.9, (160, 85): 0.95},
                            ".4f")  # fmt: skip
     fig = summary.map_figure(spec)
@@ -372,7 +372,7 @@ def test_campaign_maps_and_graphs_keep_a_semicolon_in_their_titles():
         stored = fig.objects["maps/map_semi"]
         assert stored.GetTitle() == "Mean test AUC, vs non;prompt, 3#mu (blank: no signal point)"
         assert (stored.GetXaxis().GetTitle(), stored.GetYaxis().GetTitle(), stored.GetZaxis().GetTitle()) == (
-            "m(H^{+}) [GeV]", "m(A) [GeV]", "Mean test AUC")
+            "m(H^{#pm}) [GeV]", "m(A) [GeV]", "Mean test AUC")
     finally:
         fig.close()
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from pnetviz.escape import latex
+from pnetviz.names import symbol
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
 from pnetviz.metrics.multiplicity import family_size
@@ -101,7 +102,7 @@ def channel_table(channel: str, tag: str, sel: Sequence[dict], unpaired: Sequenc
     lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}",
              rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-auc-{_label_key(channel)}{'-' + _label_key(short) if tag else ''}}}",
              r"\begin{tabular}{rr" + "cc" * len(columns) + "}", r"\toprule", rf" & & {head} \\", rules,
-             r"$m_{H^\pm}$ & $m_A$ & " + " & ".join(["B & MC"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
+             f"{symbol('mhc', 'latex')} & {symbol('ma', 'latex')} & " + " & ".join(["B & MC"] * len(columns)) + r" \\", r"\midrule"]  # fmt: skip
     for signal in signals:
         cells = []
         for b, m in columns:
@@ -179,7 +180,7 @@ def working_point_tables(rows: Sequence[dict]) -> str:
                  rf"\caption{{{caption}}}",
                  rf"\label{{tab:pnetviz-wp-{_label_key(channel)}{'-' + _label_key(tag) if tag else ''}}}",
                  r"\begin{tabular}{rrll" + "cc" * len(targets) + "}", r"\toprule", rf" & & & & {head} \\", rules,
-                 r"$m_{H^\pm}$ & $m_A$ & & Bkg. & " + " & ".join(["Cut & $R_b$"] * len(targets)) + r" \\",
+                 f"{symbol('mhc', 'latex')} & {symbol('ma', 'latex')} & & Bkg. & " + " & ".join(["Cut & $R_b$"] * len(targets)) + r" \\",
                  r"\midrule"]  # fmt: skip
         for signal, kind, pair in keys:
             cells = []
@@ -226,7 +227,7 @@ def leaderboard_tables(entries: Sequence[dict]) -> str:
         lines = [r"\begin{table}[htbp]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{2pt}",
                  rf"\caption{{{caption}}}", rf"\label{{tab:pnetviz-leaderboard-{_label_key(channel)}-{_label_key(background)}}}",
                  r"\begin{tabular}{rrrllccccrr}", r"\toprule",
-                 r"$m_{H^\pm}$ & $m_A$ & Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $p_\mathrm{Holm}$ & $R_{0.5}$ & $R_{0.9}$ \\",
+                 f"{symbol('mhc', 'latex')} & {symbol('ma', 'latex')} & " r"Rank & Model & Variant & AUC & $\Delta$AUC & $p$ & $p_\mathrm{Holm}$ & $R_{0.5}$ & $R_{0.9}$ \\",
                  r"\midrule"]  # fmt: skip
         previous = None
         for e in sel:

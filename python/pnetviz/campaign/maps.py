@@ -22,11 +22,12 @@ import numpy as np
 from pnetviz.campaign.ranking import ALPHA
 from pnetviz.draw import canvas
 from pnetviz.draw.matrices import cell_content
+from pnetviz.names import name as quantity
 from pnetviz.rootenv import root, set_title
 
 SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
 PULL_RANGE = 5.0  # difference maps: colour = difference / its error, from -5 to +5
-X_TITLE, Y_TITLE = "m(H^{+}) [GeV]", "m(A) [GeV]"
+X_TITLE, Y_TITLE = quantity("mhc"), quantity("ma")  # names.QUANTITIES
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from pnetviz.errors import InputError
 from pnetviz.campaign.siteaddress import model_address, signal_address
 from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot, font_faces, publish_fonts  # noqa: F401
 from pnetviz.escape import html
+from pnetviz.names import name as quantity
 from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
@@ -178,7 +179,7 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[str]], pl
 
 
 def _models_table(pages: Sequence[ModelPage]) -> str:
-    head = ("Overlay", "Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", "Rejection at &epsilon;<sub>s</sub> = 0.5",
+    head = ("Overlay", "Channel", "Signal", "Kind", "Model", "Pair", "Test AUC (mean &plusmn; std)", f"{quantity('rejection', 'html')} at &epsilon;<sub>s</sub> = 0.5",
             "FIP2", "Worst KS p", "Folds", "Status")  # fmt: skip
     rows = []
     for page in pages:
@@ -196,7 +197,7 @@ def _models_table(pages: Sequence[ModelPage]) -> str:
 
 
 def _compared_table(compared: Sequence[dict]) -> str:
-    head = ("Channel", "Signal", "Background", "Binary AUC", "Multi-class LR AUC", "Multi-class &minus; binary",
+    head = ("Channel", "Signal", "Background", f"{quantity('binary', 'html')} AUC", f"{quantity('multiclass', 'html')} AUC", "Multi-class &minus; binary",
             "p (corrected t)", "p (Holm)", "q (BH)")  # fmt: skip
     rows = []
     for c in compared:
@@ -220,7 +221,7 @@ def _leaderboard_table(entries: Sequence[dict], picks: dict | None = None) -> st
     """summary.leaderboard as a sortable, filterable table (best first in each channel, signal
     point and background); `picks`: (channel, signal, kind, model) -> fold set, for the overlay box."""
     head = ("Overlay", "Channel", "Signal", "Background", "Rank", "Kind", "Variant", "Pair", "Test AUC (mean &plusmn; s.e.)",
-            "Best &minus; this", "p (corrected t)", "p (Holm)", "Rejection at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
+            "Best &minus; this", "p (corrected t)", "p (Holm)", f"{quantity('rejection', 'html')} at &epsilon;<sub>s</sub> = 0.5", "Folds")  # fmt: skip
     rows = []
     for e in entries:
         best = e.get("position", e.get("rank")) == 1

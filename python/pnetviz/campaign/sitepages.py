@@ -68,13 +68,13 @@ def background_figures(channel: str, signal: str, pages: Sequence[site.ModelPage
         cls = row["multiclass_class"] if row else background
         figs = [figure(f"{p.directory}/folds", f"signal_vs_{background}_{curve}_curve_folds", plots_root, to_root,
                        caption=f"{curve.upper() if curve == 'roc' else curve}: binary vs multi-class, over folds")
-                for p in comparisons for curve in ("roc", "rejection")]  # fmt: skip
+                for p in comparisons for curve in ("rejection", "roc")]  # the HEP view (log rejection) first  # fmt: skip
         if background in binaries and (fold := _first_fold(binaries[background], plots_root)):
             figs.append(figure(fold, "score_distributions", plots_root, to_root, caption=f"binary scores ({fold.rsplit('/', 1)[1]})"))
         multi = multis.get(row["multiclass_model"]) if row else None
         if multi is not None and (fold := _first_fold(multi, plots_root)):
             figs.append(figure(fold, f"signal_vs_{cls}_lr_score_distribution", plots_root, to_root,
-                               caption=f"multi-class LR scores ({fold.rsplit('/', 1)[1]})"))  # fmt: skip
+                               caption=f"multi-class, LR score ({fold.rsplit('/', 1)[1]})"))  # fmt: skip
         figs = [f for f in figs if f]
         picks = [spec(p.overlay, p.kind, pair) for p, pair in ((binaries.get(background), background), (multi, cls))
                  if p is not None and p.overlay]  # fmt: skip

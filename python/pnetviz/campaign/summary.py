@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.draw import canvas
+from pnetviz.names import name as quantity, symbol
 from pnetviz.errors import InputError
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
@@ -427,7 +428,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
         for key, what, fmt in quantities:
             limit = (lambda c, side: c.get(f"{key}_{side}_limit", False))  # noqa: E731 - a rejection's lower limit
             for side in ("binary", "multiclass"):
-                label = "binary" if side == "binary" else "multi-class LR"
+                label = quantity(side).lower()
                 vs = trainer.display_label(background if side == "binary" else cls, {})
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
                                      f"{what}, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
@@ -480,7 +481,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
     errs = np.array([a["auc_test_std"] for a in sel])
     lo, hi = float((aucs - errs).min()), float((aucs + errs).max())
     span = max(hi - lo, 0.01)
-    what = "binary" if kind == "binary" else "multi-class LR"
+    what = quantity("binary" if kind == "binary" else "multiclass").lower()
 
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         cmsstyle().GetCmsCanvasHist(fig.canvas).GetXaxis().SetNdivisions(505)
@@ -490,15 +491,15 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
             y = np.array([a["auc_test_mean"] for a in pts])
             e = np.array([a["auc_test_std"] for a in pts])
             key = f"graphs/{name}_MHc{mhc}"
-            graph = canvas.add_error_points(fig, key, x, y, e, f"m(H^{{+}}) = {mhc} GeV", marker_color=cycle_color(i),
+            graph = canvas.add_error_points(fig, key, x, y, e, f"{symbol('mhc')} = {mhc} GeV", marker_color=cycle_color(i),
                                             marker=20 + i)  # fmt: skip
-            set_title(graph, f"Test AUC vs m(A), m(H^{{+}}) = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
-                             f"{trainer.channel_label(channel)}", "m(A) [GeV]", "Test AUC (mean #pm std over folds)")  # fmt: skip
+            set_title(graph, f"Test AUC vs {symbol('ma')}, {symbol('mhc')} = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
+                             f"{trainer.channel_label(channel)}", quantity("ma"), "Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
 
     # fitted to the points, then with the lower part free for the box; a bounded quantity: the axis ends at 1.1 at most
-    frames = [canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - room * span, min(hi + 0.2 * span, 1.1)), "m(A) [GeV]",
+    frames = [canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - room * span, min(hi + 0.2 * span, 1.1)), quantity("ma"),
                            "Test AUC") for room in (0.2, 1.1)]  # fmt: skip
     context = [f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}", "mean #pm std over folds"]
     if variant:  # the short variant name (summary.variant_names), escaped for TLatex

@@ -17,7 +17,9 @@ from pnetviz.draw import canvas
 from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
-from pnetviz.draw.style import STYLE, color, cycle_color
+from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
+from pnetviz.names import name as quantity
+from pnetviz.draw.cutlabels import label_cuts, placements
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
 
@@ -40,6 +42,7 @@ class HistSpec:
     label: str
     color: int
     points: bool  # test style (points with errors) vs train style (line)
+    line_style: int = 1  # of a line (style.ENCODINGS: e.g. all / with / without a flag)
 
 
 @dataclass(frozen=True)
@@ -102,14 +105,18 @@ def _frame_titles(obj, pad) -> None:
 
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
     """The ratio panel's bands under its lines, in pad 1 of a ratio_figure: the drawn band clipped
-    to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped."""
+    to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped.
+    Bands that may overlap stay told apart: the reference's transparent with its outline, the
+    others as their outline alone."""
     lo, hi = frame.y
     for spec in panel.specs:
         r = spec.ratio
         ok = np.isfinite(r.low) & np.isfinite(r.high)
         if ok.sum() > 1:
             drawn = canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi),
-                                    None, band_color=spec.color, alpha=0.25, pad=1)  # fmt: skip
+                                    None, band_color=spec.color, alpha=BAND_ALPHA, pad=1,
+                                    **BAND_STYLES["compared" if len(panel.specs) > 1 and not spec.reference else "reference"])  # fmt: skip
+            fig.extras.append(drawn)  # kept alive: the stored band below replaces it under its key (a deleted graph leaves the pad)
             stored = drawn.Clone(drawn.GetName())
             for i, (x, y) in enumerate(zip(np.r_[r.x[ok], r.x[ok][::-1]], np.r_[r.high[ok], r.low[ok][::-1]], strict=True)):
                 stored.SetPoint(i, float(x), float(y))
@@ -125,7 +132,9 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
 
 
 def split_style(split: str) -> int:
-    return STYLE["train_line"] if split == "train" else STYLE["test_line"]
+    """The line style of a split or model (style.ENCODINGS): train solid, test dashed, binary solid,
+    multi-class long dashes; anything else as test."""
+    return line_style(split if split in ENCODINGS else "test")
 
 
 def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves: Sequence[CurveSpec],
@@ -225,7 +234,7 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
     """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
     list of them, draws convex hulls;
     `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), "Background efficiency (FPR)", "Signal efficiency (TPR)")
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), quantity("background_efficiency"), quantity("signal_efficiency"))
 
     overlays = [hull] if isinstance(hull, tuple) else list(hull or [])
 
@@ -240,14 +249,9 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
                         extra=draw_hull if hull else None, underlay=underlay, ratio=ratio)  # fmt: skip
 
 
-def rejection_specs(prefix: str, results: dict, color_index: int = 0) -> list[CurveSpec]:
-    """Background rejection 1/eps_b vs eps_s per split (points with eps_b > 0)."""
-    specs = []
-    for split, r in results.items():
-        ok = r.curve.fpr > 0
-        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / r.curve.fpr[ok], split.capitalize(),
-                               cycle_color(color_index), split_style(split)))  # fmt: skip
-    return specs
+def rejection_top(curves: Sequence[CurveSpec]) -> float:
+    """The highest rejection of `curves` (10 without any): what rejection_figure's frame holds."""
+    return max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
 
 
 def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
@@ -255,9 +259,8 @@ def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[s
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis fitted
     to the data; the box where the curves leave room, with a decade of headroom above them if
     needed (at most a decade: the figure linter's rule), else above the frame."""
-    top = max((float(np.max(c.y)) for c in curves if c.y.size), default=10.0)
-    ytitle = "Rejection (1/#varepsilon_{b})" if ratio is not None else "Background rejection (1/#varepsilon_{b})"  # a shorter frame
-    frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), "Signal efficiency", ytitle, logy=True)
+    top = rejection_top(curves)
+    frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), quantity("signal_efficiency"), quantity("rejection"), logy=True)
               for room in (2.5, 10.0)]  # fmt: skip
     return curve_figure(name, frames, curves, context, corners=("lower left", "upper right", "lower right"), underlay=underlay,
                         ratio=ratio)  # fmt: skip
@@ -270,24 +273,32 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
-                 cut_label: str = "") -> canvas.Figure:  # fmt: skip
+                 cut_label: str = "", cut_texts: Sequence[str] = ()) -> canvas.Figure:  # fmt: skip
     """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
     axis fitted to the data and ending at 1.1 at most; train as lines, test as points. The context
     and the legend sit in a header between the CMS label and the frame, so no headroom is needed
     inside it. More than 4 histograms: each class's train line and test points, in two columns.
-    `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`."""
+    `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`, each
+    with its own target written at its top (`cut_texts`, e.g. "90%": the line's title too)."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
+    fits = placements(cuts, canvas.Frame((0.0, 1.0), (0.0, 1.0), "", ""), cut_texts, canvas.HEADER_LEFT, 1.0 - canvas.HEADER_RIGHT)
+    if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
+        cut_label = f"{cut_label}: {','.join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))}"
     header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
     frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
     fig = canvas.header_figure(name, frame, header)
     for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
-        canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
+        canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
     for h in hists:
         fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-    for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all
+    wp_lines = []
+    for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
         canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
                         line_style=9)  # fmt: skip
+        wp_lines.append(fig.extras[-1])
+    if cut_texts and fits:
+        label_cuts(fig, wp_lines, cuts, frame, cut_texts)
     canvas.add_header_box(fig, lines, header)
     return fig
 
@@ -376,7 +387,7 @@ def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: 
             if points:
                 canvas.add_error_points(fig, key, x, y, rel.fraction_error[ok], label, marker_color=col)
             elif x.size > 1:
-                canvas.add_graph(fig, key, x, y, label, line_color=col, line_style=STYLE["train_line"])
+                canvas.add_graph(fig, key, x, y, label, line_color=col, line_style=split_style("train"))
 
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0), [frame], draw, context,
                                corners=("upper left", "lower right"))  # fmt: skip

@@ -56,16 +56,23 @@ def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np
 
 
 def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
-             band_color: int, alpha: float = 0.3, pad: int = 0) -> object:  # fmt: skip
-    """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent."""
+             band_color: int, alpha: float = 0.3, pad: int = 0, outline: bool = False, filled: bool = True) -> object:  # fmt: skip
+    """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent; `outline`:
+    its edge drawn as a thin line too, `filled` False: the edge alone (style.BAND_STYLES), so that
+    bands that overlap stay told apart (hatches are not used: their spacing and line width are
+    global style settings, which a redraw elsewhere does not have)."""
     ROOT = root()
     ok = np.isfinite(low) & np.isfinite(high)
     xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
     ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
     graph = ROOT.TGraph(xs.size, xs, ys)
     graph.SetFillColorAlpha(band_color, alpha)
-    graph.SetLineWidth(0)
-    return _place(fig, key, graph, "F SAME", label, "f", pad)
+    if not filled:
+        graph.SetFillStyle(0)
+    graph.SetLineColor(band_color)
+    graph.SetLineWidth(1 if outline or not filled else 0)
+    option = "L SAME" if not filled else "F L SAME" if outline else "F SAME"
+    return _place(fig, key, graph, option, label, "f" if filled else "l", pad)
 
 
 def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, marker_color: int,
@@ -79,14 +86,16 @@ def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str |
     return _place(fig, key, graph, "P SAME", label, "p", pad)
 
 
-def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int, points: bool, pad: int = 0) -> object:
-    """Train-style (line) or test-style (points with error bars) histogram."""
+def add_hist(fig: Figure, key: str, hist, label: str | None, *, hist_color: int, points: bool, pad: int = 0,
+             line_style: int = 1) -> object:  # fmt: skip
+    """Train-style (line) or test-style (points with error bars) histogram; `line_style` of a line."""
     cms = cmsstyle()
     fig.pads[pad].cd()
     if points:
         cms.cmsDraw(hist, "E1 P", marker=20, msize=STYLE["marker_size"], mcolor=hist_color, fstyle=0, lwidth=1)
     else:
         cms.cmsDraw(hist, "HIST", mcolor=hist_color, lwidth=STYLE["line_width"], fstyle=0, marker=0)
+        hist.SetLineStyle(line_style)
     if label:
         fig.legend.append((hist, label, "pe" if points else "l"))
     return fig.keep(key, hist, label)

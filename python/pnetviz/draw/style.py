@@ -40,6 +40,56 @@ STYLE = {
 }
 
 
+@dataclass(frozen=True)
+class Encoding:
+    """How one meaning is drawn: a STYLE colour key (None: the colour of what is drawn, e.g. the
+    class, so that train and test of one class share it), a ROOT line style and a ROOT marker
+    (0: drawn as a line, no marker)."""
+
+    color: str | None
+    line: int
+    marker: int
+
+
+# One mapping from meaning to style, for every plot. Each group is one choice a figure shows
+# (train or test; binary or multi-class; all events, with or without a flag; nominal, profiled or
+# the nuisance envelope); no two meanings share a (colour, line style, marker).
+ENCODINGS: dict[str, Encoding] = {
+    "train": Encoding(None, 1, 0),  # solid line in the class's colour
+    "test": Encoding(None, 2, 20),  # dashed line, or points with errors, in the class's colour
+    "binary": Encoding("binary", 1, 20),  # orange solid
+    "multiclass": Encoding("multiclass", 7, 21),  # purple long dashes: never told apart by colour alone
+    "all": Encoding("all_events", 1, 0),  # black solid
+    "with": Encoding("with_flag", 9, 0),  # violet long dashes
+    "without": Encoding("without_flag", 3, 0),  # khaki dots
+    "nominal": Encoding("signal", 1, 20),  # blue solid
+    "profiled": Encoding("background", 7, 0),  # red long dashes
+    "envelope": Encoding("background", 0, 0),  # a red band, no line
+}
+ENCODING_GROUPS = {"split": ("train", "test"), "model": ("binary", "multiclass"), "subset": ("all", "with", "without"),
+                   "variation": ("nominal", "profiled", "envelope")}  # fmt: skip
+
+# Bands that overlap stay distinguishable: the reference's band transparent with its outline,
+# each compared one as its outline alone (draw.primitives.add_band's `outline` and `filled`)
+BAND_STYLES = {"reference": {"outline": True}, "compared": {"filled": False}}
+BAND_ALPHA = 0.25
+
+
+def encoding(meaning: str) -> Encoding:
+    """The style of `meaning` (an ENCODINGS key)."""
+    return ENCODINGS[meaning]
+
+
+def line_style(meaning: str) -> int:
+    return ENCODINGS[meaning].line
+
+
+def meaning_color(meaning: str, default: str = "signal") -> int:
+    """The ROOT colour of `meaning`; `default` (a STYLE colour key) when it takes the drawn class's."""
+    key = ENCODINGS[meaning].color
+    return color(key if key is not None else default)
+
+
 # --cms-label: "cms" is the bold CMS and --extra-text (the specification's default); "private" is
 # what the CMS guidelines ask of unapproved plots shown in public: this text and no bold "CMS"
 CMS_LABELS = ("cms", "private")

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnetviz import escape
+from pnetviz import escape, names
 from pnetviz.errors import InputError
 from pnetviz.io import readers
 from pnetviz.io.layout import check_name, signal_masses
@@ -208,12 +208,12 @@ def channel_label(name: str, overrides: dict[str, str] | None = None) -> str:
 
 
 def signal_label(name: str, overrides: dict[str, str] | None = None) -> str:
-    """A signal point in TLatex: MHc130_MA90 -> m(H^{+}) = 130 GeV, m(A) = 90 GeV (no superscript
-    on a subscript: at 7 pt it would be under 4 pt)."""
+    """A signal point in TLatex: MHc130_MA90 -> m(H^{#pm}) = 130 GeV, m(A) = 90 GeV (names.signal_point;
+    no superscript on a subscript: at 7 pt it would be under 4 pt)."""
     if overrides and name in overrides:
         return overrides[name]
     m = signal_masses(name)
-    return f"m(H^{{+}}) = {m[0]} GeV, m(A) = {m[1]} GeV" if m else escape.tlatex(name)
+    return names.signal_point(*m) if m else escape.tlatex(name)
 
 
 def display_label(name: str, overrides: dict[str, str]) -> str:

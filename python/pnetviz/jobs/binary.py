@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots, training
+from pnetviz.draw import canvas, plots, rejection, training
+from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, fitbins, observers, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
@@ -92,24 +93,23 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
     figs = [
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
-        plots.rejection_figure("rejection_curve", plots.rejection_specs("rejection", results), ctx),
+        rejection.figure("rejection_curve", "rejection", results, metrics, ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
-        plots.score_figure("score_distributions", hists, "P(signal)", ctx, pairmetrics.ks_lines(metrics),
-                           cuts=decisions.thresholds(decided.points) if decided else (),
-                           cut_label=decisions.cut_label(decided.points) if decided else ""),
+        plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics),
+                           **decisions.score_cuts(decided)),
         *plots.confusion_figures("confusion_matrix", results["test"].confusion, ctx[:2], labels=("Signal", job.display[1])),
     ]
     if decided is not None:
-        figs.append(decisions.scan_figure("cut_scan", "cut_scan", decided, "Cut on P(signal)", ctx, metrics))
+        figs.append(decisions.scan_figure("cut_scan", "cut_scan", decided, f"Cut on {quantity('p_signal')}", ctx, metrics))
     if calibration is not None:
         shift = ["split class fractions differ (prevalence)"] if prevalence_note(calibration) else []
-        figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.display[0], ctx + shift))
+        figs.append(decisions.calibration_figure("calibration", "calibration", calibration, job.label_overrides.get("signal", "signal"), ctx + shift))
     if history is not None:
         figs += training.training_figures(history, ctx[:2])
     for comp in comparisons:
         t = subsets.tag(comp.branch)
         figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",
-                                job.display, "P(signal)", ctx)  # fmt: skip
+                                job.display, quantity("p_signal"), ctx)  # fmt: skip
     return figs
 
 

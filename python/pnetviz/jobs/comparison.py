@@ -29,7 +29,8 @@ from pnetviz.draw.plots import CurveSpec
 from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
-from pnetviz.draw.style import StyleOptions, color, cycle_color
+from pnetviz.draw.style import StyleOptions, color, cycle_color, line_style, meaning_color
+from pnetviz.names import name as quantity
 from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.rounding import pm
@@ -246,35 +247,36 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
         err = auc[key]["error"]
         return f"{name}: AUC {pm(auc[key]['value'], err, 'tlatex', '.3f')}"  # PDG rounding (metrics.rounding)
 
-    roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label("Binary", "binary"), color("binary"), 2),
-           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label("Multi-class", "multiclass"), color("multiclass"), 2)]  # fmt: skip
+    # binary and multi-class by colour and line style (style.ENCODINGS), never by colour alone
+    (bc, bl), (mc, ml) = ((meaning_color(k), line_style(k)) for k in ("binary", "multiclass"))
+    roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label(quantity("binary"), "binary"), bc, bl),
+           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label(quantity("multiclass"), "multiclass"), mc, ml)]  # fmt: skip
     ok_b, ok_m = cb.fpr > 0, cm.fpr > 0
-    rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], "Binary", color("binary"), 2),
-           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], "Multi-class LR", color("multiclass"), 2)]  # fmt: skip
+    rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], quantity("binary"), bc, bl),
+           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], quantity("multiclass"), mc, ml)]  # fmt: skip
     d = result["difference"]
     paired = "paired" if d["method"].startswith("paired") else "unpaired"  # the error's bootstrap (auc_difference)
     diff_line = (f"#DeltaAUC (multi-class #minus binary): {d['multiclass_minus_binary']:+.3f}"
                  + (f" #pm {d['error']:.3f} ({paired})" if d["error"] == d["error"] else ""))  # fmt: skip
     n = result["effective_events"]
     roc_panel = plots.RatioPanel("binary", [
-        plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, n["binary"]["signal"]), color("binary"), 2, True),
-        plots.RatioSpec(f"{tag}/roc_ratio_multiclass", roc_ratio(cm, cb, n["multiclass"]["signal"]), color("multiclass"), 2)])
+        plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, n["binary"]["signal"]), bc, bl, True),
+        plots.RatioSpec(f"{tag}/roc_ratio_multiclass", roc_ratio(cm, cb, n["multiclass"]["signal"]), mc, ml)])
     rejection_panel = plots.RatioPanel("binary", [
-        plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, n["binary"]["background"]),
-                        color("binary"), 2, True),
+        plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, n["binary"]["background"]), bc, bl, True),
         plots.RatioSpec(f"{tag}/rejection_ratio_multiclass", rejection_ratio(cm, cb, n["multiclass"]["background"]),
-                        color("multiclass"), 2)])  # fmt: skip
-    return [
+                        mc, ml)])  # fmt: skip
+    return [  # the HEP view (rejection vs efficiency, log y) first: the default comparison; the linear ROC kept
+        plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx, ratio=rejection_panel),
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],
                          hull=hulls(tag, cb, cm) if job.hull else None, ratio=roc_panel),
-        plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx, ratio=rejection_panel),
     ]
 
 
 def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
     """roc_figure hull overlays: each model's test convex hull (no single optimum for two models)."""
     out = []
-    for key, curve, name in ((f"{tag}/roc_binary", cb, "Binary"), (f"{tag}/roc_multiclass", cm, "Multi-class")):
+    for key, curve, name in ((f"{tag}/roc_binary", cb, quantity("binary")), (f"{tag}/roc_multiclass", cm, quantity("multiclass"))):
         h = hep.convex_hull(curve)
         out.append((key, h.fpr, h.tpr, None, f"{name} convex hull"))
     return out
@@ -426,7 +428,7 @@ def summary_figures(report: dict, signal: str, channel: str, means: dict | None 
         if b in (means or {}):
             figs += band_figures(f"signal_vs_{b}_", means[b], [signal_label(signal), f"vs {display_label(b, {})}, "
                                  f"{channel_label(channel)}, test"], reference="binary",
-                                 labels={"binary": "Binary", "multiclass": "Multi-class LR"})  # fmt: skip
+                                 labels={k: quantity(k) for k in ("binary", "multiclass")})  # fmt: skip
     return figs
 
 
@@ -442,7 +444,7 @@ def paired_line(pair: dict) -> list[str]:
 
 
 def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[str]) -> canvas.Figure:
-    """Test AUC per fold (one labelled bin each), binary and multi-class LR side by side."""
+    """Test AUC per fold (one labelled bin each), binary and multi-class side by side."""
     rows = pair["per_fold"]
     series = [(kind, np.array(list(rows[f"auc_{kind}"].values()), dtype=float),
                np.nan_to_num(np.array(list(rows[f"auc_{kind}_error"].values()), dtype=float))) for kind in ("binary", "multiclass")]  # fmt: skip
@@ -453,7 +455,7 @@ def _auc_by_fold_figure(tag: str, pair: dict, folds: list[int], context: list[st
 
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         canvas.label_frame_bins(fig, [str(f) for f in folds], size=0.07, ticks=False)  # drawn at 2/3: as the y labels
-        for (kind, y, e), shift, label, marker in zip(series, (-0.08, 0.08), ("Binary", "Multi-class LR"), (20, 21)):
+        for (kind, y, e), shift, label, marker in zip(series, (-0.08, 0.08), (quantity("binary"), quantity("multiclass")), (20, 21)):
             stats = pair[f"auc_{kind}"]
             canvas.add_error_points(fig, f"{tag}/auc_{kind}", centres + shift, y, e,
                                     f"{label}: {pm(stats['mean'], stats['std'], 'tlatex')}", marker_color=color(kind), marker=marker)  # fmt: skip

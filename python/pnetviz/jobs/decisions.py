@@ -50,8 +50,20 @@ def scan_section(d: PairDecisions, result: SplitResult, metrics: dict) -> dict:
 
 
 def cut_label(points: Sequence[dict]) -> str:
-    """The one legend entry of the working-point lines, in their left-to-right order (highest eps_s first)."""
-    return "WP #varepsilon_{s} " + ",".join(f"{100 * p['target_eps_s']:g}" for p in sorted(points, key=lambda p: -p["target_eps_s"])) + "%"
+    """The one legend entry of the working-point lines; each line's own target is written at its top (cut_texts)."""
+    return "WP cut (target #varepsilon_{s})" if points else ""
+
+
+def cut_texts(points: Sequence[dict]) -> list[str]:
+    """Each working-point line's target, in the order of `thresholds`: "90%"."""
+    return [f"{100 * p['target_eps_s']:g}%" for p in points]
+
+
+def score_cuts(decided: PairDecisions | None) -> dict:
+    """plots.score_figure's working-point arguments (none without decisions)."""
+    if decided is None:
+        return {}
+    return {"cuts": thresholds(decided.points), "cut_label": cut_label(decided.points), "cut_texts": cut_texts(decided.points)}
 
 
 def thresholds(points: Sequence[dict]) -> list[float]:
@@ -62,9 +74,12 @@ def scan_figure(name: str, key: str, d: PairDecisions, xtitle: str, context: Seq
     return plots.cut_scan_figure(name, key, d.scan, xtitle, context, metrics.get("yields", {}).get("kind", "relative"))
 
 
-def calibration_figure(name: str, key: str, per_split: dict[str, Reliability], what: str, context: Sequence[str]) -> canvas.Figure:
-    """Reliability of P(`what`): train as a line, test as points with errors."""
-    series = [(f"{key}/{split}", rel, f"{split.capitalize()}", color(split), split == "test") for split, rel in per_split.items()]
+def calibration_figure(name: str, key: str, per_split: dict[str, Reliability], what: str, context: Sequence[str],
+                       class_color: int | None = None) -> canvas.Figure:  # fmt: skip
+    """Reliability of P(`what`): train as a line, test as points with errors, both in the class's
+    colour (`class_color`, a ROOT colour; default the signal's)."""
+    col = color("signal") if class_color is None else class_color  # train and test in the class's colour, told apart by line and points (style.ENCODINGS)
+    series = [(f"{key}/{split}", rel, f"{split.capitalize()}", col, split == "test") for split, rel in per_split.items()]
     return plots.calibration_figure(name, series, f"Predicted P({what})", f"Fraction of {what} events", context)
 
 

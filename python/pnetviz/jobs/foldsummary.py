@@ -30,7 +30,7 @@ from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
 from pnetviz.output.report import plain
 from pnetviz.draw.style import StyleOptions, color
-from pnetviz.draw.style import color as style_color
+from pnetviz.draw.style import BAND_STYLES, meaning_color
 from pnetviz.metrics.rounding import pm
 
 FOLDS_DIR = "folds"
@@ -47,7 +47,7 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     band of its fold spread (metrics.folds.fold_ratios). `labels`: series -> legend name;
     `colors`: series -> ROOT colour (default: the style's colour named as the series)."""
     aggs = {split: aggregate(curves) for split, curves in per_split.items()}
-    color = colors.__getitem__ if colors else style_color
+    color = colors.__getitem__ if colors else meaning_color  # style.ENCODINGS: train and test in one colour
     n = len(next(iter(aggs.values())).folds)
     name = {s: (labels or {}).get(s, s.capitalize()) for s in aggs}
     ref = reference if reference in aggs else next(iter(aggs))
@@ -55,12 +55,14 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     def roc_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
             lo, hi = np.clip(agg.tpr_mean - agg.tpr_std, 0, 1), np.clip(agg.tpr_mean + agg.tpr_std, 0, 1)
-            canvas.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=color(split))
+            canvas.add_band(fig, f"{prefix}folds/roc_band_{split}", FPR_GRID, lo, hi, None, band_color=color(split),
+                            **band_fill(split, ref))  # fmt: skip
 
     def rejection_bands(fig: canvas.Figure) -> None:
         for k, (split, agg) in enumerate(aggs.items()):
             lo, hi = agg.rejection_band
-            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split))
+            canvas.add_band(fig, f"{prefix}folds/rejection_band_{split}", EFF_GRID, lo, hi, None, band_color=color(split),
+                            **band_fill(split, ref))  # fmt: skip
 
     def auc(a) -> str:
         return f": AUC {pm(a.mean['auc'], a.std['auc'], 'tlatex', '.3f')}" if "auc" in a.mean else ""
@@ -93,6 +95,12 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
         plots.rejection_figure(f"{prefix}rejection_curve_folds", rej, [*context, f"1/(mean #varepsilon_{{b}}) of {n} folds"],
                                underlay=rejection_bands, ratio=panels[1]),  # fmt: skip
     ]
+
+
+def band_fill(series: str, reference: str) -> dict:
+    """add_band's fill of a series' band (style.BAND_STYLES): the reference's transparent with its
+    outline, the others their outline alone, so that bands that overlap stay told apart."""
+    return BAND_STYLES["reference" if series == reference else "compared"]
 
 
 def pair_context(context: Sequence[str], pair: str) -> list[str]:

@@ -19,6 +19,7 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.jobs import fitbins
+from pnetviz.names import name as quantity
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics.fitbinning import Events, pair_binning
 
@@ -121,8 +122,8 @@ def files(identity: dict, mb: MultiBinning) -> dict[str, str]:
 def what(job, fit_score: str, name: str) -> str:
     """The plot context's second line's head: which pair and which score."""
     if name == ALL:
-        return "P(signal) vs all backgrounds"
-    return f"vs {job.label(name)} ({'LR' if fit_score == 'lr' else 'P(signal)'})"
+        return f"{quantity('p_signal')} vs all backgrounds"
+    return f"vs {job.label(name)}, {quantity('lr_score' if fit_score == 'lr' else 'p_signal')}"
 
 
 def figures(job, mb: MultiBinning, context_lines) -> list[canvas.Figure]:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from pnetviz.draw import canvas, plots, training
+from pnetviz.draw import canvas, plots, rejection, training
+from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, multibins, observers, subsets, systematics
 from pnetviz.metrics.calibration import Reliability, pairwise_auc, prevalence_note, reliability
@@ -67,6 +68,13 @@ class MultiClassJob(FoldJob):
         """Class labels for plots: the signal point, then --labels or the physics defaults (t#bar{t}X)."""
         first = self.label_overrides.get(self.classes[0], "Signal")
         return (first, *(self.label(c) for c in self.classes[1:]))
+
+    def p_of(self, k: int) -> str:
+        """The score of class k on a plot: P(signal) (names.QUANTITIES, unless --labels renames the
+        signal), P(t#bar{t}X), ..."""
+        if k == 0 and self.classes[0] not in self.label_overrides:
+            return quantity("p_signal")
+        return f"P({self.display[k]})"
 
 
 def resolve_classes(job: MultiClassJob) -> MultiClassJob:
@@ -300,6 +308,12 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
     return Decisions(pairs, calibration, matrix)
 
 
+def lr_pair(label: str) -> str:
+    """A pair's context on its plots: "vs t#bar{t}X, LR score" (the model is "Multi-class", its
+    score of a pair the LR score: names.QUANTITIES)."""
+    return f"vs {label}, {quantity('lr_score')}"
+
+
 def lr_text(job: MultiClassJob, background: str) -> str:
     return f"P({job.classes[0]}) / (P({job.classes[0]}) + P({background}) + 1e-10)"
 
@@ -311,7 +325,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     background, label = job.classes[index], job.display[index]
     results, metrics = ev.pairs[background], ev.hep[background]
     tag = f"signal_vs_{file_tag(background)}"
-    ctx = [*context_lines(job, f"vs {label} (LR)"), *ctx[len(context_lines(job)):]]
+    ctx = [*context_lines(job, lr_pair(label)), *ctx[len(context_lines(job)):]]
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
         "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
@@ -319,17 +333,16 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     for s, r in results.items():
         hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
         hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{label} ({s})", bkg, s == "test"))
-    xtitle = f"P({job.display[0]}) / (P({job.display[0]}) + P({label}))"
+    xtitle = f"{job.p_of(0)} / ({job.p_of(0)} + {job.p_of(index)})"
     hull = None
     if job.hull:
         h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
         hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
     figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
-        plots.rejection_figure(f"{tag}_rejection_curve", plots.rejection_specs(f"{tag}/rejection", results), ctx),
+        rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
         plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
-                           cuts=decisions.thresholds(decided.points) if decided else (),
-                           cut_label=decisions.cut_label(decided.points) if decided else ""),
+                           **decisions.score_cuts(decided)),
     ]
     if decided is not None:
         figs.append(decisions.scan_figure(f"{tag}_cut_scan", f"{tag}/cut_scan", decided, f"Cut on {xtitle}", ctx, metrics))
@@ -353,10 +366,10 @@ def direct_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, 
         for true, col in ((0, color("signal")), (index, color("background"))):
             events = sel & ev.class_masks[true]
             h = score_histogram(f"{name}_{split}_{true}", score[events], ev.used[events],
-                                f"P({job.display[k]}) of true {job.names[true]} events, {split}")  # fmt: skip
+                                f"{job.p_of(k)} of true {job.names[true]} events, {split}")  # fmt: skip
             hists.append(HistSpec(f"{tag}/p{file_tag(job.classes[k])}_{split}_true_{file_tag(job.classes[true])}", h,
                                   f"{job.display[true]} ({split})", col, split == "test"))  # fmt: skip
-    return plots.score_figure(name, hists, f"P({job.display[k]})", ctx)
+    return plots.score_figure(name, hists, job.p_of(k), ctx)
 
 
 def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list[str]) -> canvas.Figure:
@@ -371,7 +384,7 @@ def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list
             label = f"{true_name} ({split})"
             hists.append(HistSpec(f"class_scores/{file_tag(name)}_{split}_true_{file_tag(job.classes[k])}", h, label,
                                   cycle_color(k), split == "test"))  # fmt: skip
-    return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, f"P({job.display[index]})", ctx)
+    return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, job.p_of(index), ctx)
 
 
 def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
@@ -387,7 +400,8 @@ def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, histor
         figs.append(class_score_figure(job, ev, index, ctx))
         if decided is not None:
             figs.append(decisions.calibration_figure(f"{file_tag(name)}_calibration", f"calibration/{file_tag(name)}",
-                                                     decided.calibration[name], job.display[index], ctx))  # fmt: skip
+                                                     decided.calibration[name], "signal" if job.p_of(index) == quantity("p_signal")
+                                                     else job.display[index], ctx, cycle_color(index)))  # fmt: skip
         ovr = ev.one_vs_rest["test"][index]
         figs += plots.confusion_figures(f"{file_tag(name)}_confusion_matrix", ovr, ctx[:2],
                                         key_prefix=f"confusion/{file_tag(name)}_vs_rest",
@@ -599,7 +613,7 @@ def run(job: MultiClassJob) -> RunOutput:
         figs = build_figures(job, preds, ev, history, decided)
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
-            figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, f"vs {job.label(b)} (LR)"),
+            figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, lr_pair(job.label(b))),
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
         figs += multibins.figures(job, binning, context_lines) if binning else []
@@ -623,5 +637,5 @@ def run(job: MultiClassJob) -> RunOutput:
                                                                       decided.pairs[bkg].points, s) for s, r in results.items()})
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
-    display = {f"{job.signal} vs {bkg} (LR)": f"vs {job.label(bkg)} (LR)" for bkg in ev.pairs}
+    display = {f"{job.signal} vs {bkg} (LR)": lr_pair(job.label(bkg)) for bkg in ev.pairs}
     return RunOutput(written, curves, extra={"display": display})

@@ -21,10 +21,11 @@ from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.folds import roc_ratio
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
-from pnetviz.draw.style import color
+from pnetviz.draw.style import color, line_style, meaning_color
 from pnetviz.metrics.rounding import pm
+from pnetviz.rootenv import root
 
-PART_COLORS = {"all": "all_events", "with": "with_flag", "without": "without_flag"}
+PARTS = ("all", "with", "without")  # style.ENCODINGS keys: each part's colour and line style
 
 BJET_BRANCH = "has_bjet"
 
@@ -70,6 +71,14 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
     return SubsetComparison(branch, results, report)
 
 
+def _own(hist):
+    """A copy of `hist` for one figure: all events' histograms are drawn in the main score figure
+    too, whose style a second drawing would change."""
+    copy = hist.Clone(canvas.unique(hist.GetName()))
+    copy.SetDirectory(root().nullptr)
+    return copy
+
+
 def auc_label(name: str, entry: dict) -> str:
     err = entry["auc_error"]
     return f"{name}: AUC {pm(entry['auc'], err, 'tlatex', '.3f')}"  # PDG rounding (metrics.rounding)
@@ -77,25 +86,27 @@ def auc_label(name: str, entry: dict) -> str:
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,
             context: Sequence[str]) -> list[canvas.Figure]:  # fmt: skip
-    """ROC of all / with / without (test), and the score distributions with the flag (lines)
-    beside those without it (points), signal and background. `names`: plot labels of signal and background."""
+    """ROC of all / with / without (test), and the score distributions of all events, those with the
+    flag and those without it (test), signal and background: each part its own line style
+    (style.ENCODINGS, never the train/test encoding), in the ROC its own colour too.
+    `names`: plot labels of signal and background."""
     if not comp.results:
         return []
     labels = part_labels(comp.branch)
     ctx = [*context, "test events"]
     curves = [CurveSpec(f"{key}/roc_{part}", r.curve.fpr, r.curve.tpr, auc_label(labels[part], comp.report[part]),
-                        color(PART_COLORS[part])) for part, r in comp.results.items()]  # fmt: skip
+                        meaning_color(part), line_style(part)) for part, r in comp.results.items()]  # fmt: skip
     hists = []
-    for part in ("with", "without"):
-        r, points = comp.results[part], part == "without"
-        text = labels[part] if part == "with" else labels[part].lower()
-        hists.append(HistSpec(f"{key}/scores_{part}_signal", r.hist_signal, f"{names[0]}, {text}", color("signal"), points))
-        hists.append(HistSpec(f"{key}/scores_{part}_background", r.hist_background, f"{names[1]}, {text}",
-                              color("background"), points))  # fmt: skip
+    for part in PARTS:
+        r, text = comp.results[part], ("all events" if part == "all" else labels[part] if part == "with" else labels[part].lower())
+        hists.append(HistSpec(f"{key}/scores_{part}_signal", _own(r.hist_signal), f"{names[0]}, {text}", color("signal"), False,
+                              line_style(part)))  # fmt: skip
+        hists.append(HistSpec(f"{key}/scores_{part}_background", _own(r.hist_background), f"{names[1]}, {text}",
+                              color("background"), False, line_style(part)))  # fmt: skip
     score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True)
     # each part's signal efficiency over that of all events, binomial band from its effective signal events
     ratio = plots.RatioPanel("all events", [
         plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve,
                                                              hep.effective_events(r.sample.used[r.sample.is_signal])),
-                        color(PART_COLORS[part]), 1, part == "all") for part, r in comp.results.items()])  # fmt: skip
+                        meaning_color(part), line_style(part), part == "all") for part, r in comp.results.items()])  # fmt: skip
     return [plots.roc_figure(roc_name, curves, ctx, ratio=ratio), score]

@@ -23,7 +23,8 @@ from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, eps_b_on_grid, rejection_r
 from pnetviz.metrics.folds import ratio_to_reference
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.draw.plots import CurveSpec
-from pnetviz.draw.style import color, cycle_color
+from pnetviz.draw.style import cycle_color, line_style, meaning_color
+from pnetviz.names import name as quantity
 from pnetviz.metrics.rounding import pm
 
 VARIATION = re.compile(r"^(weight|score_.+)__(.+)(Up|Down)$")
@@ -132,10 +133,13 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
     ctx = [*context, "test events, profiled"]
     roc = [CurveSpec(f"{key}/roc_nominal", prof.nominal.fpr, prof.nominal.tpr,
                      f"Nominal: AUC {pm(prof.nominal.auc, nominal_error, 'tlatex', '.3f')}",
-                     color("signal"), 1),
-           CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled: AUC {prof.auc:.3f}", color("background"), 1)]  # fmt: skip
-    rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", color("signal"), 1),
-           _rejection_spec(f"{key}/rejection_profiled", worst.fpr, worst.tpr, "Profiled", color("background"), 1)]  # fmt: skip
+                     meaning_color("nominal"), line_style("nominal")),
+           CurveSpec(f"{key}/roc_profiled", worst.fpr, worst.tpr, f"Profiled: AUC {prof.auc:.3f}", meaning_color("profiled"),
+                     line_style("profiled"))]  # fmt: skip
+    rej = [_rejection_spec(f"{key}/rejection_nominal", prof.nominal.fpr, prof.nominal.tpr, "Nominal", meaning_color("nominal"),
+                           line_style("nominal")),
+           _rejection_spec(f"{key}/rejection_profiled", worst.fpr, worst.tpr, "Profiled", meaning_color("profiled"),
+                           line_style("profiled"))]  # fmt: skip
     roc_variations, rejection_variations = [], []
     for i, ((name, side), (fpr, tpr)) in enumerate(prof.variations.items()):
         style, col = (2 if side == "up" else 3), cycle_color(2 + i // 2)
@@ -145,19 +149,19 @@ def figures(prof: profiled.Profiled, key: str, context: Sequence[str], roc_name:
 
     def roc_band(fig: canvas.Figure) -> None:
         canvas.add_band(fig, f"{key}/roc_band", FPR_GRID, np.interp(FPR_GRID, worst.fpr, worst.tpr),
-                      np.interp(FPR_GRID, best.fpr, best.tpr), "Nuisance envelope", band_color=color("background"))  # fmt: skip
+                      np.interp(FPR_GRID, best.fpr, best.tpr), "Nuisance envelope", band_color=meaning_color("envelope"))  # fmt: skip
 
     def rejection_band(fig: canvas.Figure) -> None:
         with np.errstate(divide="ignore"):
             low, high = 1.0 / eps_b_on_grid(worst, EFF_GRID), 1.0 / eps_b_on_grid(best, EFF_GRID)
-        canvas.add_band(fig, f"{key}/rejection_band", EFF_GRID, low, high, "Nuisance envelope", band_color=color("background"))
+        canvas.add_band(fig, f"{key}/rejection_band", EFF_GRID, low, high, "Nuisance envelope", band_color=meaning_color("envelope"))
 
     roc_fig = plots.roc_figure(roc_name, roc, ctx, underlay=roc_band, ratio=_ratio_panel(key, "roc", prof, worst, best))
     rejection_fig = plots.rejection_figure(rejection_name, [c for c in rej if c.x.size], ctx, underlay=rejection_band,
                                            ratio=_ratio_panel(key, "rejection", prof, worst, best))  # fmt: skip
-    plots.store_curves(roc_fig, roc_variations, "Background efficiency (FPR)", "Signal efficiency (TPR)")
-    plots.store_curves(rejection_fig, [c for c in rejection_variations if c.x.size], "Signal efficiency",
-                       "Background rejection (1/#varepsilon_{b})")  # fmt: skip
+    plots.store_curves(roc_fig, roc_variations, quantity("background_efficiency"), quantity("signal_efficiency"))
+    plots.store_curves(rejection_fig, [c for c in rejection_variations if c.x.size], quantity("signal_efficiency"),
+                       quantity("rejection"))  # fmt: skip
     return [roc_fig, rejection_fig]
 
 
@@ -173,7 +177,8 @@ def _ratio_panel(key: str, kind: str, prof: profiled.Profiled, worst, best) -> p
         line = rejection_ratio_from_eps(EFF_GRID, eps_b_on_grid(worst, EFF_GRID), nominal)
         edges = [rejection_ratio_from_eps(EFF_GRID, eps_b_on_grid(c, EFF_GRID), nominal).ratio for c in (worst, best)]
     band = replace(line, low=np.fmin(*edges), high=np.fmax(*edges))
-    return plots.RatioPanel("nominal", [plots.RatioSpec(f"{key}/{kind}_ratio_profiled", band, color("background"), 1)])
+    return plots.RatioPanel("nominal", [plots.RatioSpec(f"{key}/{kind}_ratio_profiled", band, meaning_color("profiled"),
+                                                        line_style("profiled"))])  # fmt: skip
 
 
 def _rejection_spec(key: str, fpr: np.ndarray, tpr: np.ndarray, label: str, col: int, style: int) -> CurveSpec:

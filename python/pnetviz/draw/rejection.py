@@ -1,0 +1,76 @@
+"""The rejection curve of one pair (1/eps_b vs eps_s, the HEP view of its ROC) with its
+low-statistics region shown as such: where no background MC event passes the cut, 1/eps_b is not
+measured; there each split gets a 95% CL lower limit (hep.eps_b_limit of its effective background
+events, dotted) and the test split's region is greyed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from pnetviz.draw import canvas, plots
+from pnetviz.draw.plots import CurveSpec
+from pnetviz.draw.style import color, cycle_color
+from pnetviz.metrics.hep import REJECTION_CL, eps_b_limit
+from pnetviz.metrics.roc import BinaryCurve
+
+NO_BACKGROUND = f"No bkg. event: lower limit ({100 * REJECTION_CL:g}% CL)"  # the grey band's legend entry
+LIMIT_LINE = 3  # dotted: a lower limit, not a measurement (as the fold summaries' limits)
+
+
+def no_background_edge(curve: BinaryCurve) -> float:
+    """The signal efficiency up to which no background event passes: that of the tightest cut
+    selecting no background, i.e. the signal weight above the highest background score over all
+    signal; 0 when a background event has the highest score (or no background passes: 1)."""
+    passing = np.flatnonzero(curve.fps > 0)
+    if passing.size == 0:
+        return 1.0
+    return float(curve.tpr[passing[0] - 1]) if passing[0] > 0 else 0.0
+
+
+def rejection_specs(prefix: str, results: Mapping, background_n_eff: Mapping[str, float] | None = None,
+                    color_index: int = 0, label_limits: bool = True) -> list[CurveSpec]:  # fmt: skip
+    """Background rejection 1/eps_b vs eps_s per split (points with eps_b > 0), and with
+    `background_n_eff` (split -> effective background events) each split's lower limit where no
+    background passes: a dotted line from eps_s = 0 to no_background_edge at 1/eps_b_limit
+    (`label_limits` False: no legend entry, the grey band of `greyed` names them)."""
+    specs, limits = [], []
+    for split, r in results.items():
+        ok = r.curve.fpr > 0
+        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / r.curve.fpr[ok], split.capitalize(),
+                               cycle_color(color_index), plots.split_style(split)))  # fmt: skip
+        edge = no_background_edge(r.curve)
+        n_eff = (background_n_eff or {}).get(split)
+        if n_eff and edge > 0:
+            limit = 1.0 / eps_b_limit(n_eff)
+            limits.append(CurveSpec(f"{prefix}/{split}_lower_limit", np.array([0.0, edge]), np.array([limit, limit]),
+                                    f"{split.capitalize()}: lower limit ({100 * REJECTION_CL:g}% CL)",
+                                    cycle_color(color_index), LIMIT_LINE))  # fmt: skip
+    if len(limits) > 1 or not label_limits:  # one legend entry (or the grey band's) says what dotted means
+        text = f"Dotted: lower limit ({100 * REJECTION_CL:g}% CL)" if label_limits else ""
+        limits = [replace(c, label=text if i == 0 else "") for i, c in enumerate(limits)]
+    return specs + limits
+
+
+def greyed(key: str, edge: float, top: float):
+    """An underlay for rejection_figure: a grey band over eps_s in [0, edge] (no background event
+    of the test split passes there), from 1 to `top` (the frame's top at most)."""
+
+    def draw(fig: canvas.Figure) -> None:
+        if edge > 0:
+            canvas.add_band(fig, f"{key}/no_background", np.array([0.0, edge]), np.ones(2), np.full(2, top),
+                            NO_BACKGROUND, band_color=color("reference"), alpha=0.2)  # fmt: skip
+
+    return draw
+
+
+def figure(name: str, prefix: str, results: Mapping, metrics: Mapping, context: Sequence[str]) -> canvas.Figure:
+    """The rejection curve of a pair's splits (`metrics`: pairmetrics per split, for the effective
+    background events), the test split's region without background greyed."""
+    n_eff = {s: metrics[s]["effective_events"]["background"] for s in results if s in metrics}
+    edge = no_background_edge(results["test"].curve) if "test" in results else 0.0
+    specs = rejection_specs(prefix, results, n_eff, label_limits=edge <= 0)
+    top = max(plots.rejection_top(specs), 2.0) * 10.0  # the taller of the frames rejection_figure tries: clipped to the chosen one
+    return plots.rejection_figure(name, specs, context, underlay=greyed(prefix, edge, top))
