@@ -1,5 +1,5 @@
-"""The canvases of single-frame figures: cmsstyle's square or 4:3 figure, the header figure
-(label and header box above the frame), the plain figure (no CMS label), side-by-side panels.
+"""The canvases of single-frame figures: cmsstyle's square or 4:3 figure, the plain figure (no CMS
+label), side-by-side panels.
 """
 
 from __future__ import annotations
@@ -80,27 +80,7 @@ def unit_axis_ticks(hframe, frame: Frame) -> None:
         hframe.GetXaxis().SetNdivisions(505)
 
 
-def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
-    """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
-    below it, the legend and context (add_header_box): for plots whose data fill the frame, such
-    as log-y score distributions whose axis ends at a physical limit. `physics` False: no CMS label
-    (computing-resource plots)."""
-    cms = cmsstyle()
-    canvas, hframe = _framed_canvas(name, frame, header_margins(header), 1.45)
-    if physics:
-        canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
-        with unpainted():
-            cms.CMS_lumi(canvas, 0)
-    canvas.SetTopMargin(header)
-    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
-
-
-def header_margins(header: float) -> Margins:
-    """The margins of a header_figure with `header` above its frame."""
-    return HEADER_LEFT, HEADER_RIGHT, 0.13, header
-
-
-HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # margins of a header_figure
+HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # left and right margins of a plain figure's frame (and a ratio figure's)
 
 
 def plain_figure(name: str, frame: Frame) -> Figure:

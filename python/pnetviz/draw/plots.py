@@ -134,7 +134,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box
     holding the context lines and the legend in the first corner (`corners`) the curves, bands and
     diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
-    turn; if none leaves room, the box goes above the frame. The CMS label above the frame. Curves
+    turn (canvas.boxed_figure: the context shortened or left to the caption where none has room
+    for it). The CMS label above the frame. Curves
     are decimated for drawing in the plot's own space (log10 y on a log axis). `underlay(fig)`
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
     (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
@@ -177,13 +178,7 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             return canvas.ratio_figure(name, fr, rframe, extra_space=space(fr))
         return canvas.figure(name, fr, cms_pos=0, extra_space=space(fr))
 
-    def make_header(fr: canvas.Frame, header: float) -> canvas.Figure:
-        return canvas.ratio_figure(name, fr, rframe, header=header, extra_space=space(fr))
-
-    if ratio is None:
-        return canvas.boxed_figure(make, frames, draw, context, corners)
-    return canvas.boxed_figure(make, frames, draw, context, corners, make_header=make_header,
-                               header_geometry=lambda header: canvas.ratio_header_geometry(header, space(frames[0])))  # fmt: skip
+    return canvas.boxed_figure(make, frames, draw, context, corners)
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
@@ -272,24 +267,31 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
                  cut_label: str = "") -> canvas.Figure:  # fmt: skip
     """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
-    axis fitted to the data and ending at 1.1 at most; train as lines, test as points. The context
-    and the legend sit in a header between the CMS label and the frame, so no headroom is needed
-    inside it. More than 4 histograms: each class's train line and test points, in two columns.
-    `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`."""
+    axis fitted to the data, its top raised to 1.1 (a fraction's physical end) for the legend,
+    which goes where the data leave room (canvas.boxed_figure: inside the frame, the context on
+    one line or in the caption); train as lines, test as points. `cuts`: score cuts (working
+    points) drawn as dashed vertical lines up to the top of the data, labelled `cut_label`."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
-    header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
-    frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
-    fig = canvas.header_figure(name, frame, header)
-    for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
-        canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
-    for h in hists:
-        fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-    for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all
-        canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
-                        line_style=9)  # fmt: skip
-    canvas.add_header_box(fig, lines, header)
-    return fig
+    lo, hi = log_range(contents)
+    peak = float(contents.max()) if contents.size and contents.max() > 0 else hi
+    frames = [canvas.Frame((0.0, 1.0), (lo, top), xtitle, "Fraction of events", logy=True)
+              for top in dict.fromkeys((hi, min(SCORE_TOP, peak * 10.0)))]  # fmt: skip
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
+            canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points)
+        for h in hists:
+            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+        for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all
+            canvas.add_line(fig, cut, frame.y[0], cut, min(peak * 1.5, frame.y[1]), cut_label if k == 0 else None,
+                            line_color=color("reference"), line_style=9)  # fmt: skip
+
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03), frames, draw,
+                               [*context, *extra_lines], corners=SCORE_CORNERS)  # fmt: skip
+
+
+SCORE_TOP = 1.1  # a fraction's axis ends here at most (the figure linter's bounded-range rule)
+SCORE_CORNERS = ("upper center", "upper right", "upper left", "lower center")
 
 
 def log_range(contents: np.ndarray) -> tuple[float, float]:

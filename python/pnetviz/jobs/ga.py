@@ -221,9 +221,8 @@ def ks_figure(job: GAJob, tag: str, grid: dict, classes: Sequence[str]) -> canva
                              "KS p-value (train vs test)", f"Train vs test weighted KS p-value, {tag}: true class x output score")  # fmt: skip
     hist.GetXaxis().SetTitle("Output score")
     hist.SetMaximum(1.0)
-    canvas.add_text(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
-                          f"{tag_text(tag)}, |w|-weighted KS, train vs test"], 0.02,
-                    0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+    canvas.context_line(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
+                              f"{tag_text(tag)}, |w|-weighted KS, train vs test"])  # fmt: skip
     return fig
 
 
