@@ -57,21 +57,20 @@ def test_markers_and_error_bars_count_as_data():
     fig.close()
 
 
-def test_boxed_figure_never_adds_a_header_band_when_no_corner_is_free():
-    """Data everywhere: the frame keeps the square figure's height (the CMS label line alone
-    above it), the legend stays inside the frame, the context goes to the caption."""
+def test_boxed_figure_lowers_the_frame_by_the_legend_rows_only_when_no_place_is_free():
+    """Data in every place of the frame: the legend alone (the context to the caption) in columns
+    right above the frame, which is lowered by its rows only: still >= 5 cm at 8 cm width."""
     def draw(fig, frame):
-        for k, y in enumerate(np.linspace(0.05, 0.95, 10)):  # horizontal lines everywhere
-            _line(fig, [0.0, 1.0], [y, y], key=f"l{k}")
+        for k, y in enumerate(np.linspace(0.05, 0.95, 10)):  # horizontal lines everywhere, three labelled
+            canvas.add_graph(fig, f"l{k}", np.array([0.0, 1.0]), np.array([y, y]), f"Line {k}" if k < 3 else None, line_color=1)
 
     fig = canvas.boxed_figure(lambda fr: canvas.figure("t4", fr, cms_pos=0), [FRAME], draw, ["context line"])
     p = fig.canvas
-    assert p.GetTopMargin() == pytest.approx(0.07)  # cmsstyle's own: no header band
-    legends = [o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend")]
-    assert len(legends) == 1
-    legend = legends[0]
-    assert p.GetBottomMargin() < legend.GetY1() < legend.GetY2() < 1 - p.GetTopMargin()
-    assert legend.GetNRows() == 10  # the legend alone (the ten lines share its label): no context line
+    legend = next(o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+    assert legend.GetNColumns() == 3 and legend.GetNRows() == 1  # three short labels side by side
+    assert legend.GetY1() >= 1 - p.GetTopMargin() and legend.GetY2() == pytest.approx(0.93)  # under the CMS label line
+    assert p.GetTopMargin() == pytest.approx(0.07 + 1.3 * canvas.LINE_HEIGHT[0] + canvas.BOX_INSET / 2)
+    assert (1 - p.GetTopMargin() - p.GetBottomMargin()) * 8.0 >= 5.0  # the frame at 8 cm width
     assert fig.caption == ["context line"]
     fig.close()
 

@@ -42,6 +42,7 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
     unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
+    fit_x_title(cms.GetCmsCanvasHist(canvas).GetXaxis(), canvas, frame.xtitle)
     if ndivisions != style.GetNdivisions("Y"):
         cms.GetCmsCanvasHist(canvas).GetYaxis().SetNdivisions(ndivisions)
     if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
@@ -49,6 +50,19 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+X_TITLE_FLOOR = 0.032  # the smallest x title size (7 pt when a 600 px figure is printed 8 cm wide)
+
+
+def fit_x_title(axis, pad, title: str) -> None:
+    """An x title longer than its frame and half the left margin (it ends at the frame's right
+    end) made smaller, down to X_TITLE_FLOOR ("Cut on P(Signal) / (P(Signal) + P(Diboson))")."""
+    width = pad.GetWw() or 600
+    room = (1 - 0.5 * pad.GetLeftMargin() - pad.GetRightMargin()) * width
+    need = visible_length(title) * 0.47 * axis.GetTitleSize() * min(width, pad.GetWh() or 600)
+    if need > room:
+        axis.SetTitleSize(max(axis.GetTitleSize() * room / need, X_TITLE_FLOOR))
 
 
 def _cms_left_margin(y_offset: float, width: int) -> float:

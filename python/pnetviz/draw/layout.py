@@ -4,6 +4,7 @@ boxed_figure, the one way a figure places them (inside the frame: never a header
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -44,7 +45,8 @@ Box = tuple[float, float, float, float]
 
 def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[str]) -> list[Box]:
     """The candidate NDC boxes for `lines` legend lines, comfortable line height first, then the
-    tightest, each in `corners` order (an "upper center" box centred on the frame)."""
+    tightest, each in `corners` order (an "upper center" box centred on the frame, "anywhere" a
+    grid of GRID x GRID places over the frame, top left first)."""
     left, right, bottom, top = layout.margins
     boxes = []
     for line in LINE_HEIGHT[::-1]:
@@ -52,6 +54,11 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
         if height > 1 - top - bottom - 2 * BOX_INSET:
             continue
         for corner in corners:
+            if corner == "anywhere":  # a grid of places over the frame, after the corners
+                xs = np.linspace(left + BOX_INSET, 1 - right - BOX_INSET - width, GRID)
+                ys = np.linspace(1 - top - BOX_INSET - height, bottom + BOX_INSET, GRID)
+                boxes += [(x1, y1, x1 + width, y1 + height) for y1 in ys for x1 in xs if x1 >= left]
+                continue
             if "center" in corner:
                 x1 = left + (1 - left - right - width) / 2
             else:
@@ -59,6 +66,9 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
             boxes.append((x1, y1, x1 + width, y1 + height))
     return boxes
+
+
+GRID = 9  # places per axis of an "anywhere" box
 
 
 def _inside(points: np.ndarray, box: Box, gap: float = 0.006) -> int:
@@ -101,9 +111,9 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     the figure and `draw(fig, frame)` the data; the box goes in the first free corner (`corners`):
     1. in the first frame that has room, the context as given, else joined on one line;
     2. else the legend alone (the context is the caption's: fig.caption), in one column, then two,
-       in the first frame that has room;
-    3. else the legend alone in the corner of the last frame that the fewest drawn points enter.
-    Never a header band above the frame: the frame keeps the height of a square CMS figure."""
+       in the first frame that has room, in a corner or anywhere in the frame the data leave free;
+    3. else (data in every place of every frame) the legend alone in columns right above the last
+       frame (legend_above): never the context, the frame lowered by the legend's rows only."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
     tried: list[tuple[Frame, Layout]] = []
@@ -128,18 +138,14 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     for columns in (1, 2):
         rows = -(-len(labels) // columns)
         for frame, layout in tried:
-            box = free_box(None, frame, rows, box_width(labels, columns=columns), corners, layout=layout)
+            box = free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"), layout=layout)
             if box is not None:
                 chosen = (frame, box, columns)
                 break
         if chosen:
             break
-    if chosen is None:  # no free corner: the one the fewest points enter, in the last frame
-        frame, layout = tried[-1]
-        points = drawn_points(None, frame, items=layout.items, margins=layout.margins)
-        boxes = _corner_boxes(layout, len(labels), box_width(labels), corners)
-        chosen = (frame, min(boxes, key=lambda b: _inside(points, b)), 1) if boxes else None
-    if chosen is None:
+    if chosen is None:  # no free place in any frame: the legend's rows right above the last one
+        legend_above(fig, labels)
         return fig
     frame, box, columns = chosen
     if frame is not tried[-1][0]:
@@ -149,3 +155,40 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         fig.caption = list(context)
     add_legend_box(fig, box, (), columns=columns)
     return fig
+
+
+def legend_above(fig: Figure, labels: Sequence[str]) -> None:
+    """The last resort, for data that fill every part of every frame tried (a cut scan's
+    efficiencies and significances on [0, 1]): the legend alone, in as many columns as its
+    measured labels fit across the frame (at most 3), in a band between the CMS label line and the
+    frame, the frame's top lowered by the band's height only (no context: that is the caption's)."""
+    p = fig.pads[0]
+    left, right, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetTopMargin()
+    p.cd()
+    size = STYLE["legend_text_size"] * pad_scale(fig, 0)
+    widest = max(_label_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
+    span = 1 - left - right
+    column = widest / (1 - ABOVE_MARGIN) + 0.01
+    columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
+    height = (-(-len(labels) // columns) + 0.3) * LINE_HEIGHT[0] * pad_scale(fig, 0)
+    p.SetTopMargin(top + height + BOX_INSET / 2)
+    cms = cmsstyle()
+    leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
+    leg.SetMargin(ABOVE_MARGIN)
+    for obj, label, option in fig.legend:
+        leg.AddEntry(obj, label, option)
+    fig.extras.append(leg)
+    fig.legend = []
+
+
+ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample
+
+
+def _label_width(text: str, size: float) -> float:
+    """Pixels of a font-42 TLatex `text` of `size` in the current pad."""
+    latex = root().TLatex(0, 0, text)
+    latex.SetTextFont(42)
+    latex.SetTextSize(size)
+    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
+    latex.GetBoundingBox(w, h)
+    return float(w.value)

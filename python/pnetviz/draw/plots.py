@@ -266,16 +266,15 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
                  cut_label: str = "") -> canvas.Figure:  # fmt: skip
-    """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
-    axis fitted to the data, its top raised to 1.1 (a fraction's physical end) for the legend,
-    which goes where the data leave room (canvas.boxed_figure: inside the frame, the context on
-    one line or in the caption); train as lines, test as points. `cuts`: score cuts (working
-    points) drawn as dashed vertical lines up to the top of the data, labelled `cut_label`."""
+    """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
+    to the data, its maximum raised by up to a decade for the legend (as CMS figures do), which
+    goes where the data leave room (canvas.boxed_figure: inside the frame, the context on one line
+    or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
+    as dashed vertical lines up to the top of the data, labelled `cut_label`."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    lo, hi = log_range(contents)
-    peak = float(contents.max()) if contents.size and contents.max() > 0 else hi
-    frames = [canvas.Frame((0.0, 1.0), (lo, top), xtitle, "Fraction of events", logy=True)
-              for top in dict.fromkeys((hi, min(SCORE_TOP, peak * 10.0)))]  # fmt: skip
+    positive = contents[contents > 0]
+    lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
+    frames = [canvas.Frame((0.0, 1.0), (lo, peak * room), xtitle, SCORE_TITLE, logy=True) for room in (3.0, 10.0)]
 
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
@@ -283,24 +282,15 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
         for h in hists:
             fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
         for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all
-            canvas.add_line(fig, cut, frame.y[0], cut, min(peak * 1.5, frame.y[1]), cut_label if k == 0 else None,
-                            line_color=color("reference"), line_style=9)  # fmt: skip
+            canvas.add_line(fig, cut, frame.y[0], cut, peak * 1.5, cut_label if k == 0 else None, line_color=color("reference"),
+                            line_style=9)  # fmt: skip
 
-    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03), frames, draw,
-                               [*context, *extra_lines], corners=SCORE_CORNERS)  # fmt: skip
-
-
-SCORE_TOP = 1.1  # a fraction's axis ends here at most (the figure linter's bounded-range rule)
-SCORE_CORNERS = ("upper center", "upper right", "upper left", "lower center")
+    make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
+    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
 
 
-def log_range(contents: np.ndarray) -> tuple[float, float]:
-    """Log-axis range of fractions, fitted to the positive contents: a factor 2 below the smallest,
-    a factor 3 above the largest, at most 1.1 (a fraction's physical end)."""
-    positive = contents[contents > 0]
-    if not positive.size:
-        return 1e-4, 1.1
-    return max(float(positive.min()) * 0.5, 1e-7), min(float(positive.max()) * 3.0, 1.1)
+SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
+SCORE_CORNERS = ("upper center", "upper right", "upper left")
 
 
 def draw_contents(hist) -> np.ndarray:
@@ -321,9 +311,9 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     s, best = scan["scan"], scan["optimum"]
     t = np.asarray(s["threshold"], float)
     inside = (t >= 0.0) & (t <= 1.0)
-    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s} (signal)", color("signal")),
-              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b} (background)", color("background")),
-              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity S/(S+B)", color("all_events"))]  # fmt: skip
+    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s}", color("signal")),
+              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b}", color("background")),
+              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity", color("all_events"))]  # fmt: skip
     expected = yields_kind == "expected"
     for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
                                       ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
@@ -332,7 +322,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
             continue  # relative yields: Z_A's shape and optimum depend on their normalisation
         z = np.asarray(s[name_z], float)[inside] / peak
         ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
-        text = f"{label} (max {peak:.3g})" if expected else f"{label} / its max (relative)"
+        text = f"{label} (max {peak:.3g})" if expected else label  # relative yields: the shape alone
         curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
@@ -343,7 +333,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
         cut = optimum["threshold"]
         if np.isfinite(cut) and 0.0 <= cut <= 1.0:
             which = "Z_{A}" if optimum is best["asimov"] else "S/#sqrt{S+B}"
-            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max: cut {cut:.3g}", line_color=color("reference"), line_style=3)
+            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max at {cut:.3g}" if which == "Z_{A}" else f"Max at {cut:.3g}", line_color=color("reference"), line_style=3)
 
     ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
     return curve_figure(name, frame, curves, ctx, extra=mark, underlay=lambda fig: _empty_band(fig, key, scan, t, inside))
@@ -360,7 +350,7 @@ def _empty_band(fig: canvas.Figure, key: str, scan: dict, t: np.ndarray, inside:
     if empty.any():
         edge = float(t[empty].min())
         canvas.add_band(fig, f"{key}/statistically_empty", np.array([edge, 1.0]), np.zeros(2), np.full(2, 1.1),
-                        f"N_{{eff}}(B) < {limit:g}: empty", band_color=color("reference"), alpha=0.2)  # fmt: skip
+                        f"N_{{eff}}(B) < {limit:g}", band_color=color("reference"), alpha=0.2)  # fmt: skip
 
 
 def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: str,
