@@ -5,6 +5,7 @@ boxed_figure, the one way a figure places them (inside the frame: never a header
 from __future__ import annotations
 
 import ctypes
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -71,21 +72,36 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
 GRID = 9  # places per axis of an "anywhere" box
 
 
-def _inside(points: np.ndarray, box: Box, gap: float = 0.006) -> int:
-    """How many of the NDC `points` lie in `box` (widened by `gap`)."""
-    return int(((points[:, 0] > box[0] - gap) & (points[:, 0] < box[2] + gap)
-                & (points[:, 1] > box[1] - gap) & (points[:, 1] < box[3] + gap)).sum())  # fmt: skip
+GRID_CELLS = 500  # cells per NDC unit of the occupancy grid (a box is tested on 1/500 NDC, conservatively)
+
+
+def occupancy(points: np.ndarray) -> np.ndarray:
+    """Summed-area table of the NDC `points` on a GRID_CELLS grid: any box is tested in O(1)."""
+    n = GRID_CELLS
+    cells = np.clip((points * n).astype(np.int64), 0, n - 1) if points.size else np.zeros((0, 2), np.int64)
+    counts = np.bincount((cells[:, 0] + 1) * (n + 1) + cells[:, 1] + 1, minlength=(n + 1) ** 2)
+    return np.minimum(counts, 1).astype(np.int32).reshape(n + 1, n + 1).cumsum(0).cumsum(1)
+
+
+def _empty(table: np.ndarray, box: Box, gap: float = 0.006) -> bool:
+    """No point of the occupancy `table` in `box` widened by `gap` (cells it touches included)."""
+    n = GRID_CELLS
+    i1, j1 = (min(max(math.floor((v - gap) * n), 0), n) for v in box[:2])
+    i2, j2 = (min(max(math.floor((v + gap) * n) + 1, 0), n) for v in box[2:])
+    return int(table[i2, j2]) - int(table[i1, j2]) - int(table[i2, j1]) + int(table[i1, j1]) == 0
 
 
 def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
-             pad: int = 0, layout: Layout | None = None) -> Box | None:  # fmt: skip
+             pad: int = 0, layout: Layout | None = None, table: np.ndarray | None = None) -> Box | None:  # fmt: skip
     """NDC (x1, y1, x2, y2) of a box for `lines` legend lines in the first corner of the frame
     (comfortable line height first, then the tightest) that no drawn data enter; None if none.
-    `layout`: the same for a pad of that layout holding those items, without building it."""
+    `layout`: the same for a pad of that layout holding those items, without building it;
+    `table`: its points' occupancy, when known."""
     if layout is None:
         layout = Layout(margins_of(fig.pads[pad]), pad_scale(fig, pad), drawn_items(fig, pad))
-    points = drawn_points(None, frame, items=layout.items, margins=layout.margins)
-    return next((box for box in _corner_boxes(layout, lines, width, corners) if not _inside(points, box)), None)
+    if table is None:
+        table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
+    return next((box for box in _corner_boxes(layout, lines, width, corners) if _empty(table, box)), None)
 
 
 def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int = 0, columns: int = 1) -> None:
@@ -116,7 +132,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
        frame (legend_above): never the context, the frame lowered by the legend's rows only."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
-    tried: list[tuple[Frame, Layout]] = []
+    tried: list[tuple[Frame, Layout, np.ndarray]] = []
     fig = None
     for frame in frames:
         if fig is not None:
@@ -125,20 +141,21 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         draw(fig, frame)
         labels = [label for _, label, _ in fig.legend]
         layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), drawn_items(fig))
+        table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
         for lines in variants:
-            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout)
+            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout, table=table)
             if box is not None:
                 add_legend_box(fig, box, lines)
                 return fig
-        tried.append((frame, layout))
+        tried.append((frame, layout, table))
     fig.caption = list(context)
     if not labels:
         return fig
     chosen = None
     for columns in (1, 2):
         rows = -(-len(labels) // columns)
-        for frame, layout in tried:
-            box = free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"), layout=layout)
+        for frame, layout, table in tried:
+            box = free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"), layout=layout, table=table)
             if box is not None:
                 chosen = (frame, box, columns)
                 break
