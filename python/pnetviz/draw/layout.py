@@ -132,11 +132,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
        frame (legend_above): never the context, the frame lowered by the legend's rows only."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
-    tried: list[tuple[Frame, Layout, np.ndarray]] = []
-    fig = None
+    tried: list[tuple[Figure, Frame, Layout, np.ndarray]] = []  # each frame's figure, kept open until one is chosen
     for frame in frames:
-        if fig is not None:
-            fig.close()
         fig = make(frame)
         draw(fig, frame)
         labels = [label for _, label, _ in fig.legend]
@@ -146,31 +143,29 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
             box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout, table=table)
             if box is not None:
                 add_legend_box(fig, box, lines)
-                return fig
-        tried.append((frame, layout, table))
-    fig.caption = list(context)
-    if not labels:
-        return fig
-    chosen = None
-    for columns in (1, 2):
+                return _keep_only(fig, tried)
+        tried.append((fig, frame, layout, table))
+    fig, columns, box = tried[-1][0], 1, None
+    for columns in (1, 2) if labels else ():
         rows = -(-len(labels) // columns)
-        for frame, layout, table in tried:
-            box = free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"), layout=layout, table=table)
-            if box is not None:
-                chosen = (frame, box, columns)
-                break
-        if chosen:
+        fig, box = next(((f, b) for f, frame, layout, table in tried
+                         if (b := free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"),
+                                           layout=layout, table=table)) is not None), (tried[-1][0], None))  # fmt: skip
+        if box is not None:
             break
-    if chosen is None:  # no free place in any frame: the legend's rows right above the last one
+    fig.caption = list(context)
+    if box is not None:
+        add_legend_box(fig, box, (), columns=columns)
+    elif labels:  # no free place in any frame: the legend's rows right above the last one
         legend_above(fig, labels)
-        return fig
-    frame, box, columns = chosen
-    if frame is not tried[-1][0]:
-        fig.close()
-        fig = make(frame)
-        draw(fig, frame)
-        fig.caption = list(context)
-    add_legend_box(fig, box, (), columns=columns)
+    return _keep_only(fig, tried)
+
+
+def _keep_only(fig: Figure, tried: list) -> Figure:
+    """`fig`, the other figures boxed_figure built closed."""
+    for other, *_ in tried:
+        if other is not fig:
+            other.close()
     return fig
 
 
