@@ -61,8 +61,10 @@ def fit_x_title(axis, pad, title: str) -> None:
     width = pad.GetWw() or 600
     room = (1 - 0.5 * pad.GetLeftMargin() - pad.GetRightMargin()) * width
     need = visible_length(title) * 0.47 * axis.GetTitleSize() * min(width, pad.GetWh() or 600)
-    if need > room:
-        axis.SetTitleSize(max(axis.GetTitleSize() * room / need, X_TITLE_FLOOR))
+    if need > room:  # smaller, at the same distance from the axis (ROOT's offset is in title sizes)
+        size = max(axis.GetTitleSize() * room / need, X_TITLE_FLOOR)
+        axis.SetTitleOffset(axis.GetTitleOffset() * axis.GetTitleSize() / size)
+        axis.SetTitleSize(size)
 
 
 def _cms_left_margin(y_offset: float, width: int) -> float:

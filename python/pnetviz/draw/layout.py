@@ -156,8 +156,10 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     fig.caption = list(context)
     if box is not None:
         add_legend_box(fig, box, (), columns=columns)
-    elif labels:  # no free place in any frame: the legend's rows right above the last one
-        legend_above(fig, labels)
+    elif labels:  # no free place in any frame: the legend's rows right above the last one (built anew: margins first)
+        fig = make(tried[-1][1])
+        legend_above(fig, labels, lambda: draw(fig, tried[-1][1]))
+        fig.caption = list(context)
     return _keep_only(fig, tried)
 
 
@@ -169,28 +171,60 @@ def _keep_only(fig: Figure, tried: list) -> Figure:
     return fig
 
 
-def legend_above(fig: Figure, labels: Sequence[str]) -> None:
+def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     """The last resort, for data that fill every part of every frame tried (a cut scan's
     efficiencies and significances on [0, 1]): the legend alone, in as many columns as its
     measured labels fit across the frame (at most 3), in a band between the CMS label line and the
-    frame, the frame's top lowered by the band's height only (no context: that is the caption's)."""
+    frame, the frame's top lowered by the band's height only (no context: that is the caption's),
+    its rows closer (to ABOVE_LINE_MIN) rather than the frame below MIN_FRAME_PX; the y title
+    smaller if longer than the frame. `fig` as made, before `draw()` draws its data."""
     p = fig.pads[0]
     left, right, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetTopMargin()
     p.cd()
-    size = STYLE["legend_text_size"] * pad_scale(fig, 0)
+    scale = pad_scale(fig, 0)
+    size = STYLE["legend_text_size"] * scale
     widest = max(_label_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
     span = 1 - left - right
     column = widest / (1 - ABOVE_MARGIN) + 0.01
     columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
-    height = (-(-len(labels) // columns) + 0.3) * LINE_HEIGHT[0] * pad_scale(fig, 0)
+    rows = -(-len(labels) // columns)
+    room = 1 - top - p.GetBottomMargin() - MIN_FRAME_PX / p.GetWh() - BOX_INSET / 2  # NDC the frame can give
+    line = max(min(LINE_HEIGHT[0], room / ((rows + 0.3) * scale)), ABOVE_LINE_MIN)
+    height = (rows + 0.3) * line * scale
     p.SetTopMargin(top + height + BOX_INSET / 2)
+    p.Modified()
+    p.Update()  # the frame box painted at the new margin (the saved image and a redraw of the stored canvas alike)
+    _fit_y_title(p)
+    draw()
     cms = cmsstyle()
     leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
     leg.SetMargin(ABOVE_MARGIN)
+    leg.SetBorderSize(0)  # no box: drawn alike when the stored canvas is redrawn
+    leg.SetFillStyle(0)
     for obj, label, option in fig.legend:
         leg.AddEntry(obj, label, option)
     fig.extras.append(leg)
     fig.legend = []
+
+
+MIN_FRAME_PX = 380  # of a 600 px high figure: 5.07 cm at 8 cm width (the figure linter's minimum is 5.0)
+ABOVE_LINE_MIN = 0.037  # NDC per legend line at the least: 22 px for 19 px text
+
+
+def _fit_y_title(pad) -> None:
+    """The y title of the pad's frame smaller (at the same distance from the axis) where it is
+    longer than the frame, down to 7 pt at 8 cm."""
+    hframe = next((o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    if hframe is None:
+        return
+    axis = hframe.GetYaxis()
+    frame_px = (1 - pad.GetTopMargin() - pad.GetBottomMargin()) * pad.GetWh()
+    size = axis.GetTitleSize()
+    need = visible_length(axis.GetTitle()) * 0.5 * size * pad.GetWh()
+    if need > 0.95 * frame_px:
+        new = max(size * 0.95 * frame_px / need, 0.032)
+        axis.SetTitleSize(new)
+        axis.SetTitleOffset(axis.GetTitleOffset() * size / new)
 
 
 ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample
