@@ -109,10 +109,10 @@ def _beside(name: str):
 
 figlint_frames = _beside("figlint_frames")  # the frame rules (frame, ticklabel, zrange)
 
-# Rules whose fixes are still in progress (issue 33 item 1: header bands left on score, cut-scan,
-# calibration, training, binning and matrix figures): test_every_stored_canvas_passes shows their
-# violations as a known gap (xfail with the list); tests of single figure kinds leave them out.
-PENDING_RULES = frozenset({"frame"})
+# Rules whose fixes are still in progress: test_every_stored_canvas_passes shows their violations
+# as a known gap (xfail with the list); tests of single figure kinds leave them out. None now: the
+# frame rule (issue 33 items 1 and 9) holds on every figure kind.
+PENDING_RULES: frozenset[str] = frozenset()
 
 
 def settled(records: Sequence[dict]) -> list[dict]:

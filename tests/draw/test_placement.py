@@ -1,4 +1,4 @@
-"""Where the context and legend go: draw/canvas.py's free_box and boxed_figure on hand-made data.
+"""Where the context and legend go: draw.layout's free_box and boxed_figure on hand-made data.
 
 The frame of `canvas.figure` (cmsstyle, 600 x 600, CMS label above) spans NDC x 0.145-0.95 and
 y 0.1433-0.93 (left 87 px, right 30 px, bottom 0.125 + 0.02, top 0.07); a box in the lower right
@@ -57,17 +57,36 @@ def test_markers_and_error_bars_count_as_data():
     fig.close()
 
 
-def test_boxed_figure_falls_back_to_a_header_when_no_corner_is_free():
+def test_boxed_figure_lowers_the_frame_by_the_legend_rows_only_when_no_place_is_free():
+    """Data in every place of the frame: the legend alone (the context to the caption) in columns
+    right above the frame, which is lowered by its rows only: still >= 5 cm at 8 cm width."""
     def draw(fig, frame):
-        for k, y in enumerate(np.linspace(0.05, 0.95, 10)):  # horizontal lines everywhere
-            _line(fig, [0.0, 1.0], [y, y], key=f"l{k}")
+        for k, y in enumerate(np.linspace(0.05, 0.95, 10)):  # horizontal lines everywhere, three labelled
+            canvas.add_graph(fig, f"l{k}", np.array([0.0, 1.0]), np.array([y, y]), f"Line {k}" if k < 3 else None, line_color=1)
 
     fig = canvas.boxed_figure(lambda fr: canvas.figure("t4", fr, cms_pos=0), [FRAME], draw, ["context line"])
     p = fig.canvas
-    header = canvas.header_height(["context line"], ["Data"] * 10)
-    assert p.GetTopMargin() == pytest.approx(header)  # stage 3: context and legend above the frame
-    legends = [o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend")]
-    assert len(legends) == 1 and legends[0].GetY1() >= 1 - header
+    legend = next(o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+    assert legend.GetNColumns() == 3 and legend.GetNRows() == 1  # three short labels side by side
+    assert legend.GetY1() >= 1 - p.GetTopMargin() and legend.GetY2() == pytest.approx(0.93)  # under the CMS label line
+    assert p.GetTopMargin() == pytest.approx(0.07 + 1.3 * canvas.LINE_HEIGHT[0] + canvas.BOX_INSET / 2)
+    assert (1 - p.GetTopMargin() - p.GetBottomMargin()) * 8.0 >= 5.0  # the frame at 8 cm width
+    assert fig.caption == ["context line"]
+    fig.close()
+
+
+def test_boxed_figure_drops_the_context_before_it_gives_up_a_free_corner():
+    """Room for the legend alone in the lower right: the legend goes there, the context to the caption."""
+    def draw(fig, frame):
+        _line(fig, [0.0, 0.55, 1.0], [0.3, 0.3, 0.3], key="low")
+        _line(fig, [0.0, 1.0], [0.62, 0.62], key="high")
+        _line(fig, [0.0, 0.3], [0.2, 0.2], key="left")
+
+    context = ["a long context line that says which signal point", "and another context line of some length", "and a third"]
+    fig = canvas.boxed_figure(lambda fr: canvas.figure("t4b", fr, cms_pos=0), [FRAME], draw, context)
+    legend = next(o for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+    assert legend.GetNRows() == 3 and fig.caption == context
+    assert legend.GetY2() < 0.4  # under the line at y = 0.3 (NDC ~0.38)
     fig.close()
 
 
@@ -79,37 +98,3 @@ def test_boxed_figure_keeps_the_box_in_the_frame_when_there_is_room():
     legend = next(o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
     assert legend.GetNRows() == 2 and legend.GetY2NDC() < 0.5
     fig.close()
-
-
-def test_header_layout_side_by_side_only_when_both_fit():
-    assert canvas.header_layout(["short"], ["Train", "Test"]) == (True, 1, 2)
-    long_entry = "Nominal: AUC 0.925 #pm 0.035 (a long legend line)"
-    side, columns, rows = canvas.header_layout(["m(H^{+}) = 100 GeV, m(A) = 95 GeV"], [long_entry] * 3)
-    assert (side, columns, rows) == (False, 1, 4)
-
-
-@pytest.mark.parametrize("ratio", [False, True])
-def test_header_geometry_is_that_of_the_built_header_figure(ratio):
-    """boxed_figure decides the header layouts from the frame candidate's drawing and the header
-    figure's geometry without building it: that geometry is the built figure's, to the bit (pad
-    margins are Float_t), and the items drawn are the same in both figures."""
-    header = canvas.header_height(["context line"], [])
-    ratio_frame = canvas.Frame(FRAME.x, (0.5, 1.5), FRAME.xtitle, "Ratio")
-    if ratio:
-        built = canvas.ratio_figure("t_hdr", FRAME, ratio_frame, header=header, extra_space=0.03)
-        margins, scale = canvas.ratio_header_geometry(header, 0.03)
-    else:
-        built = canvas.header_figure("t_hdr", FRAME, header)
-        margins, scale = canvas.header_margins(header), 1.0
-    assert tuple(float(np.float32(m)) for m in margins) == canvas.margins_of(built.pads[0])
-    assert scale == canvas.pad_scale(built, 0)
-    candidate = canvas.figure("t_cand", FRAME, cms_pos=0)
-    for fig in (built, candidate):
-        _line(fig, [0.0, 0.5, 1.0], [0.2, 0.95, 0.3])
-    a, b = canvas.drawn_items(built), canvas.drawn_items(candidate)
-    assert len(a) == len(b) == 1 and all(np.array_equal(x, y) for x, y in zip(a[0][1:], b[0][1:]))
-    layout = canvas.Layout(canvas.margins_of(built.pads[0]), scale, b)
-    assert np.array_equal(canvas.drawn_points(None, FRAME, items=b, margins=layout.margins), canvas.drawn_points(built, FRAME))
-    assert canvas.free_box(None, FRAME, 2, 0.3, layout=layout) == canvas.free_box(built, FRAME, 2, 0.3)
-    built.close()
-    candidate.close()

@@ -52,10 +52,10 @@ def scan(kind):
 
 def test_cut_scan_shows_significances_only_with_expected_yields():
     relative = " | ".join(scan("relative"))
-    assert "max " not in relative.replace("its max", "") and "Z_{A}" not in relative  # no value, no Asimov
-    assert "S/#sqrt{S+B} / its max (relative)" in relative and "S/#sqrt{S+B} max: cut" in relative
+    assert "(max " not in relative and "Z_{A}" not in relative  # no value, no Asimov
+    assert "S/#sqrt{S+B}" in scan("relative") and "Max at " in relative  # its optimum: the one Z drawn
     expected = " | ".join(scan("expected"))
-    assert "Z_{A} (max " in expected and "Z_{A} max: cut" in expected
+    assert "Z_{A} (max " in expected and "Z_{A} max at " in expected
 
 
 def test_binned_fip_has_a_bootstrap_error_and_a_hull_flag():

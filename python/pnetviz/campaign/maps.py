@@ -192,8 +192,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     if spec.diverging:
         star = f", * Holm p < {SIGNIFICANCE:g} (corrected t)" if "AUC" in spec.title else ""
         lines.append(f"colour: difference / error{star}")
-    canvas.add_text(fig, lines, 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"] * (len(lines) - 1), pad=0, align=11,
-                    size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+    canvas.context_line(fig, lines)
     fig.extras.append(hist)
     for key, stored in stored_hists(spec, xs, ys).items():
         fig.keep(key, stored)

@@ -21,8 +21,8 @@ BASELINE_STYLES = {"uniform": ("#a96b59", 3), "flat_signal": ("#832db6", 4), "tr
 
 def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> canvas.Figure:
     """The objective on the test split against K: the optimum chosen on train (its train value
-    dashed), the baselines, and the unbinned limit as a horizontal line; context and legend in a
-    header above the frame (one canvas built: the curves rise to a plateau that fills the frame)."""
+    dashed), the baselines, and the unbinned limit as a horizontal line; context and legend inside
+    the frame (canvas.boxed_figure), below the plateau the curves rise to, or above it with headroom."""
     def series(rows: list[dict], field: str) -> tuple[np.ndarray, np.ndarray]:
         ok = [r for r in rows if r[field] is not None and np.isfinite(r[field])]
         return np.array([r["k"] for r in ok], float), np.array([r[field] for r in ok], float)
@@ -37,18 +37,18 @@ def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> 
     curves = [c for c in curves if c.x.size > 1]
     limit = doc.get("unbinned_limit")
     top = max([float(c.y.max()) for c in curves] + ([limit] if limit else []) + [1e-12])
-    labels = [c.label for c in curves] + (["Unbinned limit"] if limit else [])
-    header = canvas.header_height(context, labels)
-    frame = canvas.Frame((1.0, float(doc["k_max"])), (0.0, top * 1.08), "Number of bins K",
-                         OBJECTIVE_TITLES.get(doc["objective"], doc["objective"]))  # fmt: skip
-    fig = canvas.header_figure(name, frame, header)
-    for c in curves:
-        canvas.add_graph(fig, c.key, c.x, c.y, c.label, line_color=c.color, line_style=c.line_style)
-    if limit:
-        canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit",
-                        line_color=color("reference"), line_style=2)  # fmt: skip
-    canvas.add_header_box(fig, context, header)
-    return fig
+    frames = [canvas.Frame((1.0, float(doc["k_max"])), (0.0, top * room), "Number of bins K",
+                           OBJECTIVE_TITLES.get(doc["objective"], doc["objective"])) for room in (1.08, 1.6)]  # fmt: skip
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for c in curves:
+            canvas.add_graph(fig, c.key, c.x, c.y, c.label, line_color=c.color, line_style=c.line_style)
+        if limit:
+            canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit",
+                            line_color=color("reference"), line_style=2)  # fmt: skip
+
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4), frames, draw, context,
+                               corners=("lower right", "lower left", "upper right", "upper left"))  # fmt: skip
 
 
 def fit_histogram(name: str, edges: Sequence[float], sum_w: np.ndarray, sum_w2: np.ndarray, title: str) -> object:
@@ -68,15 +68,16 @@ def fit_histogram(name: str, edges: Sequence[float], sum_w: np.ndarray, sum_w2: 
 def histograms_figure(name: str, key: str, hists: Sequence[tuple[str, object, str, int]], ytitle: str,
                       context: Sequence[str]) -> canvas.Figure:  # fmt: skip
     """`hists` = [(process, TH1, label, colour)]: each process's yield per bin of the chosen binning
-    (stored as `key`/process), lines on a log y axis with the context and legend in a header."""
+    (stored as `key`/process), lines on a log y axis, the context and legend inside the frame (a decade of headroom at most)."""
     contents = np.concatenate([[h.GetBinContent(i) for i in range(1, h.GetNbinsX() + 1)] for _, h, _, _ in hists])
     positive = contents[contents > 0]
-    lo, hi = (float(positive.min()) * 0.5, float(positive.max()) * 5.0) if positive.size else (0.1, 10.0)
-    header = canvas.header_height(context, [label for _, _, label, _ in hists])
-    frame = canvas.Frame((0.0, 1.0), (lo, hi), "Score (chosen binning)", ytitle, logy=True)
-    fig = canvas.header_figure(name, frame, header)
-    for process, hist, label, col in hists:
-        canvas.add_hist(fig, f"{key}/{process}", hist, None, hist_color=col, points=False)
-        fig.legend.append((hist, label, "l"))
-    canvas.add_header_box(fig, context, header)
-    return fig
+    lo, hi = (float(positive.min()) * 0.5, float(positive.max())) if positive.size else (0.1, 10.0)
+    frames = [canvas.Frame((0.0, 1.0), (lo, hi * room), "Score (chosen binning)", ytitle, logy=True) for room in (5.0, 10.0)]
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for process, hist, label, col in hists:
+            canvas.add_hist(fig, f"{key}/{process}", hist, None, hist_color=col, points=False)
+            fig.legend.append((hist, label, "l"))
+
+    return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03), frames, draw, context,
+                               corners=("upper left", "upper right", "upper center", "lower center"))  # fmt: skip

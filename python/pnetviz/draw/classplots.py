@@ -30,8 +30,7 @@ def confusion_figures(name: str, confusion: Confusion, context: Sequence[str], s
         kind = "normalised" if not suffix else "counts"
         canvas.add_matrix(fig, f"{key_prefix}/{split}_{kind}", matrix, labels, fmt, 0, ztitle, title,
                           zmax=None if suffix else 1.0)  # fractions on [0, 1]: one colour, one fraction
-        canvas.add_text(fig, [", ".join(context), f"{split} events, {note}"], 0.02, 0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11,
-                        size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+        canvas.context_line(fig, [", ".join(context), f"{split} events, {note}"])
         figs.append(fig)
     return figs
 
@@ -74,8 +73,7 @@ def pairwise_auc_figure(name: str, key: str, matrix: np.ndarray, labels: Sequenc
     hist.SetMinimum(low)
     hist.SetMaximum(1.0)
     hist.GetZaxis().SetNdivisions(max(int(round((1.0 - low) * 10)), 1), False)
-    canvas.add_text(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"], 0.02,
-                    0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+    canvas.context_line(fig, [", ".join(context), f"{split} events, score P_{{i}} / (P_{{i}} + P_{{j}}), weights {weights}"])
     return fig
 
 

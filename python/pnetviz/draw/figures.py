@@ -1,5 +1,5 @@
-"""The canvases of single-frame figures: cmsstyle's square or 4:3 figure, the header figure
-(label and header box above the frame), the plain figure (no CMS label), side-by-side panels.
+"""The canvases of single-frame figures: cmsstyle's square or 4:3 figure, the plain figure (no CMS
+label), side-by-side panels.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     canvas.SetLogy(frame.logy)
     canvas.SetLogx(frame.logx)
     unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
+    fit_x_title(cms.GetCmsCanvasHist(canvas).GetXaxis(), canvas, frame.xtitle)
     if ndivisions != style.GetNdivisions("Y"):
         cms.GetCmsCanvasHist(canvas).GetYaxis().SetNdivisions(ndivisions)
     if extra_space and cms_pos == 0:  # the CMS label moved right with the frame: the run text to the canvas edge
@@ -49,6 +50,21 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+X_TITLE_FLOOR = 0.032  # the smallest x title size (7 pt when a 600 px figure is printed 8 cm wide)
+
+
+def fit_x_title(axis, pad, title: str) -> None:
+    """An x title longer than its frame and half the left margin (it ends at the frame's right
+    end) made smaller, down to X_TITLE_FLOOR ("Cut on P(Signal) / (P(Signal) + P(Diboson))")."""
+    width = pad.GetWw() or 600
+    room = (1 - 0.5 * pad.GetLeftMargin() - pad.GetRightMargin()) * width
+    need = visible_length(title) * 0.47 * axis.GetTitleSize() * min(width, pad.GetWh() or 600)
+    if need > room:  # smaller, at the same distance from the axis (ROOT's offset is in title sizes)
+        size = max(axis.GetTitleSize() * room / need, X_TITLE_FLOOR)
+        axis.SetTitleOffset(axis.GetTitleOffset() * axis.GetTitleSize() / size)
+        axis.SetTitleSize(size)
 
 
 def _cms_left_margin(y_offset: float, width: int) -> float:
@@ -80,27 +96,7 @@ def unit_axis_ticks(hframe, frame: Frame) -> None:
         hframe.GetXaxis().SetNdivisions(505)
 
 
-def header_figure(name: str, frame: Frame, header: float, physics: bool = True) -> Figure:
-    """A 600 x 600 CMS figure whose top `header` (NDC) above the frame holds the CMS label and,
-    below it, the legend and context (add_header_box): for plots whose data fill the frame, such
-    as log-y score distributions whose axis ends at a physical limit. `physics` False: no CMS label
-    (computing-resource plots)."""
-    cms = cmsstyle()
-    canvas, hframe = _framed_canvas(name, frame, header_margins(header), 1.45)
-    if physics:
-        canvas.SetTopMargin(0.07)  # the CMS label and the run text at cmsstyle's usual place, above the header
-        with unpainted():
-            cms.CMS_lumi(canvas, 0)
-    canvas.SetTopMargin(header)
-    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
-
-
-def header_margins(header: float) -> Margins:
-    """The margins of a header_figure with `header` above its frame."""
-    return HEADER_LEFT, HEADER_RIGHT, 0.13, header
-
-
-HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # margins of a header_figure
+HEADER_LEFT, HEADER_RIGHT = 0.16, 0.05  # left and right margins of a plain figure's frame (and a ratio figure's)
 
 
 def plain_figure(name: str, frame: Frame) -> Figure:

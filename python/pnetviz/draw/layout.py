@@ -1,9 +1,11 @@
-"""Where legends and context go: the free-corner search (free_box) over what the data drew,
-the header box above the frame, and boxed_figure, the one way a figure places them.
+"""Where legends and context go: the free-corner search (free_box) over what the data drew, and
+boxed_figure, the one way a figure places them (inside the frame: never a header band above it).
 """
 
 from __future__ import annotations
 
+import ctypes
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -13,64 +15,6 @@ from pnetviz.rootenv import root
 from pnetviz.draw.style import STYLE, cmsstyle
 from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, pad_scale, visible_length
 from pnetviz.draw.sampling import drawn_items, drawn_points
-from pnetviz.draw.figures import HEADER_LEFT, HEADER_RIGHT, header_figure, header_margins
-
-
-HEADER_SPLIT = 0.46  # NDC width of the context column when context and legend share the header's rows
-
-
-def header_layout(context: Sequence[str], labels: Sequence[str]) -> tuple[bool, int, int]:
-    """(context and legend side by side?, legend columns, rows of text) of a header box: side by
-    side when both fit their column; else the context over the whole width and the legend below
-    it, in two columns when every entry fits half the width."""
-    full = 1 - HEADER_LEFT - HEADER_RIGHT
-    context_width = max((box_width([line], margin=0.0) for line in context), default=0.0)
-    legend_width = max((box_width([label], margin=0.2) for label in labels), default=0.0)
-    if context_width <= HEADER_SPLIT and legend_width <= full - HEADER_SPLIT and len(labels) <= 5:
-        return True, 1, max(len(context), len(labels))
-    columns = 2 if legend_width <= full / 2 else 1
-    return False, columns, len(context) + -(-len(labels) // columns)
-
-
-def short_context(context: Sequence[str]) -> list[str]:
-    """The context joined on one line ("m(H^{+}) = 130 GeV, m(A) = 90 GeV, vs ttZ, 3mu, fold 0")
-    when that line fits the width of a header box, else as given."""
-    joined = ", ".join(context)
-    return [joined] if len(context) > 1 and box_width([joined], margin=0.0) <= 1 - HEADER_LEFT - HEADER_RIGHT else list(context)
-
-
-def header_height(context: Sequence[str], labels: Sequence[str]) -> float:
-    """The top margin a header_figure needs for the CMS label and this header box."""
-    return 0.15 + 0.045 * header_layout(context, labels)[2]
-
-
-def add_header_box(fig: Figure, context: Sequence[str], header: float, pad: int = 0) -> None:
-    """Context lines and the legend of every labelled object drawn so far in the header of a
-    header_figure, between the CMS label and the frame, laid out by header_layout."""
-    p = fig.pads[pad]
-    left, right = p.GetLeftMargin(), p.GetRightMargin()
-    s = pad_scale(fig, pad)  # `header` and these lengths are canvas NDC: scaled in a sub-pad (ratio_figure)
-    top, bottom = 1 - 0.085 * s, 1 - (header - 0.012) * s  # under the CMS label, above the frame
-    size, step = STYLE["legend_text_size"] * s, 0.045 * s
-    cms = cmsstyle()
-    p.cd()
-    side, columns, _ = header_layout(context, [label for _, label, _ in fig.legend])
-    for i, line in enumerate(context):
-        latex = root().TLatex(left, top - (i + 0.8) * step, line)
-        latex.SetNDC()
-        latex.SetTextFont(42)
-        latex.SetTextSize(size)
-        latex.Draw()
-        fig.extras.append(latex)
-    if fig.legend:
-        rows = -(-len(fig.legend) // columns)
-        x1, y2 = (left + HEADER_SPLIT, top) if side else (left, top - len(context) * step - 0.005)
-        leg = cms.cmsLeg(x1, max(bottom, y2 - (rows + 0.7) * step), 1 - right, y2, textSize=size, columns=columns)
-        leg.SetMargin(0.2 if columns == 1 or side else 0.15)
-        for obj, label, option in fig.legend:
-            leg.AddEntry(obj, label, option)
-        fig.extras.append(leg)
-    fig.legend = []
 
 
 LINE_HEIGHT = (0.045, 0.05)  # NDC per legend line: the tightest that keeps sub- and superscripts apart, and the comfortable one
@@ -79,12 +23,13 @@ BOX_INSET = 0.02  # NDC between a box and the frame
 BOX_MAX_WIDTH = 0.80  # NDC: box_width's cap (a longer line does not fit a box in the frame)
 
 
-def box_width(lines: Sequence[str], margin: float = 0.17) -> float:
+def box_width(lines: Sequence[str], margin: float = 0.17, columns: int = 1) -> float:
     """NDC width a legend box needs for its longest line at the legend text size (a character of
     these labels is about 0.45 of the size wide, measured with the figure linter), sample column
-    (`margin`) included."""
+    (`margin`) included; `columns` such columns side by side."""
     chars = max((visible_length(line) for line in lines), default=10)
-    return min(max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02), BOX_MAX_WIDTH)
+    one = max(0.25, chars * 0.47 * STYLE["legend_text_size"] / (1 - margin) + 0.02)
+    return min(one * columns if columns > 1 else one, BOX_MAX_WIDTH)
 
 
 @dataclass(frozen=True)
@@ -96,42 +41,76 @@ class Layout:
     items: list
 
 
-def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
-             pad: int = 0, layout: Layout | None = None) -> tuple[float, float, float, float] | None:  # fmt: skip
-    """NDC (x1, y1, x2, y2) of a box for `lines` legend lines in the first corner of the frame
-    (comfortable line height first, then the tightest) that no drawn data enter; None if none.
-    `layout`: the same for a pad of that layout holding those items, without building it."""
-    if layout is None:
-        layout = Layout(margins_of(fig.pads[pad]), pad_scale(fig, pad), drawn_items(fig, pad))
+Box = tuple[float, float, float, float]
+
+
+def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[str]) -> list[Box]:
+    """The candidate NDC boxes for `lines` legend lines, comfortable line height first, then the
+    tightest, each in `corners` order (an "upper center" box centred on the frame, "anywhere" a
+    grid of GRID x GRID places over the frame, top left first)."""
     left, right, bottom, top = layout.margins
-    points = drawn_points(None, frame, items=layout.items, margins=layout.margins)
-    gap = 0.006
-    scale = layout.scale
+    boxes = []
     for line in LINE_HEIGHT[::-1]:
-        height = (lines + 0.4) * line * scale  # + room for the last line's descenders and subscripts
+        height = (lines + 0.4) * line * layout.scale  # + room for the last line's descenders and subscripts
         if height > 1 - top - bottom - 2 * BOX_INSET:
             continue
         for corner in corners:
+            if corner == "anywhere":  # a grid of places over the frame, after the corners
+                xs = np.linspace(left + BOX_INSET, 1 - right - BOX_INSET - width, GRID)
+                ys = np.linspace(1 - top - BOX_INSET - height, bottom + BOX_INSET, GRID)
+                boxes += [(x1, y1, x1 + width, y1 + height) for y1 in ys for x1 in xs if x1 >= left]
+                continue
             if "center" in corner:
                 x1 = left + (1 - left - right - width) / 2
             else:
                 x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
-            box = (x1, y1, x1 + width, y1 + height)
-            inside = ((points[:, 0] > box[0] - gap) & (points[:, 0] < box[2] + gap)
-                      & (points[:, 1] > box[1] - gap) & (points[:, 1] < box[3] + gap))  # fmt: skip
-            if not inside.any():
-                return box
-    return None
+            boxes.append((x1, y1, x1 + width, y1 + height))
+    return boxes
 
 
-def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: Sequence[str] = (), pad: int = 0) -> None:
+GRID = 9  # places per axis of an "anywhere" box
+
+
+GRID_CELLS = 500  # cells per NDC unit of the occupancy grid (a box is tested on 1/500 NDC, conservatively)
+
+
+def occupancy(points: np.ndarray) -> np.ndarray:
+    """Summed-area table of the NDC `points` on a GRID_CELLS grid: any box is tested in O(1)."""
+    n = GRID_CELLS
+    cells = np.clip((points * n).astype(np.int64), 0, n - 1) if points.size else np.zeros((0, 2), np.int64)
+    counts = np.bincount((cells[:, 0] + 1) * (n + 1) + cells[:, 1] + 1, minlength=(n + 1) ** 2)
+    return np.minimum(counts, 1).astype(np.int32).reshape(n + 1, n + 1).cumsum(0).cumsum(1)
+
+
+def _empty(table: np.ndarray, box: Box, gap: float = 0.006) -> bool:
+    """No point of the occupancy `table` in `box` widened by `gap` (cells it touches included)."""
+    n = GRID_CELLS
+    i1, j1 = (min(max(math.floor((v - gap) * n), 0), n) for v in box[:2])
+    i2, j2 = (min(max(math.floor((v + gap) * n) + 1, 0), n) for v in box[2:])
+    return int(table[i2, j2]) - int(table[i1, j2]) - int(table[i2, j1]) + int(table[i1, j1]) == 0
+
+
+def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
+             pad: int = 0, layout: Layout | None = None, table: np.ndarray | None = None) -> Box | None:  # fmt: skip
+    """NDC (x1, y1, x2, y2) of a box for `lines` legend lines in the first corner of the frame
+    (comfortable line height first, then the tightest) that no drawn data enter; None if none.
+    `layout`: the same for a pad of that layout holding those items, without building it;
+    `table`: its points' occupancy, when known."""
+    if layout is None:
+        layout = Layout(margins_of(fig.pads[pad]), pad_scale(fig, pad), drawn_items(fig, pad))
+    if table is None:
+        table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
+    return next((box for box in _corner_boxes(layout, lines, width, corners) if _empty(table, box)), None)
+
+
+def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int = 0, columns: int = 1) -> None:
     """The legend of every labelled object drawn so far, `header` lines (the context) first, in the
-    NDC `box` (from free_box)."""
+    NDC `box` (from free_box), in `columns` columns."""
     cms = cmsstyle()
     fig.pads[pad].cd()
-    leg = cms.cmsLeg(*box, textSize=STYLE["legend_text_size"] * pad_scale(fig, pad))
-    leg.SetMargin(0.17)
+    leg = cms.cmsLeg(*box, textSize=STYLE["legend_text_size"] * pad_scale(fig, pad), columns=columns)
+    leg.SetMargin(0.17 if columns == 1 else 0.12)
     for line in header:
         leg.AddEntry(root().nullptr, line, "")
     for obj, label, option in fig.legend:
@@ -141,48 +120,121 @@ def add_legend_box(fig: Figure, box: tuple[float, float, float, float], header: 
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True, make_header=None, header_geometry=None) -> Figure:  # fmt: skip
-    """A figure with the context lines and the legend where the data leave room, in this order:
-    1. one box in the frame: for each frame in turn (e.g. more headroom), `make(frame)` builds the
-       figure, `draw(fig, frame)` the data, and the box goes in the first free corner (the context
-       as given, else joined on one line: a lower box);
-    2. the context above the frame (header_figure with frames[0]), the legend in a free corner;
-    3. both above the frame. `physics` False: no CMS label in the header (resource plots).
-    `make_header(frame, header)` builds the figures of 2 and 3 (default header_figure; a ratio
-    figure keeps its lower panel), `header_geometry(header)` gives the (margins, scale) of the
-    pad its legend goes in (default header_figure's): 2 or 3 is chosen from what frames[0]'s
-    figure drew, and only the chosen figure is built."""
-    if make_header is None:
-        make_header = lambda fr, header: header_figure(fig.name, fr, header, physics=physics)  # noqa: E731
-        header_geometry = lambda header: (header_margins(header), 1.0)  # noqa: E731
-    elif header_geometry is None:
-        raise ValueError("boxed_figure: a make_header needs its header_geometry")
-    joined = ", ".join(context)  # the context on one line: a lower box, where the line fits one (box_width < its cap)
-    shorter = [joined] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else None
+                 physics: bool = True) -> Figure:  # fmt: skip
+    """The frame first: above the frame only the CMS label line (`make` builds the canvas; `physics`
+    False: no CMS label, resource plots), the legend and the context in one box inside the frame
+    where the data leave room. For each frame in turn (e.g. more headroom) `make(frame)` builds
+    the figure and `draw(fig, frame)` the data; the box goes in the first free corner (`corners`):
+    1. in the first frame that has room, the context as given, else joined on one line;
+    2. else the legend alone (the context is the caption's: fig.caption), in one column, then two,
+       in the first frame that has room, in a corner or anywhere in the frame the data leave free;
+    3. else (data in every place of every frame) the legend alone in columns right above the last
+       frame (legend_above): never the context, the frame lowered by the legend's rows only."""
+    joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
+    variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
+    tried: list[tuple[Figure, Frame, Layout, np.ndarray]] = []  # each frame's figure, kept open until one is chosen
     for frame in frames:
         fig = make(frame)
         draw(fig, frame)
         labels = [label for _, label, _ in fig.legend]
-        items = drawn_items(fig)
-        if frame is frames[0]:
-            first = items
-        layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), items)
-        for lines in (context, shorter) if shorter else (context,):
-            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout)
+        layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), drawn_items(fig))
+        table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
+        for lines in variants:
+            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout, table=table)
             if box is not None:
                 add_legend_box(fig, box, lines)
-                return fig
-        fig.close()
-    context = short_context(context)  # a header as low as it can be: the context on one line where it fits
-    header = header_height(context, [])
-    margins, scale = header_geometry(header)
-    margins = tuple(float(np.float32(m)) for m in margins)  # as a pad keeps them (TAttPad: Float_t)
-    box = free_box(None, frames[0], len(labels), box_width(labels), corners, layout=Layout(margins, scale, first))
-    if box is None:
-        header = header_height(context, labels)
-    fig = make_header(frames[0], header)
-    draw(fig, frames[0])
+                return _keep_only(fig, tried)
+        tried.append((fig, frame, layout, table))
+    fig, columns, box = tried[-1][0], 1, None
+    for columns in (1, 2) if labels else ():
+        rows = -(-len(labels) // columns)
+        fig, box = next(((f, b) for f, frame, layout, table in tried
+                         if (b := free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"),
+                                           layout=layout, table=table)) is not None), (tried[-1][0], None))  # fmt: skip
+        if box is not None:
+            break
+    fig.caption = list(context)
     if box is not None:
-        add_legend_box(fig, box)  # takes the legend entries: the header gets the context alone
-    add_header_box(fig, context, header)
+        add_legend_box(fig, box, (), columns=columns)
+    elif labels:  # no free place in any frame: the legend's rows right above the last one (built anew: margins first)
+        fig = make(tried[-1][1])
+        legend_above(fig, labels, lambda: draw(fig, tried[-1][1]))
+        fig.caption = list(context)
+    return _keep_only(fig, tried)
+
+
+def _keep_only(fig: Figure, tried: list) -> Figure:
+    """`fig`, the other figures boxed_figure built closed."""
+    for other, *_ in tried:
+        if other is not fig:
+            other.close()
     return fig
+
+
+def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
+    """The last resort, for data that fill every part of every frame tried (a cut scan's
+    efficiencies and significances on [0, 1]): the legend alone, in as many columns as its
+    measured labels fit across the frame (at most 3), in a band between the CMS label line and the
+    frame, the frame's top lowered by the band's height only (no context: that is the caption's),
+    its rows closer (to ABOVE_LINE_MIN) rather than the frame below MIN_FRAME_PX; the y title
+    smaller if longer than the frame. `fig` as made, before `draw()` draws its data."""
+    p = fig.pads[0]
+    left, right, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetTopMargin()
+    p.cd()
+    scale = pad_scale(fig, 0)
+    size = STYLE["legend_text_size"] * scale
+    widest = max(_label_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
+    span = 1 - left - right
+    column = widest / (1 - ABOVE_MARGIN) + 0.01
+    columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
+    rows = -(-len(labels) // columns)
+    room = 1 - top - p.GetBottomMargin() - MIN_FRAME_PX / p.GetWh() - BOX_INSET / 2  # NDC the frame can give
+    line = max(min(LINE_HEIGHT[0], room / ((rows + 0.3) * scale)), ABOVE_LINE_MIN)
+    height = (rows + 0.3) * line * scale
+    p.SetTopMargin(top + height + BOX_INSET / 2)
+    p.Modified()
+    p.Update()  # the frame box painted at the new margin (the saved image and a redraw of the stored canvas alike)
+    _fit_y_title(p)
+    draw()
+    cms = cmsstyle()
+    leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
+    leg.SetMargin(ABOVE_MARGIN)
+    leg.SetBorderSize(0)  # no box: drawn alike when the stored canvas is redrawn
+    leg.SetFillStyle(0)
+    for obj, label, option in fig.legend:
+        leg.AddEntry(obj, label, option)
+    fig.extras.append(leg)
+    fig.legend = []
+
+
+MIN_FRAME_PX = 380  # of a 600 px high figure: 5.07 cm at 8 cm width (the figure linter's minimum is 5.0)
+ABOVE_LINE_MIN = 0.037  # NDC per legend line at the least: 22 px for 19 px text (0.034 lets tbar X rows overlap)
+
+
+def _fit_y_title(pad) -> None:
+    """The y title of the pad's frame smaller (at the same distance from the axis) where it is
+    longer than the frame, down to 7 pt at 8 cm."""
+    hframe = next((o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    if hframe is None:
+        return
+    axis = hframe.GetYaxis()
+    frame_px = (1 - pad.GetTopMargin() - pad.GetBottomMargin()) * pad.GetWh()
+    size = axis.GetTitleSize()
+    need = visible_length(axis.GetTitle()) * 0.55 * size * pad.GetWh()
+    if need > 0.85 * frame_px:
+        new = max(size * 0.85 * frame_px / need, 0.032)
+        axis.SetTitleSize(new)
+        axis.SetTitleOffset(axis.GetTitleOffset() * size / new)
+
+
+ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample
+
+
+def _label_width(text: str, size: float) -> float:
+    """Pixels of a font-42 TLatex `text` of `size` in the current pad."""
+    latex = root().TLatex(0, 0, text)
+    latex.SetTextFont(42)
+    latex.SetTextSize(size)
+    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
+    latex.GetBoundingBox(w, h)
+    return float(w.value)

@@ -22,12 +22,12 @@ MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever t
 MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
 BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
 CONTEXT_SIZE = {"square": 0.032, "matrix": 0.045}  # context lines: >= 7 pt at 8 cm (0.045: 27 px, where ROOT's PNG text leaves no gap before a Greek letter, as at 0.044)
-MATRIX_MARGINS = (0.30, 0.17, 0.31, 0.08)  # left (class labels), right (palette), bottom (titles, 2 context lines), top
+MATRIX_MARGINS = (0.30, 0.17, 0.22, 0.075)  # left (class labels), right (palette), bottom (titles, 1 context line), top: a frame >= 4 cm at 8 cm
 
 
 def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> Figure:
     """One frameless 4:3 pad for a TH2 drawn with its own labelled axes (a matrix or a mass-grid
-    map); the CMS label sits above the frame, context goes below it (add_text). `n_panels` is 1:
+    map); the CMS label sits above the frame, one context line below it (context_line). `n_panels` is 1:
     one figure per file."""
     if n_panels != 1:
         raise ValueError("one figure per file: matrix_figure draws a single panel")
@@ -36,6 +36,21 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
     canvas.SetCanvasSize(*MATRIX_SIZE)  # the image itself 800 x 600 (the constructor's size includes decorations)
     canvas.SetMargin(*MATRIX_MARGINS)
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def context_line(fig: Figure, lines: Sequence[str]) -> None:
+    """The first of `lines` (signal point, background, channel, fold) as the one context line
+    under a matrix or map, in CONTEXT_BAND; the others go to the figure's caption (fig.caption)."""
+    if lines:
+        fig.pads[0].cd()
+        latex = root().TLatex()
+        latex.SetNDC()
+        latex.SetTextFont(42)
+        latex.SetTextSize(CONTEXT_SIZE["matrix"])
+        latex.SetTextAlign(11)
+        latex.DrawLatex(0.02, 0.03, lines[0])
+        fig.extras.append(latex)
+    fig.caption = list(lines[1:])
 
 
 def place_palette(hist, pad) -> None:
@@ -248,4 +263,4 @@ def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | 
     pad.SetMargin(left, right, bottom, top)
 
 
-CONTEXT_BAND = 0.15  # the two context lines under a matrix (add_text at 0.03 + 1.45 x CONTEXT_SIZE)
+CONTEXT_BAND = 0.068  # the one context line under a matrix (context_line); more context goes to the caption

@@ -143,7 +143,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box
     holding the context lines and the legend in the first corner (`corners`) the curves, bands and
     diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
-    turn; if none leaves room, the box goes above the frame. The CMS label above the frame. Curves
+    turn (canvas.boxed_figure: the context shortened or left to the caption where none has room
+    for it). The CMS label above the frame. Curves
     are decimated for drawing in the plot's own space (log10 y on a log axis). `underlay(fig)`
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
     (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
@@ -186,13 +187,7 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             return canvas.ratio_figure(name, fr, rframe, extra_space=space(fr))
         return canvas.figure(name, fr, cms_pos=0, extra_space=space(fr))
 
-    def make_header(fr: canvas.Frame, header: float) -> canvas.Figure:
-        return canvas.ratio_figure(name, fr, rframe, header=header, extra_space=space(fr))
-
-    if ratio is None:
-        return canvas.boxed_figure(make, frames, draw, context, corners)
-    return canvas.boxed_figure(make, frames, draw, context, corners, make_header=make_header,
-                               header_geometry=lambda header: canvas.ratio_header_geometry(header, space(frames[0])))  # fmt: skip
+    return canvas.boxed_figure(make, frames, draw, context, corners)
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
@@ -274,42 +269,42 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
                  cut_label: str = "", cut_texts: Sequence[str] = ()) -> canvas.Figure:  # fmt: skip
-    """Score distributions as the fraction of events per bin (each histogram sums to 1) on a log y
-    axis fitted to the data and ending at 1.1 at most; train as lines, test as points. The context
-    and the legend sit in a header between the CMS label and the frame, so no headroom is needed
-    inside it. More than 4 histograms: each class's train line and test points, in two columns.
-    `cuts`: score cuts (working points) drawn as dashed vertical lines, labelled `cut_label`, each
-    with its own target written at its top (`cut_texts`, e.g. "90%": the line's title too)."""
+    """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
+    to the data, its maximum raised by up to a decade for the legend (as CMS figures do), which
+    goes where the data leave room (canvas.boxed_figure: inside the frame, the context on one line
+    or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
+    as dashed vertical lines up to the top of the data, labelled `cut_label`, each with its own
+    target written at its top (`cut_texts`, e.g. "90%": the line's title too; where they do not fit
+    beside the lines, the targets go into the legend entry, left to right)."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
-    lines = canvas.short_context([*context, *extra_lines])  # one line where it fits: a lower header
-    fits = placements(cuts, canvas.Frame((0.0, 1.0), (0.0, 1.0), "", ""), cut_texts, canvas.HEADER_LEFT, 1.0 - canvas.HEADER_RIGHT)
-    if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
-        cut_label = f"{cut_label}: {','.join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))}"
-    header = canvas.header_height(lines, [h.label for h in hists] + ([cut_label] if cuts else []))
-    frame = canvas.Frame((0.0, 1.0), log_range(contents), xtitle, "Fraction of events", logy=True)
-    fig = canvas.header_figure(name, frame, header)
-    for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
-        canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
-    for h in hists:
-        fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
-    wp_lines = []
-    for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
-        canvas.add_line(fig, cut, frame.y[0], cut, frame.y[1], cut_label if k == 0 else None, line_color=color("reference"),
-                        line_style=9)  # fmt: skip
-        wp_lines.append(fig.extras[-1])
-    if cut_texts and fits:
-        label_cuts(fig, wp_lines, cuts, frame, cut_texts)
-    canvas.add_header_box(fig, lines, header)
-    return fig
-
-
-def log_range(contents: np.ndarray) -> tuple[float, float]:
-    """Log-axis range of fractions, fitted to the positive contents: a factor 2 below the smallest,
-    a factor 3 above the largest, at most 1.1 (a fraction's physical end)."""
     positive = contents[contents > 0]
-    if not positive.size:
-        return 1e-4, 1.1
-    return max(float(positive.min()) * 0.5, 1e-7), min(float(positive.max()) * 3.0, 1.1)
+    lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
+    frames = [canvas.Frame((0.0, 1.0), (lo, peak * room), xtitle, SCORE_TITLE, logy=True) for room in (3.0, 10.0)]
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
+            canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
+        for h in hists:
+            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+        pad = fig.pads[0]
+        fits = placements(cuts, frame, cut_texts, pad.GetLeftMargin(), 1.0 - pad.GetRightMargin()) if cut_texts else None
+        label = cut_label
+        if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
+            label = f"{cut_label}: {','.join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))}"
+        wp_lines = []
+        for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
+            canvas.add_line(fig, cut, frame.y[0], cut, peak * 1.5, label if k == 0 else None, line_color=color("reference"),
+                            line_style=9)  # fmt: skip
+            wp_lines.append(fig.extras[-1])
+        if cut_texts:
+            label_cuts(fig, wp_lines, cuts, frame, cut_texts)
+
+    make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
+    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
+
+
+SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
+SCORE_CORNERS = ("upper center", "upper right", "upper left")
 
 
 def draw_contents(hist) -> np.ndarray:
@@ -330,9 +325,9 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     s, best = scan["scan"], scan["optimum"]
     t = np.asarray(s["threshold"], float)
     inside = (t >= 0.0) & (t <= 1.0)
-    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s} (signal)", color("signal")),
-              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b} (background)", color("background")),
-              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity S/(S+B)", color("all_events"))]  # fmt: skip
+    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s}", color("signal")),
+              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b}", color("background")),
+              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity", color("all_events"))]  # fmt: skip
     expected = yields_kind == "expected"
     for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
                                       ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
@@ -341,7 +336,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
             continue  # relative yields: Z_A's shape and optimum depend on their normalisation
         z = np.asarray(s[name_z], float)[inside] / peak
         ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
-        text = f"{label} (max {peak:.3g})" if expected else f"{label} / its max (relative)"
+        text = f"{label} (max {peak:.3g})" if expected else label  # relative yields: the shape alone
         curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
@@ -352,7 +347,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
         cut = optimum["threshold"]
         if np.isfinite(cut) and 0.0 <= cut <= 1.0:
             which = "Z_{A}" if optimum is best["asimov"] else "S/#sqrt{S+B}"
-            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max: cut {cut:.3g}", line_color=color("reference"), line_style=3)
+            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max at {cut:.3g}" if which == "Z_{A}" else f"Max at {cut:.3g}", line_color=color("reference"), line_style=3)
 
     ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
     return curve_figure(name, frame, curves, ctx, extra=mark, underlay=lambda fig: _empty_band(fig, key, scan, t, inside))
@@ -369,7 +364,7 @@ def _empty_band(fig: canvas.Figure, key: str, scan: dict, t: np.ndarray, inside:
     if empty.any():
         edge = float(t[empty].min())
         canvas.add_band(fig, f"{key}/statistically_empty", np.array([edge, 1.0]), np.zeros(2), np.full(2, 1.1),
-                        f"N_{{eff}}(B) < {limit:g}: empty", band_color=color("reference"), alpha=0.2)  # fmt: skip
+                        f"N_{{eff}}(B) < {limit:g}", band_color=color("reference"), alpha=0.2)  # fmt: skip
 
 
 def calibration_figure(name: str, series: Sequence[tuple], xtitle: str, ytitle: str,

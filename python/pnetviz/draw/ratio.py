@@ -20,13 +20,13 @@ RATIO_HEIGHT = 0.3  # canvas NDC of the lower pad (the figure linter allows < 0.
 # lengths below (gap, margins, header, label room) are NDC of a 600 px canvas, as on a square figure (px / 600)
 RATIO_GAP = 0.015  # between the two frames
 RATIO_LABEL_ROOM = 0.025  # above the panel's frame: half its top tick label ("1.2") and a gap, inside its pad
-RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right (canvas NDC), bottom, top (px / 600): header_figure's
+RATIO_MARGINS = (HEADER_LEFT, HEADER_RIGHT, 0.13, 0.07)  # left, right (canvas NDC), bottom, top (px / 600): a square figure's
 RATIO_TEXT = {"title": 0.05, "label": 0.045, "y_offset": 1.45, "floor": 0.032}  # canvas sizes, as _framed_canvas
 RATIO_MAX_DIGITS = 4  # TGaxis's MaxDigits on both panels' y axes
 
 
 def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
-    """Draw `frame` in `pad` with the axis texts of a header_figure times `scale` (printed at the
+    """Draw `frame` in `pad` with the axis texts of a square figure times `scale` (printed at the
     same size); a y title longer than the frame smaller, down to the 7 pt floor (ratio_figure then
     gives both panels the smaller size and one offset); `show_x` False: no x labels or title and
     no lowest y label (the panel below has them)."""
@@ -73,13 +73,6 @@ def ratio_pad_margins(pad: int, header: float = RATIO_MARGINS[3], extra_space: f
         (0.0, RATIO_HEIGHT, RATIO_GAP / 2 + RATIO_LABEL_ROOM, bottom)  # fmt: skip
     per = RATIO_SIZE[0] / ((y2 - y1) * RATIO_SIZE[1])  # pad NDC per (px / 600)
     return left + extra_space, right, bottom_margin * per, top_margin * per
-
-
-def ratio_header_geometry(header: float, extra_space: float = 0.0) -> tuple[Margins, float]:
-    """(margins, pad_scale) of the upper pad of a ratio_figure: boxed_figure's header_geometry for
-    ratio figures."""
-    W, H = RATIO_SIZE
-    return ratio_pad_margins(0, header, extra_space), min(W, H) / max(min(W, (1.0 - RATIO_HEIGHT) * H), 1.0)
 
 
 def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MARGINS[3], extra_space: float = 0.0,

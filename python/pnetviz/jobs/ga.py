@@ -222,9 +222,8 @@ def ks_figure(job: GAJob, tag: str, grid: dict, classes: Sequence[str]) -> canva
     hist.SetMaximum(1.0)
     failed = flag_cells(fig, np.asarray(grid["p_value"], dtype=float), job.p_threshold)
     note = f"red: p < {job.p_threshold:g}" if failed else f"all p #geq {job.p_threshold:g}"
-    canvas.add_text(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
-                          f"{tag_text(tag)}, |w|-weighted KS, {note}"], 0.02,
-                    0.03 + 1.45 * canvas.CONTEXT_SIZE["matrix"], pad=0, align=11, size=canvas.CONTEXT_SIZE["matrix"])  # fmt: skip
+    canvas.context_line(fig, [f"{signal_label(job.signal, job.label_overrides)}, {channel_label(job.channel, job.label_overrides)}",
+                              f"{tag_text(tag)}, |w|-weighted KS, {note}"])  # fmt: skip
     return fig
 
 
