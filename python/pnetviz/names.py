@@ -8,7 +8,7 @@ from here (`name("rejection")`, `name("rejection", "latex")`), so "Background re
 
 `FIGURES` lists every figure a pnetviz run writes: its file name (with the placeholders of the
 names that vary), what it shows, and which command writes it. `docs/figure-table.md` is made from
-it (`python -m pnetviz.names docs/figure-table.md`; tests/test_names.py checks it is up to date).
+it (`python -m pnetviz.names docs/figure-table.md`; tests/test_quantity_names.py checks it is up to date).
 """
 
 from __future__ import annotations
