@@ -176,4 +176,4 @@ def test_working_point_targets_too_close_to_write_go_to_the_legend():
     texts = [o.GetTitle() for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLatex")]
     assert not {"90%", "70%", "50%"} & set(texts)  # no label between lines 0.02 apart
     legend = next(o for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
-    assert "WP cut (target #varepsilon_{s}): 90%,70%,50%" in [e.GetLabel() for e in legend.GetListOfPrimitives()]
+    assert "WP #varepsilon_{s}: 90,70,50%" in [e.GetLabel() for e in legend.GetListOfPrimitives()]

@@ -284,13 +284,13 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
             canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
-        for h in hists:
-            fig.legend.append((h.hist, h.label, "pe" if h.points else "l"))
+        fig.legend.extend(score_legend(hists))
         pad = fig.pads[0]
         fits = placements(cuts, frame, cut_texts, pad.GetLeftMargin(), 1.0 - pad.GetRightMargin()) if cut_texts else None
         label = cut_label
         if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
-            label = f"{cut_label}: {','.join(t for _, t in sorted(zip(cuts, cut_texts, strict=False)))}"
+            targets = [t for _, t in sorted(zip(cuts, cut_texts, strict=False))]
+            label = f"WP #varepsilon_{{s}}: {','.join(t.rstrip('%') for t in targets[:-1])},{targets[-1]}"  # short: in columns
         wp_lines = []
         for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
             canvas.add_line(fig, cut, frame.y[0], cut, peak * 1.5, label if k == 0 else None, line_color=color("reference"),
@@ -301,6 +301,23 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
+
+
+def score_legend(hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
+    """Legend entries of score histograms: one per histogram; with 4 or more that come as
+    "<class> (train)" line and "<class> (test)" points pairs, one per class (its test points over its
+    line) and two short text entries saying which is which (short: the legend goes in columns where
+    the data leave no room), so a 4-class figure needs 6 short entries instead of 8 long ones."""
+    entries = [(h.hist, h.label, "pe" if h.points else "l") for h in hists]
+    pairs: dict[str, set] = {}
+    for h in hists:
+        base, _, split = h.label.rpartition(" (")
+        pairs.setdefault(base, set()).add((split, h.points))
+    if len(hists) < 4 or any(v != {("train)", False), ("test)", True)} for v in pairs.values()):
+        return entries
+    tests = [h for h in hists if h.points]
+    return [*[(h.hist, h.label.rpartition(" (")[0], "lpe") for h in tests],
+            (root().nullptr, "Lines: train", ""), (root().nullptr, "Points: test", "")]
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
@@ -341,7 +358,8 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     curves = [c for c in curves if c.x.size > 1]
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
     optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "Efficiency, purity or Z/Z_{max}")  # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
+    # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z/Z_{max}")
 
     def mark(fig: canvas.Figure) -> None:
         cut = optimum["threshold"]
