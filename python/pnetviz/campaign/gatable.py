@@ -63,7 +63,7 @@ def latex_tables(table: Sequence[dict]) -> str:
     deployed model's validation loss, the largest retraining spread, the warnings."""
     out = ["% Needs \\usepackage{booktabs}. One table float per channel; \\input this file."]
     if not table:
-        return out[0] + "\n% No GA search in this campaign (--kinds ga).\n"
+        return out[0] + "\nNo GA search in this campaign: no table.\n"  # in text (a file of comments makes no page)
     for channel in dict.fromkeys(r["channel"] for r in table):
         sel = [r for r in table if r["channel"] == channel]
         caption = (f"GA searches, {channel_tex(channel)}: the model each rule chooses (iteration/model) and its "
