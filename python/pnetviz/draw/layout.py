@@ -196,6 +196,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     p.Update()  # the frame box painted at the new margin (the saved image and a redraw of the stored canvas alike)
     _fit_y_title(p)
     draw()
+    p.cd()  # draw() may end in another pad (a ratio figure's panel): the legend belongs to the main one
     cms = cmsstyle()
     leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
     leg.SetMargin(ABOVE_MARGIN)
