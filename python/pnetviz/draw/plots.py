@@ -284,7 +284,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
             canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
-        fig.legend.extend(score_legend(hists))
+        fig.legend.extend(grid_legend(fig, hists) or score_legend(hists))
         pad = fig.pads[0]
         fits = placements(cuts, frame, cut_texts, pad.GetLeftMargin(), 1.0 - pad.GetRightMargin()) if cut_texts else None
         label = cut_label
@@ -301,6 +301,28 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
+
+
+def grid_legend(fig: canvas.Figure, hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
+    """Legend entries of more than 4 line histograms labelled "<class>, <part>" on a complete class x
+    part grid (the subset comparison: colour = class, line style = part): one entry per class (its
+    first histogram) and one per part (a black line of the part's style, held by `fig`); [] for
+    anything else (score_legend then)."""
+    split = [h.label.partition(", ") for h in hists]
+    classes, parts = dict.fromkeys(c for c, _, _ in split), dict.fromkeys(p for _, _, p in split)
+    if len(hists) <= 4 or any(h.points for h in hists) or not all(sep for _, sep, _ in split) or \
+            len({(c, p) for c, _, p in split}) != len(hists) or len(hists) != len(classes) * len(parts):  # fmt: skip
+        return []
+    entries = [(next(h.hist for h, (c, _, _) in zip(hists, split, strict=True) if c == cls), cls, "l") for cls in classes]
+    for part in parts:
+        h = next(h for h, (_, _, p) in zip(hists, split, strict=True) if p == part)
+        line = root().TLine()
+        line.SetLineStyle(h.line_style)
+        line.SetLineWidth(h.hist.GetLineWidth())
+        line.SetLineColor(1)
+        fig.extras.append(line)
+        entries.append((line, part if part[1:2] == " " else part[0].upper() + part[1:], "l"))  # "b jet" stays
+    return entries
 
 
 def score_legend(hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
