@@ -97,7 +97,10 @@ def test_subset_comparison_has_all_events_and_its_own_encoding():
             hist = score.objects[f"compare_bjet/scores_{part}_{cls}"]
             assert (hist.GetLineColor(), hist.GetLineStyle(), hist.GetMarkerStyle()) == (col, line_style(part), 0)
     labels = [label for _, label, _ in score.legend] or [o.GetLabel() for o in _legend_entries(score)]
-    assert "Signal, all events" in labels and "ttZ, all events" in labels
+    assert labels == ["Signal", "ttZ", "All events", "b jet", "No b jet"]  # colour per class, line style per part
+    styles = {label: obj.GetLineStyle() for obj, label, _ in score.legend} if score.legend else \
+        {e.GetLabel(): e.GetObject().GetLineStyle() for e in _legend_entries(score)}  # fmt: skip
+    assert [styles[k] for k in ("All events", "b jet", "No b jet")] == [line_style(p) for p in ("all", "with", "without")]
     assert results["test"].hist_signal.GetLineStyle() == 1  # the main figure's histogram left as it was
 
 
@@ -158,8 +161,8 @@ def test_cut_scan_marks_its_optimum_where_background_passes():
     with cms_style(StyleOptions()):
         fig = plots.cut_scan_figure("cut_scan", "cut_scan", scan, f"Cut on {name('p_signal')}", ["toy"], "expected")
     best, free = scan["optimum"]["asimov"]["threshold"], scan["optimum_unconstrained"]["asimov"]["threshold"]
-    marks = [o for o in fig.extras if o.InheritsFrom("TGraph") and "max: cut" in o.GetTitle()]
-    assert [m.GetTitle() for m in marks] == [f"Z_{{A}} max: cut {best:.3g}"] and best < free
+    marks = [o for o in fig.extras if o.InheritsFrom("TGraph") and " max at " in o.GetTitle()]
+    assert [m.GetTitle() for m in marks] == [f"Z_{{A}} max at {best:.3g}"] and best < free
     empty = fig.objects["cut_scan/statistically_empty"]
     assert best < np.frombuffer(empty.GetX(), count=empty.GetN()).min() <= free
 
@@ -177,3 +180,19 @@ def test_working_point_targets_too_close_to_write_go_to_the_legend():
     assert not {"90%", "70%", "50%"} & set(texts)  # no label between lines 0.02 apart
     legend = next(o for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
     assert "WP #varepsilon_{s}: 90,70,50%" in [e.GetLabel() for e in legend.GetListOfPrimitives()]
+
+
+def test_score_legend_one_entry_per_class_and_one_per_split():
+    """4 or more train-line / test-point histograms: one entry per class (its test points over its
+    line) and two saying which is which; 2 histograms, or labels off the pattern: one each."""
+    from pnetviz.draw.scorelegend import score_legend  # noqa: PLC0415
+
+    h = object()
+    specs = [plots.HistSpec(f"k{i}", h, f"{c} ({s})", 1, s == "test") for i, (c, s) in
+             enumerate((c, s) for c in ("Signal", "ttZ", "WZ") for s in ("train", "test"))]  # fmt: skip
+    entries = score_legend(specs)
+    assert [label for _, label, _ in entries] == ["Signal", "ttZ", "WZ", "Lines: train", "Points: test"]
+    assert [opt for _, _, opt in entries] == ["lpe", "lpe", "lpe", "", ""]
+    assert [label for _, label, _ in score_legend(specs[:2])] == ["Signal (train)", "Signal (test)"]
+    odd = [*specs[:3], plots.HistSpec("x", h, "ttZ, all", 1, True)]
+    assert [label for _, label, _ in score_legend(odd)] == [s.label for s in odd]

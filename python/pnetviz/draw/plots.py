@@ -20,6 +20,7 @@ from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
 from pnetviz.draw.cutlabels import label_cuts, placements
+from pnetviz.draw.scorelegend import grid_legend, score_legend
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
 
@@ -301,45 +302,6 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
-
-
-def grid_legend(fig: canvas.Figure, hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
-    """Legend entries of more than 4 line histograms labelled "<class>, <part>" on a complete class x
-    part grid (the subset comparison: colour = class, line style = part): one entry per class (its
-    first histogram) and one per part (a black line of the part's style, held by `fig`); [] for
-    anything else (score_legend then)."""
-    split = [h.label.partition(", ") for h in hists]
-    classes, parts = dict.fromkeys(c for c, _, _ in split), dict.fromkeys(p for _, _, p in split)
-    if len(hists) <= 4 or any(h.points for h in hists) or not all(sep for _, sep, _ in split) or \
-            len({(c, p) for c, _, p in split}) != len(hists) or len(hists) != len(classes) * len(parts):  # fmt: skip
-        return []
-    entries = [(next(h.hist for h, (c, _, _) in zip(hists, split, strict=True) if c == cls), cls, "l") for cls in classes]
-    for part in parts:
-        h = next(h for h, (_, _, p) in zip(hists, split, strict=True) if p == part)
-        line = root().TLine()
-        line.SetLineStyle(h.line_style)
-        line.SetLineWidth(h.hist.GetLineWidth())
-        line.SetLineColor(1)
-        fig.extras.append(line)
-        entries.append((line, part if part[1:2] == " " else part[0].upper() + part[1:], "l"))  # "b jet" stays
-    return entries
-
-
-def score_legend(hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
-    """Legend entries of score histograms: one per histogram; with 4 or more that come as
-    "<class> (train)" line and "<class> (test)" points pairs, one per class (its test points over its
-    line) and two short text entries saying which is which (short: the legend goes in columns where
-    the data leave no room), so a 4-class figure needs 6 short entries instead of 8 long ones."""
-    entries = [(h.hist, h.label, "pe" if h.points else "l") for h in hists]
-    pairs: dict[str, set] = {}
-    for h in hists:
-        base, _, split = h.label.rpartition(" (")
-        pairs.setdefault(base, set()).add((split, h.points))
-    if len(hists) < 4 or any(v != {("train)", False), ("test)", True)} for v in pairs.values()):
-        return entries
-    tests = [h for h in hists if h.points]
-    return [*[(h.hist, h.label.rpartition(" (")[0], "lpe") for h in tests],
-            (root().nullptr, "Lines: train", ""), (root().nullptr, "Points: test", "")]
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
