@@ -23,7 +23,6 @@ Models of one round only, or without a common fold, are listed as unmatched, nev
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from pnetviz.errors import InputError
 from pnetviz.io.layout import hyper_tag
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.multiplicity import holm
+from pnetviz.io.readers import read_json
 
 SUMMARY = "campaign_summary.json"
 KEY_FIELDS = ("channel", "signal", "kind", "pair", "variant")
@@ -72,9 +72,9 @@ def load_rows(directory: Path) -> list[dict]:
     """The fold rows of a campaign summary (pilot rows and rows without a test AUC left out)."""
     path = Path(directory) / SUMMARY
     try:
-        data = json.loads(path.read_text())
+        data = read_json(path, "campaign summary")
         rows = data["rows"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (InputError, OSError, KeyError, TypeError):
         raise InputError(f"{path}: not a campaign summary (no rows). Fix: rerun `pnetviz campaign` for it.") from None
     return [r for r in rows if isinstance(r, dict) and isinstance(r.get("fold"), int) and finite(r.get("auc_test"))]
 

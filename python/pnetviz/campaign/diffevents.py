@@ -11,7 +11,6 @@ two-sided from the normal distribution of the difference over its error.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from pnetviz.campaign.diff import Diff
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import read_predictions
 from pnetviz.metrics.hep import mode_weights, paired_bootstrap
+from pnetviz.io.readers import read_json
 
 METHOD = "event-paired Poisson bootstrap (the same test events in both rounds, matched by event_id)"
 REPLICAS = 200
@@ -33,8 +33,8 @@ def fold_input(root: Path, row: dict, model: str, fold: int) -> tuple[Path, str]
     summary_report.json), or None."""
     report = root / row["channel"] / row["kind"] / row["signal"] / model / f"fold-{fold}" / "summary_report.json"
     try:
-        data = json.loads(report.read_text())
-    except (OSError, ValueError):
+        data = read_json(report, "fold report")
+    except (InputError, OSError):
         return None
     path = data.get("input") if isinstance(data, dict) else None
     return (Path(path), str(data.get("weight_mode") or "abs")) if isinstance(path, str) and Path(path).is_file() else None

@@ -18,6 +18,8 @@ from pnetviz.escape import tlatex
 from pnetviz.draw.style import cycle_color
 from pnetviz.jobs.foldsummary import RESULTS_FILE, band_figures, curves_of, read_results
 from pnetviz.metrics.folds import FoldCurves
+from pnetviz.errors import InputError
+from pnetviz.io.readers import read_json
 
 MAPS = (("auc", "delta_auc", "delta_auc_standard_error", "#DeltaAUC (B #minus A)", "+.3f"),
         ("fip2", "delta_fip2", "delta_fip2_standard_error", "#DeltaFIP2 (B #minus A)", "+.2f"))  # fmt: skip
@@ -28,8 +30,8 @@ def sets_root(summary_dir: Path) -> Path:
     summary (`<plots>/<round>/campaign` of a --round campaign) or `<plots>/<round name>/`."""
     parent = Path(summary_dir).parent
     try:
-        name = json.loads((Path(summary_dir) / ".pnetviz-set.json").read_text()).get("round", {}).get("name")
-    except (OSError, ValueError, AttributeError):
+        name = read_json(Path(summary_dir) / ".pnetviz-set.json", "output set marker").get("round", {}).get("name")
+    except (InputError, OSError, AttributeError):
         name = None
     for candidate in ([parent / name] if isinstance(name, str) and name else []) + [parent / "results", parent]:
         if candidate.is_dir() and any(candidate.glob(f"*/*/*/*/fold-*/{RESULTS_FILE}")):
@@ -40,8 +42,8 @@ def sets_root(summary_dir: Path) -> Path:
 def round_label(summary_dir: Path) -> str:
     """The round's name as its campaign summary records it, else its directory's path."""
     try:
-        name = json.loads((Path(summary_dir) / ".pnetviz-set.json").read_text()).get("round", {}).get("name")
-    except (OSError, ValueError, AttributeError):
+        name = read_json(Path(summary_dir) / ".pnetviz-set.json", "output set marker").get("round", {}).get("name")
+    except (InputError, OSError, AttributeError):
         name = None
     return name if isinstance(name, str) and name else str(Path(summary_dir).parent)
 

@@ -21,14 +21,13 @@ ROUND_FILE = ".pnetviz-round.json"  # in --plots-dir: which results directory it
 def check_round(opts) -> None:
     """One round per campaign summary: models of two results trees (every trainer round is
     called results/) would otherwise mix in one summary without a word."""
-    import json  # noqa: PLC0415
-
+    from pnetviz.io.readers import read_json  # noqa: PLC0415
     from pnetviz.output import rounds  # noqa: PLC0415
 
     root = summary_root(opts)
     try:
-        recorded = json.loads((root / ROUND_FILE).read_text()).get("results")
-    except (OSError, ValueError, AttributeError):
+        recorded = read_json(root / ROUND_FILE, "round record").get("results")
+    except (InputError, OSError, AttributeError):
         recorded = None
     mine = rounds.record(opts.results, opts.round, opts.plots)
     if recorded and Path(recorded) != opts.results:
@@ -45,6 +44,18 @@ def claim_round(opts) -> None:
     from pnetviz.output import rounds  # noqa: PLC0415
 
     rounds.claim(opts.plots, rounds.record(opts.results, opts.round, opts.plots)["name"], opts.results)
+
+
+def unclaim_new_tree(opts, existed: bool) -> None:
+    """Undo claim_round when the run created the plots tree and fails before writing anything else
+    into it (a scheduler that does not answer): no empty tree with only a registry left behind."""
+    from pnetviz.output import rounds  # noqa: PLC0415
+
+    root = Path(opts.plots)
+    if existed or not root.is_dir() or any(p.name != rounds.REGISTRY for p in root.iterdir()):
+        return
+    (root / rounds.REGISTRY).unlink(missing_ok=True)
+    root.rmdir()
 
 
 def record_round(opts) -> None:

@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.campaign.rounds import check_round, claim_round, record_round, summary_root
+from pnetviz.campaign.rounds import check_round, claim_round, record_round, summary_root, unclaim_new_tree
 from pnetviz.cli import common, images, ranges, remember
 from pnetviz.errors import InputError, PnetvizWarning
 
@@ -375,7 +375,21 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
             print(f"[pnetviz campaign] {job_spec(args, len(jobs)).describe()}")
         return 0
     remember.check_removals(changes, args.replace, str(summary_root(opts)))
+    existed = Path(opts.plots).exists()
     claim_round(opts)
+    try:
+        return _run(args, argv, opts, jobs, left_out, now, changes, runner, client)
+    except InputError:
+        unclaim_new_tree(opts, existed)
+        raise
+
+
+def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
+    """The campaign after its checks: the jobs, the summary, the site."""
+    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.io import trainer  # noqa: PLC0415
+    from pnetviz.output.atomic import transaction  # noqa: PLC0415
+
     skipped = [] if args.force else [j for j in jobs if plan.up_to_date(j)]
     todo = [j for j in jobs if j not in skipped]
     if not args.quiet:

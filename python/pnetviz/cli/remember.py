@@ -13,12 +13,12 @@ gave, by name); a single command's sets hold their command line in their marker.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnetviz.errors import InputError
+from pnetviz.io.readers import read_json
 
 MANIFEST = "round_options.json"  # in the campaign summary set
 MARKER = ".pnetviz-set.json"
@@ -83,8 +83,8 @@ def output_options(kind: str) -> dict[str, str]:
 def recorded_command(directory: Path) -> list[str] | None:
     """The argv (after `pnetviz <command>`) recorded in a set's marker; None without one."""
     try:
-        command = json.loads((Path(directory) / MARKER).read_text()).get("command")
-    except (OSError, ValueError, AttributeError):
+        command = read_json(Path(directory) / MARKER, "output set marker").get("command")
+    except (InputError, OSError, AttributeError):
         return None
     return [str(c) for c in command[2:]] if isinstance(command, list) and len(command) >= 2 else None
 
@@ -176,8 +176,8 @@ def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make
 def read_manifest(summary: Path) -> dict[str, object]:
     """dest -> value recorded in a campaign summary's round_options.json ({} without one)."""
     try:
-        data = json.loads((Path(summary) / MANIFEST).read_text())
-    except (OSError, ValueError):
+        data = read_json(Path(summary) / MANIFEST, "round options")
+    except (InputError, OSError):
         return {}
     options = data.get("options") if isinstance(data, dict) else None
     return options if isinstance(options, dict) else {}

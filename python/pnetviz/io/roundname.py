@@ -12,7 +12,6 @@ The registry is read here and written by output.rounds.claim when a run publishe
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from pnetviz import escape
 from pnetviz.errors import InputError
 from pnetviz.io import layout
 from pnetviz.io.layout import check_name, name_problem
+from pnetviz.io.readers import parse_json
 
 REGISTRY = "rounds.json"  # in the plots tree's root
 RESERVED = frozenset({"campaign", "diff", REGISTRY})  # the campaign summary's and pnetviz diff's places
@@ -37,8 +37,8 @@ def registry(plots_root: Path) -> dict[str, str]:
         raise InputError(f"{escape.printable(str(path))}: cannot be read ({type(err).__name__}). Fix: repair or "
                          "remove it (pnetviz then names the rounds anew).") from None  # fmt: skip
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text.encode("utf-8"), str(path))
+    except InputError:
         data = None
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in rounds.items()):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
+from pnetviz.io.readers import read_json
 from pnetviz.io.roundname import REGISTRY, registry, round_name, taken_error
 
 KEY = "round"  # in a marker's and a summary_report.json's top level
@@ -70,8 +71,8 @@ def recorded(directory: Path) -> dict | None:
     summary_report.json); None if it records none (absent, older, unreadable)."""
     for name in (MARKER, REPORT):
         try:
-            value = json.loads((Path(directory) / name).read_text()).get(KEY)
-        except (OSError, ValueError, AttributeError):
+            value = read_json(Path(directory) / name, "output set record", finite=False).get(KEY)
+        except (InputError, OSError, AttributeError):
             continue
         if isinstance(value, dict) and isinstance(value.get("results"), str):
             return value
@@ -107,8 +108,8 @@ def stamp_report(stage: Path, run_meta: dict) -> None:
     if not mine or not path.is_file():
         return
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        data = read_json(path, "summary report", finite=False)
+    except (InputError, OSError):
         return  # verification names it
     if isinstance(data, dict) and data.get(KEY) != mine:
         data[KEY] = mine
