@@ -10,6 +10,7 @@ notebook reopened untrusted, which does not run scripts, shows the PNG.
 from __future__ import annotations
 
 import base64
+import re
 import contextlib
 import os
 import tempfile
@@ -19,6 +20,16 @@ from pathlib import Path
 from pnetviz.campaign.site import JSROOT_URL
 from pnetviz.errors import InputError
 from pnetviz.escape import html, script_literal, text_line
+
+SYMBOLS = {"pm": "\u00b1", "mu": "\u03bc", "varepsilon": "\u03b5", "sigma": "\u03c3", "geq": "\u2265", "leq": "\u2264",
+           "bar": "", "sqrt": "\u221a", "minus": "\u2212", "times": "\u00d7"}  # TLatex commands in plain text
+
+
+def plain_text(tlatex: str) -> str:
+    """A TLatex line as plain text: #pm -> \u00b1, #mu -> \u03bc, ...; braces, ^ and _ dropped
+    (m(H^{#pm}) = 130 GeV -> m(H\u00b1) = 130 GeV)."""
+    text = re.sub(r"#([A-Za-z]+)", lambda m: SYMBOLS.get(m.group(1), m.group(1)), str(tlatex))
+    return re.sub(r"[{}^_]", "", text)
 
 SAVE_FORMATS = ("png", "pdf", "svg", "root")
 
@@ -82,8 +93,17 @@ class Figure:
         script = (f"const jsroot = await import({script_literal(self.jsroot + 'modules/main.mjs')});\n"
                   "jsroot.settings.SmallPad = null;  // a ratio panel's axes drawn whole, as in the web report\n"
                   f"await jsroot.draw({script_literal(div)}, jsroot.parse({script_literal(self.to_json())}), '');")  # fmt: skip
+        caption = self.caption
+        note = f'\n<p class="pnetviz-caption">{html(caption)}</p>' if caption else ""  # context the frame had no room for
         return (f'<div id="{html(div)}" class="pnetviz-figure" title="{html(self.name)}" '
-                f'style="width:{self.width}px;height:{self.height}px"></div>\n<script type="module">\n{script}\n</script>')  # fmt: skip
+                f'style="width:{self.width}px;height:{self.height}px"></div>{note}\n<script type="module">\n{script}\n</script>')  # fmt: skip
+
+    @property
+    def caption(self) -> str:
+        """The context the figure's frame had no room for (signal point, channel, ...), as plain
+        text ("" when it is all on the canvas or the figure was read from a file)."""
+        lines = getattr(self._keep, "caption", None) or []
+        return "; ".join(plain_text(line) for line in lines)
 
     def to_png(self) -> bytes:
         """The canvas rendered by ROOT as PNG bytes."""
