@@ -16,6 +16,7 @@ DEFAULT_JOBS = 20  # batch jobs when --jobs is not given (fewer if the campaign 
 
 
 def split(text: str | None) -> set[str] | None:
+    """A comma-separated option (`--kinds binary,comparison`) as its set of names; None when not given."""
     return None if text is None else {t.strip() for t in text.split(",") if t.strip()}
 
 

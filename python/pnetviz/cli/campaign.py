@@ -249,7 +249,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     rest = orchestrate.rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
-    results = [plan.JobResult(j, -1) for j in skipped] + (orchestrate.run_jobs(args, todo, runner or run_command, opts.plots, client) if todo else []) + rest + left_out
+    ran = orchestrate.run_jobs(args, todo, runner or run_command, opts.plots, client) if todo else []
+    results = [plan.JobResult(j, -1) for j in skipped] + ran + rest + left_out
     results += getattr(args, "no_ntuple", [])
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
