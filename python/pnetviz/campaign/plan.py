@@ -18,7 +18,7 @@ from pathlib import Path
 from pnetviz import __version__, escape
 from pnetviz.errors import InputError
 from pnetviz.io import layout, readers
-from pnetviz.output import atomic
+from pnetviz.output import atomic, paths
 from pnetviz.output.atomic import MARKER
 
 KINDS = ("binary", "multiclass", "comparison", "ga")  # --kinds; a comparison runs `pnetviz compare`, ga `pnetviz ga`
@@ -110,7 +110,7 @@ def model_job(group: layout.ModelGroup, opts: Options) -> Job:
         argv += option("--background", group.background)
     argv += [*opts.evaluation.get(group.kind, ()), "--replace", "-q"]  # the campaign has settled the options
     inputs = [p for f in group.files for p in (f, *json_inputs(f))]
-    model_dir = layout.plots_model_dir(group.first(), opts.results, opts.plots, opts.round)
+    model_dir = paths.plots_model_dir(group.first(), opts.results, opts.plots, opts.round)
     return Job(group.kind, group.channel, group.signal, group.model, group.background, group.folds, group.kind,
                tuple(argv), tuple(inputs), set_dirs(model_dir, group.folds))  # fmt: skip
 
@@ -132,7 +132,7 @@ def comparison_jobs(groups: Sequence[layout.ModelGroup], opts: Options) -> list[
         inputs = [f for f, fold in zip(mc.files, mc.folds) if fold in folds]
         inputs += [f for b in binaries for f, fold in zip(b.files, b.folds) if fold in folds]
         inputs += [p for f in list(inputs) for p in json_inputs(f)]
-        out = layout.plots_comparison_dir(mc.first(), opts.results, opts.plots, opts.round)
+        out = paths.plots_comparison_dir(mc.first(), opts.results, opts.plots, opts.round)
         jobs.append(Job("comparison", mc.channel, mc.signal, mc.model, None, folds, "compare", tuple(argv),
                         tuple(inputs), set_dirs(out, folds)))  # fmt: skip
     return jobs

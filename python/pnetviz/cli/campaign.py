@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from pnetviz.campaign import orchestrate
 from pnetviz.campaign.rounds import check_round, claim_round, record_round, summary_root, unclaim_new_tree
 from pnetviz.cli import common, images, ranges, remember
 from pnetviz.errors import InputError, PnetvizWarning
@@ -86,7 +87,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
                                 "cancelled at the end, on failure and on Ctrl-C)")  # fmt: skip
     ranges.add(execution, "--jobs", type=ranges.JOBS, metavar="N",
                            help=f"batch jobs of one single-threaded worker each (default: one per campaign job, at "
-                                f"most {DEFAULT_JOBS})")  # fmt: skip
+                                f"most {orchestrate.DEFAULT_JOBS})")  # fmt: skip
     execution.add_argument("--job-memory", metavar="SIZE",
                            help=f"memory per batch job, e.g. '3 GB' (default: memory in dask's jobqueue config, "
                                 f"else {DEFAULT_MEMORY})")  # fmt: skip
@@ -121,7 +122,6 @@ def parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namespa
     return args
 
 
-DEFAULT_JOBS = 20  # batch jobs when --jobs is not given (fewer if the campaign has fewer jobs)
 BATCH_OPTIONS = ("--jobs", "--job-memory", "--job-walltime", "--job-queue")
 
 
@@ -158,10 +158,6 @@ def check_execution(args: argparse.Namespace) -> None:
     elif args.tls_ca_file or args.tls_cert or args.tls_key:
         raise InputError("--tls-ca-file, --tls-cert and --tls-key go with a tls:// --scheduler (the local cluster "
                          "makes its own credentials).")  # fmt: skip
-
-
-def split(text: str | None) -> set[str] | None:
-    return None if text is None else {t.strip() for t in text.split(",") if t.strip()}
 
 
 def options(args: argparse.Namespace):
@@ -207,137 +203,6 @@ def options(args: argparse.Namespace):
     return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation, round=args.round)
 
 
-def discover(args: argparse.Namespace, opts, skipped: dict | None = None) -> list:
-    """The jobs the options select; directories and ntuples whose names are not UTF-8 are left out
-    into `skipped` (path -> why) and said in one warning line each."""
-    from pnetviz.campaign import plan  # noqa: PLC0415
-    from pnetviz.escape import printable  # noqa: PLC0415
-
-    try:
-        folds = {int(f) for f in split(args.folds)} if args.folds else None
-    except ValueError:
-        raise InputError(f"--folds {args.folds!r}: give fold numbers, e.g. 0,1,2.") from None
-    skipped = {} if skipped is None else skipped
-    kinds = split(args.kinds) or set()
-    orphans = no_ntuple(args, opts, kinds, folds)
-    try:
-        jobs = plan.discover(opts, kinds, split(args.channels), split(args.signals), folds, args.model, args.pilot,
-                             skipped)  # fmt: skip
-    except InputError as err:
-        if not orphans:
-            raise
-        raise InputError(f"{err} {len(orphans)} models have JSON files but no ntuple, e.g. "
-                         f"{orphans[0].job.name}: {orphans[0].message}") from None  # fmt: skip
-    for path, why in sorted(skipped.items()):
-        warnings.warn(f"{printable(path)}: {why}", PnetvizWarning, stacklevel=2)
-    for r in orphans:
-        warnings.warn(f"{r.job.name}: {r.message}", PnetvizWarning, stacklevel=2)
-    args.no_ntuple = orphans  # for the summary
-    return jobs
-
-
-def no_ntuple(args: argparse.Namespace, opts, kinds: set[str], folds: set[int] | None) -> list:
-    """A JobResult (status "no ntuple", not a failure) per model with JSON files but no ntuple
-    (`pnetviz.io.orphans`) among the kinds the campaign evaluates."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
-    from pnetviz.io import orphans  # noqa: PLC0415
-
-    model_kinds = (kinds & {"binary", "multiclass"}) | ({"binary", "multiclass"} if "comparison" in kinds else set())
-    found = orphans.discover(opts.results, opts.prefix, split(args.channels), split(args.signals), model_kinds, folds,
-                             args.model, args.pilot)  # fmt: skip
-    return [plan.JobResult(plan.Job(o.kind, o.channel, o.signal, o.model, o.background, o.folds, o.kind, (), (), ()),
-                           summary.NO_NTUPLE, o.message()) for o in found]  # fmt: skip
-
-
-def rest_of_round(args: argparse.Namespace, opts, jobs: list) -> list:
-    """The summary describes the whole output, not only this run's filtered jobs: every other job
-    of the results directory whose sets are on disk, as "up to date" when made with these options
-    and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
-
-    try:  # names that are not UTF-8 are left out here too (the run's own discovery has said so)
-        everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot, {})
-    except InputError:
-        return []
-    ours = {d for j in jobs for d in j.outputs}
-    out = []
-    for job in everything:
-        if ours.intersection(job.outputs) or not all((d / plan.MARKER).is_file() for d in job.outputs):
-            continue
-        if plan.up_to_date(job, tidy=False):
-            out.append(plan.JobResult(job, summary.UP_TO_DATE))
-        else:
-            out.append(plan.JobResult(job, summary.OTHER_OPTIONS, "made by another command line or pnetviz version, "
-                                      "or before its inputs changed: rerun the campaign without filters to include it"))  # fmt: skip
-    return out
-
-
-def job_spec(args: argparse.Namespace, jobs: int):
-    """The batch request (campaign.batch.JobSpec) for a campaign of `jobs` jobs to run."""
-    from pnetviz.campaign import batch  # noqa: PLC0415
-
-    count = args.jobs if args.jobs is not None else max(1, min(jobs, DEFAULT_JOBS))
-    return batch.resolve(args.cluster, count, args.job_memory, args.job_walltime, args.job_queue)
-
-
-def say(text: str) -> None:
-    """A progress line on stderr, above the progress bar if one is shown."""
-    from tqdm import tqdm  # noqa: PLC0415
-
-    tqdm.write(text, file=sys.stderr)
-
-
-def run_batch(args: argparse.Namespace, todo: list, runner, timeout: float | None) -> list:
-    """The jobs on batch worker jobs: submitted, waited for (progress: workers up, the queue's
-    word), checked, run; cancelled on the way out whatever happens."""
-    from pnetviz.campaign import batch, cluster, execute  # noqa: PLC0415
-
-    spec = job_spec(args, len(todo))
-    quiet = args.quiet
-    tell = (lambda text: None) if quiet else say
-    tell(f"[pnetviz campaign] {spec.describe()}")
-    with cluster.batch_client(spec, common.plots_root(args).resolve(), tell) as jobs:
-        jobs.wait_for_workers(args.start_timeout)
-        cluster.check_environment(jobs.client)
-        link = batch.dashboard(jobs.client)
-        if link and not quiet:
-            port = link.split(":")[2].split("/")[0]
-            say(f"[pnetviz campaign] Dask dashboard on {batch.hostname()}: {link} (from your machine: ssh -L "
-                f"{port}:127.0.0.1:{port} {batch.hostname()}, then open it)")  # fmt: skip
-        with execute.Progress(len(todo), quiet=quiet) as progress:
-            return execute.execute(todo, jobs.client, runner, progress.done, timeout, retries=execute.SENDS - 1,
-                                   on_tick=lambda: jobs.tend(args.start_timeout))  # fmt: skip
-
-
-def run_jobs(args: argparse.Namespace, todo: list, runner=None, client=None) -> list:
-    """The jobs on the cluster the options name, or on `client` (a Dask Client the caller made
-    and keeps: used as it is, never closed here)."""
-    from pnetviz.campaign import cluster, execute  # noqa: PLC0415
-    from pnetviz.cli.commands import run_command  # noqa: PLC0415
-
-    runner = runner or run_command
-    timeout = args.job_timeout or None
-    if client is not None:
-        with execute.Progress(len(todo), quiet=args.quiet) as progress:
-            cluster.check_environment(client)
-            return execute.execute(todo, client, runner, progress.done, timeout)
-    if args.cluster != "local":
-        return run_batch(args, todo, runner, timeout)
-    with execute.Progress(len(todo), quiet=args.quiet) as progress:
-        if args.workers == 0 and not args.scheduler:
-            return execute.run_here(todo, runner, progress.done, timeout)
-        if args.scheduler:
-            client_of = cluster.scheduler_client(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key)
-        else:
-            client_of = cluster.local_client(args.workers)
-        with client_of as client:
-            cluster.check_environment(client)
-            link = getattr(client, "dashboard_link", None)
-            if link and not args.quiet and args.scheduler:
-                print(f"[pnetviz campaign] Dask dashboard: {link}", file=sys.stderr, flush=True)
-            return execute.execute(todo, client, runner, progress.done, timeout)
-
-
 def remembered(args: argparse.Namespace, argv: Sequence[str] | None, prog: str | None):
     """(options this command line gives, remember.Changes): the output options recorded with the
     round's campaign summary that this run does not give are reused (args updated)."""
@@ -354,12 +219,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     now, changes = remembered(args, argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.cli.commands import run_command  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     not_utf8: dict = {}
     check_round(opts)  # before any job: nothing of another round's tree is touched
-    jobs = discover(args, opts, not_utf8)
+    jobs = orchestrate.discover(args, opts, not_utf8)
     left_out = plan.left_out(not_utf8, opts)
     changes.removed = remember.removed_files(changes, [d for j in jobs for d in j.outputs])
     for line in changes.lines(str(summary_root(opts) / "campaign")) if (args.dry_run or not args.quiet) else []:
@@ -372,7 +238,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
             print(f"{job.name}{state}\n    pnetviz {job.command} {shlex.join(job.argv)}")
         print(f"[pnetviz campaign] {len(jobs)} jobs")
         if args.cluster != "local":
-            print(f"[pnetviz campaign] {job_spec(args, len(jobs)).describe()}")
+            print(f"[pnetviz campaign] {orchestrate.job_spec(args, len(jobs)).describe()}")
         return 0
     remember.check_removals(changes, args.replace, str(summary_root(opts)))
     existed = Path(opts.plots).exists()
@@ -394,10 +260,11 @@ def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     todo = [j for j in jobs if j not in skipped]
     if not args.quiet:
         print(f"[pnetviz campaign] {len(jobs)} jobs: {len(todo)} to run, {len(skipped)} up to date", flush=True)
-    rest = rest_of_round(args, opts, jobs)
+    rest = orchestrate.rest_of_round(args, opts, jobs)
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
-    results = [plan.JobResult(j, -1) for j in skipped] + (run_jobs(args, todo, runner, client) if todo else []) + rest + left_out
+    ran = orchestrate.run_jobs(args, todo, runner or run_command, opts.plots, client) if todo else []
+    results = [plan.JobResult(j, -1) for j in skipped] + ran + rest + left_out
     results += getattr(args, "no_ntuple", [])
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))

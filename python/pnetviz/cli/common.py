@@ -461,15 +461,16 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     """[layout.ModelFile], the missing folds and the default output directory of the model, from
     --predictions (one file; identity from the trainer's JSON where not given) or --results-dir."""
     from pnetviz.io import layout, trainer  # noqa: PLC0415
+    from pnetviz.output import paths  # noqa: PLC0415
 
     if not args.predictions:
         files, missing = layout.resolve(model_query(args, kind, background), args.fold)
-        return files, missing, layout.plots_model_dir(files[0], args.results_dir, plots_root(args), args.round)
+        return files, missing, paths.plots_model_dir(files[0], args.results_dir, plots_root(args), args.round)
     if args.pilot:
         raise InputError("--pilot goes with --results-dir; with --predictions the trainer's JSON says whether it is a pilot run.")
     found = rounds.in_results_tree(args, kind)
     if found is not None:  # in a results tree: published where --results-dir would publish it
-        return [found[1]], [], layout.plots_model_dir(found[1], found[0], plots_root(args), args.round)
+        return [found[1]], [], paths.plots_model_dir(found[1], found[0], plots_root(args), args.round)
     history = args.history or trainer.find_performance(args.predictions)
     info = trainer.load_info(args.predictions, history) if args.predictions.is_file() else trainer.TrainerInfo()
     if args.fold is None:
@@ -492,7 +493,7 @@ def resolve_files(args, kind: str, background: str | None = None) -> tuple[list,
     # With --output they only label the plots: a neutral "signal" and no channel, never a made-up one.
     channel, signal = channel or "", signal or "signal"
     file = layout.ModelFile(kind, channel, signal, fold, args.predictions, model=None, background=background)
-    return [file], [], layout.plots_model_dir(file, args.results_dir, plots_root(args), args.round)
+    return [file], [], paths.plots_model_dir(file, args.results_dir, plots_root(args), args.round)
 
 
 def option_name(value: str, option: str) -> str:

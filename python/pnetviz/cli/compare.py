@@ -51,6 +51,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
     from pnetviz.jobs.comparison import ComparisonJob  # noqa: PLC0415
+    from pnetviz.output.paths import plots_comparison_dir  # noqa: PLC0415
 
     common.check_energy(args.energy)
     common.apply_run_options(args)
@@ -64,7 +65,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     given_classes = parse_classes(args.classes)
     columns = common.column_map(args)
     files, missing, _ = common.resolve_files(args, "multiclass")
-    plots_dir = layout.plots_comparison_dir(files[0], args.results_dir, common.plots_root(args), args.round)
+    plots_dir = plots_comparison_dir(files[0], args.results_dir, common.plots_root(args), args.round)
     outputs, summary = common.output_dirs(args, plots_dir, files)
     todo = []
     for mc, out in zip(files, outputs, strict=True):

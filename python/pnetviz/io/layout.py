@@ -454,54 +454,6 @@ def choose(names: list[str], where: Path, pattern: str | None) -> str:
     raise InputError(f"{where}: {hint}: {listed}. Fix: choose one with --model (its full name or a part only it has).")
 
 
-def _check_identity(file: ModelFile) -> None:
-    where = str(file.predictions)
-    fix = "give --channel, --signal, --background (or --output)."
-    if file.channel:  # "" with --predictions and --output: no channel known, none in the path
-        check_name(file.channel, "channel", where, fix)
-    check_name(file.signal, "signal point", where, fix)
-    for field, value in (("model", file.model), ("background", file.background)):
-        if value is not None:
-            check_name(value, field, where, fix)
-
-
-def plots_model_dir(file: ModelFile, results: Path, plots_root: Path, round_given: str | None = None) -> Path:
-    """Where a model's fold directories go by default: the trainer's tree mirrored under
-    `plots/<round>/` (io.roundname: `--round`, else the name the plots tree's registry gives the
-    results tree: its directory's name unless another tree holds it), or
-    pnetviz's first layout under `plots/` (under `plots/<round>/` with `--round`). Every name in
-    it has been checked where it was read (check_name); checked again here, so that no caller
-    can build a path from an unchecked one."""
-    _check_identity(file)
-    if file.model is None:
-        root = _legacy_root(plots_root, round_given)
-        if file.kind == "binary":
-            return binary_dir(root, file.channel, file.signal, file.background or "background")
-        return multiclass_dir(root, file.channel, file.signal)
-    return Path(plots_root) / _round(plots_root, results, round_given) / file.channel / file.kind / file.signal / file.model
-
-
-def plots_comparison_dir(multiclass: ModelFile, results: Path, plots_root: Path, round_given: str | None = None) -> Path:
-    """Where a binary-vs-multi-class comparison's fold directories go by default."""
-    _check_identity(multiclass)
-    if multiclass.model is None:
-        return _legacy_root(plots_root, round_given) / multiclass.channel / "comparison" / multiclass.signal
-    return (Path(plots_root) / _round(plots_root, results, round_given) / multiclass.channel / "comparison" / multiclass.signal
-            / multiclass.model)  # fmt: skip
-
-
-def _round(plots_root: Path, results: Path, round_given: str | None) -> str:
-    from pnetviz.io.roundname import round_name  # noqa: PLC0415 - roundname builds on this module
-
-    return round_name(plots_root, results, round_given)
-
-
-def _legacy_root(plots_root: Path, round_given: str | None) -> Path:
-    from pnetviz.io.roundname import check_round_name  # noqa: PLC0415
-
-    return Path(plots_root) / check_round_name(round_given) if round_given is not None else Path(plots_root)
-
-
 @dataclass(frozen=True)
 class ModelGroup:
     """Every fold of one model found in a results directory (a campaign job's input)."""
