@@ -126,3 +126,14 @@ def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
         read_predictions(path, classes=("signal", "bkg"), score_classes=("signal",), tree="tree",
                          columns=parse_columns(pairs, None))  # fmt: skip
     assert "\n" not in str(err.value) and "error" not in capfd.readouterr().err
+
+
+def test_an_expression_of_its_own_branch_reads_the_branch(other, monkeypatch):
+    path, cols = other
+    exprs = (("is_test", "is_test && event % 2 == 0"), ("evt_weight", "-evt_weight"))
+    types = {"is_test": "Bool_t", "event": "ULong64_t", "evt_weight": "Double_t"}
+    monkeypatch.setattr(mapped, "_read_frame", lambda *a: pytest.fail("RDataFrame used for expressions of branches"))
+    got = mapped.read_view(path, "tree", exprs, {"is_test": "bool", "evt_weight": "double"}, types,
+                           len(cols["event"]), False, ())  # fmt: skip
+    np.testing.assert_array_equal(got["is_test"], cols["is_test"] & (cols["event"] % 2 == 0))
+    np.testing.assert_array_equal(got["evt_weight"], -cols["evt_weight"])

@@ -8,9 +8,9 @@ the tree or a C++ expression of its branches (`true_label=isSignal ? 0 : 1`,
 `view_types` gives the types of the columns as the reader will see them (a mapped branch has its
 branch's type, an expression the type ROOT deduces for it); `read_view` reads them: when every
 column to read is a plain branch of a supported type, with the compiled reader of
-`pnetviz.io.ntuple` (renamed); the expressions in one RDataFrame event loop with a Define per
-expression (the plain branches still through the compiled reader: RDataFrame's just-in-time
-compilation grows with each column it reads). A file the structural check cannot verify is read
+`pnetviz.io.ntuple` (renamed); expressions of such branches by one compiled loop over the
+branches read in the same pass (`pnetviz.io.expressions`: Define's types and values without
+RDataFrame); any other expression in one RDataFrame event loop with a Define per expression. A file the structural check cannot verify is read
 in a guarded child either way.
 """
 

@@ -6,8 +6,9 @@ C++ function declared once per process for each distinct set of expressions and 
 `auto f(T1 b1, ...) { return EXPR; }` per expression, the same lambda RDataFrame's `Define` would
 compile, so the result type (ROOT's name for it) and the values are those of `Define`. Measured at
 1e6 events (benchmarks/README.md): a second read of the mapped benchmark file 0.62 -> 0.35 s,
-the first 8.1 -> 2.8 s (cling compiles 3 small functions, not RDataFrame's templates). Any other expression (a name that is not a branch,
-another mapped column, a branch of another type) returns None and goes through RDataFrame.
+the first 8.1 -> 2.8 s (cling compiles 3 small functions, not RDataFrame's templates). Any other
+expression (a name that is not a branch, another mapped expression, a branch of another type) returns
+None and goes through RDataFrame.
 """
 
 from __future__ import annotations
@@ -51,13 +52,16 @@ def _kernel(exprs: ColumnMap, inputs: tuple[tuple[str, str], ...]) -> tuple[str,
 
 def inputs_of(exprs: ColumnMap, types: Mapping[str, str]) -> tuple[tuple[str, str], ...] | None:
     """(branch, type) the expressions read, or None when one of their names is not a branch of a
-    type the compiled reader reads or is itself one of the mapped expressions (left to RDataFrame)."""
+    type the compiled reader reads or is another of the mapped expressions (left to RDataFrame)."""
     from pnetviz.io.columns import names_in  # noqa: PLC0415
     from pnetviz.io.ntuple import DTYPES  # noqa: PLC0415
 
     defined = {name for name, _ in exprs}
+    # a column's own name in its expression is its branch (Define's Redefine sees the branch)
+    if any(b in defined and b != name for name, e in exprs for b in names_in(e)):
+        return None
     used = dict.fromkeys(b for _, e in exprs for b in names_in(e))
-    if not used or any(b in defined or types.get(b) not in DTYPES for b in used):
+    if not used or any(types.get(b) not in DTYPES for b in used):
         return None
     return tuple((b, types[b]) for b in used)
 
