@@ -10,8 +10,8 @@ branch's type, an expression the type ROOT deduces for it); `read_view` reads th
 column to read is a plain branch of a supported type, with the compiled reader of
 `pnetviz.io.ntuple` (renamed); expressions of such branches by one compiled loop over the
 branches read in the same pass (`pnetviz.io.expressions`: Define's types and values without
-RDataFrame); any other expression in one RDataFrame event loop with a Define per expression. A file the structural check cannot verify is read
-in a guarded child either way.
+RDataFrame); any other expression in one RDataFrame event loop with a Define per expression. A
+file the structural check cannot verify is read in a guarded child either way.
 """
 
 from __future__ import annotations

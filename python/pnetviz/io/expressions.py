@@ -34,11 +34,12 @@ def _kernel(exprs: ColumnMap, inputs: tuple[tuple[str, str], ...]) -> tuple[str,
     casts = "".join(f"const auto *pnetviz_in{i} = reinterpret_cast<const {t} *>(in[{i}]);\n"
                     for i, (_, t) in enumerate(inputs))  # fmt: skip
     args = ", ".join(f"pnetviz_in{i}[pnetviz_e]" for i in range(len(inputs)))
-    code = ["#include <ROOT/RDF/Utils.hxx>\n#include <cstdint>\n#include <string>\n#include <typeinfo>\n",
-            f"namespace {space} {{"]  # fmt: skip
+    includes = "".join(f"#include <{h}>\n" for h in ("ROOT/RDF/Utils.hxx", "cstdint", "string", "typeinfo", "utility"))
+    code = [includes, f"namespace {space} {{"]
+    defaults = ", ".join(f"std::declval<{t}>()" for _, t in inputs)
     for k, (_, expr) in enumerate(exprs):
         code.append(f"inline auto f{k}({params}) {{ return {expr}\n; }}\n"
-                    f"using t{k} = decltype(f{k}({', '.join(f'{t}()' for _, t in inputs)}));\n"
+                    f"using t{k} = decltype(f{k}({defaults}));\n"
                     f"std::string type{k}() {{ return ROOT::Internal::RDF::TypeID2TypeName(typeid(t{k})); }}")  # fmt: skip
     loop = "".join(f"reinterpret_cast<t{k} *>(out[{k}])[pnetviz_e] = f{k}({args});\n" for k in range(len(exprs)))
     code.append(f"void eval(long long n, const std::uint64_t *in, const std::uint64_t *out) {{\n{casts}"
