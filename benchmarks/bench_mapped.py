@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reading one ntuple three ways: the contract file with pnetviz's compiled reader, the same
-events under another group's branch names read through a --column mapping (RDataFrame Define of
-the expressions), and uproot 5 on the contract file, each in its own fresh process, one thread.
+events under another group's branch names read through a --column mapping (expressions of branches
+compiled by pnetviz.io.expressions), and uproot 5 on the contract file, each in its own fresh process, one thread.
 
 Usage: .venv/bin/python benchmarks/bench_mapped.py [--events 1e6] [--repeat 3]
 With uproot not in the environment, give a directory it is installed in (pip install --target

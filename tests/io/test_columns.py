@@ -93,3 +93,47 @@ def test_invalid_expression_is_one_line_without_cling_output(other, capfd):
     text = str(err.value)
     assert "\n" not in text and "--column test_mask=evnt % 5 ==" in text and "not branches of 'tree': evnt" in text
     assert "error" not in capfd.readouterr().err
+
+
+def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(other, monkeypatch):
+    path, cols = other
+    exprs = (("true_label", "isSignal ? 0 : 1"), ("weight", "evt_weight * 2"), ("test_mask", "event % 5 == 3"),
+             ("score_signal", "bdt_score > 0.5f ? bdt_score : 0.5f * bdt_score"))  # fmt: skip
+    types = {"isSignal": "Bool_t", "evt_weight": "Double_t", "event": "ULong64_t", "bdt_score": "Float_t"}
+    branches = tuple(sorted(cols))
+    define_types = mapped._expression_types(path, "tree", exprs, branches)  # RDataFrame's Define
+    define_values = mapped._read_frame(path, "tree", exprs, tuple(n for n, _ in exprs), branches, len(cols["event"]))
+    monkeypatch.setattr(mapped, "_read_frame", lambda *a: pytest.fail("RDataFrame used for expressions of branches"))
+    monkeypatch.setattr(mapped, "_expression_types", lambda *a: pytest.fail("RDataFrame used for the types"))
+    got = mapped.read_view(path, "tree", exprs, {**define_types}, types, len(cols["event"]), False, ())
+    assert mapped.view_types(path, "tree", types, exprs, True) == {**types, **define_types}
+    assert define_types == {"true_label": "int", "weight": "double", "test_mask": "bool", "score_signal": "float"}
+    for name, values in define_values.items():
+        assert got[name].dtype == values.dtype
+        np.testing.assert_array_equal(got[name], values)
+
+
+@pytest.mark.parametrize("expr", ["event % 5 ==", "rdfentry_ % 5 == 3"])
+def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
+    path, cols = other
+    pairs = [*MAPPING[:4], f"test_mask={expr}"]
+    if expr.startswith("rdfentry_"):  # not a branch: RDataFrame's own column
+        preds = read_predictions(path, classes=("signal", "bkg"), score_classes=("signal",), tree="tree",
+                                 columns=parse_columns(pairs, None))  # fmt: skip
+        np.testing.assert_array_equal(preds.masks["test"], np.arange(len(cols["event"])) % 5 == 3)
+        return
+    with pytest.raises(InputError, match="ROOT cannot compile this C[+][+] expression") as err:
+        read_predictions(path, classes=("signal", "bkg"), score_classes=("signal",), tree="tree",
+                         columns=parse_columns(pairs, None))  # fmt: skip
+    assert "\n" not in str(err.value) and "error" not in capfd.readouterr().err
+
+
+def test_an_expression_of_its_own_branch_reads_the_branch(other, monkeypatch):
+    path, cols = other
+    exprs = (("is_test", "is_test && event % 2 == 0"), ("evt_weight", "-evt_weight"))
+    types = {"is_test": "Bool_t", "event": "ULong64_t", "evt_weight": "Double_t"}
+    monkeypatch.setattr(mapped, "_read_frame", lambda *a: pytest.fail("RDataFrame used for expressions of branches"))
+    got = mapped.read_view(path, "tree", exprs, {"is_test": "bool", "evt_weight": "double"}, types,
+                           len(cols["event"]), False, ())  # fmt: skip
+    np.testing.assert_array_equal(got["is_test"], cols["is_test"] & (cols["event"] % 2 == 0))
+    np.testing.assert_array_equal(got["evt_weight"], -cols["evt_weight"])

@@ -8,10 +8,10 @@ the tree or a C++ expression of its branches (`true_label=isSignal ? 0 : 1`,
 `view_types` gives the types of the columns as the reader will see them (a mapped branch has its
 branch's type, an expression the type ROOT deduces for it); `read_view` reads them: when every
 column to read is a plain branch of a supported type, with the compiled reader of
-`pnetviz.io.ntuple` (renamed); the expressions in one RDataFrame event loop with a Define per
-expression (the plain branches still through the compiled reader: RDataFrame's just-in-time
-compilation grows with each column it reads). A file the structural check cannot verify is read
-in a guarded child either way.
+`pnetviz.io.ntuple` (renamed); expressions of such branches by one compiled loop over the
+branches read in the same pass (`pnetviz.io.expressions`: Define's types and values without
+RDataFrame); any other expression in one RDataFrame event loop with a Define per expression. A
+file the structural check cannot verify is read in a guarded child either way.
 """
 
 from __future__ import annotations
@@ -108,8 +108,11 @@ def view_types(path: Path, tree: str, types: dict[str, str], mapping: ColumnMap,
         else:
             exprs[name] = expr
     if exprs:
-        from pnetviz.io import guard  # noqa: PLC0415
+        from pnetviz.io import expressions, guard  # noqa: PLC0415
 
+        compiled = expressions.result_types(tuple(exprs.items()), types)
+        if compiled is not None:  # the compiled evaluator's types, which are Define's
+            return out | compiled
         args = (path, tree, tuple(exprs.items()), tuple(sorted(types)))
         out.update(_expression_types(*args) if verified else guard.run(_expression_types, *args, subject=path))
     return out
@@ -161,17 +164,21 @@ def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str]
               entries: int, progress: bool, block: Sequence[str]) -> dict[str, np.ndarray]:  # fmt: skip
     """Column name -> array for `columns` (name -> type from `view_types`), in entry order: the
     plain branches with the compiled reader, the expressions in one RDataFrame event loop."""
-    from pnetviz.io import guard, ntuple  # noqa: PLC0415
+    from pnetviz.io import expressions, guard, ntuple  # noqa: PLC0415
 
     source = dict(mapping)
     wanted = {name: source.get(name, name) for name in columns}
     plain = {name: expr for name, expr in wanted.items() if is_plain(expr, types)}
+    exprs = tuple((n, e) for n, e in wanted.items() if n not in plain)
+    # expressions of plain branches: their branches read in the same pass, then one compiled loop
+    inputs = expressions.inputs_of(exprs, types) if exprs and expressions.result_types(exprs, types) else None
     out = {}
-    if plain:
-        branches = {expr: types[expr] for expr in dict.fromkeys(plain.values())}
+    if plain or inputs:
+        branches = {expr: types[expr] for expr in dict.fromkeys([*plain.values(), *(b for b, _ in inputs or ())])}
         data = ntuple.read_columns(path, tree, branches, entries, progress, block=[plain[b] for b in block if b in plain])
         out = {name: data[expr] for name, expr in plain.items()}
-    exprs = tuple((n, e) for n, e in wanted.items() if n not in plain)
+        if inputs:
+            return out | expressions.evaluate(exprs, types, data, entries)
     if not exprs:
         return out
     # the expressions alone through RDataFrame: its just-in-time compilation grows with every column
