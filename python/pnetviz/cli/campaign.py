@@ -253,6 +253,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
 def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     """The campaign after its checks: the jobs, the summary, the site."""
     from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.cli.commands import run_command  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
