@@ -116,7 +116,8 @@ def cmsstyle():
     return cms
 
 
-_GLOBALS = ("cms_energy", "cms_lumi", "extraText", "cmsText", "useCmsLogo")
+_GLOBALS = ("cms_energy", "cms_lumi", "extraText", "cmsText", "useCmsLogo", "lumiTextSize")
+STANDARD_LUMI_TEXT = len("Run 2 (13 TeV)")  # the label line fits this beside "CMS Simulation Preliminary"
 
 
 def energy_text(energy: float) -> str | None:
@@ -134,6 +135,9 @@ def _set_label(module, options: StyleOptions) -> None:
     else:
         module.cms_energy = text
     module.SetLumi(None, run=options.run)
+    lumi = len(f"{module.cms_lumi} ({module.cms_energy})")  # as CMS_lumi writes it
+    if lumi > STANDARD_LUMI_TEXT:  # a longer run or energy text ("HL-LHC (14 TeV)"): smaller, not into the extra text
+        module.lumiTextSize *= max(0.98, STANDARD_LUMI_TEXT / lumi)  # 0.98: matrix labels stay at 7 pt
     module.cmsText = "" if options.cms_label == "private" else "CMS"  # SetExtraText clears it for 'Private' only
     module.SetExtraText(PRIVATE_TEXT if options.cms_label == "private" else options.extra_text)
 
