@@ -110,9 +110,11 @@ def _beside(name: str):
 figlint_frames = _beside("figlint_frames")  # the frame rules (frame, ticklabel, zrange)
 
 # Rules whose fixes are still in progress: test_every_stored_canvas_passes shows their violations
-# as a known gap (xfail with the list); tests of single figure kinds leave them out. None now: the
-# frame rule (issue 33 items 1 and 9) holds on every figure kind.
-PENDING_RULES: frozenset[str] = frozenset()
+# as a known gap (xfail with the list); tests of single figure kinds leave them out. The frame rule
+# (issue 33 items 1 and 9) holds on the demo's figure kinds but not yet in every edge case: a GA KS
+# grid, a training figure naming diverged epochs, a 4-class score figure of a few hundred events
+# (its legend then goes above the frame, which drops below 5 cm).
+PENDING_RULES: frozenset[str] = frozenset({"frame"})
 
 
 def settled(records: Sequence[dict]) -> list[dict]:

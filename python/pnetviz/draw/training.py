@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from pnetviz.draw import canvas
+from pnetviz.rootenv import root
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.io.history import TrainingHistory
 
@@ -63,9 +64,11 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
         if best is not None:
             canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
                             line_style=7)  # fmt: skip
+        for note in notes:  # what is not drawn belongs with the legend: never left to the caption
+            fig.legend.append((root().nullptr, note, ""))
 
     make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
-    return canvas.boxed_figure(make, frames, draw, [*context, *notes], physics=physics)
+    return canvas.boxed_figure(make, frames, draw, list(context), physics=physics)
 
 
 def _what(label: str, ytitle: str) -> str:
