@@ -408,7 +408,7 @@ def stored_files(tmp_path_factory):
     return files
 
 
-PENDING_RULES = figlint.PENDING_RULES  # rules whose fixes are in progress (none now)
+PENDING_RULES = figlint.PENDING_RULES  # rules whose fixes are in progress (figlint.py says which and why)
 
 
 def test_every_stored_canvas_passes(stored_files):

@@ -422,6 +422,7 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     check_energy(args.energy)  # option values first: a wrong one is said before any input is looked at
+    parse_formats(args.formats)
     argv = rounds.remember_options(args, argv, kind, background)  # before the jobs are made from the options
     todo, missing, summary = fold_jobs(args, kind, make, background=background)
     first = todo[0]
