@@ -350,7 +350,7 @@ def test_a_semicolon_in_a_background_name_stays_in_the_stored_titles(tmp_path):
                                                      "--formats", "png", "--no-bjet-comparison", "-q"]) == 0  # fmt: skip
     scores = stored_objects(out / "plots.root", "scores")
     assert scores["scores/test_background"] == ("non;prompt events, test split, all events, score distributions",
-                                                "P(signal)", "Fraction of events")  # fmt: skip
+                                                "P(signal)", "Normalised to unit area")  # fmt: skip
     assert scores["scores/train_background"][0].startswith("non;prompt events, train split")
 
 
