@@ -76,7 +76,7 @@ def latex_tables(table: Sequence[dict]) -> str:
                 " & & \\multicolumn{2}{c}{Search's best} & \\multicolumn{2}{c}{Trainer's choice} & "
                 "\\multicolumn{3}{c}{Deployed} & & \\\\",
                 "\\cmidrule(lr){3-4} \\cmidrule(lr){5-6} \\cmidrule(lr){7-9}",
-                "$m_{H^\\pm}$ & $m_A$ & it./model & fitness & it./model & fitness & it./model & fitness & "
+                "$m_{H^\\pm}$ & $m_{A}$ & it./model & fitness & it./model & fitness & it./model & fitness & "
                 "$L_\\mathrm{val}$ & Spread & W \\\\", "\\midrule"]  # fmt: skip
         for r in sel:
             cells = [_mass_cells(r["signal"])]

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pnetviz.names import name
 from pnetviz.draw import canvas
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.escape import tlatex
 from pnetviz.metrics.observers import Sculpting, VarVsEff
 from pnetviz.rootenv import root
 
-REJECTION_TITLE = "Background rejection (1/#varepsilon_{b})"
+REJECTION_TITLE = name("rejection")  # names.py: one name per quantity
 LABELS = {"m_mumu": "m_{#mu#mu} [GeV]", "pt_lead": "p_{T}^{lead} [GeV]"}  # the demo's observers; --labels NAME=TEXT wins
 
 

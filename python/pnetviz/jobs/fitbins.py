@@ -99,7 +99,10 @@ def figures_of(doc: dict, hists: list, context: Sequence[str], tag: str = "") ->
                                                 [*context, f"K = {doc['chosen_k']} (smallest within 1% of the best), test events"])  # fmt: skip
     # a datacard's observation beside the processes (stored, not drawn): the background sum, i.e.
     # the background-only Asimov data set, so that `shapes * * plots.root <key>/$PROCESS` finds data_obs
-    histograms.keep(f"{key}/{OBSERVED}", background_sum(hists, f"{key}_{OBSERVED}"), "Observed: background sum (Asimov)")
+    observed = background_sum(hists, f"{key}_{OBSERVED}")
+    observed.GetXaxis().SetTitle("Score (chosen binning)")  # as the figure's frame names the drawn ones (not drawn itself)
+    observed.GetYaxis().SetTitle(ytitle)
+    histograms.keep(f"{key}/{OBSERVED}", observed, "Observed: background sum (Asimov)")
     return [binningplots.objective_figure(f"{stem}binning_objective", f"{sub}binning", doc, ctx), histograms]
 
 
