@@ -123,8 +123,10 @@ def test_working_point_lines_carry_their_targets():
     lines = [o for o in fig.extras if o.InheritsFrom("TGraph") and o.GetTitle().startswith("WP ")]
     assert [o.GetTitle() for o in lines] == [f"WP {100 * p['target_eps_s']:g}%: cut {p['threshold']:.3g}" for p in points]
     for p, line in zip(points, lines, strict=True):
-        assert f"{100 * p['target_eps_s']:g}%" in texts  # written at the line's top
         assert np.frombuffer(line.GetX(), count=line.GetN()) == pytest.approx(p["threshold"])
+    labels = [label for _, label, _ in fig.legend] or [e.GetLabel() for e in _legend_entries(fig)]
+    assert "WP #varepsilon_{s}: 90,70,50%" in labels  # the targets left to right (cuts ascending: 90% lowest)
+    assert not [t for t in texts if t.endswith("%")]  # none written beside the lines (they met the legend)
 
 
 def test_ratio_bands_are_drawn_and_told_apart():

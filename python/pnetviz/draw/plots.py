@@ -19,7 +19,6 @@ from pnetviz.metrics.roc import decimate
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
-from pnetviz.draw.cutlabels import label_cuts, placements
 from pnetviz.draw.scorelegend import grid_legend, score_legend
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
 
@@ -274,9 +273,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     to the data, its maximum raised by up to a decade for the legend (as CMS figures do), which
     goes where the data leave room (canvas.boxed_figure: inside the frame, the context on one line
     or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
-    as dashed vertical lines up to the top of the data, labelled `cut_label`, each with its own
-    target written at its top (`cut_texts`, e.g. "90%": the line's title too; where they do not fit
-    beside the lines, the targets go into the legend entry, left to right)."""
+    as dashed vertical lines up to the top of the data, labelled `cut_label`; with `cut_texts` (e.g.
+    "90%") each line's title names its target and the one legend entry lists the targets left to
+    right ("WP eps_s: 90,70,50%")."""
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     positive = contents[contents > 0]
     lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
@@ -286,19 +285,15 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
         for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
             canvas.add_hist(fig, h.key, h.hist, None, hist_color=h.color, points=h.points, line_style=h.line_style)
         fig.legend.extend(grid_legend(fig, hists) or score_legend(hists))
-        pad = fig.pads[0]
-        fits = placements(cuts, frame, cut_texts, pad.GetLeftMargin(), 1.0 - pad.GetRightMargin()) if cut_texts else None
         label = cut_label
-        if cut_texts and fits is None:  # too close to write beside the lines: the targets in the legend, left to right
+        if cut_texts:  # the targets in the legend entry, left to right (texts beside the lines collided with the legend)
             targets = [t for _, t in sorted(zip(cuts, cut_texts, strict=False))]
             label = f"WP #varepsilon_{{s}}: {','.join(t.rstrip('%') for t in targets[:-1])},{targets[-1]}"  # short: in columns
-        wp_lines = []
-        for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its target
+        for k, cut in enumerate(cuts):  # working points: dashed vertical lines, one legend entry for all, each its title
             canvas.add_line(fig, cut, frame.y[0], cut, peak * 1.5, label if k == 0 else None, line_color=color("reference"),
                             line_style=9)  # fmt: skip
-            wp_lines.append(fig.extras[-1])
-        if cut_texts:
-            label_cuts(fig, wp_lines, cuts, frame, cut_texts)
+            if cut_texts:
+                set_title(fig.extras[-1], f"WP {cut_texts[k]}: cut {cut:.3g}")
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
