@@ -338,7 +338,7 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
     optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
     # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
-    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z/Z_{max}")
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z / max Z")  # no subscript: a rotated Z_{max} reached the image edge
 
     def mark(fig: canvas.Figure) -> None:
         cut = optimum["threshold"]
