@@ -160,3 +160,13 @@ def pad_scale(fig: Figure, pad: int = 0) -> float:
         return 1.0
     W, H = fig.canvas.GetWw(), fig.canvas.GetWh()
     return min(W, H) / max(min(p.GetAbsWNDC() * W, p.GetAbsHNDC() * H), 1.0)
+
+
+def text_width(text: str, size: float) -> float:
+    """Width in pixels of a font-42 TLatex `text` of `size` in the current pad."""
+    latex = root().TLatex(0, 0, text)
+    latex.SetTextFont(42)
+    latex.SetTextSize(size)
+    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
+    latex.GetBoundingBox(w, h)
+    return float(w.value)

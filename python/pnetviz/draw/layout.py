@@ -4,7 +4,6 @@ boxed_figure, the one way a figure places them (inside the frame: never a header
 
 from __future__ import annotations
 
-import ctypes
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ import numpy as np
 
 from pnetviz.rootenv import root
 from pnetviz.draw.style import STYLE, cmsstyle
-from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, pad_scale, visible_length
+from pnetviz.draw.geometry import text_width, Figure, Frame, Margins, margins_of, pad_scale, visible_length
 from pnetviz.draw.sampling import drawn_items, drawn_points
 
 
@@ -183,7 +182,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     p.cd()
     scale = pad_scale(fig, 0)
     size = STYLE["legend_text_size"] * scale
-    widest = max(_label_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
+    widest = max(text_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
     span = 1 - left - right
     column = widest / (1 - ABOVE_MARGIN) + 0.01
     columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
@@ -229,13 +228,3 @@ def _fit_y_title(pad) -> None:
 
 
 ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample
-
-
-def _label_width(text: str, size: float) -> float:
-    """Pixels of a font-42 TLatex `text` of `size` in the current pad."""
-    latex = root().TLatex(0, 0, text)
-    latex.SetTextFont(42)
-    latex.SetTextSize(size)
-    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
-    latex.GetBoundingBox(w, h)
-    return float(w.value)

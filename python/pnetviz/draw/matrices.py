@@ -5,7 +5,6 @@ labels fitted to the margins, and the palette (placed without a paint, stored as
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import re
 from collections.abc import Iterator, Sequence
 
@@ -14,7 +13,7 @@ import numpy as np
 from pnetviz.rootenv import root
 from pnetviz.draw.style import cmsstyle, unpainted
 from pnetviz.draw.stored import PALETTE_NAME, palette_command
-from pnetviz.draw.geometry import Figure, Frame, margins_of, unique, visible_length
+from pnetviz.draw.geometry import text_width, Figure, Frame, margins_of, unique, visible_length
 from pnetviz.draw.figures import painted_frame
 
 
@@ -209,16 +208,6 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     return fig.keep(key, hist)
 
 
-def _text_width(text: str, size: float) -> float:
-    """Width in pixels of a font-42 TLatex of `size` in the current pad."""
-    latex = root().TLatex(0, 0, text)
-    latex.SetTextFont(42)
-    latex.SetTextSize(size)
-    w, h = ctypes.c_uint(0), ctypes.c_uint(0)
-    latex.GetBoundingBox(w, h)
-    return float(w.value)
-
-
 # where ROOT puts an axis title (measured on this ROOT, font 42): its near edge is 1.6 x size x
 # (pad width for y, pad height for x) x offset from the axis, less DESCENT x size x pad height;
 # the title is TITLE_HEIGHT x size x pad height thick
@@ -237,7 +226,7 @@ def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | 
     n = max(len(columns), 1)
     size = BIN_LABEL_SIZE["matrix"] * 2 / 3  # ROOT draws bin labels at 2/3 of the label size
     title = MATRIX_LABEL_SIZE
-    widest = max((_text_width(label, size) for label in labels), default=0.0)
+    widest = max((text_width(label, size) for label in labels), default=0.0)
     x_axis, y_axis = hist.GetXaxis(), hist.GetYaxis()
     left, right, bottom, top = MATRIX_MARGINS
     # y: the title's near edge LABEL_GAP past the labels; its far edge inside the canvas
@@ -246,7 +235,7 @@ def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | 
     offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
     y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), offset))
     column = (1 - left - right) * W / n
-    widest = max((_text_width(label, size) for label in columns), default=0.0)
+    widest = max((text_width(label, size) for label in columns), default=0.0)
     height = TITLE_HEIGHT * size * H
     if widest > TILT_LIMIT * column:  # even tilted, neighbours would run into each other: vertical
         x_axis.LabelsOption("v")
