@@ -75,19 +75,23 @@ GRID_CELLS = 500  # cells per NDC unit of the occupancy grid (a box is tested on
 
 
 def occupancy(points: np.ndarray) -> np.ndarray:
-    """Summed-area table of the NDC `points` on a GRID_CELLS grid: any box is tested in O(1)."""
+    """The NDC `points` on a GRID_CELLS x GRID_CELLS boolean grid (True: a point in the cell); a box
+    is tested on the cells it touches (_empty). A grid, not a summed-area table: building the table
+    (two cumulative sums over 250,000 cells) cost more than all the box tests it saved."""
     n = GRID_CELLS
-    cells = np.clip((points * n).astype(np.int64), 0, n - 1) if points.size else np.zeros((0, 2), np.int64)
-    counts = np.bincount((cells[:, 0] + 1) * (n + 1) + cells[:, 1] + 1, minlength=(n + 1) ** 2)
-    return np.minimum(counts, 1).astype(np.int32).reshape(n + 1, n + 1).cumsum(0).cumsum(1)
+    grid = np.zeros((n, n), dtype=bool)
+    if points.size:
+        cells = np.clip((points * n).astype(np.int64), 0, n - 1)
+        grid[cells[:, 0], cells[:, 1]] = True
+    return grid
 
 
-def _empty(table: np.ndarray, box: Box, gap: float = 0.006) -> bool:
-    """No point of the occupancy `table` in `box` widened by `gap` (cells it touches included)."""
+def _empty(grid: np.ndarray, box: Box, gap: float = 0.006) -> bool:
+    """No point of the occupancy `grid` in `box` widened by `gap` (cells it touches included)."""
     n = GRID_CELLS
     i1, j1 = (min(max(math.floor((v - gap) * n), 0), n) for v in box[:2])
     i2, j2 = (min(max(math.floor((v + gap) * n) + 1, 0), n) for v in box[2:])
-    return int(table[i2, j2]) - int(table[i1, j2]) - int(table[i2, j1]) + int(table[i1, j1]) == 0
+    return not grid[i1:i2, j1:j2].any()
 
 
 def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
@@ -131,42 +135,82 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
        frame (legend_above): never the context, the frame lowered by the legend's rows only."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
-    tried: list[tuple[Figure, Frame, Layout, np.ndarray]] = []  # each frame's figure, kept open until one is chosen
-    for frame in frames:
+    tried: list[_Tried] = []  # each frame's figure (None: not built, its drawing predicted), kept open until one is chosen
+    labels: list[str] = []
+
+    def build(frame: Frame) -> _Tried:
         fig = make(frame)
         draw(fig, frame)
-        labels = [label for _, label, _ in fig.legend]
         layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), drawn_items(fig))
-        table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
+        return _Tried(fig, frame, layout, occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins)))
+
+    def fits(entry: _Tried, lines: Sequence[str], rows: int, width: float, where: Sequence[str]) -> Box | None:
+        return free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
+
+    for frame in frames:
+        if tried and frame != tried[0].frame:  # the first figure's drawing seen in this frame: no room there, none in its own
+            guess = _predicted(tried[0], frame)
+            if not any(fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners) for lines in variants):
+                tried.append(guess)
+                continue
+        entry = build(frame)
+        labels = [label for _, label, _ in entry.fig.legend]
         for lines in variants:
-            box = free_box(fig, frame, len(lines) + len(labels), box_width([*lines, *labels]), corners, layout=layout, table=table)
+            box = fits(entry, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
             if box is not None:
-                add_legend_box(fig, box, lines)
-                return _keep_only(fig, tried)
-        tried.append((fig, frame, layout, table))
-    fig, columns, box = tried[-1][0], 1, None
+                add_legend_box(entry.fig, box, lines)
+                return _keep_only(entry.fig, tried)
+        tried.append(entry)
+    fig, columns, box = None, 1, None
     for columns in (1, 2) if labels else ():
-        rows = -(-len(labels) // columns)
-        fig, box = next(((f, b) for f, frame, layout, table in tried
-                         if (b := free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"),
-                                           layout=layout, table=table)) is not None), (tried[-1][0], None))  # fmt: skip
+        rows, width = -(-len(labels) // columns), box_width(labels, columns=columns)
+        for i, entry in enumerate(tried):
+            if entry.fig is None and fits(entry, labels, rows, width, (*corners, "anywhere")) is None:
+                continue
+            if entry.fig is None:
+                tried[i] = entry = build(entry.frame)
+            if (box := fits(entry, labels, rows, width, (*corners, "anywhere"))) is not None:
+                fig = entry.fig
+                break
         if box is not None:
             break
-    fig.caption = list(context)
     if box is not None:
+        fig.caption = list(context)
         add_legend_box(fig, box, (), columns=columns)
     elif labels:  # no free place in any frame: the legend's rows right above the last one (built anew: margins first)
-        fig = make(tried[-1][1])
-        legend_above(fig, labels, lambda: draw(fig, tried[-1][1]))
+        fig = make(tried[-1].frame)
+        legend_above(fig, labels, lambda: draw(fig, tried[-1].frame))
+        fig.caption = list(context)
+    else:
+        fig = tried[-1].fig if tried[-1].fig is not None else build(tried[-1].frame).fig
         fig.caption = list(context)
     return _keep_only(fig, tried)
 
 
+@dataclass
+class _Tried:
+    """A frame boxed_figure tried: its figure (None: not built), the layout and occupancy of its
+    drawing (predicted from another frame's drawing when not built)."""
+
+    fig: Figure | None
+    frame: Frame
+    layout: Layout
+    table: np.ndarray
+
+
+def _predicted(built: _Tried, frame: Frame) -> _Tried:
+    """What `built`'s drawing would occupy in `frame` (its items, margins and scale): an item
+    whose data coordinates follow the frame (a line across it) covers no more of a larger frame
+    than of its own, so a box this rejects is rejected by the real drawing too."""
+    layout = built.layout
+    return _Tried(None, frame, layout, occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins)))
+
+
 def _keep_only(fig: Figure, tried: list) -> Figure:
     """`fig`, the other figures boxed_figure built closed."""
-    for other, *_ in tried:
-        if other is not fig:
-            other.close()
+    for entry in tried:
+        if entry.fig is not None and entry.fig is not fig:
+            entry.fig.close()
     return fig
 
 
