@@ -98,3 +98,30 @@ def test_boxed_figure_keeps_the_box_in_the_frame_when_there_is_room():
     legend = next(o for o in p.GetListOfPrimitives() if o.InheritsFrom("TLegend"))
     assert legend.GetNRows() == 2 and legend.GetY2NDC() < 0.5
     fig.close()
+
+
+def test_first_empty_box_agrees_with_a_brute_force_search_over_the_points():
+    """layout._first_empty (a boolean grid sliced per box) against the definition: the first box
+    whose widened extent, in whole grid cells, holds no point's cell."""
+    from pnetviz.draw import layout
+
+    n, gap = layout.GRID_CELLS, 0.006
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(400):
+        points = rng.random((int(rng.integers(0, 40)), 2)) * 1.2 - 0.1
+        cells = np.clip((points * n).astype(int), 0, n - 1)
+        boxes = []
+        for _ in range(int(rng.integers(1, 8))):
+            x1, y1 = rng.random(2) * 1.1 - 0.05
+            boxes.append((x1, y1, x1 + rng.random() * 0.4, y1 + rng.random() * 0.4))
+
+        def empty(box):
+            i1, j1 = (min(max(int(np.floor((v - gap) * n)), 0), n) for v in box[:2])
+            i2, j2 = (min(max(int(np.floor((v + gap) * n)) + 1, 0), n) for v in box[2:])
+            return not np.any((cells[:, 0] >= i1) & (cells[:, 0] < i2) & (cells[:, 1] >= j1) & (cells[:, 1] < j2))
+
+        expected = next((b for b in boxes if empty(b)), None)
+        found += expected is not None
+        assert layout._first_empty(layout.occupancy(points), boxes) == expected
+    assert 50 < found < 390  # both outcomes exercised

@@ -76,7 +76,7 @@ GRID_CELLS = 500  # cells per NDC unit of the occupancy grid (a box is tested on
 
 def occupancy(points: np.ndarray) -> np.ndarray:
     """The NDC `points` on a GRID_CELLS x GRID_CELLS boolean grid (True: a point in the cell); a box
-    is tested on the cells it touches (_empty). A grid, not a summed-area table: building the table
+    is tested on the cells it touches (_first_empty). A grid, not a summed-area table: building the table
     (two cumulative sums over 250,000 cells) cost more than all the box tests it saved."""
     n = GRID_CELLS
     grid = np.zeros((n, n), dtype=bool)
@@ -86,12 +86,19 @@ def occupancy(points: np.ndarray) -> np.ndarray:
     return grid
 
 
-def _empty(grid: np.ndarray, box: Box, gap: float = 0.006) -> bool:
-    """No point of the occupancy `grid` in `box` widened by `gap` (cells it touches included)."""
+def _first_empty(grid: np.ndarray, boxes: Sequence[Box], gap: float = 0.006) -> Box | None:
+    """The first of `boxes` in which the occupancy `grid` has no point, each box widened by `gap`
+    (the cells it touches included); None if every box holds one."""
+    if not boxes:
+        return None
     n = GRID_CELLS
-    i1, j1 = (min(max(math.floor((v - gap) * n), 0), n) for v in box[:2])
-    i2, j2 = (min(max(math.floor((v + gap) * n) + 1, 0), n) for v in box[2:])
-    return not grid[i1:i2, j1:j2].any()
+    b = np.asarray(boxes, dtype=np.float64)
+    low = np.clip(np.floor((b[:, :2] - gap) * n), 0, n).astype(np.int64)
+    high = np.clip(np.floor((b[:, 2:] + gap) * n) + 1, 0, n).astype(np.int64)
+    for box, (i1, j1), (i2, j2) in zip(boxes, low.tolist(), high.tolist()):
+        if not grid[i1:i2, j1:j2].any():
+            return box
+    return None
 
 
 def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners: Sequence[str] = CORNERS,
@@ -104,7 +111,7 @@ def free_box(fig: Figure | None, frame: Frame, lines: int, width: float, corners
         layout = Layout(margins_of(fig.pads[pad]), pad_scale(fig, pad), drawn_items(fig, pad))
     if table is None:
         table = occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))
-    return next((box for box in _corner_boxes(layout, lines, width, corners) if _empty(table, box)), None)
+    return _first_empty(table, _corner_boxes(layout, lines, width, corners))
 
 
 def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int = 0, columns: int = 1) -> None:
