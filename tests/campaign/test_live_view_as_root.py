@@ -8,6 +8,7 @@ of test_site; the text boxes are measured by a probe script in the page."""
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import json
 import re
@@ -126,3 +127,15 @@ def test_the_cms_label_texts_do_not_touch(served, tmp_path):
     assert cms[3] > extra[2] and extra[3] > run_text[2]  # on one line
     assert extra[0] - cms[1] >= 0.5, boxes  # "CMS" ends before "Simulation Preliminary" starts
     assert run_text[0] - extra[1] >= 10, boxes  # and that before the run text
+
+
+def test_a_live_view_shows_the_figures_caption(served, tmp_path):
+    url, out = served
+    report = next((out / "binary").rglob("summary_report.json"))
+    name, caption = next(iter(json.loads(report.read_text())["figure_captions"].items()))
+    root_file = report.with_name("plots.root").relative_to(out).as_posix()
+    dom = _dom(f"{url}/view.html?file={root_file}&item=canvases/{name}", tmp_path / "p")
+    shown = re.search(r'<p id="caption">([^<]*)</p>', dom)
+    assert shown and html.unescape(shown.group(1)) == caption, dom[-1500:]
+    framed = _dom(f"{url}/view.html?file={root_file}&item=canvases/{name}&fit=1", tmp_path / "p")
+    assert 'id="caption"' not in framed  # in a page's frame the page shows it under the frame

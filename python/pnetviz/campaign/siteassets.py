@@ -150,6 +150,7 @@ if (bad) {
         div.style.height = Math.floor(obj.fCh * scale) + 'px';
       }
       await jsroot.draw('drawing', obj, opt);
+      if (!fit && item.startsWith('canvases/')) await showCaption(parts, item.slice('canvases/'.length));
     } else {
       const h = new jsroot.HierarchyPainter('browser', 'drawing');
       await h.openRootFile(url);
@@ -158,6 +159,24 @@ if (bad) {
     error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err +
       (base.startsWith('http') ? ' (offline? JSROOT is loaded from ' + base + ': rerun pnetviz campaign with --jsroot DIR, ' +
        'DIR the unpacked npm package: npm pack jsroot@' + VERSION + ' && tar xzf jsroot-' + VERSION + '.tgz, --jsroot package)' : '');
+  }
+}
+
+// Under a stored canvas drawn alone: its caption (the context its frame had no room for), as its
+// set's summary_report.json records it (figure_captions: figure name -> text), shown as text
+async function showCaption(parts, key) {
+  let name = key;
+  try {
+    if (key.includes('%')) name = decodeURIComponent(key);  // io.layout.real_name of the key
+    const response = await fetch([...parts.slice(0, -1), 'summary_report.json'].map(encodeURIComponent).join('/'));
+    const text = response.ok ? (await response.json())?.figure_captions?.[name] : null;
+    if (typeof text !== 'string' || !text) return;
+    const caption = document.createElement('p');
+    caption.id = 'caption';
+    caption.textContent = text;
+    document.getElementById('drawing').after(caption);
+  } catch (err) {
+    // no report or no caption: the drawing alone
   }
 }
 
