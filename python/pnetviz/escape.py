@@ -108,6 +108,17 @@ def text_line(text: object) -> str:
     return text if text.isprintable() else "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
+TLATEX_SYMBOLS = {"pm": "\u00b1", "mu": "\u03bc", "varepsilon": "\u03b5", "sigma": "\u03c3", "geq": "\u2265", "leq": "\u2264",
+                  "bar": "", "sqrt": "\u221a", "minus": "\u2212", "times": "\u00d7"}  # TLatex commands in plain text
+
+
+def plain_text(tlatex: str) -> str:
+    """A TLatex line as plain text: #pm -> \u00b1, #mu -> \u03bc, ...; braces, ^ and _ dropped
+    (m(H^{#pm}) = 130 GeV -> m(H\u00b1) = 130 GeV)."""
+    text = re.sub(r"#([A-Za-z]+)", lambda m: TLATEX_SYMBOLS.get(m.group(1), m.group(1)), str(tlatex))
+    return re.sub(r"[{}^_]", "", text)
+
+
 def html(text: object) -> str:
     """`text` as literal HTML text or attribute value (& < > " ' as entities)."""
     import html as _html  # noqa: PLC0415

@@ -10,7 +10,6 @@ notebook reopened untrusted, which does not run scripts, shows the PNG.
 from __future__ import annotations
 
 import base64
-import re
 import contextlib
 import os
 import tempfile
@@ -18,18 +17,9 @@ import uuid
 from pathlib import Path
 
 from pnetviz.campaign.site import JSROOT_URL
+from pnetviz.campaign.siteassets import AS_ROOT_DRAWS_JS
 from pnetviz.errors import InputError
-from pnetviz.escape import html, script_literal, text_line
-
-SYMBOLS = {"pm": "\u00b1", "mu": "\u03bc", "varepsilon": "\u03b5", "sigma": "\u03c3", "geq": "\u2265", "leq": "\u2264",
-           "bar": "", "sqrt": "\u221a", "minus": "\u2212", "times": "\u00d7"}  # TLatex commands in plain text
-
-
-def plain_text(tlatex: str) -> str:
-    """A TLatex line as plain text: #pm -> \u00b1, #mu -> \u03bc, ...; braces, ^ and _ dropped
-    (m(H^{#pm}) = 130 GeV -> m(H\u00b1) = 130 GeV)."""
-    text = re.sub(r"#([A-Za-z]+)", lambda m: SYMBOLS.get(m.group(1), m.group(1)), str(tlatex))
-    return re.sub(r"[{}^_]", "", text)
+from pnetviz.escape import html, plain_text, script_literal, text_line
 
 SAVE_FORMATS = ("png", "pdf", "svg", "root")
 
@@ -92,7 +82,9 @@ class Figure:
         div = f"pnetviz-{uuid.uuid4().hex}"
         script = (f"const jsroot = await import({script_literal(self.jsroot + 'modules/main.mjs')});\n"
                   "jsroot.settings.SmallPad = null;  // a ratio panel's axes drawn whole, as in the web report\n"
-                  f"await jsroot.draw({script_literal(div)}, jsroot.parse({script_literal(self.to_json())}), '');")  # fmt: skip
+                  f"const obj = jsroot.parse({script_literal(self.to_json())});\n"
+                  f"await asRootDraws({script_literal(self.jsroot)}, obj);  // text sizes, symbols, log labels as ROOT draws them\n"
+                  f"await jsroot.draw({script_literal(div)}, obj, '');\n{AS_ROOT_DRAWS_JS}")  # fmt: skip
         caption = self.caption
         note = f'\n<p class="pnetviz-caption">{html(caption)}</p>' if caption else ""  # context the frame had no room for
         return (f'<div id="{html(div)}" class="pnetviz-figure" title="{html(self.name)}" '

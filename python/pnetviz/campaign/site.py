@@ -21,6 +21,7 @@ from urllib.parse import quote, urlsplit
 from pnetviz.campaign.latex import interval_digits
 from pnetviz.errors import InputError
 from pnetviz.campaign.siteaddress import model_address, signal_address
+from pnetviz.campaign.sitecaptions import caption_html
 from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot, font_faces, publish_fonts  # noqa: F401
 from pnetviz.escape import html
 from pnetviz.names import name as quantity
@@ -285,7 +286,7 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
         picture = (f'<a href="{png}"><img loading="lazy" src="{png}" alt="{html(stem)}" width="240" height="240"></a>'
                    if (on_disk / f"{stem}.png").is_file() else
                    f'<a class="noimage" href="{live or "#"}">{html(stem)}<br>(no image written: live view)</a>')  # fmt: skip
-        items.append(f'<figure>{picture}<figcaption>{html(stem)}<br>{" &middot; ".join(links)}</figcaption></figure>')
+        items.append(f'<figure>{picture}<figcaption>{html(stem)}<br>{" &middot; ".join(links)}{caption_html(on_disk, stem)}</figcaption></figure>')
     return f'<div class="thumbs">{"".join(items)}</div>'
 
 

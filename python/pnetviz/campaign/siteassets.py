@@ -27,6 +27,7 @@ figure { margin: 0; width: 240px; font-size: 0.8em; overflow-wrap: anywhere; }
 img { border: 1px solid #ddd; }
 .columns { display: flex; gap: 2em; }
 .failed { color: #b00; }
+figcaption .caption { color: #444; }
 a.noimage { display: flex; width: 240px; height: 120px; border: 1px dashed #aaa; align-items: center; justify-content: center; text-align: center; }
 input.filter { width: 30em; margin: 0.3em 0; }
 code { font-size: 0.85em; overflow-wrap: anywhere; }
@@ -76,6 +77,37 @@ for (const input of document.querySelectorAll('input.filter')) {
 }
 """
 
+# What view.js (and a notebook figure, api.figure) does to a stored object before JSROOT draws it,
+# so that the live view shows what ROOT's PNG shows (issue 33, item 7), given JSROOT's base URL
+# and the object.
+AS_ROOT_DRAWS_JS = """// ROOT draws every text at 0.93376068 of its size (TTF's kScale: in its PNG, SVG and PDF alike),
+// JSROOT at the whole size: 7% wider text ran "Simulation Preliminary" into "CMS" and into the run
+// text. The sizes scaled as ROOT draws them (a title's offset, in title sizes, kept in place);
+// TLatex commands this JSROOT's plain-text TLatex lacks (#minus, #plus) as their characters; log
+// axes labelled as ROOT does (10, 10^{2}: JSROOT writes 100 between 0.3 and 300).
+// (function declarations only: view.js calls them above where they stand)
+async function asRootDraws(base, obj) {
+  const frame = await import(base + 'modules/gpad/TFramePainter.mjs');
+  for (const axis of ['x', 'y', 'x2', 'y2'])  // as if 'No exponent' had been chosen as the axis's bit says
+    frame.TFramePainter.prototype[axis + '_noexp_changed'] = true;
+  rootSizes(obj, new WeakSet());
+  // the fonts loaded before JSROOT measures a text (a browser loads a font face when first used:
+  // sub- and superscripts were placed by the fallback font's 15% wider text)
+  await Promise.all(['', 'bold ', 'italic ', 'bold italic '].map(s => document.fonts.load(s + '20px Arial').catch(() => null)));
+}
+function rootSizes(obj, seen) {
+  const ROOT_TEXT_SCALE = 0.93376068, ROOT_SYMBOLS = [[/#minus/g, '\\u2212'], [/#plus/g, '+']];
+  if (!obj || typeof obj !== 'object' || seen.has(obj) || ArrayBuffer.isView(obj)) return;
+  seen.add(obj);
+  for (const key of ['fTextSize', 'fLabelSize', 'fTitleSize'])
+    if (typeof obj[key] === 'number') obj[key] *= ROOT_TEXT_SCALE;
+  if (typeof obj.fTitleSize === 'number' && typeof obj.fTitleOffset === 'number') obj.fTitleOffset /= ROOT_TEXT_SCALE;
+  for (const key of ['fTitle', 'fLabel', 'fString'])
+    if (typeof obj[key] === 'string') for (const [command, text] of ROOT_SYMBOLS) obj[key] = obj[key].replace(command, text);
+  for (const value of Object.values(obj)) rootSizes(value, seen);
+}
+"""
+
 VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>[&fit=1].
 const base = @JSROOT@, VERSION = @VERSION@;
 const params = new URLSearchParams(window.location.search);
@@ -108,6 +140,7 @@ if (bad) {
       const f = await jsroot.openFile(url);
       const obj = await f.readObject(item);
       plainDivisions(obj);
+      await asRootDraws(base, obj);
       if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size, or framed at its own aspect
         // (JSROOT stretches a canvas to its element: a 600 x 750 ratio figure squeezed into a square
         // frame stacks the ratio panel's labels and runs the two y titles together)
@@ -117,6 +150,7 @@ if (bad) {
         div.style.height = Math.floor(obj.fCh * scale) + 'px';
       }
       await jsroot.draw('drawing', obj, opt);
+      if (!fit && item.startsWith('canvases/')) await showCaption(parts, item.slice('canvases/'.length));
     } else {
       const h = new jsroot.HierarchyPainter('browser', 'drawing');
       await h.openRootFile(url);
@@ -125,6 +159,24 @@ if (bad) {
     error.textContent = 'cannot draw ' + file + ' ' + item + ': ' + err +
       (base.startsWith('http') ? ' (offline? JSROOT is loaded from ' + base + ': rerun pnetviz campaign with --jsroot DIR, ' +
        'DIR the unpacked npm package: npm pack jsroot@' + VERSION + ' && tar xzf jsroot-' + VERSION + '.tgz, --jsroot package)' : '');
+  }
+}
+
+// Under a stored canvas drawn alone: its caption (the context its frame had no room for), as its
+// set's summary_report.json records it (figure_captions: figure name -> text), shown as text
+async function showCaption(parts, key) {
+  let name = key;
+  try {
+    if (key.includes('%')) name = decodeURIComponent(key);  // io.layout.real_name of the key
+    const response = await fetch([...parts.slice(0, -1), 'summary_report.json'].map(encodeURIComponent).join('/'));
+    const text = response.ok ? (await response.json())?.figure_captions?.[name] : null;
+    if (typeof text !== 'string' || !text) return;
+    const caption = document.createElement('p');
+    caption.id = 'caption';
+    caption.textContent = text;
+    document.getElementById('drawing').after(caption);
+  } catch (err) {
+    // no report or no caption: the drawing alone
   }
 }
 
@@ -140,7 +192,7 @@ function plainDivisions(obj) {
   for (const list of [obj.fPrimitives, obj.fFunctions, obj.fHists])
     for (const inner of list?.arr || []) plainDivisions(inner);
 }
-"""
+""" + "\n" + AS_ROOT_DRAWS_JS
 
 
 # The live view's text in ROOT's own font: ROOT draws fonts 42, 62, 52 and 72 (JSROOT's "Arial",

@@ -14,6 +14,7 @@ from pathlib import Path
 from pnetviz.campaign import site
 from pnetviz.campaign.siteaddress import depth_prefix, model_address, signal_address
 from pnetviz.campaign.overlay import overlay_link, spec
+from pnetviz.campaign.sitecaptions import caption_html
 from pnetviz.campaign.sitefolds import fold_table
 from pnetviz.escape import html
 from pnetviz.output import imageset
@@ -30,7 +31,7 @@ def figure(set_rel: str, stem: str, plots_root: Path, to_root: str, width: int =
     written, if elsewhere): its PNG linked to itself, or its stored canvas drawn live by view.html
     in a frame; empty if the set holds neither."""
     on_disk = on_disk or plots_root / set_rel
-    label = html(caption or stem)
+    label = html(caption or stem) + caption_html(on_disk, stem)  # and the context the frame had no room for
     if (on_disk / f"{stem}.png").is_file():
         png = f"{to_root}{site._link(f'{set_rel}/{stem}.png')}"
         return (f'<figure class="key"><a href="{png}"><img src="{png}" alt="{html(stem)}" width="{width}"></a>'

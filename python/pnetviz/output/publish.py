@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnetviz.draw import canvas
+from pnetviz.escape import plain_text
 from pnetviz.io.layout import root_literal, root_path
 from pnetviz.output.atomic import OutputError
 from pnetviz.output.report import write_reports
@@ -81,7 +82,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
         raise OutputError(root_failure(errors.summary().replace(f"{where}/", "")))
     if printed.text:  # not an error: pass on what the libraries printed
         sys.stderr.write(printed.text)
-    write_reports(directory, report, title)
+    write_reports(directory, with_captions(report, figs), title)
     for name, text in (extra_files or {}).items():
         (directory / name).write_text(text)
     expected = [f"{fig.name}.{fmt}" for fig in figs if only is None or only(fig.name) for fmt in formats] + [root_name, *REPORTS, *(extra_files or {})]
@@ -90,6 +91,16 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
         raise OutputError(f"{', '.join(missing[:3])}: not written (ROOT printed no error). Nothing was published. "
                           "Fix: check the output path's length and free disk space.")  # fmt: skip
     return [directory / name for name in sorted(set(expected))]
+
+
+CAPTIONS = "figure_captions"  # summary_report.json: figure name -> its caption (campaign.sitepages shows it)
+
+
+def with_captions(report: dict, figs: Sequence[canvas.Figure]) -> dict:
+    """`report` with the caption of every figure that has one (the context its frame had no room
+    for, draw.layout), as plain text: what the web report shows under the figure."""
+    captions = {fig.name: "; ".join(plain_text(line) for line in fig.caption) for fig in figs if fig.caption}
+    return {**report, CAPTIONS: captions} if captions else report
 
 
 # Where ROOT's messages come from when a file could not be written (else: drawing went wrong).
