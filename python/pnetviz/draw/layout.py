@@ -64,7 +64,8 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
             else:
                 x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
-            boxes.append((x1, y1, x1 + width, y1 + height))
+            if x1 >= left:  # a box wider than the frame would put its line samples over the y axis
+                boxes.append((x1, y1, x1 + width, y1 + height))
     return boxes
 
 
