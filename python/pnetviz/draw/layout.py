@@ -120,7 +120,7 @@ def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int =
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True) -> Figure:  # fmt: skip
+                 physics: bool = True, more: Sequence[Frame] = ()) -> Figure:  # fmt: skip
     """The frame first: above the frame only the CMS label line (`make` builds the canvas; `physics`
     False: no CMS label, resource plots), the legend and the context in one box inside the frame
     where the data leave room. For each frame in turn (e.g. more headroom) `make(frame)` builds
@@ -128,6 +128,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     1. in the first frame that has room, the context as given, else joined on one line;
     2. else the legend alone (the context is the caption's: fig.caption), in one column, then two,
        in the first frame that has room, in a corner or anywhere in the frame the data leave free;
+       then in each of `more` in turn (e.g. more decades of headroom on a log axis, for the legend
+       alone: never for context that the caption can hold);
     3. else (data in every place of every frame) the legend alone in columns right above the last
        frame (legend_above): never the context, the frame lowered by the legend's rows only."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
@@ -145,22 +147,37 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                 add_legend_box(fig, box, lines)
                 return _keep_only(fig, tried)
         tried.append((fig, frame, layout, table))
-    fig, columns, box = tried[-1][0], 1, None
-    for columns in (1, 2) if labels else ():
-        rows = -(-len(labels) // columns)
-        fig, box = next(((f, b) for f, frame, layout, table in tried
-                         if (b := free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"),
-                                           layout=layout, table=table)) is not None), (tried[-1][0], None))  # fmt: skip
+    fig, columns, box = _legend_alone(tried, labels, corners)
+    for frame in more if labels and box is None else ():
+        fig = make(frame)
+        draw(fig, frame)
+        layout = Layout(margins_of(fig.pads[0]), pad_scale(fig, 0), drawn_items(fig))
+        tried.append((fig, frame, layout, occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins))))
+        fig, columns, box = _legend_alone(tried[-1:], labels, corners)
         if box is not None:
             break
     fig.caption = list(context)
     if box is not None:
         add_legend_box(fig, box, (), columns=columns)
-    elif labels:  # no free place in any frame: the legend's rows right above the last one (built anew: margins first)
-        fig = make(tried[-1][1])
-        legend_above(fig, labels, lambda: draw(fig, tried[-1][1]))
+    elif labels:  # no free place in any frame: the legend's rows right above the last of `frames` (built anew: margins first)
+        last = frames[-1]
+        fig = make(last)
+        legend_above(fig, labels, lambda: draw(fig, last))
         fig.caption = list(context)
     return _keep_only(fig, tried)
+
+
+def _legend_alone(tried: list, labels: Sequence[str], corners: Sequence[str]) -> tuple[Figure, int, Box | None]:
+    """(figure, columns, box) of the first of the `tried` (figure, frame, layout, occupancy) with
+    room for the legend `labels` alone, in one column, then two, in a corner or anywhere the data
+    leave free; (the last figure, 1, None) where none has room."""
+    for columns in (1, 2) if labels else ():
+        rows = -(-len(labels) // columns)
+        for fig, frame, layout, table in tried:
+            box = free_box(None, frame, rows, box_width(labels, columns=columns), (*corners, "anywhere"), layout=layout, table=table)
+            if box is not None:
+                return fig, columns, box
+    return tried[-1][0], 1, None
 
 
 def _keep_only(fig: Figure, tried: list) -> Figure:
