@@ -13,7 +13,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import color, cycle_color
-from pnetviz.rootenv import root
+from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.hep import REJECTION_CL, eps_b_limit
 from pnetviz.metrics.roc import BinaryCurve
 
@@ -68,7 +68,8 @@ def greyed(key: str, edge: float, top: float):
         hframe = next(o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1"))  # the chosen frame: the box ends at its top
         x, low, high = np.array([0.0, edge]), np.ones(2), np.full(2, top)
         band = canvas.add_band(fig, f"{key}/no_background", x, low, high, None, band_color=color("reference"), alpha=0.2)
-        pad.GetListOfPrimitives().Remove(band)  # in the file, not on the canvas
+        pad.GetListOfPrimitives().Remove(band)  # in the file, not on the canvas: its titles then set here
+        set_title(band, NO_BACKGROUND, hframe.GetXaxis().GetTitle(), hframe.GetYaxis().GetTitle())
         box = root().TBox(0.0, max(1.0, hframe.GetMinimum()), edge, min(top, hframe.GetMaximum()))
         box.SetFillColorAlpha(color("reference"), 0.2)
         box.SetLineWidth(0)
