@@ -239,12 +239,14 @@ LABEL_GAP = 12  # pixels between class labels and the axis title
 TILT_LIMIT = 1.2  # class labels up to this many columns wide are drawn tilted, wider ones vertical
 
 
-def class_layout(labels: Sequence[str], columns: Sequence[str], W: int, H: int) -> tuple[float, float, float, float, float, bool]:
+def class_layout(labels: Sequence[str], columns: Sequence[str], W: int, H: int
+                 ) -> tuple[float, float, float, float, float, bool]:  # fmt: skip
     """(left, bottom, top margin, x title offset, y title offset, vertical x labels) of a class
-    matrix on a W x H canvas from its labels' measured widths (text sizes in matrix_scale's
-    pixels, measured in the current pad: a W x H canvas), so that long class names ("nonprompt-TT") never run into the axis titles: the y
-    title left of the longest label (a wider left margin when needed), x labels vertical when one
-    does not fit its column, the x title below them. Short names keep MATRIX_MARGINS."""
+    matrix on a W x H canvas from its labels' widths (text sizes scaled as matrix_scale says,
+    measured in the current pad: a W x H canvas), so that long class names ("nonprompt-TT")
+    never run into the axis titles: the y title left of the longest label (a wider left margin
+    when needed), x labels vertical when one does not fit its column, the x title below them.
+    Short names keep MATRIX_MARGINS."""
     scale = MATRIX_SIZE[1] / H
     n = max(len(columns), 1)
     size = BIN_LABEL_SIZE["matrix"] * 2 / 3 * scale  # ROOT draws bin labels at 2/3 of the label size
