@@ -112,7 +112,7 @@ def test_one_diverged_epoch_is_left_out_and_named(results, tmp_path, value):
     assert np.allclose(x, [e for e, _ in want]) and np.allclose(y, [v for _, v in want])
     tx, _ = _graph(out / "plots.root", "training/train_loss")
     assert len(tx) == len(records)  # the other series whole
-    assert "Validation loss: epoch 12 not finite, not drawn" in _canvas_texts(out / "plots.root", "training_loss")
+    assert "Validation: epoch 12 not finite" in _canvas_texts(out / "plots.root", "training_loss")
     report = json.loads((out / "summary_report.json").read_text())
     assert report["training"]["non_finite_epochs"] == {"valid_loss": [12]}
     line = "training history valid_loss: not finite at epoch 12: those points are not drawn"
@@ -134,8 +134,8 @@ def test_a_series_without_a_finite_value_is_left_out_and_said(results, tmp_path)
     x, _ = _graph(out / "plots.root", "training/train_loss")
     assert len(x) == len(records)
     texts = _canvas_texts(out / "plots.root", "training_loss")
-    assert "Validation loss: no finite value, not drawn" in texts and "Training" in texts.splitlines()
-    assert "Training accuracy: epochs 3, 5 not finite, not drawn" in _canvas_texts(out / "plots.root", "training_accuracy")
+    assert "Validation: no finite value, not drawn" in texts and "Training" in texts.splitlines()
+    assert "Training: epochs 3, 5 not finite" in _canvas_texts(out / "plots.root", "training_accuracy")
     report = json.loads((out / "summary_report.json").read_text())
     assert report["training"]["non_finite_epochs"] == {"train_acc": [3, 5], "valid_loss": list(range(len(records)))}
     assert "training history valid_loss: no finite value: the curve is left out" in report["notes"]
@@ -174,6 +174,6 @@ def test_fold_losses_leave_out_the_diverged_epochs():
         assert fig.objects["training_folds/valid_loss_fold0"].GetN() == 4
         best = fig.objects["training_folds/best_epochs"]
         assert [best.GetX()[i] for i in range(best.GetN())] == [2.0, 2.0]  # fold 1: the lowest finite valid loss
-        assert "Fold 1, validation loss: epochs 1, 3 not finite, not drawn" in _texts(fig.canvas)
+        assert "Fold 1, validation loss: epochs 1, 3 not finite" in _texts(fig.canvas)
     finally:
         fig.close()

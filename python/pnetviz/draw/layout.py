@@ -64,7 +64,8 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
             else:
                 x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
-            boxes.append((x1, y1, x1 + width, y1 + height))
+            if x1 >= left:  # a box wider than the frame would put its line samples over the y axis
+                boxes.append((x1, y1, x1 + width, y1 + height))
     return boxes
 
 
@@ -130,7 +131,7 @@ def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int =
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True) -> Figure:  # fmt: skip
+                 physics: bool = True, more: Sequence[Frame] = ()) -> Figure:  # fmt: skip
     """The frame first: above the frame only the CMS label line (`make` builds the canvas; `physics`
     False: no CMS label, resource plots), the legend and the context in one box inside the frame
     where the data leave room. For each frame in turn (e.g. more headroom) `make(frame)` builds
@@ -138,8 +139,14 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     1. in the first frame that has room, the context as given, else joined on one line;
     2. else the legend alone (the context is the caption's: fig.caption), in one column, then two,
        in the first frame that has room, in a corner or anywhere in the frame the data leave free;
+       then in each of `more` in turn (e.g. more decades of headroom on a log axis, for the legend
+       alone: never for context that the caption can hold);
     3. else (data in every place of every frame) the legend alone in columns right above the last
-       frame (legend_above): never the context, the frame lowered by the legend's rows only."""
+       frame (legend_above): never the context, the frame lowered by the legend's rows only.
+    A frame after the first is built only where the first figure's drawing, seen in it, leaves
+    room (_predicted): the figure chosen is the one the frames built in turn would give. A frame
+    equal to the first is always built: it asks for the same frame drawn otherwise (a ROC curve
+    without its chance line)."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
     tried: list[_Tried] = []  # each frame's figure (None: not built, its drawing predicted), kept open until one is chosen
@@ -168,28 +175,24 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                 add_legend_box(entry.fig, box, lines)
                 return _keep_only(entry.fig, tried)
         tried.append(entry)
-    fig, columns, box = None, 1, None
-    for columns in (1, 2) if labels else ():
-        rows, width = -(-len(labels) // columns), box_width(labels, columns=columns)
-        for i, entry in enumerate(tried):
-            if entry.fig is None and fits(entry, labels, rows, width, (*corners, "anywhere")) is None:
-                continue
-            if entry.fig is None:
-                tried[i] = entry = build(entry.frame)
-            if (box := fits(entry, labels, rows, width, (*corners, "anywhere"))) is not None:
-                fig = entry.fig
-                break
+    fig, columns, box = _legend_alone(tried, 0, labels, corners, build)
+    for frame in more if labels and box is None else ():
+        tried.append(_predicted(tried[0], frame) if frame != tried[0].frame else build(frame))
+        fig, columns, box = _legend_alone(tried, len(tried) - 1, labels, corners, build)
         if box is not None:
             break
     if box is not None:
         fig.caption = list(context)
         add_legend_box(fig, box, (), columns=columns)
-    elif labels:  # no free place in any frame: the legend's rows right above the last one (built anew: margins first)
-        fig = make(tried[-1].frame)
-        legend_above(fig, labels, lambda: draw(fig, tried[-1].frame))
+    elif labels:  # no free place in any frame: the legend's rows right above the last of `frames` (built anew: margins first)
+        last = frames[-1]
+        fig = make(last)
+        legend_above(fig, labels, lambda: draw(fig, last))
         fig.caption = list(context)
     else:
-        fig = tried[-1].fig if tried[-1].fig is not None else build(tried[-1].frame).fig
+        if tried[-1].fig is None:
+            tried[-1] = build(tried[-1].frame)
+        fig = tried[-1].fig
         fig.caption = list(context)
     return _keep_only(fig, tried)
 
@@ -211,6 +214,27 @@ def _predicted(built: _Tried, frame: Frame) -> _Tried:
     than of its own, so a box this rejects is rejected by the real drawing too."""
     layout = built.layout
     return _Tried(None, frame, layout, occupancy(drawn_points(None, frame, items=layout.items, margins=layout.margins)))
+
+
+def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corners: Sequence[str],
+                  build) -> tuple[Figure | None, int, Box | None]:  # fmt: skip
+    """(figure, columns, box) of the first of `tried[start:]` with room for the legend `labels`
+    alone, in one column, then two, in a corner or anywhere the data leave free; (None, 1, None)
+    where none has room. An entry not built yet is built (`build(frame)`, replacing it in `tried`)
+    only where its predicted drawing leaves room."""
+    for columns in (1, 2) if labels else ():
+        rows, width = -(-len(labels) // columns), box_width(labels, columns=columns)
+        where = (*corners, "anywhere")
+        for i in range(start, len(tried)):
+            entry = tried[i]
+            if entry.fig is None:
+                if free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table) is None:
+                    continue
+                tried[i] = entry = build(entry.frame)
+            box = free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
+            if box is not None:
+                return entry.fig, columns, box
+    return None, 1, None
 
 
 def _keep_only(fig: Figure, tried: list) -> Figure:

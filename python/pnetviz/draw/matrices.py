@@ -17,7 +17,9 @@ from pnetviz.draw.geometry import text_width, Figure, Frame, margins_of, unique,
 from pnetviz.draw.figures import painted_frame
 
 
-MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names
+MATRIX_SIZE = (800, 600)  # every matrix and map: a fixed 4:3 canvas, whatever the class names ...
+TALL_SIZE = (800, 800)  # ... but a matrix whose column labels leave a 4:3 frame under MIN_FRAME_CM: square, the same text in pixels
+MIN_FRAME_CM = 4.0  # the figure linter's minimum for a 4:3 matrix frame at 8 cm width (5.0 for a square one)
 MATRIX_LABEL_SIZE = 0.05  # cell numbers and axis titles: >= 7 pt (0.0412 of 600 px) when the figure is 8 cm wide
 BIN_LABEL_SIZE = {"square": 0.05, "matrix": 0.068}  # ROOT draws bin labels at 2/3 of the label size (TGaxis)
 CONTEXT_SIZE = {"square": 0.032, "matrix": 0.045}  # context lines: >= 7 pt at 8 cm (0.045: 27 px, where ROOT's PNG text leaves no gap before a Greek letter, as at 0.044)
@@ -31,10 +33,29 @@ def matrix_figure(name: str, n_panels: int = 1, labels: Sequence[str] = ()) -> F
     if n_panels != 1:
         raise ValueError("one figure per file: matrix_figure draws a single panel")
     ROOT = root()
-    canvas = ROOT.TCanvas(unique(name), "", *MATRIX_SIZE)
-    canvas.SetCanvasSize(*MATRIX_SIZE)  # the image itself 800 x 600 (the constructor's size includes decorations)
-    canvas.SetMargin(*MATRIX_MARGINS)
+    size, canvas = MATRIX_SIZE, None
+    for size in (MATRIX_SIZE, TALL_SIZE):
+        if canvas is not None:
+            canvas.Close()
+        canvas = ROOT.TCanvas(unique(name), "", *size)
+        canvas.SetCanvasSize(*size)  # the image itself 800 x 600 (the constructor's size includes decorations)
+        canvas.cd()
+        if not labels:
+            break
+        _, bottom, top, *_ = class_layout(labels, labels, *size)  # long column labels stand vertical, and may leave on 4:3
+        if (1 - top - bottom) * size[1] * 8.0 / size[0] >= MIN_FRAME_CM:  # a frame under MIN_FRAME_CM: square then
+            break
+    left, right, bottom, top = MATRIX_MARGINS
+    scale = MATRIX_SIZE[1] / size[1]
+    canvas.SetMargin(left, right, bottom * scale, top * scale)
     return Figure(name=name, canvas=canvas, pads=[canvas])
+
+
+def matrix_scale(pad) -> float:
+    """Text sizes and vertical NDC lengths on a matrix canvas relative to those of the 800 x 600
+    one: 600 / its height (1 on 4:3), so that a square (TALL_SIZE) canvas keeps every text's size
+    in pixels, and at 8 cm."""
+    return MATRIX_SIZE[1] / pad.GetWh()
 
 
 def context_line(fig: Figure, lines: Sequence[str]) -> None:
@@ -45,9 +66,10 @@ def context_line(fig: Figure, lines: Sequence[str]) -> None:
         latex = root().TLatex()
         latex.SetNDC()
         latex.SetTextFont(42)
-        latex.SetTextSize(CONTEXT_SIZE["matrix"])
+        scale = matrix_scale(fig.pads[0])
+        latex.SetTextSize(CONTEXT_SIZE["matrix"] * scale)
         latex.SetTextAlign(11)
-        latex.DrawLatex(0.02, 0.03, lines[0])
+        latex.DrawLatex(0.02, 0.03 * scale, lines[0])
         fig.extras.append(latex)
     fig.caption = list(lines[1:])
 
@@ -70,7 +92,7 @@ def place_palette(hist, pad) -> None:
         ROOT.SetOwnership(palette, False)  # the histogram deletes its functions
         functions.AddFirst(palette)
     left, right, bottom, top = margins_of(pad)
-    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP
+    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP * matrix_scale(pad)
     # in the pad's coordinates (the histogram's axes: the pad is not painted yet), as the painter
     # reads them, then in NDC (TPave's setters of pad coordinates rewrite the NDC ones)
     to_x = lambda u: xa.GetXmin() + (u - left) / (1 - left - right) * (xa.GetXmax() - xa.GetXmin())  # noqa: E731
@@ -171,21 +193,22 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
         hist.GetXaxis().SetBinLabel(k + 1, label)
     for k, label in enumerate(labels):
         hist.GetYaxis().SetBinLabel(n - k, label)
+    pad_obj = fig.pads[pad]
+    scale = matrix_scale(pad_obj)
     for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
-        axis.SetLabelSize(BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE)
-        axis.SetTitleSize(MATRIX_LABEL_SIZE)
+        axis.SetLabelSize((BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE) * scale)
+        axis.SetTitleSize(MATRIX_LABEL_SIZE * scale)
     hist.SetBit(ROOT.TH1.kNoTitle)  # the title is for TBrowser: no title box when the canvas is redrawn
     hist.GetXaxis().SetTitle("Predicted class")
     hist.GetYaxis().SetTitle("True class")
     hist.GetZaxis().SetTitle(ztitle)
-    hist.GetZaxis().SetTitleOffset(1.15)
+    hist.GetZaxis().SetTitleOffset(1.15 / scale)  # from the title size: the same distance in pixels on a square canvas
     hist.SetMinimum(0.0)
     if zmax is not None:
         hist.SetMaximum(zmax)
     hist.GetXaxis().SetTitleOffset(1.45)  # below rotated class labels
     hist.GetYaxis().SetTitleOffset(2.6)  # past the class labels
     hist.SetStats(False)
-    pad_obj = fig.pads[pad]
     pad_obj.cd()
     fit_class_labels(pad_obj, hist, labels, columns)
     hist.Draw("COLZ")
@@ -201,7 +224,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
             text = ROOT.TLatex(j + 0.5, n - i - 0.5, format(float(matrix[i, j]), fmt))
             text.SetTextAlign(22)
             text.SetTextFont(42)
-            text.SetTextSize(MATRIX_LABEL_SIZE)
+            text.SetTextSize(MATRIX_LABEL_SIZE * scale)
             text.SetTextColor(ROOT.kWhite if top > 0 and matrix[i, j] < 0.5 * top else ROOT.kBlack)
             text.Draw()
             fig.extras.append(text)
@@ -216,40 +239,53 @@ LABEL_GAP = 12  # pixels between class labels and the axis title
 TILT_LIMIT = 1.2  # class labels up to this many columns wide are drawn tilted, wider ones vertical
 
 
-def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | None = None) -> None:
-    """Margins and title offsets of a class matrix from its labels' measured widths, so that long
-    class names ("nonprompt-TT") never run into the axis titles: the y title left of the longest
-    label (a wider left margin when needed), x labels vertical when one does not fit its column,
-    the x title below them. Short names keep the standard layout (MATRIX_MARGINS, offsets)."""
-    W, H = MATRIX_SIZE
-    columns = labels if columns is None else columns
+def class_layout(labels: Sequence[str], columns: Sequence[str], W: int, H: int
+                 ) -> tuple[float, float, float, float, float, bool]:  # fmt: skip
+    """(left, bottom, top margin, x title offset, y title offset, vertical x labels) of a class
+    matrix on a W x H canvas from its labels' widths (text sizes scaled as matrix_scale says,
+    measured in the current pad: a W x H canvas), so that long class names ("nonprompt-TT")
+    never run into the axis titles: the y title left of the longest label (a wider left margin
+    when needed), x labels vertical when one does not fit its column, the x title below them.
+    Short names keep MATRIX_MARGINS."""
+    scale = MATRIX_SIZE[1] / H
     n = max(len(columns), 1)
-    size = BIN_LABEL_SIZE["matrix"] * 2 / 3  # ROOT draws bin labels at 2/3 of the label size
-    title = MATRIX_LABEL_SIZE
+    size = BIN_LABEL_SIZE["matrix"] * 2 / 3 * scale  # ROOT draws bin labels at 2/3 of the label size
+    title = MATRIX_LABEL_SIZE * scale
     widest = max((text_width(label, size) for label in labels), default=0.0)
-    x_axis, y_axis = hist.GetXaxis(), hist.GetYaxis()
     left, right, bottom, top = MATRIX_MARGINS
+    bottom, top = bottom * scale, top * scale
     # y: the title's near edge LABEL_GAP past the labels; its far edge inside the canvas
     near = widest + 0.005 * W + LABEL_GAP
     left = min(max(left, (near + TITLE_HEIGHT * title * H + 6) / W), 0.45)
-    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
-    y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), offset))
+    y_offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * W)
     column = (1 - left - right) * W / n
     widest = max((text_width(label, size) for label in columns), default=0.0)
     height = TITLE_HEIGHT * size * H
-    if widest > TILT_LIMIT * column:  # even tilted, neighbours would run into each other: vertical
-        x_axis.LabelsOption("v")
+    vertical = widest > TILT_LIMIT * column  # even tilted, neighbours would run into each other
+    if vertical:
         drop = widest
     elif widest > column:  # ROOT tilts labels wider than their column by about 23 degrees
         drop = widest * np.sin(np.radians(25)) + height * np.cos(np.radians(25))
     else:
         drop = height
     near = drop + 0.005 * H + LABEL_GAP
-    offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * H)
-    x_axis.SetTitleOffset(max(x_axis.GetTitleOffset(), offset))
-    below = (TITLE_STEP * x_axis.GetTitleOffset() - TITLE_DESCENT + TITLE_HEIGHT) * title * H
-    bottom = min(max(bottom, (below + 6) / H + CONTEXT_BAND), 0.6)
-    pad.SetMargin(left, right, bottom, top)
+    x_offset = (near + TITLE_DESCENT * title * H) / (TITLE_STEP * title * H)
+    below = (TITLE_STEP * x_offset - TITLE_DESCENT + TITLE_HEIGHT) * title * H
+    bottom = min(max(bottom, (below + 6) / H + CONTEXT_BAND * scale), 0.6)
+    return left, bottom, top, x_offset, y_offset, vertical
+
+
+def fit_class_labels(pad, hist, labels: Sequence[str], columns: Sequence[str] | None = None) -> None:
+    """Margins and title offsets of a class matrix in `pad` (class_layout), its x labels vertical
+    where they do not fit their columns."""
+    x_axis, y_axis = hist.GetXaxis(), hist.GetYaxis()
+    left, bottom, top, x_offset, y_offset, vertical = class_layout(labels, labels if columns is None else columns,
+                                                                   pad.GetWw(), pad.GetWh())  # fmt: skip
+    if vertical:
+        x_axis.LabelsOption("v")
+    y_axis.SetTitleOffset(max(y_axis.GetTitleOffset(), y_offset))
+    x_axis.SetTitleOffset(max(x_axis.GetTitleOffset(), x_offset))
+    pad.SetMargin(left, MATRIX_MARGINS[1], bottom, top)
 
 
 CONTEXT_BAND = 0.068  # the one context line under a matrix (context_line); more context goes to the caption

@@ -270,7 +270,8 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
                  cut_label: str = "", cut_texts: Sequence[str] = ()) -> canvas.Figure:  # fmt: skip
     """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
-    to the data, its maximum raised by up to a decade for the legend (as CMS figures do), which
+    to the data, its maximum raised by a decade for the legend (as CMS figures do; by 2-3 for the
+    legend alone where the data fill the top decade: the linter counts the legend's decades), which
     goes where the data leave room (canvas.boxed_figure: inside the frame, the context on one line
     or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
     as dashed vertical lines up to the top of the data, labelled `cut_label`; with `cut_texts` (e.g.
@@ -279,7 +280,8 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     positive = contents[contents > 0]
     lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
-    frames = [canvas.Frame((0.0, 1.0), (lo, peak * room), xtitle, SCORE_TITLE, logy=True) for room in (3.0, 10.0)]
+    frames, more = ([canvas.Frame((0.0, 1.0), (lo, peak * room), xtitle, SCORE_TITLE, logy=True) for room in rooms]
+                    for rooms in ((3.0, 10.0), (1e2, 1e3)))  # more: decades for the legend alone where the data fill the top one
 
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for h in sorted(hists, key=lambda spec: spec.points):  # lines first, points on top
@@ -296,7 +298,7 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
                 set_title(fig.extras[-1], f"WP {cut_texts[k]}: cut {cut:.3g}")
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
-    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS)
+    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more)
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend

@@ -13,6 +13,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots
 from pnetviz.draw.plots import CurveSpec
 from pnetviz.draw.style import color, cycle_color
+from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.hep import REJECTION_CL, eps_b_limit
 from pnetviz.metrics.roc import BinaryCurve
 
@@ -55,13 +56,27 @@ def rejection_specs(prefix: str, results: Mapping, background_n_eff: Mapping[str
 
 
 def greyed(key: str, edge: float, top: float):
-    """An underlay for rejection_figure: a grey band over eps_s in [0, edge] (no background event
-    of the test split passes there), from 1 to `top` (the frame's top at most)."""
+    """An underlay for rejection_figure: a grey region over eps_s in [0, edge] (no background
+    event of the test split passes there), from 1 to `top` (the frame's top at most): a shaded
+    region drawn as a TBox, as an exclusion region is, that a legend may sit on (the dotted
+    limits in it are data, which the legend avoids); the ROOT file keeps it as a TGraph."""
 
     def draw(fig: canvas.Figure) -> None:
-        if edge > 0:
-            canvas.add_band(fig, f"{key}/no_background", np.array([0.0, edge]), np.ones(2), np.full(2, top),
-                            NO_BACKGROUND, band_color=color("reference"), alpha=0.2)  # fmt: skip
+        if edge <= 0:
+            return
+        pad = fig.pads[0]
+        hframe = next(o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1"))  # the chosen frame: the box ends at its top
+        x, low, high = np.array([0.0, edge]), np.ones(2), np.full(2, top)
+        band = canvas.add_band(fig, f"{key}/no_background", x, low, high, None, band_color=color("reference"), alpha=0.2)
+        pad.GetListOfPrimitives().Remove(band)  # in the file, not on the canvas: its titles then set here
+        set_title(band, NO_BACKGROUND, hframe.GetXaxis().GetTitle(), hframe.GetYaxis().GetTitle())
+        box = root().TBox(0.0, max(1.0, hframe.GetMinimum()), edge, min(top, hframe.GetMaximum()))
+        box.SetFillColorAlpha(color("reference"), 0.2)
+        box.SetLineWidth(0)
+        pad.cd()
+        box.Draw()
+        fig.extras.append(box)
+        fig.legend.append((box, NO_BACKGROUND, "f"))
 
     return draw
 

@@ -27,15 +27,17 @@ def best_epoch(history: TrainingHistory) -> int | None:
 
 
 def not_drawn(history: TrainingHistory, col: str, what: str) -> str | None:
-    """The figure's line for a column with non-finite values ("Validation loss: epochs 12, 15 not
-    finite, not drawn"; at most three epochs named), None when every value is finite."""
+    """The figure's short line for a column with non-finite values, short enough for a legend
+    inside the frame ("Validation: epoch 12 not finite", "Validation: epochs 3, 5 not finite",
+    "Validation: 6 epochs not finite"; the report's notes name every epoch), None when every
+    value is finite."""
     bad = history.non_finite.get(col)
     if not bad:
         return None
     if len(bad) == history.epochs.size:
         return f"{what}: no finite value, not drawn"
-    named = ", ".join(map(str, bad[:3])) + (f" +{len(bad) - 3} more" if len(bad) > 3 else "")
-    return f"{what}: epoch{'s' * (len(bad) > 1)} {named} not finite, not drawn"
+    named = f"{len(bad)} epochs" if len(bad) > 2 else f"epoch{'s' * (len(bad) > 1)} {', '.join(map(str, bad))}"
+    return f"{what}: {named} not finite"
 
 
 def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, context: Sequence[str],
@@ -44,7 +46,7 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
     vertical line; `physics` False: a computing-resource plot, without the CMS physics label. The
     y axis fitted to the data, with headroom for the box only when the curves leave no corner."""
     epochs = history.epochs
-    notes = [n for col, label, *_ in series if (n := not_drawn(history, col, _what(label, ytitle)))]
+    notes = [n for col, label, *_ in series if (n := not_drawn(history, col, label))]  # the y title names the quantity
     series = [s for s in series if history.finite(s[0])[1].size]  # a series without a finite value is left out
     if not series:
         return None
@@ -61,20 +63,14 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
     def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
         for col, label, col_color, style in series:
             canvas.add_graph(fig, f"training/{col}", *history.finite(col), label, line_color=col_color, line_style=style)
-        if best is not None:
-            canvas.add_line(fig, best, frame.y[0], best, frame.y[1], f"Best epoch ({best})", line_color=cycle_color(4),
-                            line_style=7)  # fmt: skip
+        if best is not None:  # up to the top of the data: the headroom above stays free for the legend
+            canvas.add_line(fig, best, frame.y[0], best, min(frame.y[1], tops[0]), f"Best epoch ({best})",
+                            line_color=cycle_color(4), line_style=7)  # fmt: skip
         for note in notes:  # what is not drawn belongs with the legend: never left to the caption
             fig.legend.append((root().nullptr, note, ""))
 
     make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
     return canvas.boxed_figure(make, frames, draw, list(context), physics=physics)
-
-
-def _what(label: str, ytitle: str) -> str:
-    """A series as the figure names it: "Validation loss", "Epoch time"."""
-    quantity = ytitle.split(" [")[0]
-    return label if label == quantity else f"{label} {quantity.lower()}"
 
 
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
