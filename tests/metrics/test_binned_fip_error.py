@@ -77,6 +77,12 @@ def test_poisson_sums_are_numpys_and_leave_the_generator_where_numpy_would():
 def test_row_fips_are_hep_binned_fip():
     rng = np.random.default_rng(13)
     s, b = rng.exponential(1.0, (300, N_BINS)), rng.exponential(3.0, (300, N_BINS))
-    s[::7, 3], b[::7, 3] = 0.0, 0.0  # empty bins in some rows: those go through hep.binned_fip itself
+    s[::7, 3], b[::7, 3] = 0.0, 0.0  # empty bins, a different number per row: rows of every length summed
+    empty = rng.random((300, N_BINS)) < np.linspace(0.0, 1.0, 300)[:, None]
+    s[empty], b[empty] = 0.0, 0.0
+    s[5], b[5, 7] = 0.0, 0.0  # no signal: NaN (0/0) as hep.binned_fip
+    s[9, 4], b[9, 4] = 2.0, -2.0  # n = 0 with signal: left out
     got = pairmetrics.binned_fips(s, b)
-    assert np.array_equal(got, [hep.binned_fip(s[r], b[r]) for r in range(300)])
+    with np.errstate(invalid="ignore"):
+        want = [hep.binned_fip(s[r], b[r]) for r in range(300)]
+    assert np.array_equal(got, want, equal_nan=True) and np.isnan(got[5]) and np.isfinite(got).sum() > 250

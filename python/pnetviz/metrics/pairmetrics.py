@@ -69,16 +69,19 @@ def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: 
 
 
 def binned_fips(s: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """hep.binned_fip of each row of the yields s, b (replicas x bins), to the last bit: rows whose
-    bins all hold events summed as whole rows (numpy sums a row as it sums a vector), the others
-    by hep.binned_fip itself."""
+    """hep.binned_fip of each row of the yields s, b (replicas x bins), to the last bit: the terms
+    s^2/n of the bins with n = s + b > 0, gathered row by row into a contiguous array per number
+    of such bins and summed along rows (numpy sums a row as it sums that row alone)."""
     n = s + b
-    full = (n > 0).all(axis=1)
+    used = n > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.sum(s**2 / n, axis=1) / np.sum(s, axis=1)
-    for r in np.flatnonzero(~full):
-        out[r] = hep.binned_fip(s[r], b[r])
-    return out
+        terms = s**2 / n
+    counts, num = used.sum(axis=1), np.zeros(len(s))
+    for m in np.unique(counts[counts > 0]):
+        rows = counts == m
+        num[rows] = terms[rows][used[rows]].reshape(-1, m).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return num / np.sum(s, axis=1)
 
 
 def poisson_binned_sums(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: int, rng: np.random.Generator) -> np.ndarray:
