@@ -154,9 +154,37 @@ def _field(parent: str, key: object) -> str:
     return f"{parent}.{key}" if parent else str(key)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _tree_ok(doc: Any) -> bool:
+    """True when `doc` holds no bad number and no container MAX_DEPTH deep: the common case, found
+    level by level from each container's set of value types (one C-level pass over a list of
+    numbers, no field names built); _check_tree names the problem otherwise."""
+    if isinstance(doc, _BadNumber):
+        return False
+    level, depth = ([doc] if isinstance(doc, (dict, list)) else []), 0
+    while level:
+        if depth >= MAX_DEPTH:
+            return False
+        nested = []
+        for value in level:
+            items = value.values() if isinstance(value, dict) else value
+            kinds = set(map(type, items))
+            if kinds <= _SCALARS:
+                continue
+            if _BadNumber in kinds:
+                return False
+            nested.extend(v for v in items if isinstance(v, (dict, list)))
+        level, depth = nested, depth + 1
+    return True
+
+
 def _check_tree(doc: Any, name: str, fix: str) -> None:
     """BadFile for a bad number or a nesting deeper than MAX_DEPTH anywhere in `doc` (iterative:
     no recursion, whatever the depth)."""
+    if _tree_ok(doc):
+        return
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
     while stack:
         value, where, depth = stack.pop()

@@ -5,6 +5,8 @@ Used by both visualize scripts (binary model, and each multi-class likelihood-ra
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import math
 from dataclasses import dataclass
 
@@ -12,6 +14,7 @@ import numpy as np
 
 from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
+from pnetviz.rootenv import root
 
 
 @dataclass(frozen=True)
@@ -46,22 +49,59 @@ def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: 
     """Poisson-bootstrap error of binned_fip (the same N_BINS bins, evaluate.equal_bins): per replica
     every event's weight times a Poisson(1) count (above hep.BINNED_BOOTSTRAP_FROM events, per-bin
     normal draws with the same mean sum w and variance sum w^2), the yields scaled by `factors`
-    (signal, background) as the nominal; replicas without signal are dropped. NaN without replicas."""
+    (signal, background) as the nominal; replicas without signal are dropped. NaN without replicas.
+    All replicas at once: the per-event counts in C++ (poisson_binned_sums) from the same numpy
+    generator, in the same order, so every draw and sum is that of one numpy pass per replica."""
     bins, sig = equal_bins(sample.scores, N_BINS), np.asarray(sample.is_signal, bool)
     w = np.asarray(sample.used, dtype=np.float64)
+    if replicas < 2 or w.size == 0:  # at most one replica, or none with signal: no spread
+        return math.nan
     rng = np.random.default_rng(seed)
-    per_bin = w.size > hep.BINNED_BOOTSTRAP_FROM
-    sums = [(np.bincount(bins[m], w[m], N_BINS), np.bincount(bins[m], w[m] ** 2, N_BINS)) for m in (sig, ~sig)]
-    values = []
-    for _ in range(replicas):
-        if per_bin:
-            s, b = (np.maximum(rng.normal(mean, np.sqrt(var)), 0.0) for mean, var in sums)
-        else:
-            c = rng.poisson(1.0, w.size) * w
-            s, b = np.bincount(bins[sig], c[sig], N_BINS), np.bincount(bins[~sig], c[~sig], N_BINS)
-        if s.sum() > 0:
-            values.append(hep.binned_fip(s * factors[0], b * factors[1]))
-    return float(np.std(values, ddof=1)) if len(values) > 1 else math.nan
+    if w.size > hep.BINNED_BOOTSTRAP_FROM:
+        sums = np.array([(np.bincount(bins[m], w[m], N_BINS), np.bincount(bins[m], w[m] ** 2, N_BINS)) for m in (sig, ~sig)])
+        yields = np.maximum(rng.normal(sums[:, 0], np.sqrt(sums[:, 1]), (replicas, 2, N_BINS)), 0.0)
+    else:
+        yields = poisson_binned_sums(bins + N_BINS * ~sig, w, 2 * N_BINS, replicas, rng).reshape(replicas, 2, N_BINS)
+    s, b = np.ascontiguousarray(yields[:, 0]), np.ascontiguousarray(yields[:, 1])
+    keep = s.sum(axis=1) > 0
+    values = binned_fips(s[keep] * factors[0], b[keep] * factors[1])
+    return float(np.std(values, ddof=1)) if values.size > 1 else math.nan
+
+
+def binned_fips(s: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """hep.binned_fip of each row of the yields s, b (replicas x bins), to the last bit: the terms
+    s^2/n of the bins with n = s + b > 0, gathered row by row into a contiguous array per number
+    of such bins and summed along rows (numpy sums a row as it sums that row alone)."""
+    n = s + b
+    used = n > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = s**2 / n
+    counts, num = used.sum(axis=1), np.zeros(len(s))
+    for m in np.unique(counts[counts > 0]):
+        rows = counts == m
+        num[rows] = terms[rows][used[rows]].reshape(-1, m).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return num / np.sum(s, axis=1)
+
+
+def poisson_binned_sums(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: int, rng: np.random.Generator) -> np.ndarray:
+    """replicas x nkeys sums: per replica np.bincount(key, rng.poisson(1.0, w.size) * w, nkeys),
+    drawn and summed in C++ (macros/poisson_bins.h) from `rng`'s own bit generator, whose state
+    advances as numpy's would: the same numbers as the numpy loop, without its per-event arrays."""
+    out = np.empty(replicas * nkeys)
+    gen = rng.bit_generator.ctypes
+    key, w = np.ascontiguousarray(key, dtype=np.int64), np.ascontiguousarray(w, dtype=np.float64)
+    _poisson_kernel()(key, w, w.size, nkeys, replicas, gen.state_address,
+                      ctypes.cast(gen.next_double, ctypes.c_void_p).value, math.exp(-1.0), out)  # fmt: skip
+    return out.reshape(replicas, nkeys)
+
+
+@functools.cache
+def _poisson_kernel():
+    ROOT = root()
+    if not ROOT.gInterpreter.Declare('#include "poisson_bins.h"'):
+        raise RuntimeError("cling could not compile poisson_bins.h; see the errors above")
+    return ROOT.pnetviz.poisson_binned_sums
 
 
 YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
-from pnetviz.io.readers import read_json
+from pnetviz.io.readers import MAX_JSON_BYTES, parse_json, read_bytes, read_json
 from pnetviz.io.roundname import REGISTRY, registry, round_name, taken_error
+from pnetviz.output.report import dumps
 
 KEY = "round"  # in a marker's and a summary_report.json's top level
 MARKER = ".pnetviz-set.json"
@@ -108,9 +109,16 @@ def stamp_report(stage: Path, run_meta: dict) -> None:
     if not mine or not path.is_file():
         return
     try:
-        data = read_json(path, "summary report", finite=False)
+        raw = read_bytes(path, "summary report", MAX_JSON_BYTES)
+        data = parse_json(raw, str(path), finite=False)
     except (InputError, OSError):
         return  # verification names it
-    if isinstance(data, dict) and data.get(KEY) != mine:
+    if not isinstance(data, dict) or data.get(KEY) == mine:
+        return
+    body = raw.decode("utf-8").rstrip()
+    if KEY not in data and data and body.endswith("}"):  # appended as report.dumps writes it: not re-encoded
+        entry = dumps({KEY: mine})[1:-2]  # '\n  "round": {...}'
+        path.write_text(f"{body[:-1].rstrip()},{entry}\n}}\n")
+    else:
         data[KEY] = mine
-        path.write_text(json.dumps(data, indent=2) + "\n")
+        path.write_text(dumps(data) + "\n")

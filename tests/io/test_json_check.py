@@ -1,0 +1,78 @@
+"""parse_json's quick check of a parsed document (readers._tree_ok) agrees with the field-by-field
+walk that names a problem, on random documents with bad numbers and deep nesting here and there."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pnetviz.io import readers
+
+
+def walk_error(doc) -> str | None:
+    """The field-by-field walk written out (every node, with its field name): the first problem's message."""
+    stack = [(doc, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if isinstance(value, readers._BadNumber):
+            return f"{where or 'the top level'}: bad {value.text}"
+        if isinstance(value, (dict, list)):
+            if depth >= readers.MAX_DEPTH:
+                return "too deep"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, f"{where}/{k}", depth + 1) for k, v in items)
+    return None
+
+
+def random_doc(rng: random.Random, depth: int, bad: float, deep: int):
+    """A random JSON value: containers down to `deep` levels, numbers, strings, and (with
+    probability `bad` per leaf) a literal no float holds."""
+    if depth < deep and rng.random() < 0.6:
+        children = [random_doc(rng, depth + 1, bad, deep) for _ in range(rng.randint(0, 2 if depth > 3 else 6))]
+        if rng.random() < 0.5:
+            return children
+        return {f"k{i}": child for i, child in enumerate(children)}
+    if rng.random() < bad:
+        return rng.choice(["1e400", "-1e999", "NaN", "9" * 500])
+    return rng.choice([1.5, -2, 0, "text", True, None, 1e300, [], {}])
+
+
+def test_quick_check_agrees_with_the_walk():
+    outcomes = {"fine": 0, "too deep": 0, "bad": 0}
+    for seed in range(300):
+        rng = random.Random(seed)
+        deep = rng.choice([3, 8, readers.MAX_DEPTH - 1, readers.MAX_DEPTH, readers.MAX_DEPTH + 1, readers.MAX_DEPTH + 3])
+        doc = {"top": random_doc(rng, 1, rng.choice([0.0, 0.0, 0.01, 0.1]), deep)}
+        nest = doc
+        for _ in range(deep - 1 if rng.random() < 0.5 else 0):  # a chain down to `deep` containers, sometimes
+            nest["next"] = {"x": rng.random()}
+            nest = nest["next"]
+        text = json.dumps(doc).replace('"1e400"', "1e400").replace('"-1e999"', "-1e999").replace('"NaN"', "NaN")
+        text = text.replace(f'"{"9" * 500}"', "9" * 500)
+        parsed = json.loads(text, parse_int=readers._parse_int, parse_float=readers._parse_float,
+                            parse_constant=readers._BadNumber)  # fmt: skip
+        problem = walk_error(parsed)
+        assert readers._tree_ok(parsed) is (problem is None)
+        if problem is None:
+            assert readers.parse_json(text.encode(), "f.json") == parsed
+        else:
+            with pytest.raises(readers.BadFile):
+                readers.parse_json(text.encode(), "f.json")
+        outcomes["fine" if problem is None else "too deep" if problem == "too deep" else "bad"] += 1
+    assert min(outcomes.values()) >= 20, outcomes
+
+
+def test_quick_check_cases():
+    bad = readers._BadNumber("1e400")
+    assert readers._tree_ok({"a": [1.0, 2, "x", None, True, {"b": []}]})
+    assert not readers._tree_ok(bad) and not readers._tree_ok([1.0, [2.0, bad]]) and not readers._tree_ok({"a": {"b": bad}})
+    chain = leaf = []
+    for _ in range(readers.MAX_DEPTH - 1):
+        leaf.append([])
+        leaf = leaf[0]
+    assert readers._tree_ok(chain)  # MAX_DEPTH containers: depths 0 .. MAX_DEPTH - 1
+    leaf.append([])
+    assert not readers._tree_ok(chain)
+    assert readers._tree_ok(1.0) and readers._tree_ok("x")

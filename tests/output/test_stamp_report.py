@@ -1,0 +1,49 @@
+"""rounds.stamp_report records the round in a staged summary_report.json without re-encoding it:
+the file stays as report.dumps writes it (lists of numbers on one line), its values exact."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from pnetviz.output import rounds
+from pnetviz.output.report import dumps, plain, write_reports
+
+MINE = {"name": "ana-results", "results": "/x/ana/results"}
+
+
+def test_round_appended_to_the_report_as_dumps_writes_it(tmp_path):
+    report = {"auc": 0.1 + 0.2, "tiny": 1e-300, "big": 123456789.123456789, "none": math.nan,
+              "curve": [0.1, 1 / 3, 2e-17], "nested": {"a": [{"b": 1}], "c": "x\"y"}}  # fmt: skip
+    write_reports(tmp_path, report, "title")
+    rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    text = (tmp_path / "summary_report.json").read_text()
+    expected = {**plain(report), rounds.KEY: MINE}
+    assert text == dumps(expected) + "\n"  # one-line number lists kept, the round last
+    assert list(json.loads(text)) == [*report, rounds.KEY] and json.loads(text) == expected
+    assert '"curve": [0.1, 0.3333333333333333, 2e-17]' in text
+
+
+def test_a_report_with_another_round_gets_this_one_in_place(tmp_path):
+    path = tmp_path / "summary_report.json"
+    path.write_text(dumps({"a": 1, rounds.KEY: {"name": "old", "results": "/old"}, "z": [1.5, 2.5]}) + "\n")
+    rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    assert json.loads(path.read_text()) == {"a": 1, rounds.KEY: MINE, "z": [1.5, 2.5]}
+    assert list(json.loads(path.read_text())) == ["a", rounds.KEY, "z"]
+
+
+def test_same_round_empty_report_and_unreadable_files(tmp_path):
+    path = tmp_path / "summary_report.json"
+    same = dumps({"a": [1, 2], rounds.KEY: MINE}) + "\n"
+    path.write_text(same)
+    rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    assert path.read_text() == same
+    path.write_text("{}\n")
+    rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    assert json.loads(path.read_text()) == {rounds.KEY: MINE}
+    for broken in ('{"a": 1', "[1, 2]\n", '{"a": 1e400}\n'):  # left to verification, untouched
+        path.write_text(broken)
+        rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+        assert path.read_text() == broken
+    rounds.stamp_report(tmp_path, {})
+    assert path.read_text() == broken
