@@ -115,7 +115,8 @@ TLATEX_SYMBOLS = {"pm": "\u00b1", "mu": "\u03bc", "varepsilon": "\u03b5", "sigma
 def plain_text(tlatex: str) -> str:
     """A TLatex line as plain text: #pm -> \u00b1, #mu -> \u03bc, ...; braces, ^ and _ dropped
     (m(H^{#pm}) = 130 GeV -> m(H\u00b1) = 130 GeV)."""
-    text = re.sub(r"#([A-Za-z]+)", lambda m: TLATEX_SYMBOLS.get(m.group(1), m.group(1)), str(tlatex))
+    text = re.sub(r"#(kern|lower)\[[^\]]*\]", "", str(tlatex))  # a shift of what follows: nothing to show
+    text = re.sub(r"#([A-Za-z]+)", lambda m: TLATEX_SYMBOLS.get(m.group(1), m.group(1)), text)
     return re.sub(r"[{}^_]", "", text)
 
 

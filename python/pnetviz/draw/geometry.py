@@ -128,8 +128,8 @@ def y_title_far_px(offset: float, title_px: float) -> float:
 
 def visible_length(text: str) -> int:
     """Characters a TLatex line shows: a #command (#pm, #mu, #varepsilon) is one glyph, braces,
-    sub- and superscript marks none."""
-    return len(re.sub(r"#[a-zA-Z]+", "x", text).replace("{", "").replace("}", "").replace("_", "").replace("^", ""))
+    sub- and superscript marks none, a #kern[dx] or #lower[dy] shift none."""
+    return len(re.sub(r"#[a-zA-Z]+", "x", re.sub(r"#(kern|lower)\[[^\]]*\]", "", text)).replace("{", "").replace("}", "").replace("_", "").replace("^", ""))
 
 
 def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple[float, float]:
