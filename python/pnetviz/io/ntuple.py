@@ -36,7 +36,7 @@ import numpy as np
 
 from pnetviz.errors import InputError, PnetvizWarning
 from pnetviz.io import columns as mapped
-from pnetviz.io import guard, structure
+from pnetviz.io import guard, native, structure
 from pnetviz.io.layout import root_path
 from pnetviz.rootenv import quiet_root, root, root_errors
 
@@ -406,8 +406,8 @@ def _read_columns(path: Path, tree: str, columns: dict[str, str], entries: int, 
     label = f"Reading {path.parent.name}/{path.name}" if progress and entries >= PROGRESS_MIN_ENTRIES else ""
     try:
         with root_path(path) as literal, quiet_root(ROOT.kError), root_errors() as errors:
-            error = str(ROOT.pnetviz.read_columns(literal, tree, list(out), pointers, sizes, entries, threads, label,
-                                                  sys.stderr.isatty()))  # fmt: skip
+            error = native.read_columns(literal, tree, list(out), pointers, sizes, entries, threads, label,
+                                        sys.stderr.isatty())  # fmt: skip
     except Exception as err:  # noqa: BLE001 - a C++ exception from ROOT (bad_alloc, length_error, ...)
         raise InputError(f"{path}: ROOT failed reading it ({_cpp_error(err)}). {REMADE}") from None
     if error or errors.count:
@@ -437,6 +437,8 @@ def validate(preds: Predictions) -> None:
     path = preds.path
     for name, values in [("weight", preds.weight), *((f"score_{c}", s) for c, s in preds.scores.items()),
                          *preds.extra.items()]:  # fmt: skip
+        if np.isfinite(values).all():  # one pass, no mask kept (1e7 events: 5 such columns)
+            continue
         bad = ~np.isfinite(values)
         if np.any(bad):
             raise InputError(
@@ -452,6 +454,8 @@ def validate(preds: Predictions) -> None:
             "(errors, effective event counts). Fix: rescale the weights."
         )
     for c, s in preds.scores.items():
+        if s.size == 0 or (s.min() >= 0 and s.max() <= 1):  # two reductions, no masks
+            continue
         below, above = int(np.count_nonzero(s < 0)), int(np.count_nonzero(s > 1))
         if below or above:
             warnings.warn(
@@ -469,12 +473,15 @@ def validate(preds: Predictions) -> None:
             f"{path}: branch 'true_label' has values {found} outside the class list "
             f"{list(preds.classes)} (labels 0..{n_classes - 1}). Fix: pass the full list with --classes."
         )
+    # events and |weight| per class in one pass each (a mask and a fancy index per class cost 0.4 s at 1e7)
+    labels = preds.label if np.can_cast(preds.label.dtype, np.intp) else preds.label.astype(np.intp)
+    counts = np.bincount(labels, minlength=n_classes)
+    sums = np.bincount(labels, weights=w, minlength=n_classes)
     for index, name in enumerate(preds.classes):
-        in_class = preds.label == index
-        if not np.any(in_class):
+        if not counts[index]:
             raise InputError(
                 f"{path}: class '{name}' (true_label == {index}) has no events. "
                 "Fix: check --classes and the ntuple."
             )
-        if np.sum(np.abs(preds.weight[in_class])) == 0:
+        if sums[index] == 0:
             raise InputError(f"{path}: class '{name}' has zero total weight. Fix: check the 'weight' branch.")

@@ -1,0 +1,174 @@
+"""The ntuple reader (`macros/column_reader.h`) as a shared library built once per user.
+
+Why: in a fresh process cling compiled the reader at its first call, at -O3, and the header's
+declaration (TTree.h, TFile.h, std::thread, ...) was part of every start-up; measured at 1e7
+entries and 9 columns on the 2-core VM (benchmarks/README.md, issue 36) that was most of the gap
+to uproot in a fresh process, while the read itself was as fast. Here `macros/column_reader.cxx`
+(one C entry point) is compiled by the system's C++ compiler under ROOT's own flags, once, into
+`<cache>/reader-<key>.so`, and called through ctypes: no cling for the read at all.
+
+Cache: $PNETVIZ_CACHE, else $XDG_CACHE_HOME/pnetviz, else ~/.cache/pnetviz; a directory owned by
+the user and writable by nobody else (a library loaded from it runs as the user). The key is a
+hash of the two sources, ROOT's version, include and library directories and the compiler, so a
+new pnetviz, ROOT or compiler builds anew. A build goes to a temporary file renamed into place,
+under a lock (concurrent processes wait for one build). Whatever fails (no compiler, a read-only
+or foreign cache directory, a compile or load error) gives None, and the reader is compiled by
+cling as before; a failed build is recorded next to the library (`.failed`, with the
+compiler's messages) and not retried for that key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import functools
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.rootenv import MACRO_DIR, root
+
+SOURCES = ("column_reader.h", "column_reader.cxx")
+BUILD_SECONDS = 300  # a compile that takes longer is given up (then cling)
+ERROR_BYTES = 1024
+Reader = Callable[[str, str, Sequence[str], np.ndarray, np.ndarray, int, int, str, bool], str]
+
+
+def cache_dir() -> Path:
+    """Where the built library is kept (see the module's docstring)."""
+    if os.environ.get("PNETVIZ_CACHE"):
+        return Path(os.environ["PNETVIZ_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pnetviz"
+
+
+def _private_dir(path: Path) -> bool:
+    """Create `path` (mode 0700) if needed; whether it is a directory of this user that nobody
+    else may write and that this process can write."""
+    with contextlib.suppress(OSError):
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+            and os.access(path, os.W_OK | os.X_OK))  # fmt: skip
+
+
+def _build_command(source: Path, target: Path) -> list[str]:
+    """The compiler's command line: ROOT's optimisation and C++ standard, its headers and
+    libraries (the run path set, so the library finds the ROOT it was built against)."""
+    ROOT = root()
+    standard = re.search(r"-std=\S+", str(ROOT.gSystem.GetMakeSharedLib()))
+    include, lib = str(ROOT.gROOT.GetIncludeDir()), str(ROOT.gROOT.GetLibDir())
+    compiler = shutil.which(os.environ.get("CXX") or "c++") or "c++"
+    return [compiler, *str(ROOT.gSystem.GetFlagsOpt()).split(), "-fPIC", "-shared", "-pthread",
+            standard.group(0) if standard else "-std=c++17", f"-I{include}", f"-I{MACRO_DIR}", str(source),
+            f"-L{lib}", "-lCore", "-lRIO", "-lTree", f"-Wl,-rpath,{lib}", "-o", str(target)]  # fmt: skip
+
+
+def _key(command: list[str]) -> str:
+    """Hash of the sources, ROOT's version and the compiler (its path, size and time)."""
+    ROOT = root()
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update((MACRO_DIR / name).read_bytes())
+    digest.update(str(ROOT.gROOT.GetVersion()).encode() + str(ROOT.gROOT.GetGitCommit()).encode())
+    digest.update(repr(command).encode())
+    with contextlib.suppress(OSError):
+        info = os.stat(command[0])
+        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
+    return digest.hexdigest()[:20]
+
+
+def library(directory: Path | None = None) -> Path | None:
+    """The built reader library (building it first if needed), None if it cannot be had."""
+    directory = cache_dir() if directory is None else directory
+    if not _private_dir(directory):
+        return None
+    probe = _build_command(MACRO_DIR / SOURCES[1], directory / "reader.so")
+    key = _key(probe)
+    target, failed = directory / f"reader-{key}.so", directory / f"reader-{key}.failed"
+    if target.is_file():
+        return target
+    if failed.exists():
+        return None
+    with open(directory / f"reader-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it: wait for that build
+        if target.is_file():
+            return target
+        fd, scratch = tempfile.mkstemp(prefix=f".reader-{key}-", suffix=".so", dir=directory)
+        os.close(fd)
+        try:
+            done = subprocess.run(_build_command(MACRO_DIR / SOURCES[1], Path(scratch)), capture_output=True,
+                                  text=True, timeout=BUILD_SECONDS, check=False, stdin=subprocess.DEVNULL)  # fmt: skip
+            if done.returncode != 0:
+                failed.write_text(f"{' '.join(probe)}\nexit {done.returncode}\n{done.stderr[-20000:]}")
+                return None
+            os.replace(scratch, target)
+        except (OSError, subprocess.SubprocessError) as err:
+            with contextlib.suppress(OSError):
+                failed.write_text(f"{' '.join(probe)}\n{err}")
+            return None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(scratch)
+    return target
+
+
+@functools.cache
+def _native() -> Callable | None:
+    """The library's entry point through ctypes, None if it cannot be built or loaded."""
+    try:
+        path = library()
+        if path is None:
+            return None
+        func = ctypes.CDLL(str(path)).pnetviz_read_columns
+    except OSError:
+        return None
+    func.restype = ctypes.c_int
+    func.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p,
+                     ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                     ctypes.c_int]  # fmt: skip
+    return func
+
+
+@functools.cache
+def _cling() -> Callable:
+    """pnetviz::read_columns compiled by cling (declared on first use only)."""
+    ROOT = root()
+    if not ROOT.gInterpreter.Declare('#include "column_reader.h"'):
+        raise RuntimeError(f"cling could not compile {MACRO_DIR / 'column_reader.h'}; see the errors above")
+    return ROOT.pnetviz.read_columns
+
+
+class ReaderFailure(RuntimeError):
+    """A C++ exception inside the reader (its text)."""
+
+
+def read_columns(path: str, tree: str, names: Sequence[str], pointers: np.ndarray, sizes: np.ndarray, entries: int,
+                 threads: int, label: str, terminal: bool) -> str:  # fmt: skip
+    """pnetviz::read_columns (macros/column_reader.h) from the cached library, else through
+    cling: the reader's error text, empty on success; ReaderFailure on a C++ exception."""
+    func = _native()
+    if func is None:
+        return str(_cling()(path, tree, list(names), pointers, sizes, entries, threads, label, terminal))
+    pointers = np.ascontiguousarray(pointers, dtype=np.uint64)
+    sizes = np.ascontiguousarray(sizes, dtype=np.int32)
+    encoded = (ctypes.c_char_p * max(len(names), 1))(*(n.encode() for n in names))
+    error = ctypes.create_string_buffer(ERROR_BYTES)
+    code = func(os.fsencode(path), tree.encode(), len(names), encoded, pointers.ctypes.data, sizes.ctypes.data, entries,
+                threads, label.encode(), int(terminal), error, ERROR_BYTES)  # fmt: skip
+    text = error.value.decode(errors="replace")
+    if code == 2:
+        raise ReaderFailure(text)
+    return text
