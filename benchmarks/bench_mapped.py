@@ -3,11 +3,16 @@
 events under another group's branch names read through a --column mapping (expressions of branches
 compiled by pnetviz.io.expressions), and uproot 5 on the contract file, each in its own fresh process, one thread.
 
-Usage: .venv/bin/python benchmarks/bench_mapped.py [--events 1e6] [--repeat 3]
+Usage: .venv/bin/python benchmarks/bench_mapped.py [--events 1e6] [--repeat 3] [--with-cling]
 With uproot not in the environment, give a directory it is installed in (pip install --target
-DIR uproot) with --uproot-path DIR. Files go to benchmarks/data/ (ignored by git). Prints one
-Markdown table for benchmarks/README.md: time per way (median over --repeat, the runs of the
-three ways interleaved so that machine load falls on all), ratios to the plain read.
+DIR uproot) with --uproot-path DIR. Files go to benchmarks/data/ (ignored by git). The reader's
+cached library (pnetviz.io.native) is built or found first; --with-cling adds the plain read
+with the reader JIT-compiled by cling instead (the cache made unusable). Every way runs in fresh
+processes, once timed by the wall clock and once by CPU time (user + system: what a loaded,
+shared machine distorts least), all runs interleaved. Per way it prints the medians over
+--repeat of: the imports (ROOT, pnetviz's kernels / uproot), the first read (read_predictions /
+arrays(library="np")), a second read in the same process, and the whole process as its parent
+saw it (interpreter start-up and exit included); ratios to uproot, and mapped / plain.
 """
 
 from __future__ import annotations
