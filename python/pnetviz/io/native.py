@@ -77,7 +77,8 @@ def _build_command(source: Path, target: Path) -> list[str]:
 
 
 def _key(command: list[str]) -> str:
-    """Hash of the sources, ROOT's version and the compiler (its path, size and time)."""
+    """Hash of the sources, ROOT's version, the compiler command (paths of the package and the
+    cache left out) and the compiler itself (its size and time)."""
     ROOT = root()
     digest = hashlib.sha256()
     for name in SOURCES:
@@ -96,7 +97,8 @@ def library(directory: Path | None = None) -> Path | None:
     if not _private_dir(directory):
         return None
     probe = _build_command(MACRO_DIR / SOURCES[1], directory / "reader.so")
-    key = _key(probe)
+    # the key holds what is compiled, not where pnetviz is installed (each test's unpacked wheel) or cached
+    key = _key([arg.replace(str(MACRO_DIR), "<macros>").replace(str(directory), "<cache>") for arg in probe])
     target, failed = directory / f"reader-{key}.so", directory / f"reader-{key}.failed"
     if target.is_file():
         return target
@@ -133,7 +135,7 @@ def _native() -> Callable | None:
         if path is None:
             return None
         func = ctypes.CDLL(str(path)).pnetviz_read_columns
-    except OSError:
+    except Exception:  # noqa: BLE001 - whatever stops the library (no home directory, an older ROOT's API, a bad .so): cling
         return None
     func.restype = ctypes.c_int
     func.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p,
