@@ -166,10 +166,11 @@ def read_columns(path: str, tree: str, names: Sequence[str], pointers: np.ndarra
         return str(_cling()(path, tree, list(names), pointers, sizes, entries, threads, label, terminal))
     pointers = np.ascontiguousarray(pointers, dtype=np.uint64)
     sizes = np.ascontiguousarray(sizes, dtype=np.int32)
-    encoded = (ctypes.c_char_p * max(len(names), 1))(*(n.encode() for n in names))
+    # names as the file has them: a name that is not UTF-8 arrives as surrogate escapes (os.fsencode restores it)
+    encoded = (ctypes.c_char_p * max(len(names), 1))(*(os.fsencode(n) for n in names))
     error = ctypes.create_string_buffer(ERROR_BYTES)
-    code = func(os.fsencode(path), tree.encode(), len(names), encoded, pointers.ctypes.data, sizes.ctypes.data, entries,
-                threads, label.encode(), int(terminal), error, ERROR_BYTES)  # fmt: skip
+    code = func(os.fsencode(path), os.fsencode(tree), len(names), encoded, pointers.ctypes.data, sizes.ctypes.data,
+                entries, threads, os.fsencode(label), int(terminal), error, ERROR_BYTES)  # fmt: skip
     text = error.value.decode(errors="replace")
     if code == 2:
         raise ReaderFailure(text)
