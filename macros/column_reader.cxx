@@ -5,6 +5,10 @@
 #include "column_reader.h"
 
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 #include <exception>
 
 extern "C" {
@@ -27,6 +31,58 @@ int pnetviz_read_columns(const char *path, const char *tree, int ncol, const cha
       return 2;
    } catch (...) {
       std::snprintf(error, error_size, "unknown C++ exception");
+      return 2;
+   }
+}
+
+// Describes `tree` of `path` for pnetviz.io.native.describe, in two caller-provided buffers.
+// `text`: per top-level branch its name and its leaf's type name ("" if no leaf has the branch's
+// name), each NUL-terminated. `numbers`: the tree's entries and branch count, then per branch its
+// entries, whether it is a flat scalar (one leaf of its name, static length 1, no count leaf),
+// that leaf's size in bytes, GetWriteBasket() (n), and for a flat scalar with 0 <= n <= entries
+// its basket table: first entries (n + 1), sizes in bytes (n), seeks (n).
+// Returns 0 when filled; 1 when a buffer is too small (needed[0] text bytes, needed[1] numbers
+// then say how much); 2 when the file or the tree cannot be read as expected (not opened,
+// zombie, recovered, no TTree of that name, a basket table beyond its arrays, a C++ exception):
+// the caller then asks ROOT through PyROOT, which words those errors.
+int pnetviz_describe(const char *path, const char *tree, char *text, long long text_size, long long *numbers,
+                     long long numbers_size, long long *needed)
+{
+   try {
+      std::unique_ptr<TFile> file(TFile::Open(path, "READ"));
+      if (!file || file->IsZombie() || file->TestBit(TFile::kRecovered)) return 2;
+      auto *obj = file->Get(tree);
+      auto *ttree = dynamic_cast<TTree *>(obj);
+      if (!ttree) return 2;
+      std::string names;
+      std::vector<long long> values{ttree->GetEntries(), 0};
+      for (TObject *item : *ttree->GetListOfBranches()) {
+         auto *branch = static_cast<TBranch *>(item);
+         TLeaf *leaf = branch->GetLeaf(branch->GetName());
+         names += branch->GetName();
+         names += '\0';
+         names += leaf ? leaf->GetTypeName() : "";
+         names += '\0';
+         const bool flat = leaf && branch->GetListOfLeaves()->GetEntries() == 1 && leaf->GetLenStatic() == 1 &&
+                           !leaf->GetLeafCount();
+         const long long n = branch->GetWriteBasket();
+         values.insert(values.end(), {branch->GetEntries(), flat, leaf ? leaf->GetLenType() : 0, n});
+         ++values[1];
+         if (!flat || n < 0 || n > values[0]) continue;
+         if (n >= branch->GetMaxBaskets()) return 2;
+         const Long64_t *first = branch->GetBasketEntry();
+         const Int_t *bytes = branch->GetBasketBytes();
+         values.insert(values.end(), first, first + n + 1);
+         values.insert(values.end(), bytes, bytes + n);
+         for (Int_t i = 0; i < n; ++i) values.push_back(branch->GetBasketSeek(i));
+      }
+      needed[0] = (long long)names.size();
+      needed[1] = (long long)values.size();
+      if (needed[0] > text_size || needed[1] > numbers_size) return 1;
+      std::memcpy(text, names.data(), names.size());
+      std::memcpy(numbers, values.data(), values.size() * sizeof(long long));
+      return 0;
+   } catch (...) {
       return 2;
    }
 }

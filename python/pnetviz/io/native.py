@@ -32,6 +32,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -127,21 +128,32 @@ def library(directory: Path | None = None) -> Path | None:
     return target
 
 
+class Native(NamedTuple):
+    """The library's two entry points (ctypes functions)."""
+
+    read: Callable  # pnetviz_read_columns
+    describe: Callable  # pnetviz_describe
+
+
 @functools.cache
-def _native() -> Callable | None:
-    """The library's entry point through ctypes, None if it cannot be built or loaded."""
+def _native() -> Native | None:
+    """The library's entry points through ctypes, None if it cannot be built or loaded."""
     try:
         path = library()
         if path is None:
             return None
-        func = ctypes.CDLL(str(path)).pnetviz_read_columns
+        lib = ctypes.CDLL(str(path))
+        func, describe = lib.pnetviz_read_columns, lib.pnetviz_describe
     except Exception:  # noqa: BLE001 - whatever stops the library (no home directory, an older ROOT's API, a bad .so): cling
         return None
     func.restype = ctypes.c_int
     func.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p,
                      ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
                      ctypes.c_int]  # fmt: skip
-    return func
+    describe.restype = ctypes.c_int
+    describe.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p,
+                         ctypes.c_longlong, ctypes.c_void_p]  # fmt: skip
+    return Native(func, describe)
 
 
 @functools.cache
@@ -161,17 +173,72 @@ def read_columns(path: str, tree: str, names: Sequence[str], pointers: np.ndarra
                  threads: int, label: str, terminal: bool) -> str:  # fmt: skip
     """pnetviz::read_columns (macros/column_reader.h) from the cached library, else through
     cling: the reader's error text, empty on success; ReaderFailure on a C++ exception."""
-    func = _native()
-    if func is None:
+    native = _native()
+    if native is None:
         return str(_cling()(path, tree, list(names), pointers, sizes, entries, threads, label, terminal))
     pointers = np.ascontiguousarray(pointers, dtype=np.uint64)
     sizes = np.ascontiguousarray(sizes, dtype=np.int32)
     # names as the file has them: a name that is not UTF-8 arrives as surrogate escapes (os.fsencode restores it)
     encoded = (ctypes.c_char_p * max(len(names), 1))(*(os.fsencode(n) for n in names))
     error = ctypes.create_string_buffer(ERROR_BYTES)
-    code = func(os.fsencode(path), os.fsencode(tree), len(names), encoded, pointers.ctypes.data, sizes.ctypes.data,
+    code = native.read(os.fsencode(path), os.fsencode(tree), len(names), encoded, pointers.ctypes.data, sizes.ctypes.data,
                 entries, threads, os.fsencode(label), int(terminal), error, ERROR_BYTES)  # fmt: skip
     text = error.value.decode(errors="replace")
     if code == 2:
         raise ReaderFailure(text)
     return text
+
+
+class BranchInfo(NamedTuple):
+    """One top-level branch as `describe` found it; the basket table (first entry per basket and
+    one past the last, compressed sizes, seeks) only for a flat scalar with 0 <= nbaskets <= entries."""
+
+    type_name: str  # its leaf's type name, "" without a leaf of the branch's name
+    entries: int
+    flat: bool  # one leaf of its name, static length 1, no count leaf
+    size: int  # that leaf's size in bytes
+    nbaskets: int  # TBranch::GetWriteBasket()
+    first: list[int]
+    nbytes: list[int]
+    seeks: list[int]
+
+
+class TreeInfo(NamedTuple):
+    """What the reader needs of a tree before reading it: its entries and top-level branches."""
+
+    entries: int
+    branches: dict[str, BranchInfo]
+
+
+def describe(path: str, tree: str) -> TreeInfo | None:
+    """The tree's entries, branch types and basket tables in one call to the library (no PyROOT
+    look-up per branch); None without the library or when the file or tree is not as expected
+    (the caller then asks through PyROOT, whose path words every error)."""
+    native = _native()
+    if native is None:
+        return None
+    text, numbers, needed = np.empty(1 << 14, np.uint8), np.empty(1 << 14, np.int64), np.zeros(2, np.int64)
+    for _ in range(2):  # a second try with buffers of the sizes the first one asked for
+        code = native.describe(os.fsencode(path), os.fsencode(tree), text.ctypes.data, text.size,
+                               numbers.ctypes.data, numbers.size, needed.ctypes.data)  # fmt: skip
+        if code != 1:
+            break
+        text, numbers = np.empty(int(needed[0]), np.uint8), np.empty(int(needed[1]), np.int64)
+    if code != 0:
+        return None
+    return _parse(text[: needed[0]].tobytes().split(b"\0")[:-1], numbers[: needed[1]].tolist())
+
+
+def _parse(words: list[bytes], values: list[int]) -> TreeInfo:
+    """TreeInfo from `pnetviz_describe`'s buffers (macros/column_reader.cxx: its layout)."""
+    entries, count, at, branches = values[0], values[1], 2, {}
+    for b in range(count):
+        branch_entries, flat, size, n = values[at : at + 4]
+        at += 4
+        first = nbytes = seeks = []
+        if flat and 0 <= n <= entries:
+            first, nbytes, seeks = values[at : at + n + 1], values[at + n + 1 : at + 2 * n + 1], values[at + 2 * n + 1 : at + 3 * n + 1]
+            at += 3 * n + 1
+        name = os.fsdecode(words[2 * b])
+        branches[name] = BranchInfo(words[2 * b + 1].decode(), branch_entries, bool(flat), size, n, first, nbytes, seeks)
+    return TreeInfo(entries, branches)
