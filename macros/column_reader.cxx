@@ -1,4 +1,5 @@
-// Compiled build of the ntuple reader: one C entry point around pnetviz::read_columns, built by
+// Compiled build of the ntuple reader: C entry points around pnetviz::read_columns and for the
+// tree's description (branch types, basket tables: pnetviz_describe, no PyROOT per branch), built by
 // pnetviz.io.native with the system compiler into a per-user cache and called through ctypes, so
 // that a fresh process does not JIT-compile the reader with cling at its first call (measured at
 // 1e7 entries: see benchmarks/README.md, issue 36). Same source, same values as the cling path.

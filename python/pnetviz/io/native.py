@@ -4,7 +4,7 @@ Why: in a fresh process cling compiled the reader at its first call, at -O3, and
 declaration (TTree.h, TFile.h, std::thread, ...) was part of every start-up; measured at 1e7
 entries and 9 columns on the 2-core VM (benchmarks/README.md, issue 36) that was most of the gap
 to uproot in a fresh process, while the read itself was as fast. Here `macros/column_reader.cxx`
-(one C entry point) is compiled by the system's C++ compiler under ROOT's own flags, once, into
+(the read, and `describe`: branch types and basket tables in one call) is compiled by the system's C++ compiler under ROOT's own flags, once, into
 `<cache>/reader-<key>.so`, and called through ctypes: no cling for the read at all.
 
 Cache: $PNETVIZ_CACHE, else $XDG_CACHE_HOME/pnetviz, else ~/.cache/pnetviz; a directory owned by
