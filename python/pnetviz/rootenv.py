@@ -33,7 +33,7 @@ def _macro_dir() -> Path:
 
 
 MACRO_DIR = _macro_dir()
-HEADERS = ("weighted_roc.h", "column_reader.h", "class_tables.h", "error_guard.h")
+HEADERS = ("weighted_roc.h", "class_tables.h", "error_guard.h")  # column_reader.h: pnetviz.io.native, on first use
 
 ColorValues = tuple[float, float, float, float]  # red, green, blue, alpha of a TColor
 _START_COLORS: dict[int, ColorValues] = {}  # filled by root(): the colours ROOT starts with

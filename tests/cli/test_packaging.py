@@ -69,6 +69,31 @@ def test_installed_package_gives_sklearns_auc_from_anywhere(wheel_site, tmp_path
     assert report["auc"]["test"] == pytest.approx(expected, abs=1e-9)
 
 
+READ = ("import sys, numpy as np\n"
+        "from pnetviz.io import native\n"
+        "from pnetviz.io.ntuple import read_columns\n"
+        "data = read_columns(sys.argv[1], 'Events', {'score_signal': 'Float_t', 'true_label': 'Int_t'}, int(sys.argv[2]))\n"
+        "print(native._native() is not None, float(data['score_signal'].sum()), int(data['true_label'].sum()))\n")  # fmt: skip
+
+
+def test_installed_reader_builds_its_library_in_the_cache_only(wheel_site, tmp_path):
+    cols = contract_columns(n=3000, n_classes=2)
+    path = write_ntuple(tmp_path / "toy.root", cols)
+    installed = sorted(p for p in wheel_site.rglob("*"))
+    expected = [str(float(cols["score_signal"].astype(np.float32).sum(dtype=np.float32))), str(int(cols["true_label"].sum()))]
+    runs = {}
+    for name, cache in (("library", tmp_path / "cache"), ("cling", path)):  # a file as the cache: no library
+        env = {**os.environ, "PYTHONPATH": str(wheel_site), "PNETVIZ_CACHE": str(cache)}
+        out = subprocess.run([sys.executable, "-c", READ, str(path), "3000"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, check=True).stdout.split()  # fmt: skip
+        runs[name] = out
+    assert runs["library"][0] == "True" and runs["cling"][0] == "False"
+    assert runs["library"][1:] == runs["cling"][1:] and runs["library"][2] == expected[1]
+    assert float(runs["library"][1]) == pytest.approx(float(expected[0]), rel=1e-6)
+    assert len(list((tmp_path / "cache").glob("reader-*.so"))) == 1
+    assert sorted(p for p in wheel_site.rglob("*")) == installed  # nothing written into the installed package
+
+
 def test_console_command_lists_subcommands_and_grouped_options():
     exe = Path(sys.executable).parent / "pnetviz"
     if not exe.exists():

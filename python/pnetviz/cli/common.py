@@ -114,10 +114,10 @@ EVALUATION = (
               "docs/inputs.md)"),
     _opt("--columns", "inputs", metavar="FILE",
          help="a JSON file of such pairs, {\"true_label\": \"isSignal ? 0 : 1\", ...} (--column pairs win)"),
-    _opt("--observe", "inputs", {"binary", "multiclass"}, metavar="BRANCH,...",
+    _opt("--observe", "inputs", {"binary", "multiclass", "compare"}, metavar="BRANCH,...",
          help="float branches to study the score against, e.g. m_mumu,pt_lead: signal efficiency and background "
               "rejection per bin at a fixed working point, and the background's shape after cuts (sculpting; "
-              "docs/observers.md)"),
+              "compare: both models of every pair; docs/observers.md)"),
     _opt("--subset", "inputs", metavar="BRANCH",
          help="evaluate only events where this boolean branch is true (e.g. has_bjet)"),
     _opt("--classes", "inputs", {"multiclass", "compare"},

@@ -64,6 +64,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     labels = trainer.parse_labels(args.labels)
     given_classes = parse_classes(args.classes)
     columns = common.column_map(args)
+    observe = common.observe_names(args)
     files, missing, _ = common.resolve_files(args, "multiclass")
     plots_dir = plots_comparison_dir(files[0], args.results_dir, common.plots_root(args), args.round)
     outputs, summary = common.output_dirs(args, plots_dir, files)
@@ -94,8 +95,9 @@ def jobs(args) -> tuple[list, list[int], Path]:
                                   binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
                                   multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats, images=args.images,
                                   tree=args.tree, columns=columns, style=style, hep=hep, subset=args.subset, hull=args.hull,
-                                  progress=not args.quiet,
-                                  labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}))  # fmt: skip
+                                  progress=not args.quiet, observe=observe,
+                                  labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}
+                                  | {o: labels[o] for o in observe if o in labels}))  # fmt: skip
     return todo, missing, summary
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep, pairmetrics
+from pnetviz.jobs import compareobservers, observers
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
@@ -61,6 +62,7 @@ class ComparisonJob:
     subset: str | None = None  # only events where this boolean branch is true, in both ntuples
     hull: bool = False  # draw both models' convex hulls on the ROC comparison
     progress: bool = False  # progress bar while reading large files
+    observe: tuple[str, ...] = ()  # --observe: observer branches, both models of every pair (jobs.compareobservers)
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
     index = job.classes.index(target)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
                               score_classes=(job.classes[0],), tree=job.tree, columns=job.columns, progress=job.progress,
-                              with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
+                              with_event_id=True, subsets=[job.subset] if job.subset else [], observe=job.observe)  # fmt: skip
     mode = job.hep.weight_mode
     keep_b = binary.masks[SPLIT] & (binary.subsets[job.subset] if job.subset else True)
     side_b = make_side(binary.scores[job.classes[0]], binary.label == 0, binary, keep_b, mode)
@@ -217,6 +219,7 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
         FOLD_CURVES: {name: {"tpr": tpr_on_grid(c, FPR_GRID), "eps_b": np.maximum(eps_b_on_grid(c, EFF_GRID), 0.0),
                              "background_events": n_eff[name]["background"], "auc": c.auc}
                       for name, c in (("binary", cb), ("multiclass", cm))},  # fmt: skip
+        **compareobservers.pair_observers(job, binary, keep_b, mc, lr, sel),
     }
     return result, cb, cm
 
@@ -235,13 +238,7 @@ DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
 def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[canvas.Figure]:
     tag = f"signal_vs_{background}"
     auc = result["auc"]
-    b_label = job.labels.get(background) or display_label(background, {})
-    m_label = job.labels.get(job.pairs[background]) or display_label(job.pairs[background], {})
-    vs = b_label if b_label == m_label else f"{b_label} / {m_label}"  # binary background / multi-class class
-    where = ", ".join(t for t in (f"vs {vs}", channel_label(job.channel), "" if job.fold is None else f"fold {job.fold}", "test") if t)
-    ctx = [signal_label(job.signal), where]
-    if job.subset:
-        ctx.append(f"subset: {job.subset}")
+    ctx = pair_context(job, background)
 
     def label(name: str, key: str) -> str:
         err = auc[key]["error"]
@@ -273,6 +270,15 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     ]
 
 
+def pair_context(job: ComparisonJob, background: str) -> list[str]:
+    """The context lines of a pair's figures: signal, the pair, channel, fold, split (and subset)."""
+    b_label = job.labels.get(background) or display_label(background, {})
+    m_label = job.labels.get(job.pairs[background]) or display_label(job.pairs[background], {})
+    vs = b_label if b_label == m_label else f"{b_label} / {m_label}"  # binary background / multi-class class
+    where = ", ".join(t for t in (f"vs {vs}", channel_label(job.channel), "" if job.fold is None else f"fold {job.fold}", "test") if t)
+    return [signal_label(job.signal), where, *([f"subset: {job.subset}"] if job.subset else [])]
+
+
 def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
     """roc_figure hull overlays: each model's test convex hull (no single optimum for two models)."""
     out = []
@@ -284,11 +290,12 @@ def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
 
 def run(job: ComparisonJob) -> RunOutput:
     mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
-                          with_event_id=True, subsets=[job.subset] if job.subset else [])  # fmt: skip
+                          with_event_id=True, subsets=[job.subset] if job.subset else [], observe=job.observe)  # fmt: skip
     pairs, curves = {}, {}
     for background in job.pairs:
         pairs[background], cb, cm = compare_pair(job, background, mc)
         curves[background] = (cb, cm)
+    observed = compareobservers.take(pairs)
     report = {
         "kind": "comparison",
         "signal": job.signal,
@@ -308,9 +315,12 @@ def run(job: ComparisonJob) -> RunOutput:
         "ratio_panels": RATIO_CONVENTION + "; here binomial with each side's effective event counts (effective_events)",
         "pairs": {b: {k: v for k, v in p.items() if k != FOLD_CURVES} for b, p in pairs.items()},
     }
+    for b, (section, _) in observed.items():
+        report["pairs"][b]["observers"] = {"doc": observers.DOC, **section}
 
     def figures() -> list[canvas.Figure]:
-        return [fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)]
+        return [*(fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)),
+                *compareobservers.figures(observed, {b: pair_context(job, b) for b in observed}, job.labels)]
 
     written = write_set(job.output, job.formats, job.style, figures, report,
                       ", ".join(t for t in (f"pnetviz binary vs multi-class comparison: {job.signal}", job.channel,

@@ -1,0 +1,116 @@
+"""The ntuple reader built once as a shared library (pnetviz.io.native) and its fallback to cling."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import numpy as np
+import pytest
+
+from conftest import write_ntuple
+from pnetviz.io import native
+from pnetviz.io.ntuple import branch_types, read_columns
+
+DTYPES = ("bool", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64")
+
+
+@pytest.fixture
+def use_cache(monkeypatch):
+    """Point the library cache at `path` for this test (the entry point is looked up again)."""
+
+    def point(path) -> None:
+        monkeypatch.setenv("PNETVIZ_CACHE", str(path))
+        native._native.cache_clear()
+
+    yield point
+    native._native.cache_clear()
+
+
+@pytest.fixture
+def typed_file(tmp_path):
+    rng = np.random.default_rng(11)
+    cols = {f"x_{d}": (rng.random(5000) * 200 - 50).astype(d) for d in DTYPES}
+    cols["x_int64"][:2] = [-(2**62) - 3, 2**62 + 5]
+    cols["x_uint64"][:1] = [2**64 - 7]
+    path = write_ntuple(tmp_path / "types.root", cols)
+    types = branch_types(path, "Events")
+    return path, cols, {k: types[k] for k in cols}
+
+
+def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file):
+    path, cols, types = typed_file
+    cache = tmp_path / "cache"
+    use_cache(cache)
+    built = read_columns(path, "Events", types, 5000)
+    assert native._native() is not None  # the library was built and loaded, not cling
+    assert [p.suffix for p in cache.glob("reader-*.so")] == [".so"]
+    use_cache(tmp_path / "types.root")  # a file where the directory would be: no library, cling
+    assert native._native() is None
+    jitted = read_columns(path, "Events", types, 5000)
+    for name, values in cols.items():
+        assert built[name].dtype == values.dtype and np.array_equal(built[name], values), name
+        assert np.array_equal(jitted[name], values), name
+    assert built["x_uint64"][0] == 2**64 - 7 and built["x_int64"][1] == 2**62 + 5
+
+
+def test_library_reader_reports_errors_as_cling_did(tmp_path, use_cache, typed_file):
+    path, _, types = typed_file
+    use_cache(tmp_path / "cache")
+    pointers, sizes = np.zeros(1, np.uint64), np.array([4], np.int32)
+    out = np.empty(10, np.float32)
+    pointers[0] = out.ctypes.data
+    error = native.read_columns(str(path), "Events", ["x_float64"], pointers, sizes, 10, 1, "", False)
+    assert error == "branch 'x_float64' is not a flat scalar of the expected type"  # 8-byte leaf, 4-byte array
+    assert native.read_columns(str(path), "Nope", ["x_float32"], pointers, sizes, 10, 1, "", False) == \
+        "no TTree named 'Nope'"  # fmt: skip
+    assert native.read_columns(str(path), "Events", ["x_float32"], pointers, sizes, 10, 1, "", False) == ""
+    assert np.array_equal(out, typed_file[1]["x_float32"][:10])
+
+
+def test_a_failed_build_is_recorded_and_not_retried(tmp_path, monkeypatch):
+    calls = tmp_path / "calls"
+    compiler = tmp_path / "cxx"
+    compiler.write_text(f"#!/bin/sh\necho x >> {calls}\necho 'no such compiler feature' >&2\nexit 1\n")
+    compiler.chmod(0o755)
+    monkeypatch.setenv("CXX", str(compiler))
+    cache = tmp_path / "cache"
+    assert native.library(cache) is None
+    assert native.library(cache) is None
+    assert calls.read_text() == "x\n"  # built once, then the .failed record is trusted
+    (failed,) = cache.glob("reader-*.failed")
+    assert "no such compiler feature" in failed.read_text()
+    assert not list(cache.glob("*.so")) and not list(cache.glob(".reader-*"))  # no half library left
+
+
+def test_a_cache_others_may_write_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("CXX", "/bin/false")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    assert native.library(shared) is None
+    assert not list(shared.iterdir())  # nothing built or recorded there
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    readonly.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    if not os.access(readonly, os.W_OK):  # root ignores the mode
+        assert native.library(readonly) is None
+
+
+def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_file, monkeypatch):
+    """Branch types and basket tables from the one C call equal the PyROOT look-ups they replace."""
+    from pnetviz.io import ntuple
+
+    path, _, _ = typed_file
+    use_cache(tmp_path / "cache")
+    info = native.describe(str(path), "Events")
+    assert info is not None and info.entries == 5000
+    assert info.branches["x_float64"].type_name == "Double_t" and info.branches["x_float64"].size == 8
+    assert info.branches["x_bool"].flat and info.branches["x_bool"].first[0] == 0
+    assert native.describe(str(path), "Nope") is None  # PyROOT's path then words the error
+    assert ntuple._described(path, "Events") == info  # what branch_types and _basket_tables use below
+    sizes = {name: b.size for name, b in info.branches.items()}
+    described = ntuple.branch_types(path, "Events"), ntuple._basket_tables(path, "Events", sizes, 5000)
+    monkeypatch.setattr(ntuple, "_described", lambda *_: None)  # the PyROOT look-ups
+    assert described == (ntuple.branch_types(path, "Events"), ntuple._basket_tables(path, "Events", sizes, 5000))
+    assert described[1] and all(t.first[-1] == 5000 for t in described[1])
