@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import secrets
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnetviz.draw.canvas import Figure
@@ -89,46 +91,128 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
             readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
                                            "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
             tfile.WriteObject(readme, "README")
-        with new_colors_only():
+        with stored_colors() as colors:
             for stored, key, obj, fig in objects:
                 directory, _, name = stored.rpartition("/")
                 describe(obj, name, key, fig, context)
                 target = tfile.GetDirectory(directory) if directory else tfile
                 if not target:
                     target = tfile.mkdir(directory, "", True)
+                if obj.InheritsFrom("TCanvas"):
+                    write_canvas(target, obj, name, colors)
+                    continue
                 with contextlib.nullcontext() if obj.InheritsFrom("TPad") else drawn_alone(obj):  # ROOT's default sizes alone
                     target.WriteObject(obj, name)
     finally:
         tfile.Close()
 
 
-@contextlib.contextmanager
-def new_colors_only() -> Iterator[None]:
-    """gROOT's list of colours inside the block without the built-in ones (BUILT_IN_COLORS) still
-    as ROOT started with them (rootenv.start_colors) and not in the current palette; each put back
-    at its index after (the TColor objects held here, none deleted). Once cmsstyle has called
-    TColor.DefinedColors(1), TCanvas::Streamer stores the whole list (~630 colours) in every
-    canvas; a reader (ROOT, JSROOT) sets or creates each stored colour and has the others built
-    in, so a canvas read alone still draws as written. Measured on a multi-class set (50
-    canvases): 30 -> 25 ms to write, 1.72 -> 1.26 MB; ~20 ms once per process for PyROOT's first
-    calls (here and in rootenv.root). The palette's colours stay (255 of the ~290 left): the
-    streamer stores the palette as gROOT->GetColor of each index, a reader makes it its current
-    palette. Nothing may draw inside the block."""
+# A pad draws with the palette when it holds a palette axis, a 2-D/3-D histogram or graph (COL,
+# CONT, SURF, LEGO, TEXT colours), pnetviz's palette TExec, or an object drawn with palette colours
+# (PFC, PLC, PMC): then its canvas stores the palette, otherwise not.
+_DRAWS_PALETTE = r"""
+#include "TPad.h"
+#include "TList.h"
+#include "TString.h"
+namespace pnetviz_rootfile {
+inline bool draws_palette(TPad* pad) {
+   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
+      TObject* obj = link->GetObject();
+      if (!obj) continue;
+      if (obj->InheritsFrom(TPad::Class())) {
+         if (draws_palette(static_cast<TPad*>(obj))) return true;
+         continue;
+      }
+      if (obj->InheritsFrom("TPaletteAxis") || obj->InheritsFrom("TH2") || obj->InheritsFrom("TH3")
+          || obj->InheritsFrom("TGraph2D") || obj->InheritsFrom("TExec")) return true;
+      TString option = link->GetOption();
+      option.ToUpper();
+      if (option.Contains("PFC") || option.Contains("PLC") || option.Contains("PMC")) return true;
+   }
+   return false;
+}
+}
+"""
+
+
+@functools.cache
+def _draws_palette():
     ROOT = root()
-    colors = ROOT.gROOT.GetListOfColors()
+    if not ROOT.gInterpreter.Declare(_DRAWS_PALETTE):
+        raise RuntimeError("cling could not compile pnetviz_rootfile::draws_palette; see the errors above")
+    return ROOT.pnetviz_rootfile.draws_palette
+
+
+@dataclass
+class StoredColors:
+    """What a canvas stores of the colours (TObjArrays named as TCanvas::Streamer names them, not
+    owning their TColors): `colors` for a canvas that draws no palette, `with_palette` (those and
+    the palette's colours) and `palette` (the current palette, in order) for one that does."""
+
+    colors: object
+    with_palette: object
+    palette: object
+
+    def attach(self, canvas) -> tuple[object, ...]:
+        """Add to `canvas`'s primitives what it stores (as TCanvas::Streamer adds them: the colours,
+        then the palette); returns what was added."""
+        added = (self.with_palette, self.palette) if _draws_palette()(canvas) else (self.colors,)
+        primitives = canvas.GetListOfPrimitives()
+        for array in added:
+            primitives.Add(array)
+        return added
+
+
+def _color_array(name: str, colors: Iterable[object]) -> object:
+    """A TObjArray `name` holding `colors` (not owning them)."""
+    array = root().TObjArray()
+    array.SetName(name)
+    for color in colors:
+        array.Add(color)
+    return array
+
+
+@contextlib.contextmanager
+def stored_colors() -> Iterator[StoredColors]:
+    """The colours stored canvases carry, written by pnetviz itself instead of TCanvas::Streamer
+    (TColor::DefinedColors off inside the block, back as it was after): gROOT's colours except the
+    built-in ones (BUILT_IN_COLORS) still as ROOT started with them (rootenv.start_colors); and the
+    current palette only in a canvas that draws one (_DRAWS_PALETTE: a COLZ matrix or map). A reader
+    (ROOT, JSROOT) sets or creates each stored colour, has the others built in, and makes a stored
+    palette its current one, so a canvas read alone draws as written. ROOT's streamer would store
+    the whole list (~630 colours once cmsstyle has called TColor.DefinedColors(1)) and the palette
+    (255 colours) in every canvas: 10.7 kB per canvas compressed (measured on the demo: 2/3 of
+    all plots.root bytes); left out, a ROC canvas stores ~35 colours. Nothing may draw inside the
+    block, and the gROOT list is not changed."""
+    ROOT = root()
     start = start_colors()
-    # (TColor.GetPalette's TArrayI costs 5 ms more at the first call)
-    palette = {ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())}
-    removed = []  # (index, TColor): held here, none deleted
+    palette = [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())]
+    by_index = {color.GetNumber(): color for color in ROOT.gROOT.GetListOfColors() if color}
+    kept = {i: c for i, c in by_index.items() if i not in BUILT_IN_COLORS or color_values(c) != start.get(i)}
+    in_palette = set(palette)
+    colors = [c for i, c in kept.items() if i not in in_palette]
+    stored = StoredColors(_color_array("ListOfColors", colors),
+                          _color_array("ListOfColors", colors + [by_index[i] for i in sorted(in_palette)]),
+                          _color_array("CurrentColorPalette", (by_index[i] for i in palette)))
+    always = ROOT.TColor.DefinedColors() and ROOT.TColor.DefinedColors()  # True twice: always on (cmsstyle)
+    ROOT.TColor.DefinedColors(-1)
     try:
-        for color in list(colors):
-            index = color.GetNumber()
-            if index in BUILT_IN_COLORS and index not in palette and color_values(color) == start.get(index):
-                removed.append((index, colors.RemoveAt(index)))
-        yield
+        yield stored
     finally:
-        for index, color in removed:
-            colors.AddAt(color, index)
+        ROOT.TColor.DefinedColors(1 if always else -1)
+
+
+def write_canvas(target, canvas, name: str, colors: StoredColors) -> None:
+    """Write `canvas` as `name` into the directory `target` with the colours `colors` gives it
+    (TCanvas::Streamer storing none: stored_colors)."""
+    root().TColor.DefinedColors()  # a colour defined since: TCanvas::Streamer would store them all
+    added = colors.attach(canvas)
+    primitives = canvas.GetListOfPrimitives()
+    try:
+        target.WriteObject(canvas, name)
+    finally:
+        for array in added:
+            primitives.Remove(array)
 
 
 def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None:
