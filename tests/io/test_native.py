@@ -99,7 +99,7 @@ def test_a_cache_others_may_write_is_not_used(tmp_path, monkeypatch):
 
 def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_file, monkeypatch):
     """Branch types and basket tables from the one C call equal the PyROOT look-ups they replace."""
-    from pnetviz.io import ntuple
+    from pnetviz.io import ntuple, treefile
 
     path, _, _ = typed_file
     use_cache(tmp_path / "cache")
@@ -108,9 +108,9 @@ def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_fi
     assert info.branches["x_float64"].type_name == "Double_t" and info.branches["x_float64"].size == 8
     assert info.branches["x_bool"].flat and info.branches["x_bool"].first[0] == 0
     assert native.describe(str(path), "Nope") is None  # PyROOT's path then words the error
-    assert ntuple._described(path, "Events") == info  # what branch_types and _basket_tables use below
+    assert treefile._described(path, "Events") == info  # what branch_types and _basket_tables use below
     sizes = {name: b.size for name, b in info.branches.items()}
     described = ntuple.branch_types(path, "Events"), ntuple._basket_tables(path, "Events", sizes, 5000)
-    monkeypatch.setattr(ntuple, "_described", lambda *_: None)  # the PyROOT look-ups
+    monkeypatch.setattr(treefile, "_described", lambda *_: None)  # the PyROOT look-ups
     assert described == (ntuple.branch_types(path, "Events"), ntuple._basket_tables(path, "Events", sizes, 5000))
     assert described[1] and all(t.first[-1] == 5000 for t in described[1])
