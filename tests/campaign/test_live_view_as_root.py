@@ -19,11 +19,10 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
-from pnetviz.campaign import site
 from pnetviz.cli.common import run
 from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.rootenv import root
-from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, jsroot_package
+from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
 MINUS = "#DeltaAUC (B #minus A)"
 
@@ -68,13 +67,7 @@ def _synthetic(path: Path) -> None:
 def served(tmp_path_factory):
     """(URL, output root): view.html, a probe page, the synthetic plots.root and a binary
     evaluation's plots.root (its rejection_curve carries the CMS label above the frame)."""
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    jsroot = jsroot_package()
-    if jsroot is None:
-        pytest.skip("no local JSROOT (npm pack jsroot@7.11.2 failed or npm is absent)")
-    out = tmp_path_factory.mktemp("asroot")
-    site.publish_root_files(out, jsroot)
+    out = live_site(tmp_path_factory, "asroot")
     (out / "probe.js").write_text(PROBE_JS)
     view = (out / "view.html").read_text()
     (out / "probe.html").write_text(view.replace("</head>", '<script type="module" src="probe.js"></script></head>', 1))

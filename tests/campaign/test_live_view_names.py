@@ -20,7 +20,7 @@ import pytest
 
 from pnetviz.campaign import site
 from pnetviz.rootenv import root
-from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, jsroot_package
+from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
 NAMES = ("a#b", "a?b", "a\\b", "a\tb", "a%41b", "a..b", "a b", "a&b", "Mü€ß")
 ITEM = "canvases/live"
@@ -46,13 +46,7 @@ def _write_plots_root(path: Path) -> None:
 def served(tmp_path_factory):
     """(server URL, output root): view.html, view.js and JSROOT at the root, a plots.root under
     results/<name>/fold-0/ for every name."""
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    jsroot = jsroot_package()
-    if jsroot is None:
-        pytest.skip("no local JSROOT (npm pack jsroot@7.11.2 failed or npm is absent)")
-    out = tmp_path_factory.mktemp("live")
-    site.publish_root_files(out, jsroot)
+    out = live_site(tmp_path_factory, "live")
     _write_plots_root(out / "plots.root")
     for name in NAMES:
         (out / "results" / name / "fold-0").mkdir(parents=True)

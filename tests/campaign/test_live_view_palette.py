@@ -18,11 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pnetviz.campaign import site
 from pnetviz.draw import canvas, rootfile
 from pnetviz.draw.style import StyleOptions, cms_style, color
 from pnetviz.rootenv import root
-from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, jsroot_package
+from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
 KLIGHTTEMPERATURE, KBIRD = 87, 57
 CUSTOM = "#123456"  # no colour ROOT or JSROOT has built in
@@ -55,13 +54,7 @@ def _palette_rgbs(number: int) -> set[str]:
 def served(tmp_path_factory):
     """(server URL, colours of kLightTemperature, of kBird, JSROOT's text of CUSTOM): view.html with
     JSROOT at the root, a plots.root of _figures written with kLightTemperature current."""
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    jsroot = jsroot_package()
-    if jsroot is None:
-        pytest.skip("no local JSROOT (npm pack jsroot@7.11.2 failed or npm is absent)")
-    out = tmp_path_factory.mktemp("palette")
-    site.publish_root_files(out, jsroot)
+    out = live_site(tmp_path_factory, "palette")
     figures = _figures()
     bird = _palette_rgbs(KBIRD)
     try:

@@ -49,6 +49,19 @@ def jsroot_package() -> Path | None:
     return package if (package / "modules" / "main.mjs").is_file() else None
 
 
+def live_site(tmp_path_factory, name: str) -> Path:
+    """A new directory `name` with view.html, view.js and the pinned JSROOT at its root, for the
+    Chromium tests of live views; the test skipped without Chromium or a local JSROOT."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    jsroot = jsroot_package()
+    if jsroot is None:
+        pytest.skip("no local JSROOT (npm pack jsroot@7.11.2 failed or npm is absent)")
+    out = tmp_path_factory.mktemp(name)
+    site.publish_root_files(out, jsroot)
+    return out
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     """A campaign over 2 signal points x 2 folds with the web report and a local JSROOT."""
