@@ -27,12 +27,12 @@ def test_figure_table_file_is_made_from_the_data_structure():
     assert text == names.figure_table_markdown(), "regenerate: python -m pnetviz.names docs/figure-table.md"
     for entry in names.FIGURES:  # every figure, its meaning and its writer on a row of the file
         assert f"| {entry.meaning} | {entry.written_by} |" in text
-    assert "| rejection | `Background rejection 1/#kern[-0.3]{#varepsilon_{b}}` |" in text
+    assert "| rejection | `Background rejection 1/#varepsilon_{b}` |" in text
 
 
 def test_each_quantity_has_one_name_per_target():
     assert names.name("p_signal") == "P(signal)"
-    assert names.name("rejection") == "Background rejection 1/#kern[-0.3]{#varepsilon_{b}}"
+    assert names.name("rejection") == "Background rejection 1/#varepsilon_{b}"
     assert names.name("multiclass") == "Multi-class"
     assert names.name("mhc") == "m(H^{#pm}) [GeV]" and names.name("ma") == "m(A) [GeV]"
     assert names.name("mhc", "latex") == r"$m_{H^\pm}$ [GeV]" and names.symbol("ma", "latex") == "$m_{A}$"
@@ -122,13 +122,12 @@ def _texts(pad) -> list[str]:
     return out
 
 
-def test_a_kern_in_a_name_is_a_shift_not_text():
-    """The rejection's title takes back TLatex's space after "/" with #kern: it counts no
-    characters in a box's width and shows nothing in plain text."""
+def test_a_kern_in_a_label_is_a_shift_not_text():
+    """A TLatex #kern (or #lower) shifts what follows: it counts no characters in a box's width
+    and shows nothing in plain text."""
     from pnetviz.draw.geometry import visible_length
     from pnetviz.escape import plain_text
 
-    title = names.name("rejection")
-    assert "#kern[" in title
-    assert visible_length(title) == visible_length(title.replace("#kern[-0.3]", "")) == len("Background rejection 1/eb")
-    assert plain_text(title) == "Background rejection 1/\u03b5b"
+    label = "1/#kern[-0.3]{#varepsilon_{b}} and #lower[0.2]{x}"
+    assert visible_length(label) == visible_length("1/#varepsilon_{b} and x") == len("1/eb and x")
+    assert plain_text(label) == "1/\u03b5b and x"

@@ -4,8 +4,9 @@
 entries, stored object titles), LaTeX (tables for a note), HTML (the web report) and plain text
 (CSV headers, JSON, text reports). Plots, tables, the web report and ROOT titles take their names
 from here (`name("rejection")`, `name("rejection", "latex")`), so "Background rejection
-1/#kern[-0.3]{#varepsilon_{b}}" has one form (TLatex leaves a space before a Greek letter after "/":
-the kern takes it back, in ROOT and JSROOT alike) and the signal score is always P(signal).
+1/#varepsilon_{b}" has one form (no #kern after the "/": ROOT's PNG shows a space there that its
+PDF does not, and a kern that closes it in the PNG runs the glyphs together in the PDF, the
+figure a note uses) and the signal score is always P(signal).
 
 `FIGURES` lists every figure a pnetviz run writes: its file name (with the placeholders of the
 names that vary), what it shows, and which command writes it. `docs/figure-table.md` is made from
@@ -37,7 +38,7 @@ QUANTITIES: dict[str, Name] = {
                               "Signal efficiency &epsilon;<sub>s</sub>", "Signal efficiency (TPR)"),
     "background_efficiency": Name("Background efficiency (FPR)", r"Background efficiency $\varepsilon_b$",
                                   "Background efficiency &epsilon;<sub>b</sub>", "Background efficiency (FPR)"),
-    "rejection": Name("Background rejection 1/#kern[-0.3]{#varepsilon_{b}}", r"Background rejection $1/\varepsilon_b$",
+    "rejection": Name("Background rejection 1/#varepsilon_{b}", r"Background rejection $1/\varepsilon_b$",
                       "Background rejection 1/&epsilon;<sub>b</sub>", "Background rejection 1/eps_b"),
     "binary": Name("Binary", "Binary", "Binary", "Binary"),
     "multiclass": Name("Multi-class", "Multi-class", "Multi-class", "Multi-class"),

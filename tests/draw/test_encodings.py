@@ -76,7 +76,7 @@ def test_rejection_limit_starts_exactly_after_the_last_background_event():
     test_edge = rejection.no_background_edge(results["test"].curve)
     assert bx.min() == 0.0 and bx.max() == pytest.approx(test_edge) and test_edge > 0
     frame = next(o for o in fig.canvas.GetListOfPrimitives() if o.InheritsFrom("TH1"))
-    assert frame.GetYaxis().GetTitle() == name("rejection") == "Background rejection 1/#kern[-0.3]{#varepsilon_{b}}"
+    assert frame.GetYaxis().GetTitle() == name("rejection") == "Background rejection 1/#varepsilon_{b}"
 
 
 def test_subset_comparison_has_all_events_and_its_own_encoding():
