@@ -136,12 +136,18 @@ _LITERAL_TITLE = ("namespace pnetviz { inline void set_literal_title(TNamed* obj
                   "{ obj->TNamed::SetTitle(title); } }")
 
 
+def compiled(code: str, what: str) -> object:
+    """ROOT after cling has declared `code` (a kernel's #include or its source; `what` names it in
+    the error); RuntimeError if cling cannot compile it. Callers cache what they take from it."""
+    ROOT = root()
+    if not ROOT.gInterpreter.Declare(code):
+        raise RuntimeError(f"cling could not compile {what}; see the errors above")
+    return ROOT
+
+
 @functools.cache
 def _literal_title():
-    ROOT = root()
-    if not ROOT.gInterpreter.Declare(_LITERAL_TITLE):
-        raise RuntimeError("cling could not compile pnetviz::set_literal_title; see the errors above")
-    return ROOT.pnetviz.set_literal_title
+    return compiled(_LITERAL_TITLE, "pnetviz::set_literal_title").pnetviz.set_literal_title
 
 
 def set_title(obj, title: str, *axis_titles: str) -> None:

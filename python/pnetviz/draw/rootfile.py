@@ -26,7 +26,7 @@ from pathlib import Path
 from pnetviz.draw.canvas import Figure
 from pnetviz.draw.standalone import drawn_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
-from pnetviz.rootenv import color_values, root, set_title, start_colors
+from pnetviz.rootenv import color_values, compiled, root, set_title, start_colors
 
 BAD_TITLES = {"", "Graph", "htemp"}
 # LZ4 level 1 (ROOT's algorithm 4): a multi-class set (50 canvases, each then carrying the process's
@@ -137,10 +137,7 @@ inline bool draws_palette(TPad* pad) {
 
 @functools.cache
 def _draws_palette():
-    ROOT = root()
-    if not ROOT.gInterpreter.Declare(_DRAWS_PALETTE):
-        raise RuntimeError("cling could not compile pnetviz_rootfile::draws_palette; see the errors above")
-    return ROOT.pnetviz_rootfile.draws_palette
+    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile::draws_palette").pnetviz_rootfile.draws_palette
 
 
 @dataclass

@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pnetviz.rootenv import MACRO_DIR, root
+from pnetviz.rootenv import MACRO_DIR, compiled, root
 
 SOURCES = ("column_reader.h", "column_reader.cxx")
 BUILD_SECONDS = 300  # a compile that takes longer is given up (then cling)
@@ -159,10 +159,7 @@ def _native() -> Native | None:
 @functools.cache
 def _cling() -> Callable:
     """pnetviz::read_columns compiled by cling (declared on first use only)."""
-    ROOT = root()
-    if not ROOT.gInterpreter.Declare('#include "column_reader.h"'):
-        raise RuntimeError(f"cling could not compile {MACRO_DIR / 'column_reader.h'}; see the errors above")
-    return ROOT.pnetviz.read_columns
+    return compiled('#include "column_reader.h"', str(MACRO_DIR / "column_reader.h")).pnetviz.read_columns
 
 
 class ReaderFailure(RuntimeError):

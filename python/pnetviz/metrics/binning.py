@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled
 
 OBJECTIVES = {"binned_fip": 0, "asimov": 1, "asimov_mc": 2}
 FINE_BINS = 2000
@@ -149,10 +149,7 @@ def report_value(objective: str, total: float, signal: float) -> float:
 
 @functools.cache
 def _kernel():
-    ROOT = root()
-    if not ROOT.gInterpreter.Declare('#include "optimal_binning.h"'):
-        raise RuntimeError("cling could not compile optimal_binning.h; see the errors above")
-    return ROOT.pnetviz.optimal_binning
+    return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.optimal_binning
 
 
 def _arrays(fine: FineBins) -> tuple:

@@ -14,7 +14,7 @@ import numpy as np
 
 from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,7 @@ def poisson_binned_sums(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: in
 
 @functools.cache
 def _poisson_kernel():
-    ROOT = root()
-    if not ROOT.gInterpreter.Declare('#include "poisson_bins.h"'):
-        raise RuntimeError("cling could not compile poisson_bins.h; see the errors above")
-    return ROOT.pnetviz.poisson_binned_sums
+    return compiled('#include "poisson_bins.h"', "poisson_bins.h").pnetviz.poisson_binned_sums
 
 
 YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "
