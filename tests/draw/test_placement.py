@@ -125,3 +125,34 @@ def test_first_empty_box_agrees_with_a_brute_force_search_over_the_points():
         found += expected is not None
         assert layout._first_empty(layout.occupancy(points), boxes) == expected
     assert 50 < found < 390  # both outcomes exercised
+
+
+@pytest.mark.parametrize("logy", [False, True])
+def test_occupancy_kernel_sets_exactly_the_cells_of_the_sampled_points(logy):
+    """layout.drawn_occupancy (segments sampled and cells set in C++, macros/occupancy.h) against
+    numpy: the cells of sampling.drawn_points, which samples the same lines every SAMPLE_STEP.
+    Lines (a curve leaving the frame, a steep one, a constant one), markers with error bars, a
+    histogram and a TLine, on a linear and a log y axis: the two grids are equal cell for cell."""
+    from pnetviz.draw import layout, sampling
+
+    frame = canvas.Frame((0.0, 1.0), (1e-3, 10.0), "x", "y", logy=True) if logy else FRAME
+    fig = canvas.figure("occ", frame, cms_pos=0, extra_space=0.03 if logy else 0.0)
+    x = np.linspace(0.0, 1.0, 301)
+    _line(fig, x, 0.5 + 0.6 * np.sin(9 * x), "wave")  # leaves the frame above and below
+    _line(fig, [0.1, 0.1001, 0.9], [0.002, 0.95, 0.3], "steep")
+    _line(fig, [-0.3, 0.4], [0.3, 0.35], "from the left")  # its part left of the frame is no data in it
+    canvas.add_error_points(fig, "pts", np.linspace(0.05, 0.95, 12), np.linspace(0.2, 0.8, 12), np.full(12, 0.05), "Points",
+                            marker_color=2)  # fmt: skip
+    canvas.add_line(fig, 0.0, 0.01, 1.0, 0.9)
+    lay = layout.Layout(canvas.margins_of(fig.pads[0]), 1.0, sampling.drawn_items(fig))
+    points = sampling.drawn_points(None, frame, items=lay.items, margins=lay.margins)
+    n = layout.GRID_CELLS
+    expected = np.zeros((n, n), dtype=bool)
+    cells = np.clip((points * n).astype(np.int64), 0, n - 1)
+    expected[cells[:, 0], cells[:, 1]] = True
+    grid = layout.drawn_occupancy(lay, frame)
+    bits = np.unpackbits(grid.view(np.uint8), axis=1, bitorder="little")[:, :n].astype(bool)
+    assert points.shape[0] > 1000 and expected.sum() > 500
+    assert np.array_equal(bits, expected)
+    assert np.array_equal(grid, layout.occupancy(points))
+    fig.close()

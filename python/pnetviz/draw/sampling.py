@@ -62,6 +62,9 @@ def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
     return items
 
 
+Parts = tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]
+
+
 def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
                  margins: Margins | None = None) -> np.ndarray:  # fmt: skip
     """(k, 2) NDC points along everything drawn so far in the frame of a pad: lines and band
@@ -70,9 +73,27 @@ def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tup
     (drawn_items) and `margins`: the same for a pad of these margins holding those items."""
     margins = margins_of(fig.pads[pad]) if margins is None else margins
     items = drawn_items(fig, pad) if items is None else items
+    (X0, Y0, X1, Y1), xs, ys = drawn_parts(items, frame, margins)
+    if X0.size:  # every segment sampled every SAMPLE_STEP from its start (its end excluded)
+        n = np.maximum(np.ceil(np.hypot(X1 - X0, Y1 - Y0) / SAMPLE_STEP).astype(int), 1)
+        start = np.repeat(np.arange(n.size), n)
+        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+        xs = np.concatenate([xs, X0[start] + t * (X1 - X0)[start]])
+        ys = np.concatenate([ys, Y0[start] + t * (Y1 - Y0)[start]])
+    points = np.column_stack((xs, ys))
+    left, right, bottom, top = margins
+    inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
+    return points[inside & np.isfinite(points).all(axis=1)]
+
+
+def drawn_parts(items: list[tuple], frame: Frame, margins: Margins) -> Parts:
+    """What drawn_points samples, in NDC of a pad of `margins` showing `frame`: the segments
+    (x0, y0, x1, y1) of every line (sampled every SAMPLE_STEP by drawn_points, or by the
+    occupancy kernel of draw.layout) and the points (x, y) of markers, error bars and line ends;
+    float64 arrays, unfiltered (outside the frame or not finite too)."""
     xs: list[np.ndarray] = []  # points
     ys: list[np.ndarray] = []
-    ends: list[list[np.ndarray]] = [[], [], [], []]  # segments (x0, y0, x1, y1), sampled together at the end
+    ends: list[list[np.ndarray]] = [[], [], [], []]  # segments (x0, y0, x1, y1)
 
     def ndc(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return margins_to_ndc(margins, x, y, frame)
@@ -82,7 +103,7 @@ def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tup
             store.append(values)
 
     def sampled(x: np.ndarray, y: np.ndarray) -> None:
-        """A polyline in data coordinates, sampled, its last point included."""
+        """A polyline in data coordinates, as segments, its last point included."""
         X, Y = ndc(x, y)
         ok = np.isfinite(X) & np.isfinite(Y)
         X, Y = X[ok], Y[ok]
@@ -115,19 +136,11 @@ def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tup
     with np.errstate(divide="ignore", invalid="ignore"):
         for kind, *arrays in items:
             {"line": sampled, "markers": markers, "bars": bars}[kind](*arrays)
-    if ends[0]:  # every segment sampled every SAMPLE_STEP from its start (its end excluded)
-        X0, Y0, X1, Y1 = (np.concatenate(v) for v in ends)
-        n = np.maximum(np.ceil(np.hypot(X1 - X0, Y1 - Y0) / SAMPLE_STEP).astype(int), 1)
-        start = np.repeat(np.arange(n.size), n)
-        t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
-        xs.append(X0[start] + t * (X1 - X0)[start])
-        ys.append(Y0[start] + t * (Y1 - Y0)[start])
-    if not xs:
-        return np.zeros((0, 2))
-    points = np.column_stack((np.concatenate(xs), np.concatenate(ys)))
-    left, right, bottom, top = margins
-    inside = (points[:, 0] >= left) & (points[:, 0] <= 1 - right) & (points[:, 1] >= bottom) & (points[:, 1] <= 1 - top)
-    return points[inside & np.isfinite(points).all(axis=1)]
+
+    def joined(parts: list[np.ndarray]) -> np.ndarray:
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float64) if parts else np.zeros(0)
+
+    return (joined(ends[0]), joined(ends[1]), joined(ends[2]), joined(ends[3])), joined(xs), joined(ys)
 
 
 def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
