@@ -66,6 +66,16 @@ def test_p4_out_of_range_scores_are_counted_and_placed(tmp_path):
     assert "3 values below 0 and 5 above 1" in message and "first and the last bin" in message
 
 
+def _on_polyline(px: np.ndarray, py: np.ndarray, sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
+    """For each point (px, py): does it lie on a segment of the polyline (sx, sy), exactly
+    (inside the segment's box, zero cross product)?"""
+    x0, x1, y0, y1 = sx[:-1, None], sx[1:, None], sy[:-1, None], sy[1:, None]
+    inside = ((np.minimum(x0, x1) <= px) & (px <= np.maximum(x0, x1)) & (np.minimum(y0, y1) <= py)
+              & (py <= np.maximum(y0, y1)))  # fmt: skip
+    straight = (x1 - x0) * (py - y0) == (y1 - y0) * (px - x0)
+    return (inside & straight).any(axis=0)
+
+
 def test_p5_and_p6_stored_curves_operating_points_and_prevalence(tmp_path):
     from pnetviz.rootenv import root
 
@@ -83,7 +93,12 @@ def test_p5_and_p6_stored_curves_operating_points_and_prevalence(tmp_path):
     f = root().TFile.Open(str(out / "plots.root"))
     try:
         roc = f.Get("roc/test")
-        assert roc.GetN() == curve.fpr.size and "exact curve" in roc.GetTitle()  # P5: not the ~2000 drawn points
+        # P5: the exact curve, not the ~2000 drawn points: its vertices, every one of its points on them
+        n = roc.GetN()
+        sx, sy = np.frombuffer(roc.GetX(), count=n).copy(), np.frombuffer(roc.GetY(), count=n).copy()
+        assert "exact curve" in roc.GetTitle() and 2 <= n < curve.fpr.size
+        assert (sx[0], sy[0], sx[-1], sy[-1]) == (curve.fpr[0], curve.tpr[0], curve.fpr[-1], curve.tpr[-1])
+        assert _on_polyline(curve.fpr, curve.tpr, sx, sy).all()
         assert f.Get("pr/test_analysis_prevalence")  # P6: PR at the analysis prevalence
     finally:
         f.Close()

@@ -15,7 +15,7 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.rootenv import root, set_title
-from pnetviz.metrics.roc import decimate
+from pnetviz.metrics.roc import decimate, vertices
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
@@ -167,8 +167,9 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
         for i, c in enumerate(curves):
             if (i, fr) not in kept:
-                y = np.log10(c.y) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y
-                kept[i, fr] = decimate(c.x, y)
+                corners = vertices(c.x, c.y)  # the same line: decimated from its vertices only
+                y = np.log10(c.y[corners]) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y[corners]
+                kept[i, fr] = corners[decimate(c.x[corners], y)]
             keep = kept[i, fr]
             drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
             if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
@@ -194,17 +195,17 @@ MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the 
 
 
 def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> object:
-    """The curve for the ROOT file: every point up to MAX_STORED_POINTS, else the drawn (decimated)
-    points; the title says which."""
-
+    """The curve for the ROOT file: up to MAX_STORED_POINTS points the exact curve (its vertices:
+    metrics.roc.vertices, the same line), else the drawn (decimated) points; the title says which."""
     exact = c.x.size <= MAX_STORED_POINTS
-    x, y = (c.x, c.y) if exact else (c.x[keep], c.y[keep])
+    corners = vertices(c.x, c.y) if exact else keep
+    x, y = c.x[corners], c.y[corners]
     graph = root().TGraph(x.size, np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
     graph.SetLineColor(drawn.GetLineColor())
     graph.SetLineStyle(drawn.GetLineStyle())
     graph.SetLineWidth(drawn.GetLineWidth())
     graph.SetMarkerStyle(1)
-    note = f"exact curve, {x.size} points" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
+    note = f"exact curve, {x.size} vertices" if exact else f"decimated to {x.size} of {c.x.size} points (within 1e-3)"
     set_title(graph, f"{c.label} ({note})", frame.xtitle, frame.ytitle)  # whole, a ';' in the label too
     return graph
 
@@ -212,7 +213,7 @@ def stored_graph(c: CurveSpec, keep: np.ndarray, drawn, frame: canvas.Frame) -> 
 def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, ytitle: str) -> None:
     """Curves for the figure's ROOT file only (not drawn on its canvas), styled as if drawn."""
     for c in curves:
-        keep = np.arange(c.x.size) if c.x.size <= MAX_STORED_POINTS else decimate(c.x, c.y)
+        keep = vertices(c.x, c.y) if c.x.size <= MAX_STORED_POINTS else decimate(c.x, c.y)
         graph = root().TGraph(keep.size, np.ascontiguousarray(c.x[keep], dtype=np.float64),
                               np.ascontiguousarray(c.y[keep], dtype=np.float64))  # fmt: skip
         graph.SetName(c.key.replace("/", "_"))

@@ -13,6 +13,7 @@ from pnetviz.rootenv import quiet_root, root, set_title
 from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
 from pnetviz.draw.geometry import Figure, unique
 from pnetviz.draw.matrices import BIN_LABEL_SIZE, palette_set
+from pnetviz.metrics.roc import vertices
 
 
 def _place(fig: Figure, key: str, obj: object, option: str, label: str | None, legend_option: str, pad: int) -> object:
@@ -65,6 +66,8 @@ def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.nda
     ok = np.isfinite(low) & np.isfinite(high)
     xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
     ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
+    corners = vertices(xs, ys)  # the same outline (a band on a fine grid is mostly straight runs)
+    xs, ys = np.ascontiguousarray(xs[corners]), np.ascontiguousarray(ys[corners])
     graph = ROOT.TGraph(xs.size, xs, ys)
     graph.SetFillColorAlpha(band_color, alpha)
     if not filled:
