@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import functools
 import re
 import uuid
 from collections.abc import Sequence
@@ -126,10 +127,16 @@ def y_title_far_px(offset: float, title_px: float) -> float:
     return (Y_TITLE_STEP * offset - Y_TITLE_DESCENT + Y_TITLE_THICK) * title_px
 
 
+@functools.lru_cache(maxsize=4096)
 def visible_length(text: str) -> int:
     """Characters a TLatex line shows: a #command (#pm, #mu, #varepsilon) is one glyph, braces,
-    sub- and superscript marks none, a #kern[dx] or #lower[dy] shift none."""
-    return len(re.sub(r"#[a-zA-Z]+", "x", re.sub(r"#(kern|lower)\[[^\]]*\]", "", text)).replace("{", "").replace("}", "").replace("_", "").replace("^", ""))
+    sub- and superscript marks none, a #kern[dx] or #lower[dy] shift none (cached: the legend
+    search measures the same lines for every box it tries)."""
+    return len(_COMMAND.sub("x", _SHIFT.sub("", text)).replace("{", "").replace("}", "").replace("_", "").replace("^", ""))
+
+
+_COMMAND = re.compile(r"#[a-zA-Z]+")
+_SHIFT = re.compile(r"#(kern|lower)\[[^\]]*\]")
 
 
 def to_ndc(fig: Figure, x: float, y: float, frame: Frame, pad: int = 0) -> tuple[float, float]:

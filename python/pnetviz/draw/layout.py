@@ -44,21 +44,28 @@ class Layout:
 Box = tuple[float, float, float, float]
 
 
-def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[str]) -> list[Box]:
+def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[str]) -> tuple[Box, ...]:
     """The candidate NDC boxes for `lines` legend lines, comfortable line height first, then the
     tightest, each in `corners` order (an "upper center" box centred on the frame, "anywhere" a
     grid of GRID x GRID places over the frame, top left first)."""
-    left, right, bottom, top = layout.margins
+    return _boxes(tuple(layout.margins), layout.scale, lines, width, tuple(corners))
+
+
+@functools.lru_cache(maxsize=1024)
+def _boxes(margins: tuple[float, ...], scale: float, lines: int, width: float, corners: tuple[str, ...]) -> tuple[Box, ...]:
+    """_corner_boxes for a pad of these margins and text scale (cached: figures of one kind ask
+    for the same boxes)."""
+    left, right, bottom, top = margins
     boxes = []
     for line in LINE_HEIGHT[::-1]:
-        height = (lines + 0.4) * line * layout.scale  # + room for the last line's descenders and subscripts
+        height = (lines + 0.4) * line * scale  # + room for the last line's descenders and subscripts
         if height > 1 - top - bottom - 2 * BOX_INSET:
             continue
         for corner in corners:
             if corner == "anywhere":  # a grid of places over the frame, after the corners
                 xs = np.linspace(left + BOX_INSET, 1 - right - BOX_INSET - width, GRID)
                 ys = np.linspace(1 - top - BOX_INSET - height, bottom + BOX_INSET, GRID)
-                boxes += [(x1, y1, x1 + width, y1 + height) for y1 in ys for x1 in xs if x1 >= left]
+                boxes += [(float(x1), float(y1), float(x1 + width), float(y1 + height)) for y1 in ys for x1 in xs if x1 >= left]
                 continue
             if "center" in corner:
                 x1 = left + (1 - left - right - width) / 2
@@ -67,7 +74,7 @@ def _corner_boxes(layout: Layout, lines: int, width: float, corners: Sequence[st
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
             if x1 >= left:  # a box wider than the frame would put its line samples over the y axis
                 boxes.append((x1, y1, x1 + width, y1 + height))
-    return boxes
+    return tuple(boxes)
 
 
 GRID = 9  # places per axis of an "anywhere" box

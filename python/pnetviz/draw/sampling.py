@@ -15,6 +15,8 @@ from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, margins_to
 SAMPLE_STEP = 0.004  # NDC between the sampled points of a drawn line
 MARKER_HALF = 0.012  # NDC half-size of a marker (size ~1.2)
 ERROR_SAMPLES = 40  # points along an error bar: at most 0.02 NDC apart
+ERROR_T = np.linspace(0.0, 1.0, ERROR_SAMPLES)  # where along the bar
+ERROR_T.flags.writeable = False
 
 
 def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
@@ -119,7 +121,7 @@ def drawn_parts(items: list[tuple], frame: Frame, margins: Margins) -> Parts:
             xs.append(X + dx * MARKER_HALF)
             ys.append(Y + dy * MARKER_HALF)
         if low is not None and len(x):  # error bars: ERROR_SAMPLES points each (a box is >= 0.05 NDC tall)
-            t = np.linspace(0.0, 1.0, ERROR_SAMPLES)
+            t = ERROR_T
             bars = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
             EX, EY = ndc(np.repeat(np.asarray(x, float)[:, None], ERROR_SAMPLES, axis=1).ravel(), bars.ravel())
             xs.append(EX)

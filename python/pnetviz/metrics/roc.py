@@ -178,7 +178,7 @@ def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
     between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
     inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
-    return np.r_[0, np.flatnonzero(~inside) + 1, n - 1]
+    return np.concatenate(([0], np.flatnonzero(~inside) + 1, [n - 1]))
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
