@@ -156,3 +156,39 @@ def test_occupancy_kernel_sets_exactly_the_cells_of_the_sampled_points(logy):
     assert np.array_equal(bits, expected)
     assert np.array_equal(grid, layout.occupancy(points))
     fig.close()
+
+
+def test_a_roc_without_room_beside_its_chance_line_is_the_same_figure_drawn_without_it():
+    """boxed_figure's frame equal to the first (curve_figure's diagonal): where the box has room
+    only without the chance line, the figure is the first one with the line taken off its pad,
+    which is what drawing it again without the line gives: the same primitives, the same legend
+    box; with room beside the line, the line stays."""
+    from pnetviz.draw import plots
+
+    x = np.linspace(0.0, 1.0, 50)
+    curves = [plots.CurveSpec("roc/test", x, np.sqrt(x), "Test", 1, 2)]
+    many = [f"context line {i}" for i in range(9)]  # a box too tall for the lower right beside the line
+
+    def names(fig):
+        return [(o.ClassName(), o.GetName().split("_")[0]) for o in fig.pads[0].GetListOfPrimitives()]
+
+    def legend(fig):
+        leg = next(o for o in fig.pads[0].GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+        return [round(v, 9) for v in (leg.GetX1NDC(), leg.GetY1NDC(), leg.GetX2NDC(), leg.GetY2NDC())], leg.GetNRows()
+
+    removed = plots.roc_figure("roc_many", curves, many)
+    frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), plots.quantity("background_efficiency"), plots.quantity("signal_efficiency"))
+    redrawn = plots.curve_figure("roc_many", frame, curves, many,
+                                 corners=("lower right",))  # fmt: skip
+    try:
+        assert not any(n == "reference" for _, n in names(removed)) and removed.optional == []
+        assert [n for n in names(removed) if n[0] != "TLatex"] == [n for n in names(redrawn) if n[0] != "TLatex"]
+        assert legend(removed) == legend(redrawn) and legend(removed)[1] == 10
+    finally:
+        removed.close()
+        redrawn.close()
+    kept = plots.roc_figure("roc_few", curves, ["one line"])
+    try:
+        assert any(n == "reference" for _, n in names(kept))
+    finally:
+        kept.close()

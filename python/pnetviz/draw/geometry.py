@@ -34,6 +34,7 @@ class Figure:
     extras: list = field(default_factory=list)  # legends, texts, lines: kept alive, not written
     labels: dict[str, str] = field(default_factory=dict)  # key -> legend label (titles in the ROOT file)
     caption: list[str] = field(default_factory=list)  # context the frame had no room for: the figure's caption
+    optional: list = field(default_factory=list)  # unlabelled extras a frame equal to this one leaves out (a ROC's chance line)
 
     def keep(self, key: str, obj: object, label: str | None = None) -> object:
         self.objects[key] = obj

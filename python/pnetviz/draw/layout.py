@@ -181,8 +181,9 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
        frame (legend_above): never the context, the frame lowered by the legend's rows only.
     A frame after the first is built only where the first figure's drawing, seen in it, leaves
     room (_predicted): the figure chosen is the one the frames built in turn would give. A frame
-    equal to the first is always built: it asks for the same frame drawn otherwise (a ROC curve
-    without its chance line)."""
+    equal to the first asks for the same frame drawn without the first figure's optional objects
+    (fig.optional: a ROC curve's chance line): predicted exactly from the first drawing, and where
+    it has room the first figure with those objects removed, not drawn again."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
     tried: list[_Tried] = []  # each frame's figure (None: not built, its drawing predicted), kept open until one is chosen
@@ -203,6 +204,16 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
             if not any(fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners) for lines in variants):
                 tried.append(guess)
                 continue
+        elif tried and tried[0].fig is not None and tried[0].fig.optional:  # the first figure without its optional drawing
+            guess = _without_optional(tried[0])
+            for lines in variants:
+                box = fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
+                if box is not None:  # what drawing it again without them would give: the first figure, them removed
+                    _remove_optional(tried[0].fig)
+                    add_legend_box(tried[0].fig, box, lines)
+                    return _keep_only(tried[0].fig, tried)
+            tried.append(guess)
+            continue
         entry = build(frame)
         labels = [label for _, label, _ in entry.fig.legend]
         for lines in variants:
@@ -250,6 +261,24 @@ def _predicted(built: _Tried, frame: Frame) -> _Tried:
     than of its own, so a box this rejects is rejected by the real drawing too."""
     layout = built.layout
     return _Tried(None, frame, layout, drawn_occupancy(layout, frame))
+
+
+def _without_optional(built: _Tried) -> _Tried:
+    """`built`'s figure drawn again in its frame without its optional objects (fig.optional), as
+    predicted from what it drew (exactly: the same items but those); not built."""
+    skip = frozenset(str(obj.GetName()) for obj in built.fig.optional)
+    layout = Layout(built.layout.margins, built.layout.scale, drawn_items(built.fig, skip=skip))
+    return _Tried(None, built.frame, layout, drawn_occupancy(layout, built.frame))
+
+
+def _remove_optional(fig: Figure) -> None:
+    """Take fig.optional's objects (unlabelled extras) off its pads: the figure its draw makes in a
+    frame equal to its own."""
+    for obj in fig.optional:
+        for pad in fig.pads:
+            pad.GetListOfPrimitives().Remove(obj)
+        fig.extras = [extra for extra in fig.extras if extra is not obj]
+    fig.optional = []
 
 
 def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corners: Sequence[str],

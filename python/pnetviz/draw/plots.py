@@ -165,6 +165,7 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             underlay(fig)
         if diagonal and fr is frames[0]:
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
+            fig.optional.append(fig.extras[-1])  # the second frame's figure: this one without it (boxed_figure)
         for i, c in enumerate(curves):
             if (i, fr) not in kept:
                 corners = vertices(c.x, c.y)  # the same line: decimated from its vertices only

@@ -19,13 +19,14 @@ ERROR_T = np.linspace(0.0, 1.0, ERROR_SAMPLES)  # where along the bar
 ERROR_T.flags.writeable = False
 
 
-def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
+def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -> list[tuple]:
     """What drawn_points samples, read once from the primitives of a pad, in data coordinates:
     ("line", x, y) polylines (graph lines and band outlines, histogram steps, TLines), ("markers",
     x, y, low, high) markers with their error bars (low/high None without), ("bars", x, low,
     high) vertical lines across the bars of a bar chart (the frame, and its copies RedrawAxis draws
     with option "sameaxis", are axes, not data). The same items give the points of any
-    layout of the same frame (drawn_points with other margins), without drawing again."""
+    layout of the same frame (drawn_points with other margins), without drawing again. `skip`:
+    names of objects left out (as if not drawn)."""
     p = fig.pads[pad]
     items: list[tuple] = []
     frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
@@ -33,6 +34,8 @@ def drawn_items(fig: Figure, pad: int = 0) -> list[tuple]:
     while link:
         obj, option = link.GetObject(), (link.GetOption() or "").upper()
         link = link.Next()
+        if skip and obj.GetName() in skip:
+            continue
         if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
             n = obj.GetN()
             x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
