@@ -192,3 +192,24 @@ def test_a_roc_without_room_beside_its_chance_line_is_the_same_figure_drawn_with
         assert any(n == "reference" for _, n in names(kept))
     finally:
         kept.close()
+
+
+def test_a_roc_whose_context_fits_nowhere_gets_its_legend_alone_where_the_chance_line_is_not():
+    """The same frame without the chance line, not built when its predicted drawing has no room
+    for the context either: built later for the legend alone (the context goes to the caption),
+    and built without the line: the legend inside the frame, not above it."""
+    from pnetviz.draw import plots
+
+    x = np.linspace(0.0, 1.0, 200)  # curves hugging the upper left and the lower right: free space on the diagonal only
+    curves = [plots.CurveSpec("roc/a", x, x ** 0.2, "Upper model", 1), plots.CurveSpec("roc/b", x, x ** 4, "Lower model", 2),
+              plots.CurveSpec("roc/c", x, x ** 0.2, "Upper model 0", 3)]  # fmt: skip
+    context = [f"a long context line number {i} of this figure" for i in range(16)]  # fits no corner
+    fig = plots.roc_figure("roc_alone", curves, context)
+    try:
+        names = [o.GetName() for o in fig.pads[0].GetListOfPrimitives()]
+        leg = next(o for o in fig.pads[0].GetListOfPrimitives() if o.InheritsFrom("TLegend"))
+        assert fig.caption == context and leg.GetNRows() == 3
+        assert not any(n.startswith("reference_line") for n in names)
+        assert leg.GetY2() < 1 - fig.pads[0].GetTopMargin()  # inside the frame (the legend's NDC)
+    finally:
+        fig.close()

@@ -205,7 +205,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                 tried.append(guess)
                 continue
         elif tried and tried[0].fig is not None and tried[0].fig.optional:  # the first figure without its optional drawing
-            guess = _without_optional(tried[0])
+            guess = _without_optional(tried[0], frame)
             for lines in variants:
                 box = fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
                 if box is not None:  # what drawing it again without them would give: the first figure, them removed
@@ -263,12 +263,13 @@ def _predicted(built: _Tried, frame: Frame) -> _Tried:
     return _Tried(None, frame, layout, drawn_occupancy(layout, frame))
 
 
-def _without_optional(built: _Tried) -> _Tried:
-    """`built`'s figure drawn again in its frame without its optional objects (fig.optional), as
-    predicted from what it drew (exactly: the same items but those); not built."""
+def _without_optional(built: _Tried, frame: Frame) -> _Tried:
+    """`built`'s figure drawn again in `frame` (equal to its own: the frame object its draw is
+    given, which tells it to leave its optional objects out) without its optional objects
+    (fig.optional), as predicted from what it drew (exactly: the same items but those); not built."""
     skip = frozenset(str(obj.GetName()) for obj in built.fig.optional)
     layout = Layout(built.layout.margins, built.layout.scale, drawn_items(built.fig, skip=skip))
-    return _Tried(None, built.frame, layout, drawn_occupancy(layout, built.frame))
+    return _Tried(None, frame, layout, drawn_occupancy(layout, frame))
 
 
 def _remove_optional(fig: Figure) -> None:
