@@ -93,7 +93,7 @@ def test_plots_root_holds_the_figures_and_they_pass_the_linter(evaluated):
     finally:
         tfile.Close()
     figlint = _figlint()
-    # every rule, the pending frame rule too (legend and context inside the frame where the data leave room)
+    # every rule, the frame rule too (legend and context inside the frame where the data leave room)
     records = [r for r in figlint.lint_records([out / "plots.root"], jobs=1) if "observer" in r["canvas"]]
     assert not records, figlint.summarize(records)
 

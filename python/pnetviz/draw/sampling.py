@@ -4,7 +4,7 @@ in NDC (drawn_items, drawn_points), for the free-corner search of draw.layout.
 
 from __future__ import annotations
 
-
+import functools
 
 import numpy as np
 
@@ -29,14 +29,19 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
     names of objects left out (as if not drawn)."""
     p = fig.pads[pad]
     items: list[tuple] = []
-    frame_hist = next((o for o in p.GetListOfPrimitives() if o.InheritsFrom("TH1")), None)
+    frame_hist = None  # the address of the pad's first histogram (of any dimension): the frame
     link = p.GetListOfPrimitives().FirstLink()
     while link:
         obj, option = link.GetObject(), (link.GetOption() or "").upper()
         link = link.Next()
+        kind = _kind(obj.ClassName())
+        if kind == "hist":
+            address = addressof(obj)
+            frame_hist = address if frame_hist is None else frame_hist
+            is_frame = address == frame_hist
         if skip and obj.GetName() in skip:
             continue
-        if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
+        if kind == "graph" and obj.GetN() > 0:
             n = obj.GetN()
             x = np.frombuffer(obj.GetX(), dtype=np.float64, count=n).copy()
             y = np.frombuffer(obj.GetY(), dtype=np.float64, count=n).copy()
@@ -47,7 +52,7 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
             if "P" in option:
                 low, high = _graph_y_errors(obj, n)
                 items.append(("markers", x, y, None if low is None else y - low, None if high is None else y + high))
-        elif obj.InheritsFrom("TH1") and obj.GetDimension() == 1 and obj != frame_hist and "AXIS" not in option:
+        elif kind == "hist" and not is_frame and obj.GetDimension() == 1 and "AXIS" not in option:
             ax, nb = obj.GetXaxis(), obj.GetNbinsX()
             edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
                 np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
@@ -62,12 +67,28 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
                 items.append(("markers", 0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown]))
             else:
                 items.append(("line", np.repeat(edges, 2)[1:-1], np.repeat(c, 2)))
-        elif obj.InheritsFrom("TLine") and not obj.TestBit(root().TLine.kLineNDC):
+        elif kind == "line" and not obj.TestBit(root().TLine.kLineNDC):
             items.append(("line", np.array([obj.GetX1(), obj.GetX2()]), np.array([obj.GetY1(), obj.GetY2()])))
     return items
 
 
 Parts = tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]
+
+
+@functools.cache
+def _kind(class_name: str) -> str:
+    """What drawn_items reads of an object of this class: "graph" (a TGraph or derived), "hist"
+    (a TH1 of any dimension), "line" (a TLine or derived), "" (nothing: texts, legends, frames)."""
+    cls = root().TClass.GetClass(class_name)
+    for kind, base in (("graph", "TGraph"), ("hist", "TH1"), ("line", "TLine")):
+        if cls and cls.InheritsFrom(base):
+            return kind
+    return ""
+
+
+def addressof(obj) -> int:
+    """The C++ address of a ROOT object (two proxies of one object compare equal by it)."""
+    return root().addressof(obj)
 
 
 def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
