@@ -16,6 +16,8 @@ SAMPLE_STEP = 0.004  # NDC between the sampled points of a drawn line
 MARKER_HALF = 0.012  # NDC half-size of a marker (size ~1.2)
 ERROR_SAMPLES = 40  # points along an error bar: at most 0.02 NDC apart
 ERROR_T = np.linspace(0.0, 1.0, ERROR_SAMPLES)  # where along the bar
+MARKER_DX = np.array([0, -1, -1, 1, 1]) * MARKER_HALF  # a marker's centre and corners
+MARKER_DY = np.array([0, -1, 1, -1, 1]) * MARKER_HALF
 ERROR_T.flags.writeable = False
 
 
@@ -141,9 +143,8 @@ def drawn_parts(items: list[tuple], frame: Frame, margins: Margins) -> Parts:
 
     def markers(x: np.ndarray, y: np.ndarray, low: np.ndarray | None = None, high: np.ndarray | None = None) -> None:
         X, Y = ndc(x, y)
-        for dx, dy in ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)):
-            xs.append(X + dx * MARKER_HALF)
-            ys.append(Y + dy * MARKER_HALF)
+        xs.append((np.asarray(X, dtype=np.float64)[None, :] + MARKER_DX[:, None]).ravel())  # centre and corners
+        ys.append((np.asarray(Y, dtype=np.float64)[None, :] + MARKER_DY[:, None]).ravel())
         if low is not None and len(x):  # error bars: ERROR_SAMPLES points each (a box is >= 0.05 NDC tall)
             t = ERROR_T
             bars = np.asarray(low, float)[:, None] + (np.asarray(high, float) - np.asarray(low, float))[:, None] * t[None, :]
