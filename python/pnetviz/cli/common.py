@@ -411,7 +411,9 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         todo.append(make(**common, signal=file.signal, channel=file.channel, fold=file.fold, pilot=file.fold is None
                          and (args.pilot or info.pilot), predictions=file.predictions, history=history, info=info,
                          output=out, model=file.model, **({"background": file.background} if kind == "binary" else {})))  # fmt: skip
-    return todo, missing, summary
+    from pnetviz.output.imageset import fold_jobs as with_images  # noqa: PLC0415
+
+    return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 
 def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,

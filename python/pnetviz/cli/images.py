@@ -48,3 +48,18 @@ def summary_field(args: argparse.Namespace) -> dict:
     from pnetviz.output.imageset import marker_field  # noqa: PLC0415
 
     return marker_field(summary_formats(args))
+
+
+def bare_sets(args: argparse.Namespace, jobs: list) -> list:
+    """The existing fold sets this campaign rewrites without any image (remember.bare_sets: under
+    --images site each evaluation's fold sets after its first) of the jobs it runs (not up to
+    date, or --force): their images count as removed (remember.check_removals)."""
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.cli import remember  # noqa: PLC0415
+
+    out = []
+    for job in jobs:
+        sets = remember.bare_sets(args.images, job.outputs, job.folds) if job.kind in ("binary", "multiclass", "comparison") else []
+        if sets and (args.force or not plan.up_to_date(job, tidy=False)):
+            out += sets
+    return out
