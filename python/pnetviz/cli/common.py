@@ -134,8 +134,8 @@ EVALUATION = (
               "inside; pnetviz render writes the images later) (default: %(default)s)"),
     _opt("--images", "outputs", campaign=False, choices=("all", "site"), default="all",
          help="which figures get images in --formats: all (default: everything, PDFs for a note included) or site "
-              "(only those the campaign's web report shows: ROC, rejection and score plots of each fold, every fold "
-              "summary plot; what the campaign passes its jobs by default, with --formats png); every canvas is in "
+              "(only those the campaign's web report shows as images: ROC, rejection and score plots of the first fold "
+              "evaluated, every fold summary plot; what the campaign passes its jobs by default, with --formats png); every canvas is in "
               "plots.root either way and `pnetviz render` writes the rest (docs/note-figures.md)"),
     _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
          help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
