@@ -212,6 +212,22 @@ def test_live_view_draws_the_axes_of_a_ratio_panel(server, report, tmp_path):
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_a_later_folds_thumbnail_is_its_live_view(server, report, tmp_path):
+    """--images site writes no PNG into fold-1: its ROC thumbnail on the model page is a box linking
+    to the live view (never an <img> of a missing file), which draws the stored canvas."""
+    page = next((report / "campaign" / "site").glob("*/*/binary/*.html"))
+    parser = Links()
+    parser.feed(page.read_text())
+    thumbs = [link for link in parser.links if "/fold-1/plots.root" in urllib.parse.unquote(link)
+              and urllib.parse.unquote(link).endswith("canvases/roc_curve")]  # fmt: skip
+    assert len(thumbs) == 2, thumbs  # the box and its "live" link
+    assert 'class="noimage"' in page.read_text() and "fold-1/roc_curve.png" not in page.read_text()
+    url = urllib.parse.urljoin(f"{server}/{page.relative_to(report).as_posix()}", thumbs[0].replace("&amp;", "&"))
+    done = _chromium(url, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom")
+    assert "<svg" in done.stdout and 'id="error" class="failed"></p>' in done.stdout, done.stdout[-2000:]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_pages_run_without_script_errors(server, report, tmp_path):
     model = next((report / "campaign" / "site").glob("*/*/binary/*.html")).relative_to(report).as_posix()
     for path in ("campaign/site/index.html", urllib.parse.quote(model), "campaign/site/Run1E2Mu/MHc100_MA95/index.html",
@@ -309,8 +325,9 @@ def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):
 
 
 def test_default_images_are_the_sites_own(report):
-    """The campaign's default (--images site): PNG of the figures the pages show, no PDF; every
-    other canvas only in plots.root (pnetviz render writes it for a note)."""
+    """The campaign's default (--images site): PNG of the figures the pages show as images (the key
+    figures of each model's first fold set, every fold-summary figure), no PDF; every other canvas
+    only in plots.root (pnetviz render writes it for a note)."""
     import json
 
     from pnetviz.output import imageset
@@ -318,11 +335,12 @@ def test_default_images_are_the_sites_own(report):
 
     assert not list(report.rglob("*.pdf"))
     fold_sets = [p.parent for p in (report / "results").rglob("plots.root") if p.parent.name.startswith("fold-")]
-    assert len(fold_sets) > 10
+    assert len(fold_sets) > 10 and {f.name for f in fold_sets} == {"fold-0", "fold-1"}
     for fold in fold_sets:
         figures = {figure_name(k) for k in canvas_names(fold / "plots.root")}
-        assert {p.stem for p in fold.glob("*.png")} == {f for f in figures if imageset.key_figure(f)}, fold
-        assert json.loads((fold / ".pnetviz-set.json").read_text())["images"] == {"png": "site"}
+        first = fold.name == "fold-0"
+        assert {p.stem for p in fold.glob("*.png")} == {f for f in figures if first and imageset.key_figure(f)}, fold
+        assert json.loads((fold / ".pnetviz-set.json").read_text())["images"] == ({"png": "site"} if first else {})
     summaries = [p.parent for p in (report / "results").rglob("folds/plots.root")]
     assert summaries and all({p.stem for p in s.glob("*.png")} == {figure_name(k) for k in canvas_names(s / "plots.root")}
                              for s in summaries)  # fmt: skip

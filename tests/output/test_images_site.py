@@ -90,3 +90,14 @@ def test_the_marker_field_says_what_images_a_set_holds():
     assert imageset.key_figure("signal_vs_ttX_lr_score_distribution") and not imageset.key_figure("roc_bjet_comparison")
     with pytest.raises(ValueError):
         imageset.selection("some")
+
+
+def test_only_the_first_fold_set_of_a_run_gets_site_images():
+    """per_fold: under site the lowest fold keeps its key figures, the others get none (NONE: the
+    marker's {}); the pilot or a fold of unknown number comes after the numbered folds, as on the site."""
+    assert imageset.per_fold("site", [0, 1, 2]) == ["site", "none", "none"]
+    assert imageset.per_fold("site", [10, 2]) == ["none", "site"]  # by number, not by name
+    assert imageset.per_fold("site", [3]) == ["site"] and imageset.per_fold("site", [None]) == ["site"]
+    assert imageset.per_fold("site", [None, 4]) == ["none", "site"]
+    assert imageset.per_fold("all", [0, 1]) == ["all", "all"] and imageset.per_fold("site", []) == []
+    assert imageset.selection("none")("roc_curve") is False and imageset.marker_field(["png"], "none") == {"images": {}}

@@ -155,7 +155,15 @@ def _set_dirs(model_dir: Path) -> list[Path]:
     if not model_dir.is_dir():
         return []
     dirs = [d for d in sorted(model_dir.iterdir()) if d.is_dir() and (d / MARKER).is_file() and not d.name.startswith(".")]
-    return sorted(dirs, key=lambda d: (d.name == "folds", d.name))
+    return sorted(dirs, key=lambda d: (d.name == "folds", *_fold_order(d.name)))
+
+
+def _fold_order(name: str) -> tuple[bool, int, str]:
+    """fold-<k> by k (fold-2 before fold-10: the first is the lowest fold, the one whose key
+    figures --images site writes, output.imageset.per_fold), then the other sets by name."""
+    number = name.removeprefix("fold-")
+    numbered = name.startswith("fold-") and number.isascii() and number.isdigit()
+    return (not numbered, int(number) if numbered else 0, name)
 
 
 def _provenance(directory: Path) -> dict:

@@ -227,7 +227,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     check_round(opts)  # before any job: nothing of another round's tree is touched
     jobs = orchestrate.discover(args, opts, not_utf8)
     left_out = plan.left_out(not_utf8, opts)
-    changes.removed = remember.removed_files(changes, [d for j in jobs for d in j.outputs])
+    changes.removed = remember.removed_files(changes, [d for j in jobs for d in j.outputs], images.bare_sets(args, jobs))
     for line in changes.lines(str(summary_root(opts) / "campaign")) if (args.dry_run or not args.quiet) else []:
         print(f"[pnetviz campaign] {line}", flush=True)
     if args.dry_run:

@@ -134,8 +134,8 @@ EVALUATION = (
               "inside; pnetviz render writes the images later) (default: %(default)s)"),
     _opt("--images", "outputs", campaign=False, choices=("all", "site"), default="all",
          help="which figures get images in --formats: all (default: everything, PDFs for a note included) or site "
-              "(only those the campaign's web report shows: ROC, rejection and score plots of each fold, every fold "
-              "summary plot; what the campaign passes its jobs by default, with --formats png); every canvas is in "
+              "(only those the campaign's web report shows as images: ROC, rejection and score plots of the first fold "
+              "evaluated, every fold summary plot; what the campaign passes its jobs by default, with --formats png); every canvas is in "
               "plots.root either way and `pnetviz render` writes the rest (docs/note-figures.md)"),
     _opt("--weights", "physics", choices=("abs", "signed", "drop"), default="abs",
          help="negative weights: abs = |w| (the spec's default), signed = as stored (rates may leave [0,1]: "
@@ -411,7 +411,9 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         todo.append(make(**common, signal=file.signal, channel=file.channel, fold=file.fold, pilot=file.fold is None
                          and (args.pilot or info.pilot), predictions=file.predictions, history=history, info=info,
                          output=out, model=file.model, **({"background": file.background} if kind == "binary" else {})))  # fmt: skip
-    return todo, missing, summary
+    from pnetviz.output.imageset import fold_jobs as with_images  # noqa: PLC0415
+
+    return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 
 def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,

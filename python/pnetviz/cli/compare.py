@@ -98,7 +98,9 @@ def jobs(args) -> tuple[list, list[int], Path]:
                                   progress=not args.quiet, observe=observe,
                                   labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}
                                   | {o: labels[o] for o in observe if o in labels}))  # fmt: skip
-    return todo, missing, summary
+    from pnetviz.output.imageset import fold_jobs as with_images  # noqa: PLC0415
+
+    return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 
 def parser(prog: str | None = None):
@@ -110,6 +112,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args.predictions, args.history = None, None
     from pnetviz.jobs import comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
+    from pnetviz.output import imageset  # noqa: PLC0415
     from pnetviz.output.rounds import check_same  # noqa: PLC0415
 
     todo, missing, summary = jobs(args)
@@ -127,6 +130,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     with transaction(targets, inputs, args.wait, {**meta, **common.images_field(args)}) as stages:  # all folds and the summary, or nothing
         for i, job in enumerate(todo, start=1):
             out = comparison.run(replace(job, output=stages[job.output]))
+            stages.marks[job.output] = imageset.marker_field(job.formats, job.images)  # a fold after the first: {}
             per_fold[job.fold] = out.extra["pairs"]
             if job.fold is not None:
                 foldsummary.write_results(stages[job.output], comparison.RESULTS_KIND, job.fold, out.extra["pairs"])

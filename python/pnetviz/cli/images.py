@@ -1,7 +1,8 @@
 """The campaign's --images: which images its jobs and its summary write (issue 37, item 5).
 
-site (the default): PNG of the figures the web report shows (each fold's ROC, rejection and score
-plots, every fold-summary plot, the summary's maps and graphs); all: every figure in --formats;
+site (the default): PNG of the figures the web report shows as images (the ROC, rejection and score
+plots of each model's first fold set, every fold-summary plot, the summary's maps and graphs;
+output.imageset.per_fold); all: every figure in --formats;
 summary: the summary's maps and graphs only; none: no image. Every canvas is in the plots.root
 files whatever the choice; `pnetviz render` writes the rest later (docs/note-figures.md).
 """
@@ -15,10 +16,11 @@ from pnetviz.cli import common
 CHOICES = ("site", "all", "summary", "none")
 DEFAULT = "site"
 SITE_FORMATS = "png"  # the web report's images
-HELP = ("which PNG/PDF to write: site (default: PNG of the figures the web report shows: each fold's ROC, rejection "
-        "and score plots, every fold-summary plot, the summary's maps and graphs), all (every figure in --formats: "
-        "the PDFs for a note), summary (the campaign's maps and graphs only, in --formats) or none; every canvas is "
-        "in the plots.root files either way (the web report's live views), and `pnetviz render` writes the rest "
+HELP = ("which PNG/PDF to write: site (default: PNG of the figures the web report shows as images: the ROC, "
+        "rejection and score plots of each model's first fold, every fold-summary plot, the summary's maps and "
+        "graphs), all (every figure in --formats: the PDFs for a note), summary (the campaign's maps and graphs "
+        "only, in --formats) or none; every canvas is in the plots.root files either way (the web report's live "
+        "views), and `pnetviz render` writes the rest "
         "later, byte for byte the figures --images all would have written (docs/note-figures.md)")  # fmt: skip
 
 
@@ -48,3 +50,19 @@ def summary_field(args: argparse.Namespace) -> dict:
     from pnetviz.output.imageset import marker_field  # noqa: PLC0415
 
     return marker_field(summary_formats(args))
+
+
+def bare_sets(args: argparse.Namespace, jobs: list) -> list:
+    """The existing fold sets this campaign rewrites without any image (remember.bare_sets: under
+    --images site each evaluation's fold sets after its first) of the jobs it runs (not up to
+    date, or --force): their images count as removed (remember.check_removals)."""
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.cli import remember  # noqa: PLC0415
+
+    out = []
+    for job in jobs:
+        evaluation = job.kind in ("binary", "multiclass", "comparison")
+        sets = remember.bare_sets(args.images, job.outputs, job.folds) if evaluation else []
+        if sets and (args.force or not plan.up_to_date(job, tidy=False)):
+            out += sets
+    return out

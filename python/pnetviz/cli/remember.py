@@ -24,6 +24,9 @@ MANIFEST = "round_options.json"  # in the campaign summary set
 MARKER = ".pnetviz-set.json"
 NOT_OUTPUTS = frozenset({"threads"})  # options whose value does not change any output
 IMAGE_KINDS = frozenset({"binary", "multiclass", "compare", "campaign"})  # the commands with --images
+IMAGE_SUFFIXES = (".png", ".pdf", ".svg", ".eps")  # --formats that are images (not root, c)
+LATER_FOLDS = ("--images site writes no image into the fold sets after a run's first (the web report draws their "
+               "figures live from plots.root; pnetviz render writes them)")  # why bare_sets lose their images
 NARROWER = {"all": ("site", "summary", "none"), "site": ("summary", "none"), "summary": ("none",)}  # fewer images
 
 
@@ -108,10 +111,29 @@ def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, 
     return changes
 
 
-def removed_files(changes: Changes, sets: Sequence[Path]) -> list[Path]:
+def removed_files(changes: Changes, sets: Sequence[Path], bare: Sequence[Path] = ()) -> list[Path]:
     """Files of the existing `sets` that the changed options no longer make: the profiled plots
     when --syst and --score-shift are dropped, the images of a dropped format, the b-jet
-    comparison when --no-bjet-comparison is added."""
+    comparison when --no-bjet-comparison is added; and every image of the `bare` sets (fold sets
+    after a run's first under --images site, which the run rewrites without any: bare_sets)."""
+    found = _changed_files(changes, sets)
+    seen = set(found)
+    return found + [p for p in _files(bare, [lambda name: Path(name).suffix.lower() in IMAGE_SUFFIXES]) if p not in seen]
+
+
+def bare_sets(images: str, sets: Sequence[Path], folds: Sequence[int | None]) -> list[Path]:
+    """The existing sets among `sets` (the fold sets of `folds`, in that order, maybe followed by
+    others) that a run with --images `images` rewrites without any image: under site, the fold
+    sets after the first (output.imageset.per_fold)."""
+    from pnetviz.output.imageset import NONE, SITE, per_fold  # noqa: PLC0415
+
+    if images != SITE:
+        return []
+    return [d for d, v in zip(sets, per_fold(images, folds)) if v == NONE and Path(d).is_dir()]
+
+
+def _changed_files(changes: Changes, sets: Sequence[Path]) -> list[Path]:
+    """removed_files of the changed options."""
     tests: list[Callable[[str], bool]] = []
     ch = changes.changed
     if any(f in ch and ch[f][1] in (None, "") for f in ("--syst", "--score-shift")):
@@ -124,8 +146,11 @@ def removed_files(changes: Changes, sets: Sequence[Path]) -> list[Path]:
         tests.append(lambda name: "bjet_comparison" in Path(name).name)
     if "--images" in ch:
         tests += image_losses(*ch["--images"])
-    if not tests:
-        return []
+    return _files(sets, tests) if tests else []
+
+
+def _files(sets: Sequence[Path], tests: Sequence[Callable[[str], bool]]) -> list[Path]:
+    """The files of `sets` (not their markers) that one of `tests` (on the path) accepts."""
     found = []
     for directory in sets:
         for path in sorted(Path(directory).rglob("*")) if Path(directory).is_dir() else []:
@@ -152,15 +177,16 @@ def image_losses(old: object, new: object) -> list[Callable[[str], bool]]:
 def check_removals(changes: Changes, replace: bool, what: str) -> None:
     """InputError unless nothing is removed or --replace is given."""
     if changes.removed and not replace:
-        lost = ", ".join(f"{f} {shown_value(o)} -> {shown_value(n)}" for f, (o, n) in changes.changed.items())
+        lost = ", ".join(f"{f} {shown_value(o)} -> {shown_value(n)}" for f, (o, n) in changes.changed.items()) or LATER_FOLDS
         raise InputError(f"{what}: this run would remove {len(changes.removed)} outputs made with the recorded options "
                          f"(e.g. {changes.removed[0]}; {lost}). Fix: give the options again (or leave them out to "
                          "reuse them), or add --replace to remove those outputs.")  # fmt: skip
 
 
-def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path]) -> Changes:
-    """A single command (binary, multiclass, compare) against the sets it would replace: the
-    first of them with a recorded command gives the recorded options."""
+def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path],
+           folds: Sequence[int | None] = ()) -> Changes:  # fmt: skip
+    """A single command (binary, multiclass, compare) against the sets it would replace (first
+    the fold sets of `folds`): the first of them with a recorded command gives the recorded options."""
     import sys  # noqa: PLC0415
 
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -168,7 +194,7 @@ def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make
     if recorded_argv is None:
         return Changes()
     changes = apply(args, given_options(make_parser, argv), given_options(make_parser, recorded_argv), kind)
-    changes.removed = removed_files(changes, sets)
+    changes.removed = removed_files(changes, sets, bare_sets(getattr(args, "images", "all"), sets, folds))
     check_removals(changes, getattr(args, "replace", False), str(sets[0].parent))
     return changes
 

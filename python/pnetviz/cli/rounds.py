@@ -78,7 +78,7 @@ def remember_options(args, argv, kind: str, background: str | None = None) -> li
     for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
         check_same(directory, round_meta(args))
     make_parser = lambda: common.evaluation_parser(kind, None, "", "")  # noqa: E731
-    changes = remember.single(args, argv, kind, make_parser, [*outputs, summary])
+    changes = remember.single(args, argv, kind, make_parser, [*outputs, summary], [f.fold for f in files])
     claim_round(args)
     if not args.quiet:
         for line in changes.lines(str(Path(outputs[0]).parent)):

@@ -12,7 +12,7 @@ from pnetviz.metrics.folds import FoldCurves
 from pnetviz.jobs import foldsummary
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
-from pnetviz.output import rounds
+from pnetviz.output import imageset, rounds
 from pnetviz.output.atomic import check_target, is_output_set, transaction
 from pnetviz.draw.style import StyleOptions
 from pnetviz.jobs.systematics import SystOptions
@@ -116,6 +116,7 @@ def run_jobs(script: str, jobs: Sequence, run_one: Callable[[object], RunOutput]
     with transaction(targets, inputs, wait, meta) as stages:
         for i, job in enumerate(jobs, start=1):
             out = run_one(replace(job, output=stages[job.output]))
+            stages.marks[job.output] = imageset.marker_field(job.formats, job.images)  # a fold after the first: {}
             shown = out.extra.get("display", {})
             display.update(shown)
             for name, (prefix, per_split) in out.curves.items():

@@ -183,6 +183,7 @@ class Transaction(dict):
         super().__init__()
         self.stack, self.inputs, self.wait, self.meta = stack, Resolved(inputs), wait, meta or {}
         self.last: list[Path] = []  # published after the others, their old sets moved away before
+        self.marks: dict[Path, dict] = {}  # target -> its own marker fields on top of `meta` (its images)
         self.withdrawn: set[Path] = set()
 
     def lock(self, targets: Sequence[Path], wait: bool | None = None) -> None:
@@ -229,7 +230,7 @@ class Transaction(dict):
         in, put the new `last` sets in place; finally remove the old sets."""
         for target, stage in self.items():
             if target not in self.withdrawn:
-                seal(stage, meta)
+                seal(stage, {**meta, **self.marks.get(target, {})})
         moved: dict[Path, Path] = {}
         swapped = False
         try:
