@@ -18,7 +18,7 @@ from pnetviz.draw.sampling import (  # noqa: F401
 )
 from pnetviz.draw.figures import (  # noqa: F401
     figure, painted_frame, unit_axis_ticks, HEADER_LEFT, HEADER_RIGHT,
-    plain_figure, FRAME_BINS, draw_frame, panel_figure,
+    plain_figure, FRAME_BINS, draw_frame, panel_figure, reframe,
 )
 from pnetviz.draw.layout import (  # noqa: F401
     LINE_HEIGHT, CORNERS, BOX_INSET, box_width,

@@ -55,6 +55,33 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
 X_TITLE_FLOOR = 0.032  # the smallest x title size (7 pt when a 600 px figure is printed 8 cm wide)
 
 
+def reframe(fig: Figure, old: Frame, new: Frame) -> None:
+    """A `figure` made for the log-y frame `old` moved to `new`, which differs from it in the y
+    range only: what `figure(name, new, ...)` makes, the drawing on it unchanged (the caller's
+    drawing must not depend on the y range). On a log y axis `figure` decides nothing from the y
+    range (the tick-label fits are for linear axes), so the canvas differs only in the frame
+    histogram and its axis copies, the TFrame and the pad's range: set here as TPad::DrawFrame's
+    paint sets them (its arithmetic: the margins are floats), the same canvas as ROOT's JSON and
+    the same pixels (tests/draw/test_placement.py). ValueError for frames that differ otherwise."""
+    if not (old.logy and new.logy and old.x == new.x and old.logx == new.logx and old.xtitle == new.xtitle
+            and old.ytitle == new.ytitle and new.y[0] == old.y[0]):  # fmt: skip
+        raise ValueError(f"reframe moves a log-y figure's top only, not {old} to {new}")
+    pad = fig.pads[0]
+    ymin, ymax = new.y
+    for obj in pad.GetListOfPrimitives():
+        if obj.InheritsFrom("TH1") and obj.GetName() in ("hframe", "hframe_copy"):
+            obj.SetMaximum(ymax)
+            obj.GetYaxis().SetLimits(ymin, ymax)
+    pad.GetFrame().SetY2(ymax)
+    xmin, xmax = pad.GetUxmin(), pad.GetUxmax()
+    f = np.float32  # TPad's margins are Float_t, and 1 - left - right is computed in float
+    dx = (xmax - xmin) / float(f(1) - f(pad.GetLeftMargin()) - f(pad.GetRightMargin()))
+    dy = (ymax - ymin) / float(f(1) - f(pad.GetBottomMargin()) - f(pad.GetTopMargin()))
+    pad.Range(xmin - dx * pad.GetLeftMargin(), ymin - dy * pad.GetBottomMargin(), xmax + dx * pad.GetRightMargin(),
+              ymax + dy * pad.GetTopMargin())  # fmt: skip
+    pad.RangeAxis(xmin, ymin, xmax, ymax)
+
+
 def fit_x_title(axis, pad, title: str) -> None:
     """An x title longer than its frame and half the left margin (it ends at the frame's right
     end) made smaller, down to X_TITLE_FLOOR ("Cut on P(Signal) / (P(Signal) + P(Diboson))")."""

@@ -167,7 +167,7 @@ def add_legend_box(fig: Figure, box: Box, header: Sequence[str] = (), pad: int =
 
 
 def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], corners: Sequence[str] = CORNERS,
-                 physics: bool = True, more: Sequence[Frame] = ()) -> Figure:  # fmt: skip
+                 physics: bool = True, more: Sequence[Frame] = (), reframe=None) -> Figure:  # fmt: skip
     """The frame first: above the frame only the CMS label line (`make` builds the canvas; `physics`
     False: no CMS label, resource plots), the legend and the context in one box inside the frame
     where the data leave room. For each frame in turn (e.g. more headroom) `make(frame)` builds
@@ -183,7 +183,9 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     room (_predicted): the figure chosen is the one the frames built in turn would give. A frame
     equal to the first asks for the same frame drawn without the first figure's optional objects
     (fig.optional: a ROC curve's chance line): predicted exactly from the first drawing, and where
-    it has room the first figure with those objects removed, not drawn again."""
+    it has room the first figure with those objects removed, not drawn again. `reframe(fig, old,
+    new)` (figures.reframe), for a drawing that does not depend on the frame's y range: a frame
+    predicted to have room gets the first figure moved to it rather than a figure drawn anew."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
     tried: list[_Tried] = []  # each frame's figure (None: not built, its drawing predicted), kept open until one is chosen
@@ -198,7 +200,18 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     def fits(entry: _Tried, lines: Sequence[str], rows: int, width: float, where: Sequence[str]) -> Box | None:
         return free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
 
+    def made(guess: _Tried) -> _Tried:
+        """The figure of a frame predicted from the first figure's drawing: that figure moved to
+        it (`reframe`: the same drawing, the prediction exact), else one built anew."""
+        first = tried[0]
+        if reframe is None or first.fig is None or guess.layout is not first.layout:
+            return build(guess.frame)
+        reframe(first.fig, first.frame, guess.frame)
+        tried[0] = _Tried(None, first.frame, first.layout, first.table)  # moved: drawn anew if asked for again
+        return _Tried(first.fig, guess.frame, first.layout, guess.table)
+
     for frame in frames:
+        guess = None
         if tried and frame != tried[0].frame:  # the first figure's drawing seen in this frame: no room there, none in its own
             guess = _predicted(tried[0], frame)
             if not any(fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners) for lines in variants):
@@ -214,7 +227,7 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                     return _keep_only(tried[0].fig, tried)
             tried.append(guess)
             continue
-        entry = build(frame)
+        entry = build(frame) if guess is None else made(guess)
         labels = [label for _, label, _ in entry.fig.legend]
         for lines in variants:
             box = fits(entry, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
@@ -222,10 +235,10 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                 add_legend_box(entry.fig, box, lines)
                 return _keep_only(entry.fig, tried)
         tried.append(entry)
-    fig, columns, box = _legend_alone(tried, 0, labels, corners, build)
+    fig, columns, box = _legend_alone(tried, 0, labels, corners, build, made)
     for frame in more if labels and box is None else ():
         tried.append(_predicted(tried[0], frame) if frame != tried[0].frame else build(frame))
-        fig, columns, box = _legend_alone(tried, len(tried) - 1, labels, corners, build)
+        fig, columns, box = _legend_alone(tried, len(tried) - 1, labels, corners, build, made)
         if box is not None:
             break
     if box is not None:
@@ -283,11 +296,12 @@ def _remove_optional(fig: Figure) -> None:
 
 
 def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corners: Sequence[str],
-                  build) -> tuple[Figure | None, int, Box | None]:  # fmt: skip
+                  build, made) -> tuple[Figure | None, int, Box | None]:  # fmt: skip
     """(figure, columns, box) of the first of `tried[start:]` with room for the legend `labels`
     alone, in one column, then two, in a corner or anywhere the data leave free; (None, 1, None)
-    where none has room. An entry not built yet is built (`build(frame)`, replacing it in `tried`)
-    only where its predicted drawing leaves room."""
+    where none has room. An entry not built yet is made (`made(entry)` for one predicted from the
+    first figure, else `build(frame)`; replacing it in `tried`) only where its predicted drawing
+    leaves room."""
     for columns in (1, 2) if labels else ():
         rows, width = -(-len(labels) // columns), box_width(labels, columns=columns)
         where = (*corners, "anywhere")
@@ -296,7 +310,7 @@ def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corner
             if entry.fig is None:
                 if free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table) is None:
                     continue
-                tried[i] = entry = build(entry.frame)
+                tried[i] = entry = made(entry) if i > 0 else build(entry.frame)
             box = free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
             if box is not None:
                 return entry.fig, columns, box

@@ -312,7 +312,8 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
                 set_title(fig.extras[-1], f"WP {cut_texts[k]}: cut {cut:.3g}")
 
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
-    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more)
+    return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more,
+                               reframe=canvas.reframe)  # the drawing is the same in every frame: moved, not drawn again
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
