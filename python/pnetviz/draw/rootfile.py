@@ -90,7 +90,7 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
         if context:
             readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
                                            "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
-            tfile.WriteObject(readme, "README")
+            tfile.WriteTObject(readme, "README")
         with stored_colors() as colors:
             for stored, key, obj, fig in objects:
                 directory, _, name = stored.rpartition("/")
@@ -102,7 +102,7 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
                     write_canvas(target, obj, name, colors)
                     continue
                 with contextlib.nullcontext() if obj.InheritsFrom("TPad") else drawn_alone(obj):  # ROOT's default sizes alone
-                    target.WriteObject(obj, name)
+                    target.WriteTObject(obj, name)  # what PyROOT's WriteObject calls for a TObject
     finally:
         tfile.Close()
 
@@ -112,6 +112,7 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
 # (PFC, PLC, PMC): then its canvas stores the palette, otherwise not.
 _DRAWS_PALETTE = r"""
 #include "TPad.h"
+#include "TH1.h"
 #include "TList.h"
 #include "TString.h"
 namespace pnetviz_rootfile {
@@ -131,13 +132,40 @@ inline bool draws_palette(TPad* pad) {
    }
    return false;
 }
+
+// The first histogram drawn on `pad` other than `obj` (its frame; nullptr if none).
+inline TObject* frame_of(TPad* pad, TObject* obj) {
+   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
+      TObject* p = link->GetObject();
+      if (p && p != obj && p->InheritsFrom(TH1::Class())) return p;
+   }
+   return nullptr;
+}
+
+// No statistics box and no title box on any histogram of `pad` and its sub-pads.
+inline void no_stats(TPad* pad) {
+   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
+      TObject* p = link->GetObject();
+      if (!p) continue;
+      if (p->InheritsFrom(TH1::Class())) {
+         dynamic_cast<TH1*>(p)->SetStats(false);
+         p->SetBit(TH1::kNoTitle);
+      } else if (p->InheritsFrom(TPad::Class())) {
+         no_stats(static_cast<TPad*>(p));
+      }
+   }
+}
 }
 """
 
 
 @functools.cache
+def _kernels():
+    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile").pnetviz_rootfile
+
+
 def _draws_palette():
-    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile::draws_palette").pnetviz_rootfile.draws_palette
+    return _kernels().draws_palette
 
 
 @dataclass
@@ -206,7 +234,7 @@ def write_canvas(target, canvas, name: str, colors: StoredColors) -> None:
     added = colors.attach(canvas)
     primitives = canvas.GetListOfPrimitives()
     try:
-        target.WriteObject(canvas, name)
+        target.WriteTObject(canvas, name)
     finally:
         for array in added:
             primitives.Remove(array)
@@ -240,10 +268,8 @@ def _axis_titles(obj, fig: Figure) -> None:
     x, y = obj.GetXaxis(), obj.GetYaxis()
     if not (x and y) or (x.GetTitle() and y.GetTitle()):
         return
-    frames = {}
-    for pad in fig.pads:
-        primitives = pad.GetListOfPrimitives()
-        frames[pad] = next((p for p in primitives if p.InheritsFrom("TH1") and p != obj), None)
+    frame_of = _kernels().frame_of  # one C++ call a pad (a PyROOT loop over the primitives cost ~70 us an object)
+    frames = {pad: frame_of(pad, obj) or None for pad in fig.pads}
     home = next((pad for pad in fig.pads if pad.GetListOfPrimitives().FindObject(obj)), None)
     if home is None or frames[home] is None:
         return
@@ -256,10 +282,5 @@ def _axis_titles(obj, fig: Figure) -> None:
 
 def _no_stats(pad) -> None:
     """No statistics box and no title box on any histogram of a stored canvas: it redraws as
-    saved in a plain session (gStyle's OptTitle and OptStat on)."""
-    for p in pad.GetListOfPrimitives():
-        if p.InheritsFrom("TH1"):
-            p.SetStats(False)
-            p.SetBit(root().TH1.kNoTitle)
-        elif p.InheritsFrom("TPad"):
-            _no_stats(p)
+    saved in a plain session (gStyle's OptTitle and OptStat on); sub-pads too (C++: one call)."""
+    _kernels().no_stats(pad)

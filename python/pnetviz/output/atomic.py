@@ -376,7 +376,7 @@ def verify_file(path: Path) -> str | None:
         return _verify_root(path)
     if suffix == ".json":
         try:
-            readers.parse_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
+            readers.check_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
         except InputError as err:
             return f"does not read back as JSON ({err})"
     if suffix == ".txt":
