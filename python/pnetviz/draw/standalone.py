@@ -14,6 +14,7 @@ canvas (written after the objects) keeps the CMS look.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterator
 
@@ -89,22 +90,29 @@ def _default_axis(axis, name: str) -> None:
         axis.SetTitleOffset(offset)
 
 
+@functools.cache
+def _root_names() -> tuple:
+    """(TAttAxis, TAttAxis.Copy, TH1.kNoTitle): looked up once (each ROOT.<name> costs a facade lookup)."""
+    ROOT = root()
+    return ROOT.TAttAxis, ROOT.TAttAxis.Copy, ROOT.TH1.kNoTitle
+
+
 @contextlib.contextmanager
 def drawn_alone(obj) -> Iterator[None]:
     """`obj` (a TH1, TH2 or TGraph) with the attributes that draw it well alone in a default
     canvas inside the block (see the module docstring), its own back after it."""
-    ROOT = root()
+    att_axis, copy_axis, k_no_title = _root_names()
     axes = _axes(obj)
     saved = []
     for axis in axes:
-        copy = ROOT.TAttAxis()
-        ROOT.TAttAxis.Copy(axis, copy)
+        copy = att_axis()
+        copy_axis(axis, copy)
         saved.append((axis, copy, axis.GetTitle()))
     hist = obj.GetHistogram() if obj.InheritsFrom("TGraph") else obj
     is_hist = bool(hist) and hist.InheritsFrom("TH1")
-    no_title = is_hist and hist.TestBit(ROOT.TH1.kNoTitle)
+    no_title = is_hist and hist.TestBit(k_no_title)
     if is_hist:
-        hist.ResetBit(ROOT.TH1.kNoTitle)  # the title box says what it is
+        hist.ResetBit(k_no_title)  # the title box says what it is
     try:
         for axis, name in zip(axes, "xyz"):
             _default_axis(axis, name)
@@ -115,10 +123,10 @@ def drawn_alone(obj) -> Iterator[None]:
             yield
     finally:
         for axis, copy, title in saved:
-            ROOT.TAttAxis.Copy(copy, axis)
+            copy_axis(copy, axis)
             axis.SetTitle(title)
         if no_title:
-            hist.SetBit(ROOT.TH1.kNoTitle)
+            hist.SetBit(k_no_title)
 
 
 PALETTE_X = (0.905, 0.925)  # NDC of a palette beside the frame of a default canvas: room for 6-character labels
