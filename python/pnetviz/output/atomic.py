@@ -405,6 +405,7 @@ def _verify_root(path: Path) -> str | None:
     ~0.6 s a file (the canvases), more than the rest of a small job, and a truncated or unclosed
     file is caught by the checks above."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
+    from pnetviz.output import rootkeys  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
@@ -422,19 +423,7 @@ def _verify_root(path: Path) -> str | None:
         if tfile.GetEND() != size:
             return f"ends at byte {size}, ROOT expected {tfile.GetEND()} (truncated)"
         with quiet_root():
-            bad = _unreadable_keys(tfile, size)
+            bad = rootkeys.unreadable_keys(tfile, size)
         return f"{len(bad)} objects do not read back ({', '.join(bad[:3])})" if bad else None
     finally:
         tfile.Close()
-
-
-def _unreadable_keys(directory, size: int, prefix: str = "") -> list[str]:
-    bad = []
-    for key in directory.GetListOfKeys():
-        name = f"{prefix}{key.GetName()}"
-        if key.GetSeekKey() + key.GetNbytes() > size:
-            bad.append(name)
-        elif key.GetClassName() in ("TDirectoryFile", "TDirectory"):
-            sub = key.ReadObj()
-            bad += _unreadable_keys(sub, size, name + "/") if sub else [name]
-    return bad
