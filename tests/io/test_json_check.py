@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pnetviz.io import readers
+from pnetviz.io import jsonoutline, readers
 
 
 def walk_error(doc) -> str | None:
@@ -104,7 +104,7 @@ def test_check_json_accepts_and_refuses_as_parse_json(finite):
     refused = 0
     for data in cases:
         expected = _outcome(readers.parse_json, data, finite)
-        assert _outcome(readers.check_json, data, finite) == expected, data[:80]
+        assert _outcome(jsonoutline.check_json, data, finite) == expected, data[:80]
         refused += expected is not None
     assert 20 <= refused < len(cases)  # both outcomes are exercised
 
@@ -116,4 +116,4 @@ def test_check_json_agrees_on_random_documents():
         text = json.dumps(doc).replace('"1e400"', "1e400").replace('"-1e999"', "-1e999").replace('"NaN"', "NaN")
         data = text.replace(f'"{"9" * 500}"', "9" * 500).encode()
         for finite in (True, False):
-            assert _outcome(readers.check_json, data, finite) == _outcome(readers.parse_json, data, finite)
+            assert _outcome(jsonoutline.check_json, data, finite) == _outcome(readers.parse_json, data, finite)

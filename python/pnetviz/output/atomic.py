@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pnetviz.errors import InputError
-from pnetviz.io import readers
+from pnetviz.io import jsonoutline, readers
 from pnetviz.output import rounds
 
 MARKER = ".pnetviz-set.json"
@@ -376,7 +376,7 @@ def verify_file(path: Path) -> str | None:
         return _verify_root(path)
     if suffix == ".json":
         try:
-            readers.check_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
+            jsonoutline.check_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
         except InputError as err:
             return f"does not read back as JSON ({err})"
     if suffix == ".txt":

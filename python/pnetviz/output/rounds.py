@@ -19,7 +19,8 @@ from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
-from pnetviz.io.readers import MAX_JSON_BYTES, outline_json, parse_json, read_bytes, read_json
+from pnetviz.io.jsonoutline import outline_json
+from pnetviz.io.readers import MAX_JSON_BYTES, parse_json, read_bytes, read_json
 from pnetviz.io.roundname import REGISTRY, registry, round_name, taken_error
 from pnetviz.output.report import dumps
 
