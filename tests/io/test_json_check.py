@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from pnetviz.io import readers
+from pnetviz.io import jsonoutline, readers
 
 
 def walk_error(doc) -> str | None:
@@ -76,3 +76,44 @@ def test_quick_check_cases():
     leaf.append([])
     assert not readers._tree_ok(chain)
     assert readers._tree_ok(1.0) and readers._tree_ok("x")
+
+
+def _outcome(fn, data: bytes, finite: bool) -> str | None:
+    """None if `fn` accepts `data`, else the BadFile message."""
+    try:
+        fn(data, "f.json", finite=finite)
+    except readers.BadFile as err:
+        return str(err)
+    return None
+
+
+EDGE_LITERALS = ["1e400", "-1e999", "1E400", "2E+999", "1e+400", "1E+308", "1e308", "1.7e308", "1e-400", "5e-324", "1e99", "9" * 99, "9" * 100,
+                 "9" * 309, "9" * 401, "9" * 5000, "1" + "0" * 250 + "e99", "0." + "0" * 150 + "1", "NaN", "-Infinity",
+                 "Infinity", "1.5", "-0", "12345678901234567890"]  # fmt: skip
+
+
+@pytest.mark.parametrize("finite", [True, False])
+def test_check_json_accepts_and_refuses_as_parse_json(finite):
+    """check_json (verifying a staged file) raises exactly where parse_json does, with its message:
+    every edge literal of float's and int's range, truncations, bad UTF-8, nesting at the limit."""
+    cases = [f'{{"a": [1.0, {lit}, "x"]}}'.encode() for lit in EDGE_LITERALS]
+    cases += [f'{{"name e400 {"0" * 120}": 1.5}}'.encode()]  # the patterns inside a string only: accepted
+    full = json.dumps({"a": [0.1 * i for i in range(50)], "b": {"c": None, "d": "t\u00e9xt"}}).encode()
+    cases += [full[:cut] for cut in range(0, len(full), 7)] + [full, b"\xff{}", b'{"a": "\xc3"}']
+    cases += [b"[" * n + b"]" * n for n in (readers.MAX_DEPTH - 1, readers.MAX_DEPTH, readers.MAX_DEPTH + 1, 3000)]
+    refused = 0
+    for data in cases:
+        expected = _outcome(readers.parse_json, data, finite)
+        assert _outcome(jsonoutline.check_json, data, finite) == expected, data[:80]
+        refused += expected is not None
+    assert 20 <= refused < len(cases)  # both outcomes are exercised
+
+
+def test_check_json_agrees_on_random_documents():
+    for seed in range(200):
+        rng = random.Random(seed)
+        doc = {"top": random_doc(rng, 1, rng.choice([0.0, 0.05]), rng.choice([3, readers.MAX_DEPTH, readers.MAX_DEPTH + 2]))}
+        text = json.dumps(doc).replace('"1e400"', "1e400").replace('"-1e999"', "-1e999").replace('"NaN"', "NaN")
+        data = text.replace(f'"{"9" * 500}"', "9" * 500).encode()
+        for finite in (True, False):
+            assert _outcome(jsonoutline.check_json, data, finite) == _outcome(readers.parse_json, data, finite)

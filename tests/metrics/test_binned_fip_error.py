@@ -86,3 +86,30 @@ def test_row_fips_are_hep_binned_fip():
     with np.errstate(invalid="ignore"):
         want = [hep.binned_fip(s[r], b[r]) for r in range(300)]
     assert np.array_equal(got, want, equal_nan=True) and np.isnan(got[5]) and np.isfinite(got).sum() > 250
+
+
+@pytest.mark.parametrize("chunk", [5, 64, 1000, 1 << 20])
+def test_poisson_sums_drawn_ahead_resume_across_chunks(monkeypatch, chunk):
+    """Uniforms drawn ahead in chunks (a PCG64 generator): an event cut by a chunk's end is taken
+    again from its first draw; sums and the generator's whole state (its cached 32-bit half too)
+    are numpy's, whatever the chunk."""
+    monkeypatch.setattr(pairmetrics, "DRAWN_CHUNK", chunk)
+    rng = np.random.default_rng(21)
+    key, w = rng.integers(0, 7, 700), rng.normal(1.0, 2.0, 700)
+    mine, theirs = np.random.default_rng(22), np.random.default_rng(22)
+    for g in (mine, theirs):
+        g.integers(0, 2**32, dtype=np.uint32)  # a cached 32-bit half in the state
+    got = pairmetrics.poisson_binned_sums(key, w, 7, 40, mine)
+    want = np.array([np.bincount(key, theirs.poisson(1.0, w.size) * w, 7) for _ in range(40)])
+    assert np.array_equal(got, want)
+    assert mine.bit_generator.state == theirs.bit_generator.state
+    assert mine.random() == theirs.random()
+
+
+def test_poisson_sums_of_another_bit_generator_are_numpys():
+    rng = np.random.default_rng(23)
+    key, w = rng.integers(0, 5, 300), rng.random(300)
+    mine, theirs = np.random.Generator(np.random.Philox(4)), np.random.Generator(np.random.Philox(4))
+    got = pairmetrics.poisson_binned_sums(key, w, 5, 25, mine)
+    want = np.array([np.bincount(key, theirs.poisson(1.0, w.size) * w, 5) for _ in range(25)])
+    assert np.array_equal(got, want) and mine.random() == theirs.random()

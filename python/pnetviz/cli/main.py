@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ Exit codes: 0 done, 2 a user mistake (one line naming the file or option and the
 published), 1 an internal error. The user guide: docs/README.md (inputs, output tree, campaigns and batch systems)."""
 
 
+@functools.cache  # built once a process (~2 ms): only parsed with and printed, never changed
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="pnetviz", formatter_class=argparse.RawDescriptionHelpFormatter,
                                   description="ROOT-native evaluation and plotting of HEP event classifiers, in CMS style.",

@@ -193,7 +193,8 @@ def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make
     recorded_argv = next((c for c in map(recorded_command, sets) if c is not None), None)
     if recorded_argv is None:
         return Changes()
-    changes = apply(args, given_options(make_parser, argv), given_options(make_parser, recorded_argv), kind)
+    parser = make_parser()  # one parser for both (given_options only drops its defaults: the same for each)
+    changes = apply(args, given_options(lambda: parser, argv), given_options(lambda: parser, recorded_argv), kind)
     changes.removed = removed_files(changes, sets, bare_sets(getattr(args, "images", "all"), sets, folds))
     check_removals(changes, getattr(args, "replace", False), str(sets[0].parent))
     return changes

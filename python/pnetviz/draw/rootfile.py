@@ -23,10 +23,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from pnetviz.draw.canvas import Figure
 from pnetviz.draw.standalone import drawn_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
-from pnetviz.rootenv import color_values, compiled, root, set_title, start_colors
+from pnetviz.rootenv import compiled, root, set_title, start_colors
 
 BAD_TITLES = {"", "Graph", "htemp"}
 # ZSTD level 1 (ROOT's algorithm 5): 12-14% smaller than LZ4-1 on the demo's sets (a binary set
@@ -91,7 +93,7 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
         if context:
             readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
                                            "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
-            tfile.WriteObject(readme, "README")
+            tfile.WriteTObject(readme, "README")
         with stored_colors() as colors:
             for stored, key, obj, fig in objects:
                 directory, _, name = stored.rpartition("/")
@@ -103,7 +105,7 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
                     write_canvas(target, obj, name, colors)
                     continue
                 with contextlib.nullcontext() if obj.InheritsFrom("TPad") else drawn_alone(obj):  # ROOT's default sizes alone
-                    target.WriteObject(obj, name)
+                    target.WriteTObject(obj, name)  # what PyROOT's WriteObject calls for a TObject
     finally:
         tfile.Close()
 
@@ -113,7 +115,12 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
 # (PFC, PLC, PMC): then its canvas stores the palette, otherwise not.
 _DRAWS_PALETTE = r"""
 #include "TPad.h"
+#include "TH1.h"
 #include "TList.h"
+#include "TColor.h"
+#include "TObjArray.h"
+#include "TROOT.h"
+#include <cstdint>
 #include "TString.h"
 namespace pnetviz_rootfile {
 inline bool draws_palette(TPad* pad) {
@@ -132,13 +139,67 @@ inline bool draws_palette(TPad* pad) {
    }
    return false;
 }
+
+// The first histogram drawn on `pad` other than `obj` (its frame; nullptr if none).
+inline TObject* frame_of(TPad* pad, TObject* obj) {
+   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
+      TObject* p = link->GetObject();
+      if (p && p != obj && p->InheritsFrom(TH1::Class())) return p;
+   }
+   return nullptr;
+}
+
+// No statistics box and no title box on any histogram of `pad` and its sub-pads.
+inline void no_stats(TPad* pad) {
+   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
+      TObject* p = link->GetObject();
+      if (!p) continue;
+      if (p->InheritsFrom(TH1::Class())) {
+         dynamic_cast<TH1*>(p)->SetStats(false);
+         p->SetBit(TH1::kNoTitle);
+      } else if (p->InheritsFrom(TPad::Class())) {
+         no_stats(static_cast<TPad*>(p));
+      }
+   }
+}
+
+// gROOT's colours in list order (empty slots skipped, as TIter does): slot, number and RGBA
+// (4 a colour, as TColor's getters give them) of each; returns how many (at most cap).
+inline std::size_t color_table(std::int64_t* slot, std::int64_t* number, float* rgba, std::size_t cap) {
+   auto* list = static_cast<TObjArray*>(gROOT->GetListOfColors());
+   std::size_t n = 0;
+   for (Int_t i = 0; i < list->Capacity() && n < cap; ++i) {
+      auto* c = static_cast<TColor*>(list->UncheckedAt(i));
+      if (!c) continue;
+      slot[n] = i;
+      number[n] = c->GetNumber();
+      rgba[4 * n] = c->GetRed(), rgba[4 * n + 1] = c->GetGreen(), rgba[4 * n + 2] = c->GetBlue(), rgba[4 * n + 3] = c->GetAlpha();
+      ++n;
+   }
+   return n;
+}
+
+// The current palette's colour numbers (TColor::GetColorPalette(i), i < n).
+inline void palette_numbers(std::int64_t* out, std::size_t n) {
+   for (std::size_t i = 0; i < n; ++i) out[i] = TColor::GetColorPalette(Int_t(i));
+}
+
+// `array` given the colours at `slots` of gROOT's list, in that order (not owning them).
+inline void add_colors(TObjArray* array, const std::int64_t* slots, std::size_t n) {
+   auto* list = static_cast<TObjArray*>(gROOT->GetListOfColors());
+   for (std::size_t k = 0; k < n; ++k) array->Add(list->UncheckedAt(Int_t(slots[k])));
+}
 }
 """
 
 
 @functools.cache
+def _kernels():
+    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile").pnetviz_rootfile
+
+
 def _draws_palette():
-    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile::draws_palette").pnetviz_rootfile.draws_palette
+    return _kernels().draws_palette
 
 
 @dataclass
@@ -161,13 +222,26 @@ class StoredColors:
         return added
 
 
-def _color_array(name: str, colors: Iterable[object]) -> object:
-    """A TObjArray `name` holding `colors` (not owning them)."""
+def _color_array(name: str, slots: list[int]) -> object:
+    """A TObjArray `name` holding the colours at `slots` of gROOT's list (not owning them)."""
     array = root().TObjArray()
     array.SetName(name)
-    for color in colors:
-        array.Add(color)
+    _kernels().add_colors(array, np.asarray(slots, dtype=np.int64), len(slots))
     return array
+
+
+def _color_table() -> tuple[dict[int, int], dict[int, tuple], list[int]]:
+    """gROOT's colours as {number: slot in the list}, {number: RGBA (rootenv.color_values)}, in list
+    order, a repeated number at its first place with its last colour (as a dict built over the
+    list), and the current palette's numbers: read in C++ (~1000 PyROOT calls less a file)."""
+    ROOT, kernels = root(), _kernels()
+    cap = ROOT.gROOT.GetListOfColors().Capacity()
+    slots, numbers, rgba = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty((cap, 4), np.float32)
+    n = kernels.color_table(slots, numbers, rgba, cap)
+    palette = np.empty(ROOT.TColor.GetNumberOfColors(), np.int64)
+    kernels.palette_numbers(palette, palette.size)
+    numbers_list = numbers[:n].tolist()
+    return dict(zip(numbers_list, slots[:n].tolist())), dict(zip(numbers_list, map(tuple, rgba[:n].tolist()))), palette.tolist()
 
 
 @contextlib.contextmanager
@@ -184,14 +258,13 @@ def stored_colors() -> Iterator[StoredColors]:
     block, and the gROOT list is not changed."""
     ROOT = root()
     start = start_colors()
-    palette = [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())]
-    by_index = {color.GetNumber(): color for color in ROOT.gROOT.GetListOfColors() if color}
-    kept = {i: c for i, c in by_index.items() if i not in BUILT_IN_COLORS or color_values(c) != start.get(i)}
+    by_index, values, palette = _color_table()  # number -> slot in gROOT's list, number -> RGBA
+    kept = [i for i in by_index if i not in BUILT_IN_COLORS or values[i] != start.get(i)]
     in_palette = set(palette)
-    colors = [c for i, c in kept.items() if i not in in_palette]
+    colors = [by_index[i] for i in kept if i not in in_palette]
     stored = StoredColors(_color_array("ListOfColors", colors),
                           _color_array("ListOfColors", colors + [by_index[i] for i in sorted(in_palette)]),
-                          _color_array("CurrentColorPalette", (by_index[i] for i in palette)))
+                          _color_array("CurrentColorPalette", [by_index[i] for i in palette]))
     always = ROOT.TColor.DefinedColors() and ROOT.TColor.DefinedColors()  # True twice: always on (cmsstyle)
     ROOT.TColor.DefinedColors(-1)
     try:
@@ -207,7 +280,7 @@ def write_canvas(target, canvas, name: str, colors: StoredColors) -> None:
     added = colors.attach(canvas)
     primitives = canvas.GetListOfPrimitives()
     try:
-        target.WriteObject(canvas, name)
+        target.WriteTObject(canvas, name)
     finally:
         for array in added:
             primitives.Remove(array)
@@ -241,10 +314,8 @@ def _axis_titles(obj, fig: Figure) -> None:
     x, y = obj.GetXaxis(), obj.GetYaxis()
     if not (x and y) or (x.GetTitle() and y.GetTitle()):
         return
-    frames = {}
-    for pad in fig.pads:
-        primitives = pad.GetListOfPrimitives()
-        frames[pad] = next((p for p in primitives if p.InheritsFrom("TH1") and p != obj), None)
+    frame_of = _kernels().frame_of  # one C++ call a pad (a PyROOT loop over the primitives cost ~70 us an object)
+    frames = {pad: frame_of(pad, obj) or None for pad in fig.pads}
     home = next((pad for pad in fig.pads if pad.GetListOfPrimitives().FindObject(obj)), None)
     if home is None or frames[home] is None:
         return
@@ -257,10 +328,5 @@ def _axis_titles(obj, fig: Figure) -> None:
 
 def _no_stats(pad) -> None:
     """No statistics box and no title box on any histogram of a stored canvas: it redraws as
-    saved in a plain session (gStyle's OptTitle and OptStat on)."""
-    for p in pad.GetListOfPrimitives():
-        if p.InheritsFrom("TH1"):
-            p.SetStats(False)
-            p.SetBit(root().TH1.kNoTitle)
-        elif p.InheritsFrom("TPad"):
-            _no_stats(p)
+    saved in a plain session (gStyle's OptTitle and OptStat on); sub-pads too (C++: one call)."""
+    _kernels().no_stats(pad)

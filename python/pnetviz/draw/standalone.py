@@ -14,10 +14,11 @@ canvas (written after the objects) keeps the CMS look.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterator
 
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled, root
 
 DEFAULT_CANVAS = (696, 472)  # TCanvas() in batch: 700 x 500 less the window decorations, margins 0.1
 DEFAULT_MARGIN = 0.1
@@ -74,37 +75,60 @@ def labelled_y_axis(axis) -> tuple[float, float]:
     return AXIS_SIZE * scale, offset
 
 
+_SET_AXIS = r"""
+#include "TAttAxis.h"
+namespace pnetviz_standalone {
+// TAttAxis's setters of _default_axis in one call (each a PyROOT call otherwise; ~600 axes a file)
+inline void set_axis(TAttAxis* axis, float size, float label_offset, short font, float title_offset) {
+   axis->SetLabelSize(size);
+   axis->SetLabelOffset(label_offset);
+   axis->SetTitleSize(size);
+   axis->SetLabelFont(font);
+   axis->SetTitleFont(font);
+   axis->SetTitleOffset(title_offset);
+}
+}
+"""
+
+
+@functools.cache
+def _set_axis():
+    return compiled(_SET_AXIS, "pnetviz_standalone::set_axis").pnetviz_standalone.set_axis
+
+
 def _default_axis(axis, name: str) -> None:
     """ROOT's default sizes on `axis` ("x", "y" or "z"), the title offsets that keep it on a
     default canvas."""
-    axis.SetLabelSize(AXIS_SIZE)
-    axis.SetLabelOffset(LABEL_OFFSET)
-    axis.SetTitleSize(AXIS_SIZE)
-    axis.SetLabelFont(42)
-    axis.SetTitleFont(42)
-    axis.SetTitleOffset(X_TITLE_OFFSET if name == "x" else AUTO_OFFSET)
+    _set_axis()(axis, AXIS_SIZE, LABEL_OFFSET, 42, X_TITLE_OFFSET if name == "x" else AUTO_OFFSET)
     if name == "y" and axis.GetLabels():
         size, offset = labelled_y_axis(axis)
         axis.SetLabelSize(size)
         axis.SetTitleOffset(offset)
 
 
+@functools.cache
+def _root_names() -> tuple:
+    """(TAttAxis, TAttAxis.Copy, TH1.kNoTitle): looked up once (each ROOT.<name> costs a facade lookup)."""
+    ROOT = root()
+    return ROOT.TAttAxis, ROOT.TAttAxis.Copy, ROOT.TH1.kNoTitle
+
+
 @contextlib.contextmanager
 def drawn_alone(obj) -> Iterator[None]:
     """`obj` (a TH1, TH2 or TGraph) with the attributes that draw it well alone in a default
     canvas inside the block (see the module docstring), its own back after it."""
-    ROOT = root()
+    att_axis, copy_axis, k_no_title = _root_names()
     axes = _axes(obj)
     saved = []
     for axis in axes:
-        copy = ROOT.TAttAxis()
-        ROOT.TAttAxis.Copy(axis, copy)
+        copy = att_axis()
+        copy_axis(axis, copy)
         saved.append((axis, copy, axis.GetTitle()))
     hist = obj.GetHistogram() if obj.InheritsFrom("TGraph") else obj
     is_hist = bool(hist) and hist.InheritsFrom("TH1")
-    no_title = is_hist and hist.TestBit(ROOT.TH1.kNoTitle)
+    no_title = is_hist and hist.TestBit(k_no_title)
     if is_hist:
-        hist.ResetBit(ROOT.TH1.kNoTitle)  # the title box says what it is
+        hist.ResetBit(k_no_title)  # the title box says what it is
     try:
         for axis, name in zip(axes, "xyz"):
             _default_axis(axis, name)
@@ -115,10 +139,10 @@ def drawn_alone(obj) -> Iterator[None]:
             yield
     finally:
         for axis, copy, title in saved:
-            ROOT.TAttAxis.Copy(copy, axis)
+            copy_axis(copy, axis)
             axis.SetTitle(title)
         if no_title:
-            hist.SetBit(ROOT.TH1.kNoTitle)
+            hist.SetBit(k_no_title)
 
 
 PALETTE_X = (0.905, 0.925)  # NDC of a palette beside the frame of a default canvas: room for 6-character labels

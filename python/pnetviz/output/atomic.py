@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pnetviz.errors import InputError
-from pnetviz.io import readers
+from pnetviz.io import jsonoutline, readers
 from pnetviz.output import rounds
 
 MARKER = ".pnetviz-set.json"
@@ -377,7 +377,7 @@ def verify_file(path: Path) -> str | None:
         return _verify_root(path)
     if suffix == ".json":
         try:
-            readers.parse_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
+            jsonoutline.check_json(readers.read_bytes(path, "JSON file", VERIFY_JSON_BYTES), str(path), finite=False)
         except InputError as err:
             return f"does not read back as JSON ({err})"
     if suffix == ".txt":
@@ -406,6 +406,7 @@ def _verify_root(path: Path) -> str | None:
     ~0.6 s a file (the canvases), more than the rest of a small job, and a truncated or unclosed
     file is caught by the checks above."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
+    from pnetviz.output import rootkeys  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
@@ -423,19 +424,7 @@ def _verify_root(path: Path) -> str | None:
         if tfile.GetEND() != size:
             return f"ends at byte {size}, ROOT expected {tfile.GetEND()} (truncated)"
         with quiet_root():
-            bad = _unreadable_keys(tfile, size)
+            bad = rootkeys.unreadable_keys(tfile, size)
         return f"{len(bad)} objects do not read back ({', '.join(bad[:3])})" if bad else None
     finally:
         tfile.Close()
-
-
-def _unreadable_keys(directory, size: int, prefix: str = "") -> list[str]:
-    bad = []
-    for key in directory.GetListOfKeys():
-        name = f"{prefix}{key.GetName()}"
-        if key.GetSeekKey() + key.GetNbytes() > size:
-            bad.append(name)
-        elif key.GetClassName() in ("TDirectoryFile", "TDirectory"):
-            sub = key.ReadObj()
-            bad += _unreadable_keys(sub, size, name + "/") if sub else [name]
-    return bad

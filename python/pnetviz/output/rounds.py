@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.errors import InputError
+from pnetviz.io.jsonoutline import outline_json
 from pnetviz.io.readers import MAX_JSON_BYTES, parse_json, read_bytes, read_json
 from pnetviz.io.roundname import REGISTRY, registry, round_name, taken_error
 from pnetviz.output.report import dumps
@@ -110,7 +111,7 @@ def stamp_report(stage: Path, run_meta: dict) -> None:
         return
     try:
         raw = read_bytes(path, "summary report", MAX_JSON_BYTES)
-        data = parse_json(raw, str(path), finite=False)
+        data = outline_json(raw, str(path), finite=False)  # keys and strings: its numbers are not needed here
     except (InputError, OSError):
         return  # verification names it
     if not isinstance(data, dict) or data.get(KEY) == mine:
@@ -120,5 +121,6 @@ def stamp_report(stage: Path, run_meta: dict) -> None:
         entry = dumps({KEY: mine})[1:-2]  # '\n  "round": {...}'
         path.write_text(f"{body[:-1].rstrip()},{entry}\n}}\n")
     else:
+        data = parse_json(raw, str(path), finite=False)  # re-encoded: with its numbers
         data[KEY] = mine
         path.write_text(dumps(data) + "\n")
