@@ -35,6 +35,6 @@ from pnetviz.draw.matrices import (  # noqa: F401
     fit_class_labels, CONTEXT_BAND,
 )
 from pnetviz.draw.primitives import (  # noqa: F401
-    add_graph, add_error_points, add_band, add_points, add_hist, label_frame_bins, add_bars, LINE_PIECES,
+    add_graph, add_error_points, add_band, unclipped_band, add_points, add_hist, label_frame_bins, add_bars, LINE_PIECES,
     add_line, add_legend, add_text, save,
 )

@@ -103,20 +103,6 @@ def _frame_titles(obj, pad) -> None:
         obj.GetYaxis().SetTitle(frame.GetYaxis().GetTitle())
 
 
-def unclipped_band(drawn, x: np.ndarray, low: np.ndarray, high: np.ndarray) -> object:
-    """The band polygon (high forward, then low back) for the ROOT file, unclipped, as its
-    vertices (metrics.roc.vertices: the same outline), styled and named as the `drawn` band."""
-    ROOT = root()
-    xs, ys = np.r_[x, x[::-1]].astype(np.float64), np.r_[high, low[::-1]].astype(np.float64)
-    corners = vertices(xs, ys)
-    stored = ROOT.TGraph(corners.size, np.ascontiguousarray(xs[corners]), np.ascontiguousarray(ys[corners]))
-    stored.SetName(drawn.GetName())
-    set_title(stored, drawn.GetTitle())
-    for attributes in (ROOT.TAttLine, ROOT.TAttFill, ROOT.TAttMarker):
-        attributes.Copy(drawn, stored)
-    return stored
-
-
 def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> None:
     """The ratio panel's bands under its lines, in pad 1 of a ratio_figure: the drawn band clipped
     to the frame, the stored one (`<key>_band`, a polygon high forward then low back) unclipped.
@@ -131,7 +117,7 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
                                     None, band_color=spec.color, alpha=BAND_ALPHA, pad=1,
                                     **BAND_STYLES["compared" if len(panel.specs) > 1 and not spec.reference else "reference"])  # fmt: skip
             fig.extras.append(drawn)  # kept alive: the stored band below replaces it under its key (a deleted graph leaves the pad)
-            stored = unclipped_band(drawn, r.x[ok], r.low[ok], r.high[ok])
+            stored = canvas.unclipped_band(drawn, r.x[ok], r.low[ok], r.high[ok])
             _frame_titles(stored, fig.pads[1])  # drawn on no pad: the ratio panel's titles given here
             fig.keep(f"{spec.key}_band", stored)
     for spec in panel.specs:

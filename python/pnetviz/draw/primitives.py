@@ -78,6 +78,20 @@ def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.nda
     return _place(fig, key, graph, option, label, "f" if filled else "l", pad)
 
 
+def unclipped_band(drawn, x: np.ndarray, low: np.ndarray, high: np.ndarray) -> object:
+    """The band polygon (high forward, then low back) for the ROOT file, unclipped, as its
+    vertices (metrics.roc.vertices: the same outline), styled and named as the `drawn` band."""
+    ROOT = root()
+    xs, ys = np.r_[x, x[::-1]].astype(np.float64), np.r_[high, low[::-1]].astype(np.float64)
+    corners = vertices(xs, ys)
+    stored = ROOT.TGraph(corners.size, np.ascontiguousarray(xs[corners]), np.ascontiguousarray(ys[corners]))
+    stored.SetName(drawn.GetName())
+    set_title(stored, drawn.GetTitle())
+    for attributes in (ROOT.TAttLine, ROOT.TAttFill, ROOT.TAttMarker):
+        attributes.Copy(drawn, stored)
+    return stored
+
+
 def add_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, label: str | None, *, marker_color: int,
                marker: int = 20, pad: int = 0) -> object:  # fmt: skip
     """TGraph of markers (e.g. an operating point)."""
