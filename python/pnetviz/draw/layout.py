@@ -201,33 +201,35 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
         return free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
 
     def made(guess: _Tried) -> _Tried:
-        """The figure of a frame predicted from the first figure's drawing: that figure moved to
-        it (`reframe`: the same drawing, the prediction exact), else one built anew."""
+        """The figure of a frame predicted from the first figure's drawing (the prediction exact
+        in both cases below): the first figure without its optional objects for the same frame
+        drawn without them, the first figure moved to it for another frame (`reframe`: the same
+        drawing); else one built anew."""
         first = tried[0]
-        if reframe is None or first.fig is None or guess.layout is not first.layout:
+        if first.fig is None or guess is first:
             return build(guess.frame)
-        reframe(first.fig, first.frame, guess.frame)
-        tried[0] = _Tried(None, first.frame, first.layout, first.table)  # moved: drawn anew if asked for again
-        return _Tried(first.fig, guess.frame, first.layout, guess.table)
+        if guess.frame == first.frame and first.fig.optional:
+            _remove_optional(first.fig)
+        elif reframe is not None and guess.layout is first.layout:
+            reframe(first.fig, first.frame, guess.frame)
+        else:
+            return build(guess.frame)
+        tried[0] = _Tried(None, first.frame, first.layout, first.table)  # changed: drawn anew if asked for again
+        return _Tried(first.fig, guess.frame, guess.layout, guess.table)
 
     for frame in frames:
-        guess = None
-        if tried and frame != tried[0].frame:  # the first figure's drawing seen in this frame: no room there, none in its own
-            guess = _predicted(tried[0], frame)
-            if not any(fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners) for lines in variants):
-                tried.append(guess)
-                continue
-        elif tried and tried[0].fig is not None and tried[0].fig.optional:  # the first figure without its optional drawing
-            guess = _without_optional(tried[0], frame)
-            for lines in variants:
-                box = fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
-                if box is not None:  # what drawing it again without them would give: the first figure, them removed
-                    _remove_optional(tried[0].fig)
-                    add_legend_box(tried[0].fig, box, lines)
-                    return _keep_only(tried[0].fig, tried)
-            tried.append(guess)
-            continue
-        entry = build(frame) if guess is None else made(guess)
+        if not tried:
+            entry = build(frame)
+        else:  # the first figure's drawing seen in this frame (without its optional objects in a frame equal to its own)
+            optional = frame == tried[0].frame and tried[0].fig is not None and tried[0].fig.optional
+            guess = _without_optional(tried[0], frame) if optional else _predicted(tried[0], frame)
+            if frame != tried[0].frame or optional:
+                if not any(fits(guess, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners) for lines in variants):
+                    tried.append(guess)  # no room there, none in the figure itself
+                    continue
+                entry = made(guess)
+            else:
+                entry = build(frame)
         labels = [label for _, label, _ in entry.fig.legend]
         for lines in variants:
             box = fits(entry, lines, len(lines) + len(labels), box_width([*lines, *labels]), corners)
@@ -235,10 +237,10 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
                 add_legend_box(entry.fig, box, lines)
                 return _keep_only(entry.fig, tried)
         tried.append(entry)
-    fig, columns, box = _legend_alone(tried, 0, labels, corners, build, made)
+    fig, columns, box = _legend_alone(tried, 0, labels, corners, made)
     for frame in more if labels and box is None else ():
         tried.append(_predicted(tried[0], frame) if frame != tried[0].frame else build(frame))
-        fig, columns, box = _legend_alone(tried, len(tried) - 1, labels, corners, build, made)
+        fig, columns, box = _legend_alone(tried, len(tried) - 1, labels, corners, made)
         if box is not None:
             break
     if box is not None:
@@ -296,12 +298,11 @@ def _remove_optional(fig: Figure) -> None:
 
 
 def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corners: Sequence[str],
-                  build, made) -> tuple[Figure | None, int, Box | None]:  # fmt: skip
+                  made) -> tuple[Figure | None, int, Box | None]:  # fmt: skip
     """(figure, columns, box) of the first of `tried[start:]` with room for the legend `labels`
     alone, in one column, then two, in a corner or anywhere the data leave free; (None, 1, None)
-    where none has room. An entry not built yet is made (`made(entry)` for one predicted from the
-    first figure, else `build(frame)`; replacing it in `tried`) only where its predicted drawing
-    leaves room."""
+    where none has room. An entry not built yet is made (`made(entry)`, replacing it in `tried`)
+    only where its predicted drawing leaves room."""
     for columns in (1, 2) if labels else ():
         rows, width = -(-len(labels) // columns), box_width(labels, columns=columns)
         where = (*corners, "anywhere")
@@ -310,7 +311,7 @@ def _legend_alone(tried: list[_Tried], start: int, labels: Sequence[str], corner
             if entry.fig is None:
                 if free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table) is None:
                     continue
-                tried[i] = entry = made(entry) if i > 0 else build(entry.frame)
+                tried[i] = entry = made(entry)
             box = free_box(None, entry.frame, rows, width, where, layout=entry.layout, table=entry.table)
             if box is not None:
                 return entry.fig, columns, box

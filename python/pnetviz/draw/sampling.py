@@ -38,7 +38,7 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
         link = link.Next()
         kind = _kind(obj.ClassName())
         if kind == "hist":
-            address = addressof(obj)
+            address = root().addressof(obj)  # two proxies of one object: the same address
             frame_hist = address if frame_hist is None else frame_hist
             is_frame = address == frame_hist
         if skip and obj.GetName() in skip:
@@ -86,11 +86,6 @@ def _kind(class_name: str) -> str:
         if cls and cls.InheritsFrom(base):
             return kind
     return ""
-
-
-def addressof(obj) -> int:
-    """The C++ address of a ROOT object (two proxies of one object compare equal by it)."""
-    return root().addressof(obj)
 
 
 def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
