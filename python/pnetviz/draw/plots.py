@@ -16,6 +16,7 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.roc import decimate, vertices
+from pnetviz.draw.simplify import canvas_values, drawn_points
 from pnetviz.metrics.folds import CurveRatio
 from pnetviz.draw.style import BAND_ALPHA, BAND_STYLES, ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
@@ -114,7 +115,7 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
         ok = np.isfinite(r.low) & np.isfinite(r.high)
         if ok.sum() > 1:
             drawn = canvas.add_band(fig, f"{spec.key}_band", r.x[ok], np.clip(r.low[ok], lo, hi), np.clip(r.high[ok], lo, hi),
-                                    None, band_color=spec.color, alpha=BAND_ALPHA, pad=1,
+                                    None, band_color=spec.color, alpha=BAND_ALPHA, pad=1, drawn_in=frame,
                                     **BAND_STYLES["compared" if len(panel.specs) > 1 and not spec.reference else "reference"])  # fmt: skip
             fig.extras.append(drawn)  # kept alive: the stored band below replaces it under its key (a deleted graph leaves the pad)
             stored = canvas.unclipped_band(drawn, r.x[ok], r.low[ok], r.high[ok])
@@ -124,9 +125,19 @@ def draw_ratios(fig: canvas.Figure, panel: RatioPanel, frame: canvas.Frame) -> N
         r = spec.ratio
         ok = np.isfinite(r.ratio)
         if not spec.reference and ok.sum() > 1:
-            graph = canvas.add_graph(fig, spec.key, r.x[ok], r.ratio[ok], None, line_color=spec.color,
-                                     line_style=spec.line_style, pad=1)  # fmt: skip
-            set_title(graph, f"ratio to {panel.reference}")
+            x, y = r.x[ok], r.ratio[ok]
+            keep = drawn_points(x, y, frame.x, frame.y)
+            drawn = canvas.add_graph(fig, spec.key, canvas_values(x[keep]), canvas_values(y[keep]), None,
+                                     line_color=spec.color, line_style=spec.line_style, pad=1)  # fmt: skip
+            set_title(drawn, f"ratio to {panel.reference}")
+            fig.extras.append(drawn)  # the canvas draws the simplified line, the file keeps the exact one
+            stored = root().TGraph(x.size, np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64))
+            stored.SetName(drawn.GetName())
+            for attributes in (root().TAttLine, root().TAttMarker):
+                attributes.Copy(drawn, stored)
+            set_title(stored, f"ratio to {panel.reference}")
+            _frame_titles(stored, fig.pads[1])
+            fig.keep(spec.key, stored)
 
 
 def split_style(split: str) -> int:
@@ -142,8 +153,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     holding the context lines and the legend in the first corner (`corners`) the curves, bands and
     diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
     turn (canvas.boxed_figure: the context shortened or left to the caption where none has room
-    for it). The CMS label above the frame. Curves
-    are decimated for drawing in the plot's own space (log10 y on a log axis). `underlay(fig)`
+    for it). The CMS label above the frame. The canvas draws each curve within 1e-3 of its frame
+    (draw.simplify), the file keeps the exact one. `underlay(fig)`
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
     (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
     frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
@@ -166,13 +177,13 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             fig.optional.append(fig.extras[-1])  # the second frame's figure: this one without it (boxed_figure)
         for i, c in enumerate(curves):
             if (i, fr) not in kept:
-                corners = vertices(c.x, c.y)  # the same line: decimated from its vertices only
-                y = np.log10(c.y[corners]) / max(np.log10(fr.y[1] / fr.y[0]), 1.0) if fr.logy else c.y[corners]
-                kept[i, fr] = corners[decimate(c.x[corners], y)]
+                corners = vertices(c.x, c.y)  # the same line: simplified from its vertices only
+                kept[i, fr] = corners[drawn_points(c.x[corners], c.y[corners], fr.x, fr.y, fr.logx, fr.logy)]
             keep = kept[i, fr]
-            drawn = canvas.add_graph(fig, c.key, c.x[keep], c.y[keep], c.label, line_color=c.color, line_style=c.line_style)
-            if keep.size < c.x.size:  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
-                fig.extras.append(drawn)
+            x, y = canvas_values(c.x[keep]), canvas_values(c.y[keep])
+            drawn = canvas.add_graph(fig, c.key, x, y, c.label, line_color=c.color, line_style=c.line_style)
+            if keep.size < c.x.size or not (np.array_equal(x, c.x) and np.array_equal(y, c.y)):
+                fig.extras.append(drawn)  # the file keeps the exact curve (up to MAX_STORED_POINTS), the canvas the drawn one
                 fig.keep(c.key, stored_graph(c, keep, drawn, fr), c.label)
         if extra is not None:
             extra(fig)

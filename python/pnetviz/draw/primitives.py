@@ -11,7 +11,8 @@ import numpy as np
 
 from pnetviz.rootenv import quiet_root, root, set_title
 from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
-from pnetviz.draw.geometry import Figure, unique
+from pnetviz.draw.geometry import Figure, Frame, unique
+from pnetviz.draw.simplify import canvas_values, drawn_points
 from pnetviz.draw.matrices import BIN_LABEL_SIZE, palette_set
 from pnetviz.metrics.roc import vertices
 
@@ -57,17 +58,24 @@ def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np
 
 
 def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
-             band_color: int, alpha: float = 0.3, pad: int = 0, outline: bool = False, filled: bool = True) -> object:  # fmt: skip
+             band_color: int, alpha: float = 0.3, pad: int = 0, outline: bool = False, filled: bool = True,
+             drawn_in: Frame | None = None) -> object:  # fmt: skip
     """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent; `outline`:
     its edge drawn as a thin line too, `filled` False: the edge alone (style.BAND_STYLES), so that
     bands that overlap stay told apart (hatches are not used: their spacing and line width are
-    global style settings, which a redraw elsewhere does not have)."""
+    global style settings, which a redraw elsewhere does not have). `drawn_in`: the frame of a band
+    drawn on the canvas only (the caller stores the exact one): its outline simplified within 1e-3
+    of that frame (draw.simplify)."""
     ROOT = root()
     ok = np.isfinite(low) & np.isfinite(high)
     xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
     ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
     corners = vertices(xs, ys)  # the same outline (a band on a fine grid is mostly straight runs)
-    xs, ys = np.ascontiguousarray(xs[corners]), np.ascontiguousarray(ys[corners])
+    if drawn_in is not None:
+        corners = corners[drawn_points(xs[corners], ys[corners], drawn_in.x, drawn_in.y, drawn_in.logx, drawn_in.logy)]
+        xs, ys = canvas_values(xs[corners]), canvas_values(ys[corners])
+    else:
+        xs, ys = np.ascontiguousarray(xs[corners]), np.ascontiguousarray(ys[corners])
     graph = ROOT.TGraph(xs.size, xs, ys)
     graph.SetFillColorAlpha(band_color, alpha)
     if not filled:
