@@ -75,6 +75,38 @@ def test_boxed_figure_lowers_the_frame_by_the_legend_rows_only_when_no_place_is_
     fig.close()
 
 
+def test_legend_above_a_drawn_figure_is_the_figure_drawn_after_it(tmp_path):
+    """legend_above on the figure already drawn (boxed_figure's last resort: one canvas built, not
+    two) gives the canvas it gives when the data are drawn after the margin moved, as ROOT's JSON
+    and as pixels."""
+    import re
+
+    from pnetviz.draw.layout import legend_above
+    from pnetviz.rootenv import root
+
+    def draw(fig):
+        for k, y in enumerate(np.linspace(0.05, 0.95, 10)):
+            canvas.add_graph(fig, f"l{k}", np.array([0.0, 1.0]), np.array([y, 0.3 * y]), f"Line {k}" if k < 4 else None, line_color=1 + k)
+        canvas.add_band(fig, "band", np.array([0.6, 1.0]), np.zeros(2), np.ones(2), "Region", band_color=2, alpha=0.2)
+
+    def json(fig) -> str:
+        return re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", str(root().TBufferJSON.ToJSON(fig.canvas)))
+
+    after = canvas.figure("above", FRAME, cms_pos=0)
+    legend_above(after, ["Line 0", "Line 1", "Line 2", "Line 3", "Region"], lambda: draw(after))
+    drawn = canvas.figure("above", FRAME, cms_pos=0)
+    draw(drawn)
+    legend_above(drawn, ["Line 0", "Line 1", "Line 2", "Line 3", "Region"], lambda: None)
+    try:
+        assert json(drawn) == json(after)
+        after.canvas.SaveAs(str(tmp_path / "after.png"))
+        drawn.canvas.SaveAs(str(tmp_path / "drawn.png"))
+        assert (tmp_path / "after.png").read_bytes() == (tmp_path / "drawn.png").read_bytes()
+    finally:
+        after.close()
+        drawn.close()
+
+
 def test_boxed_figure_drops_the_context_before_it_gives_up_a_free_corner():
     """Room for the legend alone in the lower right: the legend goes there, the context to the caption."""
     def draw(fig, frame):

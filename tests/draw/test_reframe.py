@@ -105,3 +105,58 @@ def test_boxed_figure_moves_the_first_figure_rather_than_drawing_it_again(path, 
     finally:
         fast.close()
         slow.close()
+
+
+def _rejection(seed: int, moved: bool, made: list, monkeypatch):
+    """A rejection figure with its no-background region greyed (rejection.greyed), whose legend
+    has room only in the taller frame for these seeds; `moved`: with rejection.moved_greyed."""
+    from types import SimpleNamespace
+
+    from pnetviz.draw import rejection
+    from pnetviz.metrics.hep import effective_events
+    from pnetviz.metrics.roc import binary_clf_curve
+
+    rng = np.random.default_rng(seed)
+    results, n_eff = {}, {}
+    for split in ("train", "test"):
+        y = rng.random(400) < 0.5
+        w = rng.uniform(0.5, 1.5, 400)
+        results[split] = SimpleNamespace(curve=binary_clf_curve(rng.normal(2.0 * y, 1), y, w))
+        n_eff[split] = effective_events(w[~y])
+    edge = rejection.no_background_edge(results["test"].curve)
+    specs = rejection.rejection_specs("p", results, n_eff, label_limits=edge <= 0)
+    top = max(plots.rejection_top(specs), 2.0) * 10.0
+    figure = canvas.figure
+
+    def counted(*args, **kwargs):
+        made.append(args[1])
+        return figure(*args, **kwargs)
+
+    monkeypatch.setattr(canvas, "figure", counted)
+    try:
+        return plots.rejection_figure("rejection_moved", specs, ["m(H^{+}) = 130 GeV, m(A) = 90 GeV", "vs nonprompt, fold 0"],
+                                      underlay=rejection.greyed("p", edge, top),
+                                      reframe=rejection.moved_greyed(top) if moved else None)  # fmt: skip
+    finally:
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("seed", [1, 4, 9])
+def test_rejection_figure_with_its_grey_region_moved_is_the_one_drawn_anew(seed, monkeypatch, tmp_path):
+    """The greyed no-background box follows the frame's top: moved with the figure (one canvas
+    built), the figure equals the one drawn anew in the taller frame (two built), as ROOT's JSON
+    and as pixels; the curves are drawn from the same points in both frames (plots._finest)."""
+    made_fast, made_slow = [], []
+    fast = _rejection(seed, True, made_fast, monkeypatch)
+    slow = _rejection(seed, False, made_slow, monkeypatch)
+    try:
+        assert len(made_fast) == 1 and len(made_slow) == 2
+        box = next(o for o in fast.extras if o.InheritsFrom("TBox") and not o.InheritsFrom("TPave"))
+        assert box.GetY2() == made_slow[1].y[1]  # the region reaches the taller frame's top
+        assert _json(fast) == _json(slow)
+        fast.canvas.SaveAs(str(tmp_path / "fast.png"))
+        slow.canvas.SaveAs(str(tmp_path / "slow.png"))
+        assert (tmp_path / "fast.png").read_bytes() == (tmp_path / "slow.png").read_bytes()
+    finally:
+        fast.close()
+        slow.close()

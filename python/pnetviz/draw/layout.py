@@ -246,10 +246,11 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     if box is not None:
         fig.caption = list(context)
         add_legend_box(fig, box, (), columns=columns)
-    elif labels:  # no free place in any frame: the legend's rows right above the last of `frames` (built anew: margins first)
+    elif labels:  # no free place in any frame: the legend's rows right above the last of `frames`
         last = frames[-1]
-        fig = make(last)
-        legend_above(fig, labels, lambda: draw(fig, last))
+        built = next((e.fig for e in tried if e.fig is not None and e.frame is last), None)
+        fig = built or make(last)  # the figure drawn in it already: its margin moved (legend_above)
+        legend_above(fig, labels, (lambda: None) if built else (lambda: draw(fig, last)))
         fig.caption = list(context)
     else:
         if tried[-1].fig is None:
@@ -332,7 +333,9 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     measured labels fit across the frame (at most 3), in a band between the CMS label line and the
     frame, the frame's top lowered by the band's height only (no context: that is the caption's),
     its rows closer (to ABOVE_LINE_MIN) rather than the frame below MIN_FRAME_PX; the y title
-    smaller if longer than the frame. `fig` as made, before `draw()` draws its data."""
+    smaller if longer than the frame. `fig` as made, before `draw()` draws its data, or with its
+    data drawn (`draw` then does nothing): the same canvas, as the data are in the frame's
+    coordinates (tests/draw/test_placement.py)."""
     p = fig.pads[0]
     left, right, top = p.GetLeftMargin(), p.GetRightMargin(), p.GetTopMargin()
     p.cd()

@@ -148,7 +148,7 @@ def split_style(split: str) -> int:
 
 def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves: Sequence[CurveSpec],
                  context: Sequence[str], diagonal: bool = False, corners: Sequence[str] = canvas.CORNERS, extra=None,
-                 underlay=None, ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
+                 underlay=None, ratio: RatioPanel | None = None, reframe=None) -> canvas.Figure:  # fmt: skip
     """Lines (train solid, test dashed by the caller's CurveSpec), optional y = x, and one box
     holding the context lines and the legend in the first corner (`corners`) the curves, bands and
     diagonal leave empty; with several frames (e.g. more headroom on a log axis) each is tried in
@@ -156,7 +156,9 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
     for it). The CMS label above the frame. The canvas draws each curve within 1e-3 of its frame
     (draw.simplify), the file keeps the exact one. `underlay(fig)`
     draws under the curves (bands), `extra(fig)` over them (a hull). `ratio`: a lower panel
-    (canvas.ratio_figure) with each curve's ratio to the reference, named in the context."""
+    (canvas.ratio_figure) with each curve's ratio to the reference, named in the context.
+    `reframe(fig, old, new)`: moves a figure without a ratio panel to a frame with a taller log y
+    range (canvas.boxed_figure; figures.reframe and what the caller's underlay needs)."""
     frames = [frame] if isinstance(frame, canvas.Frame) else list(frame)
     if diagonal:  # then the same frame without the chance line: a box in the frame rather than above it
         frames.append(dataclasses.replace(frames[0]))
@@ -167,7 +169,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
         context = [*context[:-1], joined] if fits else [*context, note[0].upper() + note[1:]]
         rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, frames[0].x), frames[0].xtitle, "Ratio")
 
-    kept: dict[tuple[int, canvas.Frame], np.ndarray] = {}  # each curve's decimation per frame (drawn up to 3 times)
+    kept: dict[tuple[int, canvas.Frame], np.ndarray] = {}  # each curve's drawn points per frame (drawn up to 3 times)
+    finest = _finest(frames)  # frames differing in their ranges only: the same points in each
 
     def draw(fig: canvas.Figure, fr: canvas.Frame) -> None:
         if underlay is not None:
@@ -176,10 +179,11 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             canvas.add_line(fig, fr.x[0], fr.x[0], fr.x[1], fr.x[1])  # the chance line, unlabelled as usual
             fig.optional.append(fig.extras[-1])  # the second frame's figure: this one without it (boxed_figure)
         for i, c in enumerate(curves):
-            if (i, fr) not in kept:
+            room = finest or fr
+            if (i, room) not in kept:
                 corners = vertices(c.x, c.y)  # the same line: simplified from its vertices only
-                kept[i, fr] = corners[drawn_points(c.x[corners], c.y[corners], fr.x, fr.y, fr.logx, fr.logy)]
-            keep = kept[i, fr]
+                kept[i, room] = corners[drawn_points(c.x[corners], c.y[corners], room.x, room.y, room.logx, room.logy)]
+            keep = kept[i, room]
             x, y = canvas_values(c.x[keep]), canvas_values(c.y[keep])
             drawn = canvas.add_graph(fig, c.key, x, y, c.label, line_color=c.color, line_style=c.line_style)
             if keep.size < c.x.size or not (np.array_equal(x, c.x) and np.array_equal(y, c.y)):
@@ -198,7 +202,24 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
             return canvas.ratio_figure(name, fr, rframe, extra_space=space(fr))
         return canvas.figure(name, fr, cms_pos=0, extra_space=space(fr))
 
-    return canvas.boxed_figure(make, frames, draw, context, corners)
+    return canvas.boxed_figure(make, frames, draw, context, corners, reframe=reframe if ratio is None else None)
+
+
+def _finest(frames: Sequence[canvas.Frame]) -> canvas.Frame | None:
+    """For frames on the same kind of axes (log or not), a frame with the narrowest x range and the
+    narrowest y range among them: a line within the tolerance of it (draw.simplify, in its
+    fractions) is within it of each, so a curve is simplified once and drawn the same in every
+    frame (a figure moved to another frame, figures.reframe, is the one drawn there anew). None
+    for frames on different kinds of axes."""
+    if any((f.logx, f.logy) != (frames[0].logx, frames[0].logy) for f in frames):
+        return None
+
+    def span(limits: tuple[float, float], log: bool) -> float:
+        return math.log10(limits[1] / limits[0]) if log else limits[1] - limits[0]
+
+    x = min((f.x for f in frames), key=lambda v: span(v, frames[0].logx))
+    y = min((f.y for f in frames), key=lambda v: span(v, frames[0].logy))
+    return dataclasses.replace(frames[0], x=x, y=y)
 
 
 MAX_STORED_POINTS = 100_000  # curves up to this size are stored exactly in the ROOT file
@@ -261,15 +282,18 @@ def rejection_top(curves: Sequence[CurveSpec]) -> float:
 
 
 def rejection_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], underlay=None,
-                     ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
+                     ratio: RatioPanel | None = None, reframe=None) -> canvas.Figure:  # fmt: skip
     """The jet-tagging convention: eps_s on x, background rejection 1/eps_b on a log y axis fitted
     to the data; the box where the curves leave room, with a decade of headroom above them if
-    needed (at most a decade: the figure linter's rule), else above the frame."""
+    needed (at most a decade: the figure linter's rule), else above the frame. A figure that needs
+    the headroom is the first one moved to it (`reframe`: canvas.reframe without an underlay; an
+    underlay that follows the frame's top brings its own)."""
+    reframe = reframe or (canvas.reframe if underlay is None else None)
     top = rejection_top(curves)
     frames = [canvas.Frame((0.0, 1.0), (1.0, max(top, 2.0) * room), quantity("signal_efficiency"), quantity("rejection"), logy=True)
               for room in (2.5, 10.0)]  # fmt: skip
     return curve_figure(name, frames, curves, context, corners=("lower left", "upper right", "lower right"), underlay=underlay,
-                        ratio=ratio)  # fmt: skip
+                        ratio=ratio, reframe=reframe)  # fmt: skip
 
 
 def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:

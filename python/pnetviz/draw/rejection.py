@@ -81,6 +81,19 @@ def greyed(key: str, edge: float, top: float):
     return draw
 
 
+def moved_greyed(top: float):
+    """The `reframe` of a rejection figure with `greyed`'s region: the figure moved to the taller
+    frame (canvas.reframe) and the region's box, drawn up to the frame's top, raised with it."""
+
+    def move(fig: canvas.Figure, old: canvas.Frame, new: canvas.Frame) -> None:
+        canvas.reframe(fig, old, new)
+        for obj in fig.extras:
+            if obj.InheritsFrom("TBox") and not obj.InheritsFrom("TPave") and obj.GetY2() == min(top, old.y[1]):
+                obj.SetY2(min(top, new.y[1]))
+
+    return move
+
+
 def figure(name: str, prefix: str, results: Mapping, metrics: Mapping, context: Sequence[str]) -> canvas.Figure:
     """The rejection curve of a pair's splits (`metrics`: pairmetrics per split, for the effective
     background events), the test split's region without background greyed."""
@@ -88,4 +101,4 @@ def figure(name: str, prefix: str, results: Mapping, metrics: Mapping, context: 
     edge = no_background_edge(results["test"].curve) if "test" in results else 0.0
     specs = rejection_specs(prefix, results, n_eff, label_limits=edge <= 0)
     top = max(plots.rejection_top(specs), 2.0) * 10.0  # the taller of the frames rejection_figure tries: clipped to the chosen one
-    return plots.rejection_figure(name, specs, context, underlay=greyed(prefix, edge, top))
+    return plots.rejection_figure(name, specs, context, underlay=greyed(prefix, edge, top), reframe=moved_greyed(top))
