@@ -53,7 +53,7 @@ def test_a_reframed_figure_is_the_figure_made_for_its_new_frame(tmp_path):
     finally:
         fresh.close()
         moved.close()
-    with pytest.raises(ValueError, match="log-y figure's top only"):
+    with pytest.raises(ValueError, match="a figure's top only"):
         canvas.reframe(made(low), low, canvas.Frame((0.0, 1.0), (1e-3, 3.0), "Score", "Normalised to unit area", logy=True))
 
 
@@ -160,3 +160,100 @@ def test_rejection_figure_with_its_grey_region_moved_is_the_one_drawn_anew(seed,
     finally:
         fast.close()
         slow.close()
+
+
+def test_binning_histograms_moved_to_the_taller_frame_are_the_ones_drawn_anew(monkeypatch):
+    """binningplots.histograms_figure (lines on a log y axis that fill the first frame's top):
+    one canvas with canvas.reframe, the same canvas as the two-build path gives."""
+    from pnetviz.draw import binningplots
+
+    def build(reframe, made):
+        figure = canvas.figure
+
+        def counted(*args, **kwargs):
+            made.append(args[1])
+            return figure(*args, **kwargs)
+
+        monkeypatch.setattr(canvas, "figure", counted)
+        monkeypatch.setattr(canvas, "reframe", reframe)
+        hists = []
+        for process, col in (("signal", 2), ("background", 4)):
+            h = root().TH1D(f"bh_{process}_{len(made)}_{reframe is None}", "", 8, 0.0, 1.0)
+            h.SetDirectory(0)
+            for i in range(1, 9):
+                h.SetBinContent(i, 100.0 if process == "background" else 1.0)  # 2.3 decades: room in the taller frame only
+            hists.append((process, h, process.capitalize(), col))
+        try:
+            return binningplots.histograms_figure("binning_histograms", "b", hists, "Events per bin", ["one context line", "another"])
+        finally:
+            monkeypatch.undo()
+
+    made_fast, made_slow = [], []
+    fast, slow = build(canvas.reframe, made_fast), build(None, made_slow)
+    try:
+        assert len(made_fast) == 1 and len(made_slow) == 2
+        names = re.compile(r"bh_(\w+?)_\d+_(True|False)")
+        assert names.sub(r"bh_\1", _json(fast)) == names.sub(r"bh_\1", _json(slow))
+    finally:
+        fast.close()
+        slow.close()
+
+
+@pytest.mark.parametrize("physics", [True, False])
+def test_training_figure_moved_on_its_linear_axis_is_the_one_drawn_anew(physics, monkeypatch, tmp_path):
+    """A training-history figure whose curves fill the first frame's top (a linear y axis): moved
+    to the taller frame where the axis decides the same from both ranges (figures._y_axis_fit),
+    the same canvas (JSON, pixels) as the one drawn anew; `physics` False: a plain_figure."""
+    from pathlib import Path
+
+    from pnetviz.draw import training
+    from pnetviz.io.history import TrainingHistory
+
+    epochs = np.arange(30.0)
+    columns = {"epoch": epochs, "train_loss": 0.5 + 0.4 * np.cos(epochs), "valid_loss": 0.5 + 0.4 * np.sin(epochs)}
+    history = TrainingHistory(Path("h.json"), columns, {})
+    series = [("train_loss", "Training", 2, 1), ("valid_loss", "Validation", 4, 2)]
+    figures = {}
+    for moved in (True, False):
+        made = []
+        figure, plain = canvas.figure, canvas.plain_figure
+
+        def counted(*args, made=made, figure=figure, **kwargs):
+            made.append(args[1])
+            return figure(*args, **kwargs)
+
+        def counted_plain(*args, made=made, plain=plain, **kwargs):
+            made.append(args[1])
+            return plain(*args, **kwargs)
+
+        monkeypatch.setattr(canvas, "figure", counted)
+        monkeypatch.setattr(canvas, "plain_figure", counted_plain)
+        if not moved:
+            monkeypatch.setattr(canvas, "reframe", lambda *args: False)
+        figures[moved] = (training._history_figure("training_loss", history, "Loss", series, ["a context line"], physics=physics), made)
+        monkeypatch.undo()
+    (fast, made_fast), (slow, made_slow) = figures[True], figures[False]
+    try:
+        assert len(made_fast) == 1 and len(made_slow) == 2 and made_slow[1].y[1] > made_slow[0].y[1]
+        assert re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", _json(fast)) == re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", _json(slow))
+        fast.canvas.SaveAs(str(tmp_path / "fast.png"))
+        slow.canvas.SaveAs(str(tmp_path / "slow.png"))
+        assert (tmp_path / "fast.png").read_bytes() == (tmp_path / "slow.png").read_bytes()
+    finally:
+        fast.close()
+        slow.close()
+
+
+def test_a_linear_figure_whose_axis_would_decide_otherwise_is_not_moved():
+    """A narrow linear range ("0.915": 505 divisions, the title further out) and a wide one: the
+    canvas would differ beyond the range, so reframe leaves it as it is and says so (False)."""
+    narrow = canvas.Frame((0.0, 1.0), (0.9, 0.925), "x", "Accuracy")
+    wide = canvas.Frame((0.0, 1.0), (0.9, 1.5), "x", "Accuracy")
+    fig = canvas.figure("not_moved", narrow, cms_pos=0)
+    try:
+        before = _json(fig)
+        assert fig.axis_fit(narrow) != fig.axis_fit(wide)
+        assert canvas.reframe(fig, narrow, wide) is False and _json(fig) == before
+        assert canvas.reframe(fig, narrow, canvas.Frame((0.0, 1.0), (0.9, 0.925), "x", "Accuracy")) is True
+    finally:
+        fig.close()

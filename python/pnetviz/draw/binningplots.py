@@ -80,4 +80,5 @@ def histograms_figure(name: str, key: str, hists: Sequence[tuple[str, object, st
             fig.legend.append((hist, label, "l"))
 
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03), frames, draw, context,
-                               corners=("upper left", "upper right", "upper center", "lower center"))  # fmt: skip
+                               corners=("upper left", "upper right", "upper center", "lower center"),
+                               reframe=canvas.reframe)  # the drawing is the same in both frames: moved, not drawn again # fmt: skip

@@ -4,6 +4,7 @@ label), side-by-side panels.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,17 +24,8 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     widened if the title would otherwise leave the canvas."""
     cms = cmsstyle()
     style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
-    offset = (1.2 if square else 0.78) if y_title_offset is None else y_title_offset  # cmsCanvas's default
-    ndivisions, fitted = style.GetNdivisions("Y"), offset
-    if square and not frame.logy:  # (the pixel model below is measured on a 600 px wide canvas)
-        title_px = style.GetTitleSize("Y") * 600
-        if any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
-            ndivisions = 505  # a narrow range ("0.915"): labels every 0.01, not 0.005
-        fitted = fit_y_title_offset(frame, offset, title_px, style.GetLabelSize("Y") * 600,
-                                    style.GetLabelOffset("Y") * 600, ndivisions)  # fmt: skip
-        if fitted > offset:  # the title further out; the margin wider if it would leave the canvas
-            left_px = (_cms_left_margin(fitted, 600) + extra_space) * 600
-            extra_space += max(0.0, y_title_far_px(fitted, title_px) + TITLE_EDGE_PX - left_px) / 600
+    fit = functools.partial(_y_axis_fit, square=square, extra_space=extra_space, y_title_offset=y_title_offset)
+    ndivisions, fitted, extra_space = fit(frame)
     with unpainted():
         canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square,
                                iPos=cms_pos, extraSpace=extra_space, yTitOffset=fitted)  # fmt: skip
@@ -49,30 +41,58 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
         for obj in canvas.GetListOfPrimitives():
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
-    return Figure(name=name, canvas=canvas, pads=[canvas])
+    return Figure(name=name, canvas=canvas, pads=[canvas], axis_fit=fit)
+
+
+def _y_axis_fit(frame: Frame, square: bool, extra_space: float, y_title_offset: float | None) -> tuple[int, float, float]:
+    """What `figure` decides from the frame's y range: (y divisions, y title offset, extra_space).
+    On a square canvas with a linear y axis the y title keeps clear of long tick labels of a narrow
+    range ("0.915"): labels every 0.01 (505 divisions) when they would need more than 4 characters,
+    the title offset fitted to the widest (fit_y_title_offset), the left margin widened if the
+    title would otherwise leave the canvas; nothing on a log y axis or a 4:3 canvas."""
+    style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
+    offset = (1.2 if square else 0.78) if y_title_offset is None else y_title_offset  # cmsCanvas's default
+    ndivisions, fitted = style.GetNdivisions("Y"), offset
+    if square and not frame.logy:  # (the pixel model below is measured on a 600 px wide canvas)
+        title_px = style.GetTitleSize("Y") * 600
+        if any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
+            ndivisions = 505  # a narrow range ("0.915"): labels every 0.01, not 0.005
+        fitted = fit_y_title_offset(frame, offset, title_px, style.GetLabelSize("Y") * 600,
+                                    style.GetLabelOffset("Y") * 600, ndivisions)  # fmt: skip
+        if fitted > offset:  # the title further out; the margin wider if it would leave the canvas
+            left_px = (_cms_left_margin(fitted, 600) + extra_space) * 600
+            extra_space += max(0.0, y_title_far_px(fitted, title_px) + TITLE_EDGE_PX - left_px) / 600
+    return ndivisions, fitted, extra_space
 
 
 X_TITLE_FLOOR = 0.032  # the smallest x title size (7 pt when a 600 px figure is printed 8 cm wide)
 
 
-def reframe(fig: Figure, old: Frame, new: Frame) -> None:
-    """A `figure` made for the log-y frame `old` moved to `new`, which differs from it in the y
-    range only: what `figure(name, new, ...)` makes, the drawing on it unchanged (the caller's
-    drawing must not depend on the y range). On a log y axis `figure` decides nothing from the y
-    range (the tick-label fits are for linear axes), so the canvas differs only in the frame
-    histogram and its axis copies, the TFrame and the pad's range: set here as TPad::DrawFrame's
-    paint sets them (its arithmetic: the margins are floats), the same canvas as ROOT's JSON and
-    the same pixels (tests/draw/test_placement.py). ValueError for frames that differ otherwise."""
-    if not (old.logy and new.logy and old.x == new.x and old.logx == new.logx and old.xtitle == new.xtitle
+def reframe(fig: Figure, old: Frame, new: Frame) -> bool:
+    """A `figure` or `plain_figure` made for the frame `old` moved to `new`, which differs from it
+    in the top of the y range only: what `figure(name, new, ...)` makes, the drawing on it
+    unchanged (the caller's drawing must not depend on the y range); True when moved. Where the
+    figure's decisions from the y range (_y_axis_fit: tick labels of a linear axis on a square
+    canvas; none on a log axis) differ between the two frames, it is not moved: False. Otherwise
+    the canvas differs only in the frame histogram and its axis copies, the TFrame and the pad's
+    range: set here as TPad::DrawFrame's paint sets them (its arithmetic: the margins are floats),
+    the same canvas as ROOT's JSON and the same pixels (tests/draw/test_reframe.py). ValueError
+    for frames that differ otherwise."""
+    if not (old.logy == new.logy and old.x == new.x and old.logx == new.logx and old.xtitle == new.xtitle
             and old.ytitle == new.ytitle and new.y[0] == old.y[0]):  # fmt: skip
-        raise ValueError(f"reframe moves a log-y figure's top only, not {old} to {new}")
+        raise ValueError(f"reframe moves a figure's top only, not {old} to {new}")
+    if fig.axis_fit is None or fig.axis_fit(old) != fig.axis_fit(new):
+        return False
     pad = fig.pads[0]
     ymin, ymax = new.y
     for obj in pad.GetListOfPrimitives():
         if obj.InheritsFrom("TH1") and obj.GetName() in ("hframe", "hframe_copy"):
             obj.SetMaximum(ymax)
             obj.GetYaxis().SetLimits(ymin, ymax)
-    pad.GetFrame().SetY2(ymax)
+    tframe = pad.GetListOfPrimitives().FindObject("TFrame")
+    if not tframe:  # a plain_figure: its pad's ranges are the paint's (draw_frame sets none)
+        return True
+    tframe.SetY2(ymax)
     xmin, xmax = pad.GetUxmin(), pad.GetUxmax()
     f = np.float32  # TPad's margins are Float_t, and 1 - left - right is computed in float
     dx = (xmax - xmin) / float(f(1) - f(pad.GetLeftMargin()) - f(pad.GetRightMargin()))
@@ -80,6 +100,7 @@ def reframe(fig: Figure, old: Frame, new: Frame) -> None:
     pad.Range(xmin - dx * pad.GetLeftMargin(), ymin - dy * pad.GetBottomMargin(), xmax + dx * pad.GetRightMargin(),
               ymax + dy * pad.GetTopMargin())  # fmt: skip
     pad.RangeAxis(xmin, ymin, xmax, ymax)
+    return True
 
 
 def fit_x_title(axis, pad, title: str) -> None:
@@ -131,7 +152,7 @@ def plain_figure(name: str, frame: Frame) -> Figure:
     results); same size and margins as `figure`."""
     canvas, hframe = _framed_canvas(name, frame, (0.17, 0.04, 0.13, 0.06), 1.6)
     hframe.GetYaxis().SetMaxDigits(4)
-    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe])
+    return Figure(name=name, canvas=canvas, pads=[canvas], extras=[hframe], axis_fit=lambda frame: ())  # nothing from the y range
 
 
 FRAME_BINS = 1000  # TPad::DrawFrame's

@@ -35,6 +35,7 @@ class Figure:
     labels: dict[str, str] = field(default_factory=dict)  # key -> legend label (titles in the ROOT file)
     caption: list[str] = field(default_factory=list)  # context the frame had no room for: the figure's caption
     optional: list = field(default_factory=list)  # unlabelled extras a frame equal to this one leaves out (a ROC's chance line)
+    axis_fit: object = None  # frame -> what the canvas decided from the frame's y range (figures.reframe); None: not movable
 
     def keep(self, key: str, obj: object, label: str | None = None) -> object:
         self.objects[key] = obj

@@ -185,7 +185,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
     (fig.optional: a ROC curve's chance line): predicted exactly from the first drawing, and where
     it has room the first figure with those objects removed, not drawn again. `reframe(fig, old,
     new)` (figures.reframe), for a drawing that does not depend on the frame's y range: a frame
-    predicted to have room gets the first figure moved to it rather than a figure drawn anew."""
+    predicted to have room gets the first figure moved to it rather than a figure drawn anew (where
+    it returns False, a figure drawn anew)."""
     joined = ", ".join(context)  # the context on one line, where the line fits one (box_width < its cap)
     variants = [list(context)] + ([[joined]] if len(context) > 1 and box_width([joined]) < BOX_MAX_WIDTH else [])
     tried: list[_Tried] = []  # each frame's figure (None: not built, its drawing predicted), kept open until one is chosen
@@ -210,10 +211,8 @@ def boxed_figure(make, frames: Sequence[Frame], draw, context: Sequence[str], co
             return build(guess.frame)
         if guess.frame == first.frame and first.fig.optional:
             _remove_optional(first.fig)
-        elif reframe is not None and guess.layout is first.layout:
-            reframe(first.fig, first.frame, guess.frame)
-        else:
-            return build(guess.frame)
+        elif not (reframe is not None and guess.layout is first.layout and reframe(first.fig, first.frame, guess.frame)):
+            return build(guess.frame)  # (reframe False: the canvas would decide otherwise from the new range)
         tried[0] = _Tried(None, first.frame, first.layout, first.table)  # changed: drawn anew if asked for again
         return _Tried(first.fig, guess.frame, guess.layout, guess.table)
 

@@ -85,11 +85,13 @@ def moved_greyed(top: float):
     """The `reframe` of a rejection figure with `greyed`'s region: the figure moved to the taller
     frame (canvas.reframe) and the region's box, drawn up to the frame's top, raised with it."""
 
-    def move(fig: canvas.Figure, old: canvas.Frame, new: canvas.Frame) -> None:
-        canvas.reframe(fig, old, new)
+    def move(fig: canvas.Figure, old: canvas.Frame, new: canvas.Frame) -> bool:
+        if not canvas.reframe(fig, old, new):
+            return False
         for obj in fig.extras:
             if obj.InheritsFrom("TBox") and not obj.InheritsFrom("TPave") and obj.GetY2() == min(top, old.y[1]):
                 obj.SetY2(min(top, new.y[1]))
+        return True
 
     return move
 

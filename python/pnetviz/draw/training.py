@@ -70,7 +70,8 @@ def _history_figure(name: str, history: TrainingHistory, ytitle: str, series, co
             fig.legend.append((root().nullptr, note, ""))
 
     make = (lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4)) if physics else (lambda fr: canvas.plain_figure(name, fr))
-    return canvas.boxed_figure(make, frames, draw, list(context), physics=physics)
+    return canvas.boxed_figure(make, frames, draw, list(context), physics=physics,
+                               reframe=canvas.reframe)  # the drawing is the same in both frames: moved where the axis allows
 
 
 def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[canvas.Figure]:
