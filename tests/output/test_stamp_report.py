@@ -1,5 +1,5 @@
 """rounds.stamp_report records the round in a staged summary_report.json without re-encoding it:
-the file stays as report.dumps writes it (lists of numbers on one line), its values exact."""
+the file stays as report.dumps writes it (compact), its values exact."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ def test_round_appended_to_the_report_as_dumps_writes_it(tmp_path):
     rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
     text = (tmp_path / "summary_report.json").read_text()
     expected = {**plain(report), rounds.KEY: MINE}
-    assert text == dumps(expected) + "\n"  # one-line number lists kept, the round last
+    assert text == dumps(expected) + "\n"  # compact as written, the round last
     assert list(json.loads(text)) == [*report, rounds.KEY] and json.loads(text) == expected
-    assert '"curve": [0.1, 0.3333333333333333, 2e-17]' in text
+    assert '"curve":[0.1,0.3333333333333333,2e-17]' in text and "\n" not in text[:-1]
 
 
 def test_a_report_with_another_round_gets_this_one_in_place(tmp_path):
@@ -47,3 +47,10 @@ def test_same_round_empty_report_and_unreadable_files(tmp_path):
         assert path.read_text() == broken
     rounds.stamp_report(tmp_path, {})
     assert path.read_text() == broken
+
+
+def test_round_appended_to_an_indented_report_of_an_older_pnetviz(tmp_path):
+    path = tmp_path / "summary_report.json"
+    path.write_text(json.dumps({"a": [1.5, 2.5], "b": {"c": None}}, indent=2) + "\n")
+    rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    assert json.loads(path.read_text()) == {"a": [1.5, 2.5], "b": {"c": None}, rounds.KEY: MINE}

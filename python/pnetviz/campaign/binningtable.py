@@ -186,7 +186,7 @@ def files(sec: dict) -> dict[str, str]:
     return {"campaign_fit_binning.csv": escape.csv_table(sec["rows"], FIELDS),
             "campaign_fit_binning_comparison.csv": escape.csv_table(sec["comparison"], COMPARED),
             "campaign_fit_binning.tex": latex_table(sec),
-            "campaign_fit_binning.json": dumps(plain(sec), indent=1) + "\n"}  # fmt: skip
+            "campaign_fit_binning.json": dumps(plain(sec)) + "\n"}  # fmt: skip
 
 
 def map_specs(sec: dict) -> list:

@@ -6,13 +6,13 @@ its target (pnetviz.escape)."""
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 from pnetviz import escape
 from pnetviz.campaign.diff import DIFF_FIELDS, UNMATCHED_FIELDS, Diff
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
+from pnetviz.output.report import dumps
 
 CONVENTION = ("delta = round B - round A, per fold, averaged over the folds both rounds have; its error and p-value "
               "from the corrected resampled t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
@@ -79,7 +79,7 @@ def files(diff: Diff) -> dict[str, str]:
     return {"diff_models.csv": escape.csv_table(diff.rows, DIFF_FIELDS),
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
             "diff_models.tex": latex_table(diff),
-            "diff.json": json.dumps(data, indent=1, allow_nan=False) + "\n"}  # fmt: skip
+            "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
 
 
 def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -> list[Path]:

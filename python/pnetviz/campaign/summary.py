@@ -533,7 +533,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
-        "campaign_summary.json": dumps(plain(data), indent=1) + "\n",
+        "campaign_summary.json": dumps(plain(data)) + "\n",
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     extra |= working_point_files(data["working_points"])

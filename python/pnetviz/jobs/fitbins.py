@@ -5,7 +5,6 @@ combine/TRExFitter shapes file). Numbers from metrics.fitbinning, figures from d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -15,7 +14,7 @@ from pnetviz.draw.style import color
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.fitbinning import Events, pair_binning
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 
 FILE = "binning.json"
 FORMAT = 1
@@ -120,25 +119,14 @@ def background_sum(hists: Sequence[tuple[str, object, str, int]], name: str) -> 
 def document(kind: str, identity: dict, pairs: dict[str, dict | None]) -> str:
     """binning.json: one pair's document at the top level with its `pair` name, or {"pairs": {...}}."""
     body = {"pair": next(iter(pairs)), **(next(iter(pairs.values())) or {})} if len(pairs) == 1 else {"pairs": pairs}
-    return rows_json({"format": FORMAT, "kind": kind, **identity, **body}) + "\n"
+    return finite_json({"format": FORMAT, "kind": kind, **identity, **body}) + "\n"
 
 
-def rows_json(value, level: int = 0) -> str:
-    """JSON of a binning document, as report.dumps lays it out down to lists of objects, whose
-    objects (the rows: one K each) stand on one line each: json's C encoder per row instead of
-    report.dumps' Python walk of every entry (the documents hold ~100 rows of lists). NaN/inf
-    become null (report.plain), checked per row only where the encoder finds one."""
-    pad, inner = " " * (2 * level), " " * (2 * level + 2)
-    if isinstance(value, dict) and value:
-        items = [f"{inner}{json.dumps(str(k))}: {rows_json(v, level + 1)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        return "[\n" + ",\n".join(inner + _row(v) for v in value) + f"\n{pad}]"
-    return _row(value)
-
-
-def _row(value) -> str:
+def finite_json(value) -> str:
+    """Compact JSON (report.dumps) of a binning document, NaN/inf as null (report.plain): the
+    document itself by json's C encoder, its complete plain() copy only where the encoder finds a
+    NaN/inf or a numpy value."""
     try:
-        return json.dumps(value, allow_nan=False)
-    except (ValueError, TypeError):  # a NaN/inf, or a numpy value: the slow, complete conversion
-        return json.dumps(plain(value))
+        return dumps(value, allow_nan=False)
+    except (ValueError, TypeError):
+        return dumps(plain(value))

@@ -11,7 +11,6 @@ the same transaction as the fold set.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -28,7 +27,7 @@ from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, REJECTION_INTERVAL_RULE, Rejection, aggregate, aggregate_report, fold_ratios
 from pnetviz.output.atomic import is_output_set
 from pnetviz.output.publish import write_set
-from pnetviz.output.report import plain
+from pnetviz.output.report import dumps, plain
 from pnetviz.draw.style import StyleOptions, color
 from pnetviz.draw.style import BAND_STYLES, meaning_color
 from pnetviz.metrics.rounding import pm
@@ -212,7 +211,7 @@ def jsonable(value):
 def write_results(directory: Path, kind: str, fold: int, pairs: dict) -> None:
     """`fold_results.json` of one fold set: `pairs` (pair name -> what the summary needs)."""
     doc = {"format": RESULTS_FORMAT, "kind": kind, "fold": fold, "pairs": jsonable(pairs)}
-    (Path(directory) / RESULTS_FILE).write_text(json.dumps(doc, allow_nan=True) + "\n")
+    (Path(directory) / RESULTS_FILE).write_text(dumps(doc) + "\n")
 
 
 def read_results(fold_dir: Path, kind: str, fold: int) -> dict | None:

@@ -398,7 +398,7 @@ def run(job: GAJob, wait: bool = False, meta: dict | None = None) -> list[Path]:
     report = build_report(job, ga_run, ev, sections)
     genes = list(ev["best"]["genes"])
     full = {**report, "models": ev["models"]}
-    extra = {"ga_summary.json": dumps(plain(full), indent=1) + "\n",
+    extra = {"ga_summary.json": dumps(plain(full)) + "\n",
              "ga_summary.txt": text_summary(job, ga_run, ev, sections),
              "ga_summary.csv": csv_text(ev, genes, sections),
              "ga_top_models.tex": latex_table(job, ev, genes)}  # fmt: skip

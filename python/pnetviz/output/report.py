@@ -1,10 +1,10 @@
-"""summary_report.json and its human-readable twin summary_report.txt (same numbers)."""
+"""summary_report.json and its human-readable twin summary_report.txt (the same scalars; a long
+list of numbers in the text as its length and range, its values in the JSON)."""
 
 from __future__ import annotations
 
 import json
 import math
-from json.encoder import encode_basestring_ascii
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,6 @@ from pnetviz.output.headline import headline
 _KEPT = frozenset((str, int, bool, type(None)))  # what plain() returns as it is
 _NUMBERS = frozenset((float, int, bool))
 _CONTAINERS = (dict, list)
-_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def plain(value, keep_nonfinite: bool = False):
@@ -55,53 +54,15 @@ def _finite_sum(numbers) -> bool:
         return False
 
 
-def _leaf(value) -> str:
-    """json.dumps(value) of a value not holding a dict or list: str, int and finite float written
-    as json's encoder writes them (encode_basestring_ascii, int's and float's repr) without its
-    per-call set-up; anything else by json.dumps itself."""
-    kind = type(value)
-    if kind is str:
-        return encode_basestring_ascii(value)
-    if kind is float and math.isfinite(value):
-        return float.__repr__(value)
-    if kind is int:
-        return int.__repr__(value)
-    return json.dumps(value)
-
-
 def _holds_containers(value: list) -> bool:
     """Any item of `value` is a dict or list (checked per distinct type: one C pass over the items)."""
     return any(issubclass(kind, _CONTAINERS) for kind in set(map(type, value)))
 
 
-def dumps(value, indent: int = 2) -> str:
-    """JSON text of a plain() value, objects and lists holding objects or lists indented by
-    `indent`, a list of numbers or strings on one line: as json.dumps(value, indent=indent) reads
-    back, written by json's C encoder (json.dumps with an indent runs in Python, ~10x slower)."""
-    out: list[str] = []
-    _dump(value, 0, indent, out)
-    return "".join(out)
-
-
-def _dump(value, level: int, indent: int, out: list[str]) -> None:
-    nested = isinstance(value, dict) or (isinstance(value, list) and _holds_containers(value))
-    if not (nested and value):
-        out.append(_leaf(value))
-        return
-    inner = "\n" + " " * (indent * (level + 1))
-    is_dict = isinstance(value, dict)
-    out.append("{" if is_dict else "[")
-    separator = "," + inner
-    for i, item in enumerate(value.items() if is_dict else value):
-        out.append(inner if i == 0 else separator)
-        if is_dict:
-            out.append(encode_basestring_ascii(str(item[0])) + ": ")
-            item = item[1]
-        if type(item) in _SCALARS:  # what _dump(item) would write, without the call
-            out.append(_leaf(item))
-        else:
-            _dump(item, level + 1, indent, out)
-    out.append("\n" + " " * (indent * level) + ("}" if is_dict else "]"))
+def dumps(value, allow_nan: bool = True) -> str:
+    """The JSON text of a plain() value as pnetviz writes its reports: compact (no indentation, no
+    spaces), by json's C encoder; NaN/inf written as NaN/Infinity, or ValueError (`allow_nan`)."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=allow_nan)
 
 
 def _lines(value, indent: int = 0) -> list[str]:
@@ -113,7 +74,7 @@ def _lines(value, indent: int = 0) -> list[str]:
                 out.append(f"{pad}{text_line(key)}:")
                 out.extend(_lines(item, indent + 1))
             else:
-                out.append(f"{pad}{text_line(key)}: {_scalar(item)}")
+                out.append(f"{pad}{text_line(key)}: {_value(item)}")
         return out
     if isinstance(value, list):
         return [line for item in value for line in _lines(item, indent)]
@@ -138,10 +99,37 @@ def _scalar(value) -> str:
     return "n/a" if value is None else text_line(value)  # a name with a line break stays on its line
 
 
+REPORT_JSON = "summary_report.json"
+LONG_LIST = 8  # a list of more numbers than this stands in the text report as a summary line
+_NUMBERS_OR_NONE = frozenset((float, int, type(None)))  # bool is not a number here
+
+
+def _value(item) -> str:
+    """The text of a key's value: _scalar(item), but a list of more than LONG_LIST numbers (None
+    and NaN/inf among them) as one short line saying how many, their range and where they are:
+    `101 values from 2.88783 to 3.39 (summary_report.json)`. Lists of strings or bools, mixed
+    lists, nested lists (matrices) and short lists are written out."""
+    if isinstance(item, list) and len(item) > LONG_LIST and set(map(type, item)) <= _NUMBERS_OR_NONE:
+        return _summary(item)
+    return _scalar(item)
+
+
+def _summary(values: list) -> str:
+    """`N values from LO to HI[, M n/a] (summary_report.json)` of numbers and Nones (a None or a
+    NaN/inf is n/a; the range is over the others); `N values, all n/a (...)` if none is left."""
+    where = f"({REPORT_JSON})"
+    known = [v for v in values if type(v) is int or (v is not None and math.isfinite(v))]
+    if not known:
+        return f"{len(values)} values, all n/a {where}"
+    missing = len(values) - len(known)
+    text = f"{len(values)} values from {_scalar(min(known))} to {_scalar(max(known))}"
+    return f"{text}, {missing} n/a {where}" if missing else f"{text} {where}"
+
+
 def write_reports(directory: Path, report: dict, title: str) -> None:
     """Write summary_report.json and summary_report.txt into `directory`."""
     data = plain(report)
-    (Path(directory) / "summary_report.json").write_text(dumps(data) + "\n")
+    (Path(directory) / REPORT_JSON).write_text(dumps(data) + "\n")
     title = text_line(title)
     text = [title, "=" * len(title), *headline(data), *_lines(data), ""]  # the answer first, then the details
     (Path(directory) / "summary_report.txt").write_text("\n".join(text), encoding="utf-8")

@@ -118,8 +118,8 @@ def stamp_report(stage: Path, run_meta: dict) -> None:
         return
     body = raw.decode("utf-8").rstrip()
     if KEY not in data and data and body.endswith("}"):  # appended as report.dumps writes it: not re-encoded
-        entry = dumps({KEY: mine})[1:-2]  # '\n  "round": {...}'
-        path.write_text(f"{body[:-1].rstrip()},{entry}\n}}\n")
+        entry = dumps({KEY: mine})[1:-1]  # '"round":{...}'
+        path.write_text(f"{body[:-1].rstrip()},{entry}}}\n")
     else:
         data = parse_json(raw, str(path), finite=False)  # re-encoded: with its numbers
         data[KEY] = mine
