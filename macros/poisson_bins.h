@@ -13,6 +13,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "simd2.h"
 
 namespace pnetviz {
 
@@ -46,14 +49,38 @@ inline void poisson_binned_sums(const std::int64_t *key, const double *w, std::s
 // in order (numpy's Generator.random fills them with next_double), so event after event takes
 // X + 1 of them exactly as above. Resumable: steps t = r * n + i run from `step` while an event
 // can finish inside `u` (a row is zeroed at its first event); returns the first step not done
-// (n * replicas when all are) and sets *used to the uniforms taken. Three draws are multiplied
-// ahead (products only fall: 0 <= U < 1), so that X <= 3 (98% of events) needs no branch on each
-// draw; the products are the loop's, in its order, and X counts those above enlam.
+// (n * replicas when all are) and sets *used to the uniforms taken. First, for every position j
+// of `u` at once (no dependence between positions: a vectorised pass), the uniforms an event
+// starting there takes when X <= 3 (98% of events): three draws multiplied ahead (products only
+// fall: 0 <= U < 1), X counts those above enlam, 0 where the fourth product is still above it
+// (X >= 4) or u ends first. The events then only follow these lengths, one load an event instead
+// of the products' latency; an event of length 0 runs the plain loop. The products are the
+// loop's, in its order, so every X is the loop's.
 inline std::size_t poisson_binned_sums_drawn(const std::int64_t *key, const double *w, std::size_t n, std::size_t nkeys,
                                              std::size_t replicas, const double *u, std::size_t nu, std::size_t step,
                                              std::size_t *used, double enlam, double *out)
 {
 #pragma clang fp contract(off)
+   std::vector<std::uint8_t> length(nu + 1, 0);
+   const std::size_t fast = nu >= 4 ? nu - 3 : 0; // positions j with j + 4 <= nu
+   {
+      using detail::v2d;
+      using detail::v2m;
+      const v2d e = detail::splat(enlam);
+      std::size_t j = 0;
+      for (; j + 2 <= fast; j += 2) { // positions j and j + 1, one lane each
+         const v2d p1 = detail::load2(u + j), p2 = p1 * detail::load2(u + j + 1), p3 = p2 * detail::load2(u + j + 2),
+                   p4 = p3 * detail::load2(u + j + 3);
+         const v2m x = (v2m{1, 1} - (v2m)(p1 > e) - (v2m)(p2 > e) - (v2m)(p3 > e)) & ~(v2m)(p4 > e); // X + 1, or 0
+         length[j] = std::uint8_t(x[0]);
+         length[j + 1] = std::uint8_t(x[1]);
+      }
+      for (; j < fast; ++j) {
+         const double p1 = u[j], p2 = p1 * u[j + 1], p3 = p2 * u[j + 2], p4 = p3 * u[j + 3];
+         const int x = int(p1 > enlam) + int(p2 > enlam) + int(p3 > enlam);
+         length[j] = p4 > enlam ? 0 : std::uint8_t(x + 1);
+      }
+   }
    std::size_t j = 0;
    for (std::size_t r = step / n, i = step % n; r < replicas; ++r, i = 0) {
       double *row = out + r * nkeys;
@@ -61,21 +88,18 @@ inline std::size_t poisson_binned_sums_drawn(const std::int64_t *key, const doub
          for (std::size_t k = 0; k < nkeys; ++k)
             row[k] = 0.0;
       for (; i < n; ++i) {
-         std::int64_t x = 0;
-         std::size_t next = j;
-         double prod = 1.0;
-         if (j + 4 <= nu) {
-            const double p1 = u[j], p2 = p1 * u[j + 1], p3 = p2 * u[j + 2], p4 = p3 * u[j + 3];
-            if (!(p4 > enlam)) {
-               x = std::int64_t(p1 > enlam) + std::int64_t(p2 > enlam) + std::int64_t(p3 > enlam);
-               next = j + std::size_t(x) + 1;
-            } else {
+         std::int64_t x = length[j];
+         if (x != 0) {
+            j += std::size_t(x);
+            --x;
+         } else { // the plain loop: X >= 4 (from the fourth product on), or near the end of u
+            std::size_t next = j;
+            double prod = 1.0;
+            if (j + 4 <= nu) {
+               prod = u[j] * u[j + 1] * u[j + 2] * u[j + 3];
                x = 4;
-               prod = p4;
                next = j + 4;
             }
-         }
-         if (next == j || x == 4) { // the plain loop: near the end of u, or X >= 4
             bool done = false;
             while (next < nu) {
                prod *= u[next++];
@@ -89,8 +113,8 @@ inline std::size_t poisson_binned_sums_drawn(const std::int64_t *key, const doub
                *used = j;
                return r * n + i;
             }
+            j = next;
          }
-         j = next;
          row[key[i]] += double(x) * w[i];
       }
    }
