@@ -50,6 +50,7 @@ def test_transfo_d_sets_are_each_k_alone(m):
             assert edges.tobytes() == want.tobytes()
             assert fb.transfo_d_edges(fine, k).tobytes() == want.tobytes()
         assert fb.baseline_sets("transfo_d", fine, 20)[-1].size > 2 or m < 20
+    assert fb.transfo_d_sets(fine, 0) == [] and fb.baseline_sets("transfo_d", fine, 0) == []
 
 
 def test_bin_tables_are_bin_table_of_each_partition():

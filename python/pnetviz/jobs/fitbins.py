@@ -137,8 +137,11 @@ def rows_json(value, level: int = 0) -> str:
     return _row(value)
 
 
+_STRICT = json.JSONEncoder(allow_nan=False)  # json.dumps(value, allow_nan=False) without a new encoder per call
+
+
 def _row(value) -> str:
     try:
-        return json.dumps(value, allow_nan=False)
+        return _STRICT.encode(value)
     except (ValueError, TypeError):  # a NaN/inf, or a numpy value: the slow, complete conversion
         return json.dumps(plain(value))

@@ -152,6 +152,12 @@ def _kernel():
     return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.optimal_binning
 
 
+@functools.cache
+def transfo_d_kernel():
+    """macros/optimal_binning.h's transfo_d_cuts (fitbinning.transfo_d_sets)."""
+    return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.transfo_d_cuts
+
+
 def _arrays(fine: FineBins) -> tuple:
     """The kernel's inputs: four contiguous float64 vectors and the class counts, flattened
     (one unused entry without classes: cppyy takes no empty buffer), with their number."""

@@ -150,21 +150,15 @@ def transfo_d_edges(fine: bn.FineBins, k: int) -> np.ndarray:
 
 def transfo_d_sets(fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
     """transfo_d_edges for k = 1..k_max: every k's z at once (row k - 1: 0.5 k (b/B + s/S), the
-    same products), then one pass over the fine bins per k."""
+    same products), the merging pass over the fine bins in C++ (binning.transfo_d_kernel)."""
+    if k_max < 1:
+        return []
     S, B = fine.s.sum(), fine.b.sum()
-    share = fine.b / B + fine.s / S
-    sets = []
-    for z in ((0.5 * np.arange(1, k_max + 1))[:, None] * share).tolist():
-        cuts, acc = [fine.size], 0.0
-        for j in range(fine.size - 1, 0, -1):
-            acc += z[j]
-            if acc >= 1.0:
-                cuts.append(j)
-                acc = 0.0
-        if acc > 0 and len(cuts) > 1:
-            cuts.pop()
-        sets.append(_edges_at(fine, cuts))
-    return sets
+    z = np.ascontiguousarray((0.5 * np.arange(1, k_max + 1))[:, None] * (fine.b / B + fine.s / S), dtype=np.float64)
+    cuts, counts = np.empty((k_max, fine.size + 1), dtype=np.int32), np.empty(k_max, dtype=np.int32)
+    bn.transfo_d_kernel()(z.ravel(), k_max, fine.size, cuts.ravel(), counts)
+    # the cuts: fine.size, then decreasing: the edges' indices 0, then them reversed
+    return [fine.edges[np.r_[0, row[n - 1 :: -1]]] for row, n in zip(cuts, counts.tolist(), strict=True)]
 
 
 def baseline_sets(kind: str, fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
