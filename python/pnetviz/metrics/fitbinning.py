@@ -155,10 +155,9 @@ def transfo_d_sets(fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
         return []
     S, B = fine.s.sum(), fine.b.sum()
     z = np.ascontiguousarray((0.5 * np.arange(1, k_max + 1))[:, None] * (fine.b / B + fine.s / S), dtype=np.float64)
-    cuts, counts = np.empty((k_max, fine.size + 1), dtype=np.int32), np.empty(k_max, dtype=np.int32)
-    bn.transfo_d_kernel()(z.ravel(), k_max, fine.size, cuts.ravel(), counts)
-    # the cuts: fine.size, then decreasing: the edges' indices 0, then them reversed
-    return [fine.edges[np.r_[0, row[n - 1 :: -1]]] for row, n in zip(cuts, counts.tolist(), strict=True)]
+    idx, counts = np.empty((k_max, fine.size + 1), dtype=np.int32), np.empty(k_max, dtype=np.int32)
+    bn.transfo_d_kernel()(z.ravel(), k_max, fine.size, idx.ravel(), counts)
+    return [fine.edges[row[:n]] for row, n in zip(idx, counts.tolist(), strict=True)]
 
 
 def baseline_sets(kind: str, fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
