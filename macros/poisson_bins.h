@@ -65,16 +65,33 @@ inline std::size_t poisson_binned_sums_drawn(const std::int64_t *key, const doub
    std::vector<std::uint8_t> length(nu + 1, 0);
    const std::size_t fast = nu >= 4 ? nu - 3 : 0; // positions j with j + 4 <= nu
    {
+      // lane l of the four comparisons as the bits l, 2 + l, 4 + l, 6 + l of a byte -> X + 1 or 0
+      static const std::uint16_t *const table = [] {
+         static std::uint16_t t[256];
+         for (int bits = 0; bits < 256; ++bits) {
+            std::uint16_t v = 0;
+            for (int l = 0; l < 2; ++l) {
+               const int x = ((bits >> l) & 1) + ((bits >> (2 + l)) & 1) + ((bits >> (4 + l)) & 1), beyond = (bits >> (6 + l)) & 1;
+               v |= std::uint16_t(beyond ? 0 : x + 1) << (8 * l);
+            }
+            t[bits] = v;
+         }
+         return t;
+      }();
       using detail::v2d;
-      using detail::v2m;
       const v2d e = detail::splat(enlam);
-      std::size_t j = 0;
-      for (; j + 2 <= fast; j += 2) { // positions j and j + 1, one lane each
+      const auto lengths = [&](std::size_t j) { // positions j and j + 1, one lane each
          const v2d p1 = detail::load2(u + j), p2 = p1 * detail::load2(u + j + 1), p3 = p2 * detail::load2(u + j + 2),
                    p4 = p3 * detail::load2(u + j + 3);
-         const v2m x = (v2m{1, 1} - (v2m)(p1 > e) - (v2m)(p2 > e) - (v2m)(p3 > e)) & ~(v2m)(p4 > e); // X + 1, or 0
-         length[j] = std::uint8_t(x[0]);
-         length[j + 1] = std::uint8_t(x[1]);
+         const int bits = detail::mask_bits(p1 > e) | detail::mask_bits(p2 > e) << 2 | detail::mask_bits(p3 > e) << 4 |
+                          detail::mask_bits(p4 > e) << 6;
+         length[j] = std::uint8_t(table[bits]);
+         length[j + 1] = std::uint8_t(table[bits] >> 8);
+      };
+      std::size_t j = 0;
+      for (; j + 4 <= fast; j += 4) {
+         lengths(j);
+         lengths(j + 2);
       }
       for (; j < fast; ++j) {
          const double p1 = u[j], p2 = p1 * u[j + 1], p3 = p2 * u[j + 2], p4 = p3 * u[j + 3];
