@@ -99,8 +99,8 @@ def _reported(objective: str, totals: np.ndarray, signal: float) -> list[float]:
     """binning.report_value of each of `totals`, computed for all at once (the same IEEE operations)."""
     if objective == "binned_fip" and signal == 0.0:  # report_value's own error (a division by zero)
         return [bn.report_value(objective, float(v), signal) for v in totals]
-    with np.errstate(invalid="ignore"):
-        values = totals / signal if objective == "binned_fip" else np.sqrt(np.where(totals < 0.0, 0.0, totals))  # max(t, 0.0): -0.0 kept
+    with np.errstate(invalid="ignore"):  # max(t, 0.0) as np.where: a -0.0 kept, as max keeps it
+        values = totals / signal if objective == "binned_fip" else np.sqrt(np.where(totals < 0.0, 0.0, totals))
     return np.where(np.isfinite(totals), values, math.nan).tolist()
 
 
