@@ -353,6 +353,37 @@ inline int optimal_binning(const double *s, const double *b, const double *nb, c
    return 0;
 }
 
+// TRExFitter's AutoBin TransfoD (python/pnetviz/metrics/fitbinning.py): for each of `rows` rows
+// of z (row-major, m fine bins each: z_b b/B + z_s s/S per fine bin), from the high-score end,
+// acc += z[j] for j = m-1 .. 1 and a cut at j where acc >= 1 (acc back to 0); a remainder at the
+// low end joins the last bin made (its cut dropped). idx[r * (m + 1) ..]: the fine-bin boundaries
+// of the bins, increasing (0, the cuts, m), count[r] of them. The same additions as the Python loop.
+inline void transfo_d_cuts(const double *z, int rows, int m, std::int32_t *idx, std::int32_t *count)
+{
+   for (int r = 0; r < rows; ++r) {
+      const double *zr = z + std::int64_t(r) * m;
+      std::int32_t *c = idx + std::int64_t(r) * (m + 1);
+      int n = 0; // the cuts below m, decreasing, in c[1..n] for now
+      double acc = 0.0;
+      for (int j = m - 1; j > 0; --j) {
+         acc += zr[j];
+         if (acc >= 1.0) {
+            c[++n] = j;
+            acc = 0.0;
+         }
+      }
+      if (acc > 0 && n > 0) --n;
+      for (int a = 1, b = n; a < b; ++a, --b) {
+         const std::int32_t t = c[a];
+         c[a] = c[b];
+         c[b] = t;
+      }
+      c[0] = 0;
+      c[n + 1] = m;
+      count[r] = n + 2;
+   }
+}
+
 } // namespace pnetviz
 
 #endif

@@ -54,6 +54,14 @@ inline bool any(v2m m)
 #endif
 }
 
+inline int mask_bits(v2m m) // lane l's sign as bit l
+{
+#if defined(__SSE2__)
+   return _mm_movemask_pd((__m128d)m);
+#else
+   return int(m[0] < 0) | int(m[1] < 0) << 1;
+#endif
+}
 inline v2d vmax(v2d a, v2d b) // lane by lane; never NaN here
 {
 #if defined(__SSE2__)

@@ -58,18 +58,26 @@ def fit_histogram(name: str, edges: Sequence[float], sum_w: np.ndarray, sum_w2: 
     hist = ROOT.TH1D(name, "", e.size - 1, e)
     set_title(hist, title)
     hist.Sumw2()
-    for i, (w, w2) in enumerate(zip(sum_w, sum_w2, strict=True), start=1):
-        hist.SetBinContent(i, float(w))
-        hist.SetBinError(i, float(np.sqrt(w2)))
+    # every cell at once (under- and overflow 0): what SetBinContent/SetBinError bin by bin set,
+    # the statistics then recomputed by ResetStats as after them
+    contents, errors = np.zeros(e.size + 1), np.zeros(e.size + 1)
+    contents[1:-1], errors[1:-1] = sum_w, np.sqrt(sum_w2)
+    hist.SetContent(contents)
+    hist.SetError(errors)
     hist.ResetStats()
     return hist
+
+
+def _contents(hist) -> np.ndarray:
+    """The bin contents of a TH1D (fit_histogram's), read in one call."""
+    return np.frombuffer(hist.GetArray(), dtype=np.float64, count=hist.GetNcells())[1:-1].copy()
 
 
 def histograms_figure(name: str, key: str, hists: Sequence[tuple[str, object, str, int]], ytitle: str,
                       context: Sequence[str]) -> canvas.Figure:  # fmt: skip
     """`hists` = [(process, TH1, label, colour)]: each process's yield per bin of the chosen binning
     (stored as `key`/process), lines on a log y axis, the context and legend inside the frame (a decade of headroom at most)."""
-    contents = np.concatenate([[h.GetBinContent(i) for i in range(1, h.GetNbinsX() + 1)] for _, h, _, _ in hists])
+    contents = np.concatenate([_contents(h) for _, h, _, _ in hists])
     positive = contents[contents > 0]
     lo, hi = (float(positive.min()) * 0.5, float(positive.max())) if positive.size else (0.1, 10.0)
     frames = [canvas.Frame((0.0, 1.0), (lo, hi * room), "Score (chosen binning)", ytitle, logy=True) for room in (5.0, 10.0)]

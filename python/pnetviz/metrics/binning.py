@@ -152,6 +152,12 @@ def _kernel():
     return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.optimal_binning
 
 
+@functools.cache
+def transfo_d_kernel():
+    """macros/optimal_binning.h's transfo_d_cuts (fitbinning.transfo_d_sets)."""
+    return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.transfo_d_cuts
+
+
 def _arrays(fine: FineBins) -> tuple:
     """The kernel's inputs: four contiguous float64 vectors and the class counts, flattened
     (one unused entry without classes: cppyy takes no empty buffer), with their number."""
@@ -241,3 +247,20 @@ def bin_table(fine: FineBins, cuts: np.ndarray, prefix: np.ndarray | None = None
     rel = np.divide(np.sqrt(np.maximum(w2, 0.0)), b, out=np.full_like(b, np.inf), where=b > 0)
     return {"signal": s.tolist(), "background": b.tolist(), "background_mc_events": nb.tolist(),
             "background_relative_error": rel.tolist()}  # fmt: skip
+
+
+def bin_tables(fine: FineBins, cuts: list[np.ndarray], prefix: np.ndarray | None = None) -> list[dict[str, list[float]]]:
+    """`bin_table` of each partition of `cuts`, the same numbers, computed for all at once."""
+    if not cuts:
+        return []
+    prefix = prefix_sums(fine) if prefix is None else prefix
+    s, b, nb, w2 = (prefix[np.concatenate([c[1:] for c in cuts])] - prefix[np.concatenate([c[:-1] for c in cuts])]).T
+    rel = np.divide(np.sqrt(np.maximum(w2, 0.0)), b, out=np.full_like(b, np.inf), where=b > 0)
+    columns = [v.tolist() for v in (s, b, nb, rel)]
+    tables, at = [], 0
+    for c in cuts:
+        end = at + c.size - 1
+        tables.append({"signal": columns[0][at:end], "background": columns[1][at:end], "background_mc_events": columns[2][at:end],
+                       "background_relative_error": columns[3][at:end]})  # fmt: skip
+        at = end
+    return tables

@@ -92,7 +92,16 @@ class Events:
         starts = np.cumsum([0] + [e.size - 1 for e in edge_sets[:-1]])
         totals, fewest = np.add.reduceat(terms, starts), np.minimum.reduceat(nb, starts)
         signal = float(self._prefix[1][-1, 0])
-        return [bn.report_value(objective, float(v), signal) for v in totals], [int(n) for n in fewest]
+        return _reported(objective, totals, signal), fewest.astype(np.int64).tolist()
+
+
+def _reported(objective: str, totals: np.ndarray, signal: float) -> list[float]:
+    """binning.report_value of each of `totals`, computed for all at once (the same IEEE operations)."""
+    if objective == "binned_fip" and signal == 0.0:  # report_value's own error (a division by zero)
+        return [bn.report_value(objective, float(v), signal) for v in totals]
+    with np.errstate(invalid="ignore"):  # max(t, 0.0) as np.where: a -0.0 kept, as max keeps it
+        values = totals / signal if objective == "binned_fip" else np.sqrt(np.where(totals < 0.0, 0.0, totals))
+    return np.where(np.isfinite(totals), values, math.nan).tolist()
 
 
 def value_of(edges: np.ndarray, events: Events, objective: str) -> float:
@@ -136,17 +145,19 @@ def flat_signal_edges(fine: bn.FineBins, k: int) -> np.ndarray:
 def transfo_d_edges(fine: bn.FineBins, k: int) -> np.ndarray:
     """TRExFitter's AutoBin TransfoD with z_s = z_b = k/2: merge fine bins from the high-score end
     until z_b b/B + z_s s/S >= 1; a remainder at the low end joins the last bin made."""
+    return transfo_d_sets(fine, k)[-1]
+
+
+def transfo_d_sets(fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
+    """transfo_d_edges for k = 1..k_max: every k's z at once (row k - 1: 0.5 k (b/B + s/S), the
+    same products), the merging pass over the fine bins in C++ (binning.transfo_d_kernel)."""
+    if k_max < 1:
+        return []
     S, B = fine.s.sum(), fine.b.sum()
-    z = (0.5 * k * (fine.b / B + fine.s / S)).tolist()
-    cuts, acc = [fine.size], 0.0
-    for j in range(fine.size - 1, 0, -1):
-        acc += z[j]
-        if acc >= 1.0:
-            cuts.append(j)
-            acc = 0.0
-    if acc > 0 and len(cuts) > 1:
-        cuts.pop()
-    return _edges_at(fine, cuts)
+    z = np.ascontiguousarray((0.5 * np.arange(1, k_max + 1))[:, None] * (fine.b / B + fine.s / S), dtype=np.float64)
+    idx, counts = np.empty((k_max, fine.size + 1), dtype=np.int32), np.empty(k_max, dtype=np.int32)
+    bn.transfo_d_kernel()(z.ravel(), k_max, fine.size, idx.ravel(), counts)
+    return [fine.edges[row[:n]] for row, n in zip(idx, counts.tolist(), strict=True)]
 
 
 def baseline_sets(kind: str, fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
@@ -155,7 +166,7 @@ def baseline_sets(kind: str, fine: bn.FineBins, k_max: int) -> list[np.ndarray]:
         return [uniform_edges(k) for k in range(1, k_max + 1)]
     if kind == "flat_signal":
         return flat_signal_sets(fine, k_max)
-    return [transfo_d_edges(fine, k) for k in range(1, k_max + 1)]
+    return transfo_d_sets(fine, k_max)
 
 
 def baseline(kind: str, fine: bn.FineBins, k: int) -> np.ndarray:
@@ -200,12 +211,11 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
     test_values, test_fewest = test.values([p.edges for p in best] + flat_sets, objective)
     train_values, train_fewest = train.values(flat_sets, objective)
     values, fewest = test_values[: len(best)], test_fewest[: len(best)]
-    prefix = bn.prefix_sums(fine)
     by_k = []
-    for p, value, n_min in zip(best, values, fewest, strict=True):
+    for p, value, n_min, table in zip(best, values, fewest, bn.bin_tables(fine, [p.cuts for p in best]), strict=True):
         by_k.append({"k": p.k, "edges": p.edges.tolist(), "train": p.value, "test": value, "optimism": p.value - value,
                      "efficiency": value / limit if limit else None, "binding": p.binding,
-                     "bins": bn.bin_table(fine, p.cuts, prefix), "test_min_background_mc_events": n_min})  # fmt: skip
+                     "bins": table, "test_min_background_mc_events": n_min})  # fmt: skip
     baselines, at = {}, 0
     for kind, sets in base_sets.items():
         on_test = test_values[len(best) + at : len(best) + at + len(sets)]
