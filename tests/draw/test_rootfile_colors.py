@@ -285,10 +285,12 @@ def test_a_canvas_stores_only_the_colours_it_uses():
     ROOT = root()
     figures = _figures()
     try:
-        ROOT.gStyle.SetPalette(LIGHT)  # made and current, as after the campaign's maps
+        ROOT.gStyle.SetPalette(LIGHT)  # made, as by the campaign's difference maps
         light = {ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())}
         drawn = figures[0].objects
         used = {drawn["lines/custom"].GetLineColor(), drawn["lines/band"].GetFillColor(), drawn["lines/petroff"].GetLineColor()}
+        ROOT.gStyle.SetPalette(57)
+        bird = [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())]
         with rootfile.stored_colors() as colors:
             added = colors.attach(figures[0].canvas)
             for array in added:
@@ -296,6 +298,13 @@ def test_a_canvas_stores_only_the_colours_it_uses():
             matrix = colors.attach(figures[1].canvas)
             for array in matrix:
                 figures[1].canvas.GetListOfPrimitives().Remove(array)
+            _palette_exec(figures[1]).SetTitle(f"gStyle->SetPalette({LIGHT});")  # a difference map's
+            map_arrays = colors.attach(figures[1].canvas)
+            for array in map_arrays:
+                figures[1].canvas.GetListOfPrimitives().Remove(array)
+        stored_map = [map_arrays[1].At(i).GetNumber() for i in range(map_arrays[1].GetEntries())]
+        assert [a.GetName() for a in map_arrays] == ["ListOfColors", "CurrentColorPalette"] and set(stored_map) == light
+        assert [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())] == bird  # set back
         numbers = {added[0].At(i).GetNumber() for i in range(added[0].GetEntries())}
         assert [a.GetName() for a in added] == ["ListOfColors"]
         assert matrix == ()  # the kBird matrix: built-in colours only, no palette: nothing stored

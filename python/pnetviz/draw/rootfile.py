@@ -258,7 +258,7 @@ class StoredColors:
             ROOT.TColor.SetPalette(int(current.size), current)
         if not set(numbers.tolist()) <= self.slots.keys():
             self.slots = _color_table()[0]
-            self.kept = self.kept | {i for i in numbers.tolist()}
+            self.kept = self.kept | set(numbers.tolist())
         return numbers.tolist()
 
 
