@@ -109,3 +109,18 @@ def test_stored_colours_are_those_the_canvas_names(crowded):
     assert set(stored) == {"ListOfColors", "CurrentColorPalette"} and set(stored["CurrentColorPalette"]) == light
     assert set(stored["ListOfColors"]) == custom | light
     assert ROOT.TColor.GetColor(UNUSED) not in stored["ListOfColors"]
+
+
+def test_a_canvas_of_many_colours_has_them_all():
+    ROOT = root()
+    c = ROOT.TCanvas("many_colors", "", 200, 200)
+    lines = []
+    for i in range(300):  # more than used_colors' first buffer (256)
+        line = ROOT.TLine(0, 0, 1, 1)
+        line.SetLineColor(2000 + i)
+        line.Draw()
+        lines.append(line)
+    try:
+        assert set(range(2000, 2300)) <= set(used_colors(c)) and len(used_colors(c)) == 303  # and the pad's 0, 1, 2
+    finally:
+        c.Close()
