@@ -20,12 +20,13 @@ import functools
 import os
 import secrets
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from pnetviz.draw.canvas import Figure
+from pnetviz.draw.canvascolors import READERS_PALETTE, palette_exec_number, used_colors
 from pnetviz.draw.standalone import drawn_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
 from pnetviz.rootenv import compiled, root, set_title, start_colors
@@ -204,29 +205,69 @@ def _draws_palette():
 
 @dataclass
 class StoredColors:
-    """What a canvas stores of the colours (TObjArrays named as TCanvas::Streamer names them, not
-    owning their TColors): `colors` for a canvas that draws no palette, `with_palette` (those and
-    the palette's colours) and `palette` (the current palette, in order) for one that does."""
+    """What the canvases store of the colours (TObjArrays named as TCanvas::Streamer names them,
+    not owning their TColors), made for each canvas by `attach`: gROOT's colours as {number: slot
+    in its list} (`slots`), the numbers a canvas stores when it uses them (`kept`: not built in),
+    and the current palette, in order (`palette`); palettes of other numbers once looked up."""
 
-    colors: object
-    with_palette: object
-    palette: object
+    slots: dict[int, int]
+    kept: frozenset[int]
+    palette: list[int]
+    palettes: dict[int, list[int]] = field(default_factory=dict)
 
     def attach(self, canvas) -> tuple[object, ...]:
         """Add to `canvas`'s primitives what it stores (as TCanvas::Streamer adds them: the colours,
-        then the palette); returns what was added."""
-        added = (self.with_palette, self.palette) if _draws_palette()(canvas) else (self.colors,)
+        then the palette); returns what was added. The colours: those `canvas` uses
+        (canvascolors.used_colors) that are `kept`; the palette (and its colours) only in a canvas
+        that draws one and whose palette TExec sets another than READERS_PALETTE: the palette
+        that TExec sets (the current one for a canvas without one), as JSROOT takes it."""
+        colors = [i for i in used_colors(canvas) if i in self.kept]
+        palette = self._palette_of(canvas) if _draws_palette()(canvas) else []
+        if not palette:  # no colour to store: no list
+            added = (_color_array("ListOfColors", sorted(self.slots[i] for i in colors)),) if colors else ()
+        else:
+            in_palette = set(palette)
+            slots = sorted(self.slots[i] for i in colors if i not in in_palette) + [self.slots[i] for i in sorted(in_palette)]
+            added = (_color_array("ListOfColors", slots), _color_array("CurrentColorPalette", [self.slots[i] for i in palette]))
         primitives = canvas.GetListOfPrimitives()
         for array in added:
             primitives.Add(array)
         return added
+
+    def _palette_of(self, canvas) -> list[int]:
+        """The palette numbers `canvas` stores ([] for READERS_PALETTE's TExec)."""
+        number = palette_exec_number(canvas)
+        if number == READERS_PALETTE:
+            return []
+        if number <= 0:  # no palette TExec, or several different ones: the current palette
+            return self.palette
+        if number not in self.palettes:
+            self.palettes[number] = self._look_up(number)
+        return self.palettes[number]
+
+    def _look_up(self, number: int) -> list[int]:
+        """Palette `number`'s colour numbers: set, read, and the current palette set back (ROOT
+        reuses a palette made before: a canvas that drew with it made it; one never made is made
+        here, its colours added to gROOT and to `slots`)."""
+        ROOT, kernels = root(), _kernels()
+        current = np.asarray(self.palette, dtype=np.int32)
+        ROOT.gStyle.SetPalette(number)
+        numbers = np.empty(ROOT.TColor.GetNumberOfColors(), np.int64)
+        kernels.palette_numbers(numbers, numbers.size)
+        if numbers.tolist() != self.palette:
+            ROOT.TColor.SetPalette(int(current.size), current)
+        if not set(numbers.tolist()) <= self.slots.keys():
+            self.slots = _color_table()[0]
+            self.kept = self.kept | set(numbers.tolist())
+        return numbers.tolist()
 
 
 def _color_array(name: str, slots: list[int]) -> object:
     """A TObjArray `name` holding the colours at `slots` of gROOT's list (not owning them)."""
     array = root().TObjArray()
     array.SetName(name)
-    _kernels().add_colors(array, np.asarray(slots, dtype=np.int64), len(slots))
+    if slots:  # (an empty numpy array is no buffer to PyROOT)
+        _kernels().add_colors(array, np.asarray(slots, dtype=np.int64), len(slots))
     return array
 
 
@@ -247,24 +288,22 @@ def _color_table() -> tuple[dict[int, int], dict[int, tuple], list[int]]:
 @contextlib.contextmanager
 def stored_colors() -> Iterator[StoredColors]:
     """The colours stored canvases carry, written by pnetviz itself instead of TCanvas::Streamer
-    (TColor::DefinedColors off inside the block, back as it was after): gROOT's colours except the
-    built-in ones (BUILT_IN_COLORS) still as ROOT started with them (rootenv.start_colors); and the
-    current palette only in a canvas that draws one (_DRAWS_PALETTE: a COLZ matrix or map). A reader
-    (ROOT, JSROOT) sets or creates each stored colour, has the others built in, and makes a stored
-    palette its current one, so a canvas read alone draws as written. ROOT's streamer would store
-    the whole list (~630 colours once cmsstyle has called TColor.DefinedColors(1)) and the palette
-    (255 colours) in every canvas: 10.7 kB per canvas compressed (measured on the demo: 2/3 of
-    all plots.root bytes); left out, a ROC canvas stores ~35 colours. Nothing may draw inside the
-    block, and the gROOT list is not changed."""
+    (TColor::DefinedColors off inside the block, back as it was after): of the colours a canvas
+    uses (canvascolors.used_colors), those not built in (BUILT_IN_COLORS still as ROOT started with
+    them, rootenv.start_colors); and a palette only in a canvas that draws one (_DRAWS_PALETTE: a
+    COLZ matrix or map) with another palette than kBird (READERS_PALETTE: ROOT's TExec sets it,
+    JSROOT has it by default). A reader (ROOT, JSROOT) sets or creates each stored colour, has the
+    others built in, and makes a stored palette its current one, so a canvas read alone draws as
+    written. ROOT's streamer would store the whole list (~630 colours once cmsstyle has called
+    TColor.DefinedColors(1)) and the palette (255 colours) in every canvas: 10.7 kB per canvas
+    compressed (measured on the demo: 2/3 of all plots.root bytes); left out, a ROC canvas stores
+    a few colours, a kBird matrix 7-9 kB less. Nothing may draw inside the block, and the gROOT
+    list is not changed (unless a canvas's palette TExec names a palette never made before)."""
     ROOT = root()
     start = start_colors()
     by_index, values, palette = _color_table()  # number -> slot in gROOT's list, number -> RGBA
-    kept = [i for i in by_index if i not in BUILT_IN_COLORS or values[i] != start.get(i)]
-    in_palette = set(palette)
-    colors = [by_index[i] for i in kept if i not in in_palette]
-    stored = StoredColors(_color_array("ListOfColors", colors),
-                          _color_array("ListOfColors", colors + [by_index[i] for i in sorted(in_palette)]),
-                          _color_array("CurrentColorPalette", [by_index[i] for i in palette]))
+    kept = frozenset(i for i in by_index if i not in BUILT_IN_COLORS or values[i] != start.get(i))
+    stored = StoredColors(by_index, kept, palette)
     always = ROOT.TColor.DefinedColors() and ROOT.TColor.DefinedColors()  # True twice: always on (cmsstyle)
     ROOT.TColor.DefinedColors(-1)
     try:
