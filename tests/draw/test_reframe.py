@@ -25,6 +25,14 @@ def _json(fig) -> str:
     return re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", str(root().TBufferJSON.ToJSON(fig.canvas)))
 
 
+def _same_canvas(fast, slow, tmp_path) -> None:
+    """`fast` and `slow` the same canvas: as ROOT's JSON and as pixels of their PNGs."""
+    assert _json(fast) == _json(slow)
+    fast.canvas.SaveAs(str(tmp_path / "fast.png"))
+    slow.canvas.SaveAs(str(tmp_path / "slow.png"))
+    assert (tmp_path / "fast.png").read_bytes() == (tmp_path / "slow.png").read_bytes()
+
+
 def _hist(name: str):
     h = root().TH1D(name, "", 50, 0.0, 1.0)
     h.SetDirectory(0)
@@ -153,10 +161,7 @@ def test_rejection_figure_with_its_grey_region_moved_is_the_one_drawn_anew(seed,
         assert len(made_fast) == 1 and len(made_slow) == 2
         box = next(o for o in fast.extras if o.InheritsFrom("TBox") and not o.InheritsFrom("TPave"))
         assert box.GetY2() == made_slow[1].y[1]  # the region reaches the taller frame's top
-        assert _json(fast) == _json(slow)
-        fast.canvas.SaveAs(str(tmp_path / "fast.png"))
-        slow.canvas.SaveAs(str(tmp_path / "slow.png"))
-        assert (tmp_path / "fast.png").read_bytes() == (tmp_path / "slow.png").read_bytes()
+        _same_canvas(fast, slow, tmp_path)
     finally:
         fast.close()
         slow.close()
@@ -235,10 +240,7 @@ def test_training_figure_moved_on_its_linear_axis_is_the_one_drawn_anew(physics,
     (fast, made_fast), (slow, made_slow) = figures[True], figures[False]
     try:
         assert len(made_fast) == 1 and len(made_slow) == 2 and made_slow[1].y[1] > made_slow[0].y[1]
-        assert re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", _json(fast)) == re.sub(r"_[0-9a-f]{8}(?=[\"_])", "", _json(slow))
-        fast.canvas.SaveAs(str(tmp_path / "fast.png"))
-        slow.canvas.SaveAs(str(tmp_path / "slow.png"))
-        assert (tmp_path / "fast.png").read_bytes() == (tmp_path / "slow.png").read_bytes()
+        _same_canvas(fast, slow, tmp_path)
     finally:
         fast.close()
         slow.close()
