@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstddef>
 #include <vector>
 
 namespace pnetviz {
@@ -75,6 +76,60 @@ inline void simplify_line(const double *x, const double *y, std::int64_t n, doub
          start = -1;
       }
    }
+}
+
+// metrics.roc.decimate(x, y, step) as a mask, the same points (its arithmetic: the L1 segment
+// lengths summed in order, floor(length / step) the bucket): both ends, each point where the
+// bucket changes, and the point before a segment longer than step / 2. Finite points only.
+inline void decimate_mask(const double *x, const double *y, std::int64_t n, double step, std::uint8_t *mark)
+{
+#pragma clang fp contract(off)
+   for (std::int64_t i = 0; i < n; ++i)
+      mark[i] = 0;
+   if (n == 0)
+      return;
+   mark[0] = mark[n - 1] = 1;
+   double length = 0.0, bucket = 0.0;
+   for (std::int64_t i = 1; i < n; ++i) {
+      const double seg = std::fabs(x[i] - x[i - 1]) + std::fabs(y[i] - y[i - 1]);
+      length += seg;
+      const double b = std::floor(length / step);
+      if (b != bucket) {
+         mark[i] = 1;
+         if (seg > step / 2)
+            mark[i - 1] = 1;
+      }
+      bucket = b;
+   }
+}
+
+// The points of a drawn line to keep (draw/simplify.py `simplify`): of a line of finite points,
+// those decimate_mask keeps at tolerance / 2 simplified at tolerance / 2 (each half bounding its
+// own step, the first bounding the second's work); with a non-finite point, simplify_line at
+// tolerance / 2 alone. keep[i] = 1 for a kept point.
+inline void simplify_drawn(const double *x, const double *y, std::int64_t n, double tolerance, std::uint8_t *keep)
+{
+   bool finite = true;
+   for (std::int64_t i = 0; i < n && finite; ++i)
+      finite = std::isfinite(x[i]) && std::isfinite(y[i]);
+   if (!finite) {
+      simplify_line(x, y, n, tolerance / 2, keep);
+      return;
+   }
+   decimate_mask(x, y, n, tolerance / 2, keep);
+   std::vector<std::int64_t> at;
+   for (std::int64_t i = 0; i < n; ++i)
+      if (keep[i])
+         at.push_back(i);
+   std::vector<double> xs(at.size()), ys(at.size());
+   for (std::size_t k = 0; k < at.size(); ++k) {
+      xs[k] = x[at[k]];
+      ys[k] = y[at[k]];
+   }
+   std::vector<std::uint8_t> kept(at.size());
+   simplify_line(xs.data(), ys.data(), static_cast<std::int64_t>(at.size()), tolerance / 2, kept.data());
+   for (std::size_t k = 0; k < at.size(); ++k)
+      keep[at[k]] = kept[k];
 }
 
 } // namespace pnetviz

@@ -121,3 +121,21 @@ def test_canvas_draws_within_1e3_of_the_frame_and_the_file_keeps_the_exact_curve
             assert gap.max() < 1e-3 + 1e-6  # every exact point within 1e-3 of the frame of the drawn line
             assert np.all(dx.astype(np.float32).astype(np.float64) == dx)  # single precision values
         fig.close()
+
+
+@pytest.mark.parametrize("kind", sorted(CURVES))
+def test_one_kernel_call_keeps_what_decimate_then_the_search_keep(kind: str) -> None:
+    """simplify's single C++ call (decimate_mask + the search) keeps the points that
+    metrics.roc.decimate at half the tolerance, then the search alone (simplify_line) over them,
+    keep: the same arithmetic."""
+    from pnetviz.metrics.roc import decimate
+    from pnetviz.rootenv import compiled
+
+    line = compiled('#include "simplify.h"', "simplify.h").pnetviz.simplify_line
+    rng = np.random.default_rng(3)
+    for n, tolerance in ((50, 1e-2), (3000, 1e-3), (20000, 2e-4)):
+        x, y = CURVES[kind](np.sort(rng.uniform(0, 1, n)), rng)
+        first = decimate(x, y, tolerance / 2)
+        mask = np.zeros(first.size, dtype=np.uint8)
+        line(np.ascontiguousarray(x[first]), np.ascontiguousarray(y[first]), first.size, tolerance / 2, mask)
+        assert simplify(x, y, tolerance).tolist() == first[mask.view(bool)].tolist()

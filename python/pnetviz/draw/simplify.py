@@ -17,15 +17,14 @@ import functools
 import numpy as np
 
 from pnetviz.rootenv import compiled
-from pnetviz.metrics.roc import decimate
 
 DRAW_TOLERANCE = 1e-3  # distance of a drawn line to the exact curve, in fractions of the frame
 
 
 @functools.cache
 def _kernel():
-    """simplify_line of macros/simplify.h (compiled once per process)."""
-    return compiled('#include "simplify.h"', "simplify.h").pnetviz.simplify_line
+    """simplify_drawn of macros/simplify.h (compiled once per process)."""
+    return compiled('#include "simplify.h"', "simplify.h").pnetviz.simplify_drawn
 
 
 def simplify(x: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:
@@ -40,11 +39,9 @@ def simplify(x: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:
     y = np.ascontiguousarray(y, dtype=np.float64)
     if x.size <= 2:
         return np.arange(x.size)
-    first = decimate(x, y, tolerance / 2) if np.isfinite(x).all() and np.isfinite(y).all() else np.arange(x.size)
-    xs, ys = np.ascontiguousarray(x[first]), np.ascontiguousarray(y[first])
-    keep = np.zeros(first.size, dtype=np.uint8)
-    _kernel()(xs, ys, first.size, tolerance / 2, keep)
-    return first[keep.view(bool)]
+    keep = np.empty(x.size, dtype=np.uint8)
+    _kernel()(x, y, x.size, tolerance, keep)  # both steps in one call (decimate's arithmetic in C++)
+    return np.flatnonzero(keep)
 
 
 def frame_fractions(values: np.ndarray, limits: tuple[float, float], log: bool) -> np.ndarray:
