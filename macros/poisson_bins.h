@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "simd2.h"
@@ -138,88 +137,6 @@ inline std::size_t poisson_binned_sums_drawn(const std::int64_t *key, const doub
    }
    *used = j;
    return n * replicas;
-}
-
-namespace detail {
-
-typedef unsigned __int128 u128;
-constexpr u128 PCG64_MULT = (u128(2549297995355413924ULL) << 64) | 4865540595714422341ULL;
-
-inline u128 pcg64_step(u128 state, u128 inc) // state * M + inc mod 2^128, from 64-bit products
-{
-   const std::uint64_t lo = std::uint64_t(state), hi = std::uint64_t(state >> 64);
-   const u128 p = u128(lo) * 4865540595714422341ULL;
-   const std::uint64_t top = std::uint64_t(p >> 64) + lo * 2549297995355413924ULL + hi * 4865540595714422341ULL;
-   return ((u128(top) << 64) | std::uint64_t(p)) + inc;
-}
-
-inline double pcg64_double(u128 state) // numpy's next_double of the state after a step (XSL-RR, 53 bits)
-{
-   const std::uint64_t x = std::uint64_t(state >> 64) ^ std::uint64_t(state);
-   const unsigned rot = unsigned(state >> 122);
-   return double(((x >> rot) | (x << ((64 - rot) & 63))) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-// The next m doubles of numpy's PCG64 from `state` (advanced past them) into u: four stretches of
-// m / 4 draws stepped side by side (the stretches' starts by the LCG's jump ahead, numpy's
-// pcg_advance_lcg_128: the same states), the rest one by one.
-inline void pcg64_fill(u128 &state, u128 inc, double *u, std::size_t m)
-{
-   const std::size_t h = m / 4;
-   u128 a = 1, c = 0, cur_a = PCG64_MULT, cur_c = inc; // state -> a state + c: h steps
-   for (std::size_t d = h; d > 0; d >>= 1) {
-      if (d & 1) {
-         a *= cur_a;
-         c = c * cur_a + cur_c;
-      }
-      cur_c = (cur_a + 1) * cur_c;
-      cur_a *= cur_a;
-   }
-   u128 s0 = state, s1 = a * s0 + c, s2 = a * s1 + c, s3 = a * s2 + c;
-   for (std::size_t k = 0; k < h; ++k) {
-      s0 = pcg64_step(s0, inc);
-      s1 = pcg64_step(s1, inc);
-      s2 = pcg64_step(s2, inc);
-      s3 = pcg64_step(s3, inc);
-      u[k] = pcg64_double(s0);
-      u[h + k] = pcg64_double(s1);
-      u[2 * h + k] = pcg64_double(s2);
-      u[3 * h + k] = pcg64_double(s3);
-   }
-   state = h ? s3 : state;
-   for (std::size_t k = 4 * h; k < m; ++k) {
-      state = pcg64_step(state, inc);
-      u[k] = pcg64_double(state);
-   }
-}
-
-} // namespace detail
-
-// The same sums with the uniforms drawn here, as numpy's PCG64 draws them (numpy's pcg64.h:
-// state = state * M + inc mod 2^128, the XSL-RR output of the new state, next_double = (output
-// >> 11) * 2^-53), from the 128-bit state and increment given as their 64-bit halves: blocks of
-// `block` draws into a buffer that stays in cache (detail::pcg64_fill), each run through
-// poisson_binned_sums_drawn (an event cut by a block's end taken again from its first draw).
-// Returns the uniforms taken (the caller advances its generator by them; its state is not touched).
-inline std::uint64_t poisson_binned_sums_pcg64(const std::int64_t *key, const double *w, std::size_t n, std::size_t nkeys,
-                                               std::size_t replicas, std::uint64_t state_hi, std::uint64_t state_lo,
-                                               std::uint64_t inc_hi, std::uint64_t inc_lo, std::size_t block, double enlam,
-                                               double *out)
-{
-   const detail::u128 inc = (detail::u128(inc_hi) << 64) | inc_lo;
-   detail::u128 state = (detail::u128(state_hi) << 64) | state_lo;
-   std::vector<double> u(block > 0 ? block : 1);
-   std::size_t left = 0, step = 0, used = 0;
-   std::uint64_t taken = 0;
-   while (step < n * replicas) {
-      if (left == u.size()) u.resize(2 * u.size()); // an event longer than the buffer (never seen)
-      detail::pcg64_fill(state, inc, u.data() + left, u.size() - left);
-      step = poisson_binned_sums_drawn(key, w, n, nkeys, replicas, u.data(), u.size(), step, &used, enlam, out);
-      taken += used;
-      left = u.size() - used;
-      std::memmove(u.data(), u.data() + used, left * sizeof(double));
-   }
-   return taken;
 }
 
 } // namespace pnetviz

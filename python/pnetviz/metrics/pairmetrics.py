@@ -84,17 +84,17 @@ def binned_fips(s: np.ndarray, b: np.ndarray) -> np.ndarray:
         return num / np.sum(s, axis=1)
 
 
-DRAWN_CHUNK = 1 << 12  # uniforms drawn ahead at a time in C++: 32 kB, in the cache
+DRAWN_CHUNK = 1 << 15  # uniforms drawn ahead at a time: 256 kB, reused (a fresh large array costs its page faults)
 
 
 def poisson_binned_sums(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: int, rng: np.random.Generator) -> np.ndarray:
     """replicas x nkeys sums: per replica np.bincount(key, rng.poisson(1.0, w.size) * w, nkeys),
     drawn and summed in C++ (macros/poisson_bins.h) from `rng`'s own bit generator, whose state
     advances as numpy's would: the same numbers as the numpy loop, without its per-event arrays.
-    With numpy's PCG64 (default_rng) the uniforms are drawn ahead in C++ in blocks, as PCG64's
-    own next_double from its state (~3x faster than a call a draw, ~15% faster than rng.random
-    filling them), and the generator is then put where the draws taken leave it (PCG64.advance:
-    one step a double); another bit generator is called a draw at a time."""
+    With numpy's PCG64 (default_rng) the uniforms are drawn ahead in chunks by rng.random (the
+    same next_double stream, ~3x faster than a call a draw) and the generator is then put where
+    the draws taken leave it (PCG64.advance: one step a double); another bit generator is called
+    a draw at a time."""
     out = np.empty(replicas * nkeys)
     key, w = np.ascontiguousarray(key, dtype=np.int64), np.ascontiguousarray(w, dtype=np.float64)
     if type(rng.bit_generator) is np.random.PCG64:
@@ -107,16 +107,26 @@ def poisson_binned_sums(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: in
 
 
 def _drawn_ahead(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: int, rng: np.random.Generator, out: np.ndarray) -> None:
-    """poisson_binned_sums from a PCG64 `rng`'s own stream drawn in C++ (poisson_binned_sums_pcg64:
-    numpy's PCG64 step and next_double from the generator's state, in blocks of DRAWN_CHUNK
-    uniforms, an event cut by a block's end taken again); then `rng` is advanced by the uniforms
-    taken (its cached 32-bit value kept), where numpy's own draws would leave it."""
+    """poisson_binned_sums from uniforms drawn ahead (a PCG64 `rng`): the kernel takes X + 1 of them
+    an event and stops where a chunk runs out inside an event, resumed with the rest and a new
+    chunk; then `rng` is set back and advanced by the uniforms taken (its cached 32-bit value kept)."""
     bits = rng.bit_generator
     start = bits.state
-    state, inc, low = start["state"]["state"], start["state"]["inc"], (1 << 64) - 1
-    taken = _poisson_kernels().poisson_binned_sums_pcg64(key, w, w.size, nkeys, replicas, state >> 64, state & low, inc >> 64,
-                                                         inc & low, DRAWN_CHUNK, math.exp(-1.0), out)  # fmt: skip
-    bits.advance(int(taken))
+    kernel, enlam = _poisson_kernels().poisson_binned_sums_drawn, math.exp(-1.0)
+    total, step, taken, left = w.size * replicas, 0, 0, 0
+    buf, used = np.empty(DRAWN_CHUNK), ctypes.c_size_t(0)
+    while step < total:
+        if left == buf.size:  # an event longer than the buffer (never seen): a larger buffer
+            buf = np.concatenate([buf, np.empty(buf.size)])
+        todo = total - step  # ~2 uniforms an event (X + 1, X ~ Poisson(1)), spread sqrt(todo)
+        size = left + min(buf.size - left, 2 * todo + 8 * math.isqrt(todo) + 64)
+        rng.random(out=buf[left:size])
+        step = kernel(key, w, w.size, nkeys, replicas, buf, size, step, used, enlam, out)
+        taken += used.value
+        left = size - used.value
+        buf[:left] = buf[used.value : size].copy()  # the draws not taken yet, to the front
+    bits.state = start
+    bits.advance(taken)
     bits.state = {**bits.state, "has_uint32": start["has_uint32"], "uinteger": start["uinteger"]}
 
 
