@@ -123,6 +123,25 @@ def test_canvas_draws_within_1e3_of_the_frame_and_the_file_keeps_the_exact_curve
         fig.close()
 
 
+def _decimated_in_numpy(x: np.ndarray, y: np.ndarray, step: float) -> np.ndarray:
+    """metrics.roc.decimate's rule in numpy (an independent oracle of its C++ mask)."""
+    seg = np.abs(np.diff(x)) + np.abs(np.diff(y))
+    bucket = np.floor(np.r_[0.0, np.cumsum(seg)] / step)
+    crossing = np.flatnonzero(np.diff(bucket) != 0) + 1
+    before_jump = crossing[seg[crossing - 1] > step / 2] - 1
+    return np.unique(np.r_[0, crossing, before_jump, x.size - 1])
+
+
+@pytest.mark.parametrize("kind", sorted(CURVES))
+def test_decimate_keeps_the_points_of_its_rule(kind: str) -> None:
+    from pnetviz.metrics.roc import decimate
+
+    rng = np.random.default_rng(5)
+    for n, step in ((3, 1e-2), (50, 1e-2), (3000, 1e-3), (20000, 2e-4)):
+        x, y = CURVES[kind](np.sort(rng.uniform(0, 1, n)), rng)
+        assert decimate(x, y, step).tolist() == _decimated_in_numpy(x, y, step).tolist()
+
+
 @pytest.mark.parametrize("kind", sorted(CURVES))
 def test_one_kernel_call_keeps_what_decimate_then_the_search_keep(kind: str) -> None:
     """simplify's single C++ call (decimate_mask + the search) keeps the points that

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.errors import InputError
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled, root
 
 
 class SingleClassError(InputError):
@@ -189,12 +189,16 @@ def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
     lies inside the bounding box of its neighbouring kept segment, so the distance of the exact
     curve to the drawn one is below `step`; the count is about 2/step for a ROC.
     """
-    n = len(x)
-    if n <= 2:
-        return np.arange(n)
-    seg = np.abs(np.diff(x)) + np.abs(np.diff(y))
-    bucket = np.floor(np.r_[0.0, np.cumsum(seg)] / step)
-    crossing = np.flatnonzero(np.diff(bucket) != 0) + 1
-    before_jump = crossing[seg[crossing - 1] > step / 2] - 1
-    keep = np.unique(np.r_[0, crossing, before_jump, n - 1])
-    return keep
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if x.size <= 2:
+        return np.arange(x.size)
+    mark = np.empty(x.size, dtype=np.uint8)
+    _decimate_kernel()(x, y, x.size, step, mark)  # macros/simplify.h, also the first step of draw.simplify
+    return np.flatnonzero(mark)
+
+
+@functools.cache
+def _decimate_kernel():
+    """decimate_mask of macros/simplify.h (compiled once per process)."""
+    return compiled('#include "simplify.h"', "simplify.h").pnetviz.decimate_mask
