@@ -26,9 +26,7 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
     fit = functools.partial(_y_axis_fit, square=square, extra_space=extra_space, y_title_offset=y_title_offset)
     ndivisions, fitted, extra_space = fit(frame)
-    with unpainted():
-        canvas = cms.cmsCanvas(unique(name), *frame.x, *frame.y, frame.xtitle, frame.ytitle, square=square,
-                               iPos=cms_pos, extraSpace=extra_space, yTitOffset=fitted)  # fmt: skip
+    canvas = cms_canvas(unique(name), frame, square, cms_pos, extra_space, fitted)
     painted_frame(canvas, frame)
     canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
     canvas.SetLogy(frame.logy)
@@ -42,6 +40,61 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:
                 obj.SetX(obj.GetX() + min(extra_space, canvas.GetRightMargin() - 0.015))
     return Figure(name=name, canvas=canvas, pads=[canvas], axis_fit=fit)
+
+
+def cms_canvas(name: str, frame: Frame, square: bool, cms_pos: int, extra_space: float, y_offset: float):
+    """cmsstyle's cmsCanvas(name, *frame.x, *frame.y, frame.xtitle, frame.ytitle, square, cms_pos,
+    extra_space, yTitOffset=y_offset) inside style.unpainted, without the paint of its DrawFrame
+    (0.4 ms of its 0.7): the same canvas, object for object (tests/draw/test_cms_canvas.py compares
+    ROOT's JSON of both). That paint's traces are the pad's ranges, set here as it sets them (a
+    linear frame: the canvas's log flags come after); the TFrame it makes is deleted by cmsCanvas's
+    h.Draw("AXIS") (which clears the pad), the hframe drawn once with that option here."""
+    ROOT, cms = root(), cmsstyle()
+    width, left = (600 if square else 800), _cms_left_px(y_offset)
+    canvas = ROOT.TCanvas(name, name, 50, 50, width, 600)
+    canvas.SetFillColor(0)
+    canvas.SetBorderMode(0)
+    canvas.SetFrameFillStyle(0)
+    canvas.SetFrameBorderMode(0)
+    canvas.SetLeftMargin(left / width + extra_space)
+    canvas.SetRightMargin(0.05 * 600 / width)
+    canvas.SetTopMargin(0.07 * 600 / 600)
+    canvas.SetBottomMargin(0.125 * 600 / 600 + 0.02)
+    (xmin, xmax), (ymin, ymax) = frame.x, frame.y
+    hframe = ROOT.TH1F("hframe", "", FRAME_BINS, xmin, xmax)
+    hframe.SetBit(ROOT.TH1.kNoStats)
+    hframe.SetBit(ROOT.TObject.kCanDelete)
+    ROOT.SetOwnership(hframe, False)
+    hframe.SetMinimum(ymin)
+    hframe.SetMaximum(ymax)
+    hframe.GetYaxis().SetLimits(ymin, ymax)
+    hframe.SetDirectory(ROOT.nullptr)
+    canvas.cd()
+    hframe.GetYaxis().SetTitleOffset(y_offset)
+    hframe.GetXaxis().SetTitleOffset(1.05)
+    hframe.GetXaxis().SetTitle(frame.xtitle)
+    hframe.GetYaxis().SetTitle(frame.ytitle)
+    hframe.Draw("AXIS")
+    axis = hframe.GetXaxis()  # the paint's x range: the frame's bin edges (xmax as the last bin's up edge)
+    _paint_ranges(canvas, axis.GetBinLowEdge(1), ymin, axis.GetBinUpEdge(FRAME_BINS), ymax)
+    with unpainted():
+        cms.CMS_lumi(canvas, cms_pos, scaleLumi=1)
+    canvas.RedrawAxis()  # cmsCanvas's UpdatePad, unpainted
+    canvas.Modified()
+    canvas.RedrawAxis()
+    canvas.GetFrame().Draw()
+    return canvas
+
+
+def _paint_ranges(pad, xmin: float, ymin: float, xmax: float, ymax: float) -> None:
+    """The pad's ranges as a paint of its linear frame [xmin, xmax] x [ymin, ymax] sets them
+    (TPad::Range and RangeAxis; TPad's margins are Float_t, 1 - left - right computed in float)."""
+    f = np.float32
+    dx = (xmax - xmin) / float(f(1) - f(pad.GetLeftMargin()) - f(pad.GetRightMargin()))
+    dy = (ymax - ymin) / float(f(1) - f(pad.GetBottomMargin()) - f(pad.GetTopMargin()))
+    pad.Range(xmin - dx * pad.GetLeftMargin(), ymin - dy * pad.GetBottomMargin(), xmax + dx * pad.GetRightMargin(),
+              ymax + dy * pad.GetTopMargin())  # fmt: skip
+    pad.RangeAxis(xmin, ymin, xmax, ymax)
 
 
 def _y_axis_fit(frame: Frame, square: bool, extra_space: float, y_title_offset: float | None) -> tuple[int, float, float]:
@@ -118,12 +171,17 @@ def fit_x_title(axis, pad, title: str) -> None:
 def _cms_left_margin(y_offset: float, width: int) -> float:
     """The left margin (NDC) cmsstyle's cmsCanvas gives a canvas `width` px wide for this y title
     offset (its own formula), before extraSpace."""
+    return _cms_left_px(y_offset) / width
+
+
+def _cms_left_px(y_offset: float) -> float:
+    """cmsCanvas's left margin in px for this y title offset (its formula, its arithmetic)."""
     left = 0.145 * 600
     if y_offset < 1.5:
         left += y_offset * 50 - 60
     elif y_offset < 1.8:
         left += (y_offset - 1.4) * 35 + 25
-    return left / width
+    return left
 
 
 def painted_frame(canvas, frame: Frame) -> None:
@@ -164,8 +222,8 @@ def draw_frame(pad, xmin: float, ymin: float, xmax: float, ymax: float, title: s
     (FRAME_BINS bins, spaced evenly in log x on a log x axis), drawn in `pad`, which it returns
     to. The paint that exports the figure, or draws the stored canvas, sets the pad's ranges and
     frame from it as DrawFrame's paint would have (the same pixels: checked on every figure of
-    the demo). cmsstyle's cmsCanvas keeps its own DrawFrame: without that paint, its TFrame
-    (GetFrame().Draw()) is drawn as a stray box on figures that relabel their frame's axis."""
+    the demo). cms_canvas sets the pad's ranges as that paint does (without them, its TFrame,
+    GetFrame().Draw(), is drawn as a stray box on figures that relabel their frame's axis)."""
     ROOT = root()
     if pad.GetLogx() and 0 < xmin < xmax:
         edges = np.exp(np.log(xmin) + np.arange(FRAME_BINS + 1) * ((np.log(xmax) - np.log(xmin)) / FRAME_BINS))
