@@ -83,12 +83,19 @@ def tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int = 5) -> l
     MaxDigits), or as many decimals, are written as TGaxis does, divided by a power of ten (a
     multiple of 3) shown once beside the axis: "2" ... "12" for 2000 ... 12000, "0.02" ... "0.1"
     for 0.00002 ... 0.0001. Empty for a range without divisions (NaN, reversed, empty)."""
+    return list(_tick_labels(lo, hi, ndivisions, max_digits))
+
+
+@functools.lru_cache(maxsize=1024)
+def _tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int) -> tuple[str, ...]:
+    """tick_labels, cached: a pure function of its arguments, asked for the same frames by every
+    figure of a kind (each figure twice: the divisions, then the title's offset)."""
     low, high, n, step = ctypes.c_double(), ctypes.c_double(), ctypes.c_int(), ctypes.c_double()
     if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
-        return []
+        return ()
     root().THLimitsFinder.Optimize(lo, hi, max(abs(ndivisions) % 100, 1), low, high, n, step, "")
     if not step.value > 0:
-        return []
+        return ()
     tol = 1e-9 * (hi - lo)
     values = np.array([low.value + k * step.value for k in range(n.value + 1)])
     values = values[(values >= lo - tol) & (values <= hi + tol)]
@@ -106,7 +113,7 @@ def tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int = 5) -> l
     decimals = decimals_of(step_value)
     labels = [f"{v:.{decimals}f}" for v in values]
     labels = [text.rstrip("0").rstrip(".") if "." in text else text for text in labels]
-    return ["0" if text in ("-0", "") else text for text in labels]
+    return tuple("0" if text in ("-0", "") else text for text in labels)
 
 
 def label_width_px(labels: Sequence[str], height_px: float) -> float:
