@@ -5,10 +5,11 @@ in NDC (drawn_items, drawn_points), for the free-corner search of draw.layout.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled, root
 from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, margins_to_ndc
 
 
@@ -163,6 +164,80 @@ def drawn_parts(items: list[tuple], frame: Frame, margins: Margins) -> Parts:
         return np.ascontiguousarray(np.concatenate(parts), dtype=np.float64) if parts else np.zeros(0)
 
     return (joined(ends[0]), joined(ends[1]), joined(ends[2]), joined(ends[3])), joined(xs), joined(ys)
+
+
+@dataclass(frozen=True)
+class PackedItems:
+    """drawn_items' items, each kind's arrays joined (float64) for the occupancy kernel: polylines
+    (line_x, line_y; line_ends: where each ends), markers (mark_x, mark_y), the error bars of those
+    that have them (error_x, error_low, error_high), bar lines (bar_x, bar_low, bar_high); the
+    counts in `sizes` (lines, markers, error bars, bar lines). An empty array holds one NaN
+    (cppyy passes no pointer for an empty array; the kernel is told the counts)."""
+
+    line_x: np.ndarray
+    line_y: np.ndarray
+    line_ends: np.ndarray
+    mark_x: np.ndarray
+    mark_y: np.ndarray
+    error_x: np.ndarray
+    error_low: np.ndarray
+    error_high: np.ndarray
+    bar_x: np.ndarray
+    bar_low: np.ndarray
+    bar_high: np.ndarray
+    sizes: tuple[int, int, int, int]
+
+
+_PACKED = ("line_x", "line_y", "mark_x", "mark_y", "error_x", "error_low", "error_high", "bar_x", "bar_low", "bar_high")
+
+
+def pack_items(items: list[tuple]) -> PackedItems:
+    """`items` (drawn_items) packed once for any number of frames (items_occupancy)."""
+    parts: dict[str, list] = {key: [] for key in _PACKED}
+    lengths: list[int] = []
+    for kind, *arrays in items:
+        if kind == "line":
+            keys = ("line_x", "line_y")
+            lengths.append(len(arrays[0]))
+        elif kind == "markers":
+            keys = ("mark_x", "mark_y")
+            if arrays[2] is not None and len(arrays[0]):
+                keys = ("mark_x", "mark_y", "error_x", "error_low", "error_high")
+                arrays = [arrays[0], arrays[1], arrays[0], arrays[2], arrays[3]]
+        else:
+            keys = ("bar_x", "bar_low", "bar_high")
+        for key, values in zip(keys, arrays):
+            parts[key].append(values)
+    joined = {key: doubles(np.concatenate(v, dtype=np.float64) if v else np.zeros(0)) for key, v in parts.items()}
+    ends = np.cumsum(np.array(lengths or [0], dtype=np.int64))
+    sizes = (len(lengths), sum(map(len, parts["mark_x"])), sum(map(len, parts["error_x"])), sum(map(len, parts["bar_x"])))
+    return PackedItems(line_ends=ends, sizes=sizes, **joined)
+
+
+def items_occupancy(packed: PackedItems, frame: Frame, margins: Margins, grid: np.ndarray) -> None:
+    """Set in `grid` (macros/occupancy.h: (cells, words) uint64) the cells of what drawn_parts
+    gives for these items in `frame` on a pad of `margins` (segments sampled every SAMPLE_STEP),
+    those inside the frame and finite: one C++ call (macros/occupancy_items.h), the same bits."""
+    left, right, bottom, top = margins
+    view = np.array([*frame.x, frame.logx, *frame.y, frame.logy, left, right, bottom, top, SAMPLE_STEP, MARKER_HALF],
+                    dtype=np.float64)  # fmt: skip
+    p, (lines, marks, errors, bars) = packed, packed.sizes
+    _items_kernel()(p.line_x, p.line_y, p.line_ends, lines, p.mark_x, p.mark_y, marks, p.error_x, p.error_low,
+                    p.error_high, errors, ERROR_T, ERROR_SAMPLES, p.bar_x, p.bar_low, p.bar_high, bars, view,
+                    grid.shape[0], grid.shape[1], grid)  # fmt: skip
+
+
+@functools.cache
+def _items_kernel():
+    """occupancy_items of macros/occupancy_items.h (compiled once per process)."""
+    return compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz.occupancy_items
+
+
+def doubles(values: np.ndarray) -> np.ndarray:
+    """`values` as a contiguous float64 array for a kernel (one NaN for none: cppyy passes no
+    pointer for an empty array; the kernel is told the count)."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    return values if values.size else np.full(1, np.nan)
 
 
 def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -1,0 +1,105 @@
+// pnetviz: the occupancy grid (macros/occupancy.h) of what a pad drew, from its items in data
+// coordinates (python/pnetviz/draw/sampling.py: drawn_items, packed by pack_items) in one call: the
+// NDC transform, the samples and the cells of draw/sampling.drawn_parts followed by occupancy_fill,
+// bit for bit (tests/draw/test_sampling_kernel.py holds that numpy form as the oracle).
+// - NDC as draw/geometry.margins_to_ndc: start + f * ((1 - start) - end), f = (v - lo) / (hi - lo)
+//   on a linear axis, log10(v / lo) / log10(hi / lo) on a log one (not finite off a log axis);
+// - polylines: their points with finite NDC, each joined to the next such point by a segment
+//   (sampled as occupancy_segment does), the last one a point;
+// - markers: the centre and the 4 corners (+-half); error bars: at x, low + (high - low) * t for
+//   each t of `et` (sampling.ERROR_T);
+// - bars: the segment low -> high at x where both ends are finite, else the one finite end.
+// `view`: xlo, xhi, logx, ylo, yhi, logy (the frame), left, right, bottom, top (the margins: the
+// grid keeps the samples inside the frame), step (SAMPLE_STEP), half (MARKER_HALF).
+#ifndef PNETVIZ_OCCUPANCY_ITEMS_H
+#define PNETVIZ_OCCUPANCY_ITEMS_H
+
+#include "occupancy.h"
+
+namespace pnetviz {
+
+// One axis of margins_to_ndc, its constant part computed once.
+struct OccupancyAxis {
+   double lo, denom, start, span;
+   bool log;
+};
+
+inline OccupancyAxis occupancy_axis(double lo, double hi, bool log, double start, double end)
+{
+#pragma clang fp contract(off)
+   return OccupancyAxis{lo, log ? std::log10(hi / lo) : hi - lo, start, (1.0 - start) - end, log};
+}
+
+inline double occupancy_ndc(const OccupancyAxis &a, double v)
+{
+#pragma clang fp contract(off)
+   const double f = a.log ? std::log10(v / a.lo) / a.denom : (v - a.lo) / a.denom;
+   return a.start + f * a.span;
+}
+
+inline double occupancy_error_value(double low, double high, double t)
+{
+#pragma clang fp contract(off)
+   return low + (high - low) * t;
+}
+
+inline void occupancy_items(const double *lx, const double *ly, const std::int64_t *lend, std::int64_t nlines,
+                            const double *mx, const double *my, std::int64_t nmarks, const double *ex,
+                            const double *elow, const double *ehigh, std::int64_t nerrors, const double *et,
+                            std::int64_t nt, const double *bx, const double *blow, const double *bhigh,
+                            std::int64_t nbars, const double *view, std::int64_t cells, std::int64_t words,
+                            std::uint64_t *grid)
+{
+#pragma clang fp contract(off)
+   const OccupancyAxis ax = occupancy_axis(view[0], view[1], view[2] != 0.0, view[6], view[7]);
+   const OccupancyAxis ay = occupancy_axis(view[3], view[4], view[5] != 0.0, view[8], view[9]);
+   const double xlow = view[6], xhigh = 1.0 - view[7], ylow = view[8], yhigh = 1.0 - view[9];
+   const double step = view[10], half = view[11];
+   std::int64_t begin = 0;
+   for (std::int64_t l = 0; l < nlines; ++l) {
+      bool have = false;
+      double px = 0.0, py = 0.0;
+      for (std::int64_t i = begin; i < lend[l]; ++i) {
+         const double X = occupancy_ndc(ax, lx[i]), Y = occupancy_ndc(ay, ly[i]);
+         if (!(std::isfinite(X) && std::isfinite(Y)))
+            continue;
+         if (have)
+            occupancy_segment(px, py, X, Y, step, xlow, xhigh, ylow, yhigh, cells, words, grid);
+         px = X;
+         py = Y;
+         have = true;
+      }
+      if (have)
+         occupancy_set(grid, cells, words, px, py, xlow, xhigh, ylow, yhigh);
+      begin = lend[l];
+   }
+   for (std::int64_t m = 0; m < nmarks; ++m) {
+      const double X = occupancy_ndc(ax, mx[m]), Y = occupancy_ndc(ay, my[m]);
+      occupancy_set(grid, cells, words, X, Y, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X - half, Y - half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X - half, Y + half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X + half, Y - half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X + half, Y + half, xlow, xhigh, ylow, yhigh);
+   }
+   for (std::int64_t e = 0; e < nerrors; ++e) {
+      const double X = occupancy_ndc(ax, ex[e]);
+      for (std::int64_t k = 0; k < nt; ++k) {
+         const double Y = occupancy_ndc(ay, occupancy_error_value(elow[e], ehigh[e], et[k]));
+         occupancy_set(grid, cells, words, X, Y, xlow, xhigh, ylow, yhigh);
+      }
+   }
+   for (std::int64_t b = 0; b < nbars; ++b) {
+      const double X = occupancy_ndc(ax, bx[b]), Y0 = occupancy_ndc(ay, blow[b]), Y1 = occupancy_ndc(ay, bhigh[b]);
+      const bool ok0 = std::isfinite(X) && std::isfinite(Y0), ok1 = std::isfinite(X) && std::isfinite(Y1);
+      if (ok0 && ok1)
+         occupancy_segment(X, Y0, X, Y1, step, xlow, xhigh, ylow, yhigh, cells, words, grid);
+      if (ok1)
+         occupancy_set(grid, cells, words, X, Y1, xlow, xhigh, ylow, yhigh);
+      else if (ok0)
+         occupancy_set(grid, cells, words, X, Y0, xlow, xhigh, ylow, yhigh);
+   }
+}
+
+} // namespace pnetviz
+
+#endif
