@@ -71,6 +71,23 @@ inline double occupancy_ndc(const OccupancyAxis &a, double v)
    return occupancy_outer(a, occupancy_inner(a, v));
 }
 
+// occupancy_ndc of n values into `out`, in stages as occupancy_inners.
+inline void occupancy_ndcs(const OccupancyAxis &a, const double *v, std::int64_t n, double *out)
+{
+#pragma clang fp contract(off)
+   if (!a.log) {
+      for (std::int64_t i = 0; i < n; ++i)
+         out[i] = occupancy_outer(a, v[i] - a.lo);
+      return;
+   }
+   for (std::int64_t i = 0; i < n; ++i)
+      out[i] = v[i] / a.lo;
+   for (std::int64_t i = 0; i < n; ++i)
+      out[i] = std::log10(out[i]);
+   for (std::int64_t i = 0; i < n; ++i)
+      out[i] = occupancy_outer(a, out[i]);
+}
+
 // Error bars: ERROR_SAMPLES points each at the bar's x (its cell found once).
 inline void occupancy_error_bars(const OccupancyAxis &ax, const OccupancyAxis &ay, const double *ex, const double *elow,
                                  const double *ehigh, std::int64_t nerrors, const double *et, std::int64_t nt,
@@ -106,42 +123,51 @@ inline void occupancy_items(const double *lx, const double *ly, const std::int64
    const OccupancyAxis ay = occupancy_axis(view[3], view[4], view[5] != 0.0, view[8], view[9]);
    const double xlow = view[6], xhigh = 1.0 - view[7], ylow = view[8], yhigh = 1.0 - view[9];
    const double step = view[10], half = view[11];
+   const std::int64_t npoints = nlines > 0 ? lend[nlines - 1] : 0;
+   std::int64_t most = npoints > nmarks ? npoints : nmarks;
+   most = most > nbars ? most : nbars;
+   std::vector<double> scratch(3 * (most > 0 ? most : 1));
+   double *X = scratch.data(), *Y = X + most, *Z = Y + most;
+   occupancy_ndcs(ax, lx, npoints, X);
+   occupancy_ndcs(ay, ly, npoints, Y);
    std::int64_t begin = 0;
    for (std::int64_t l = 0; l < nlines; ++l) {
       bool have = false;
       double px = 0.0, py = 0.0;
       for (std::int64_t i = begin; i < lend[l]; ++i) {
-         const double X = occupancy_ndc(ax, lx[i]), Y = occupancy_ndc(ay, ly[i]);
-         if (!(std::isfinite(X) && std::isfinite(Y)))
+         if (!(std::isfinite(X[i]) && std::isfinite(Y[i])))
             continue;
          if (have)
-            occupancy_segment(px, py, X, Y, step, xlow, xhigh, ylow, yhigh, cells, words, grid);
-         px = X;
-         py = Y;
+            occupancy_segment(px, py, X[i], Y[i], step, xlow, xhigh, ylow, yhigh, cells, words, grid);
+         px = X[i];
+         py = Y[i];
          have = true;
       }
       if (have)
          occupancy_set(grid, cells, words, px, py, xlow, xhigh, ylow, yhigh);
       begin = lend[l];
    }
+   occupancy_ndcs(ax, mx, nmarks, X);
+   occupancy_ndcs(ay, my, nmarks, Y);
    for (std::int64_t m = 0; m < nmarks; ++m) {
-      const double X = occupancy_ndc(ax, mx[m]), Y = occupancy_ndc(ay, my[m]);
-      occupancy_set(grid, cells, words, X, Y, xlow, xhigh, ylow, yhigh);
-      occupancy_set(grid, cells, words, X - half, Y - half, xlow, xhigh, ylow, yhigh);
-      occupancy_set(grid, cells, words, X - half, Y + half, xlow, xhigh, ylow, yhigh);
-      occupancy_set(grid, cells, words, X + half, Y - half, xlow, xhigh, ylow, yhigh);
-      occupancy_set(grid, cells, words, X + half, Y + half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X[m], Y[m], xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X[m] - half, Y[m] - half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X[m] - half, Y[m] + half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X[m] + half, Y[m] - half, xlow, xhigh, ylow, yhigh);
+      occupancy_set(grid, cells, words, X[m] + half, Y[m] + half, xlow, xhigh, ylow, yhigh);
    }
    occupancy_error_bars(ax, ay, ex, elow, ehigh, nerrors, et, nt, xlow, xhigh, ylow, yhigh, cells, words, grid);
+   occupancy_ndcs(ax, bx, nbars, X);
+   occupancy_ndcs(ay, blow, nbars, Y);
+   occupancy_ndcs(ay, bhigh, nbars, Z);
    for (std::int64_t b = 0; b < nbars; ++b) {
-      const double X = occupancy_ndc(ax, bx[b]), Y0 = occupancy_ndc(ay, blow[b]), Y1 = occupancy_ndc(ay, bhigh[b]);
-      const bool ok0 = std::isfinite(X) && std::isfinite(Y0), ok1 = std::isfinite(X) && std::isfinite(Y1);
+      const bool ok0 = std::isfinite(X[b]) && std::isfinite(Y[b]), ok1 = std::isfinite(X[b]) && std::isfinite(Z[b]);
       if (ok0 && ok1)
-         occupancy_segment(X, Y0, X, Y1, step, xlow, xhigh, ylow, yhigh, cells, words, grid);
+         occupancy_segment(X[b], Y[b], X[b], Z[b], step, xlow, xhigh, ylow, yhigh, cells, words, grid);
       if (ok1)
-         occupancy_set(grid, cells, words, X, Y1, xlow, xhigh, ylow, yhigh);
+         occupancy_set(grid, cells, words, X[b], Z[b], xlow, xhigh, ylow, yhigh);
       else if (ok0)
-         occupancy_set(grid, cells, words, X, Y0, xlow, xhigh, ylow, yhigh);
+         occupancy_set(grid, cells, words, X[b], Y[b], xlow, xhigh, ylow, yhigh);
    }
 }
 

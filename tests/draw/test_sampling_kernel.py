@@ -130,14 +130,14 @@ def _figure_items(frame: canvas.Frame) -> tuple[canvas.Figure, layout.Layout]:
     ga.Draw("P SAME")
     gp = ROOT.TGraph(n, px, py * 0.5)
     gp.Draw("P SAME")
-    for option in ("HIST SAME", "E SAME", "P SAME", "B SAME"):
+    for option in ("HIST", "E", "P", "B"):  # added with these options alone ("SAME" holds an E)
         h = ROOT.TH1D(canvas.unique("h"), "", 12, frame.x[0], frame.x[1])
         for i in range(1, 13):
             h.SetBinContent(i, 0.05 * i if i != 4 else 0.0)
             h.SetBinError(i, 0.02 * i)
         h.SetBarWidth(0.6)
         h.SetBarOffset(0.2)
-        h.Draw(option)
+        fig.canvas.GetListOfPrimitives().Add(h, option)
         keep.append(h)
     line = ROOT.TLine(frame.x[0], 0.01, frame.x[1], 0.95)
     line.Draw()
@@ -163,4 +163,42 @@ def test_drawn_occupancy_of_a_figure_equals_the_numpy_grid(name):
         boxes = layout._corner_boxes(lay, 3, 0.3, (*layout.CORNERS, "anywhere"))
         assert layout._first_empty(grid, boxes) == layout._first_empty(expected, boxes)
     assert lay.packed is lay.packed  # packed once per layout
+    fig.close()
+
+
+def test_uniform_bin_edges_are_numpys_linspace_bit_for_bit():
+    """drawn_items' bin edges (sampling._linspace, numpy's arithmetic without its overhead) are
+    np.linspace's doubles, signs of zero included, for ordinary, tiny, huge and reversed ranges."""
+    rng = np.random.default_rng(7)
+    cases = [(0.0, 1.0, 51), (-1.0, 1.0, 3), (-0.0, 0.0, 4), (1e-310, 3e-310, 7), (5.0, -5.0, 11), (0.1, 0.7, 2)]
+    cases += [(float(a), float(a + w), int(n)) for a, w, n in zip(rng.normal(0, 100, 200), rng.exponential(10, 200),
+                                                                  rng.integers(2, 400, 200))]  # fmt: skip
+    for start, stop, num in cases:
+        mine, numpy_ = sampling._linspace(start, stop, num), np.linspace(start, stop, num)
+        assert mine.dtype == numpy_.dtype and np.array_equal(mine.view(np.uint64), numpy_.view(np.uint64)), (start, stop, num)
+
+
+def test_drawn_items_reads_every_kind_of_primitive():
+    """The items of _figure_items' primitives: graph lines and the band's closed outline, the
+    y errors of a TGraphErrors (symmetric) and a TGraphAsymmErrors (low, high), none for a TGraph
+    drawn "P", histogram steps, "E" and "P" markers at the centres of non-empty bins with
+    content -+ error, 12 bar lines per bin, the TLine in data coordinates (the NDC one left out)."""
+    frame = FRAMES["linear"]
+    fig, lay = _figure_items(frame)
+    kinds = [item[0] for item in lay.items]
+    assert kinds == ["line", "line", "markers", "markers", "markers", "line", "markers", "markers", "bars", "line"]
+    graph, band, errors, asym, plain, steps, e, p, bars, line = lay.items
+    assert np.array_equal(band[1], [0.2, 0.4, 0.4, 0.2, 0.2]) and np.array_equal(band[2], [0.1, 0.1, 0.3, 0.3, 0.1])
+    assert np.array_equal(errors[3], errors[2] - 0.04) and np.array_equal(errors[4], errors[2] + 0.04)
+    assert np.array_equal(asym[3], asym[2] - 0.2) and np.array_equal(asym[4], asym[2] + 0.01)
+    assert plain[3] is None and plain[4] is None
+    edges = np.linspace(0.0, 1.0, 13)
+    contents = np.where(np.arange(1, 13) == 4, 0.0, 0.05 * np.arange(1, 13))
+    assert np.array_equal(steps[1], np.repeat(edges, 2)[1:-1]) and np.array_equal(steps[2], np.repeat(contents, 2))
+    shown = contents != 0
+    for markers in (e, p):
+        assert np.array_equal(markers[1], (0.5 * (edges[:-1] + edges[1:]))[shown])
+        assert np.allclose(markers[3], (contents - 0.02 * np.arange(1, 13))[shown])
+    assert bars[1].size == 12 * 12 and bars[1][0] == pytest.approx(0.2 / 12) and bars[1][11] == pytest.approx(0.8 / 12)
+    assert np.array_equal(line[1], [0.0, 1.0]) and np.array_equal(line[2], [0.01, 0.95])
     fig.close()
