@@ -154,16 +154,17 @@ def _figure_items(frame: canvas.Frame) -> tuple[canvas.Figure, layout.Layout]:
 def test_drawn_occupancy_of_a_figure_equals_the_numpy_grid(name):
     """drawn_occupancy of real primitives in their own frame and in the other frames (as
     boxed_figure predicts them), with the legend boxes the search finds in each."""
-    frame = FRAMES[name]
-    fig, lay = _figure_items(frame)
-    for other in FRAMES.values():
-        expected = numpy_occupancy(lay.items, other, lay.margins)
-        grid = layout.drawn_occupancy(lay, other)
-        assert np.array_equal(grid, expected)
-        boxes = layout._corner_boxes(lay, 3, 0.3, (*layout.CORNERS, "anywhere"))
-        assert layout._first_empty(grid, boxes) == layout._first_empty(expected, boxes)
-    assert lay.packed is lay.packed  # packed once per layout
-    fig.close()
+    fig, lay = _figure_items(FRAMES[name])
+    try:
+        for other in FRAMES.values():
+            expected = numpy_occupancy(lay.items, other, lay.margins)
+            grid = layout.drawn_occupancy(lay, other)
+            assert np.array_equal(grid, expected)
+            boxes = layout._corner_boxes(lay, 3, 0.3, (*layout.CORNERS, "anywhere"))
+            assert layout._first_empty(grid, boxes) == layout._first_empty(expected, boxes)
+        assert lay.packed is lay.packed  # packed once per layout
+    finally:
+        fig.close()
 
 
 def test_uniform_bin_edges_are_numpys_linspace_bit_for_bit():
@@ -183,8 +184,8 @@ def test_drawn_items_reads_every_kind_of_primitive():
     y errors of a TGraphErrors (symmetric) and a TGraphAsymmErrors (low, high), none for a TGraph
     drawn "P", histogram steps, "E" and "P" markers at the centres of non-empty bins with
     content -+ error, 12 bar lines per bin, the TLine in data coordinates (the NDC one left out)."""
-    frame = FRAMES["linear"]
-    fig, lay = _figure_items(frame)
+    fig, lay = _figure_items(FRAMES["linear"])
+    fig.close()
     kinds = [item[0] for item in lay.items]
     assert kinds == ["line", "line", "markers", "markers", "markers", "line", "markers", "markers", "bars", "line"]
     graph, band, errors, asym, plain, steps, e, p, bars, line = lay.items
@@ -201,4 +202,3 @@ def test_drawn_items_reads_every_kind_of_primitive():
         assert np.allclose(markers[3], (contents - 0.02 * np.arange(1, 13))[shown])
     assert bars[1].size == 12 * 12 and bars[1][0] == pytest.approx(0.2 / 12) and bars[1][11] == pytest.approx(0.8 / 12)
     assert np.array_equal(line[1], [0.0, 1.0]) and np.array_equal(line[2], [0.01, 0.95])
-    fig.close()
