@@ -7,7 +7,7 @@
 // - polylines: their points with finite NDC, each joined to the next such point by a segment
 //   (sampled as occupancy_segment does), the last one a point;
 // - markers: the centre and the 4 corners (+-half); error bars: at x, low + (high - low) * t for
-//   each t of `et` (sampling.ERROR_T);
+//   each t of sampling.ERROR_T, their inner values (occupancy_error_inners) given;
 // - bars: the segment low -> high at x where both ends are finite, else the one finite end.
 // `view`: xlo, xhi, logx, ylo, yhi, logy (the frame), left, right, bottom, top (the margins: the
 // grid keeps the samples inside the frame), step (SAMPLE_STEP), half (MARKER_HALF).
@@ -88,19 +88,28 @@ inline void occupancy_ndcs(const OccupancyAxis &a, const double *v, std::int64_t
       out[i] = occupancy_outer(a, out[i]);
 }
 
-// Error bars: ERROR_SAMPLES points each at the bar's x (its cell found once).
-inline void occupancy_error_bars(const OccupancyAxis &ax, const OccupancyAxis &ay, const double *ex, const double *elow,
-                                 const double *ehigh, std::int64_t nerrors, const double *et, std::int64_t nt,
-                                 double xlow, double xhigh, double ylow, double yhigh, std::int64_t cells,
-                                 std::int64_t words, std::uint64_t *grid)
+// The inner values of every error bar's samples, bar e's at out[e * nt .. e * nt + nt): what
+// occupancy_items is given (kept by the caller for other frames of the same y axis start `lo`).
+inline void occupancy_error_inners(const double *elow, const double *ehigh, std::int64_t nerrors, const double *et,
+                                   std::int64_t nt, double lo, bool log, double *out)
 {
-   std::vector<double> inner(nt > 0 ? nt : 1);
+   const OccupancyAxis a{lo, 0.0, 0.0, 0.0, log}; // occupancy_inners reads lo and log only
+   for (std::int64_t e = 0; e < nerrors; ++e)
+      occupancy_inners(a, elow[e], ehigh[e], et, nt, out + e * nt);
+}
+
+// Error bars: nt points each at the bar's x (its cell found once), from their inner values.
+inline void occupancy_error_bars(const OccupancyAxis &ax, const OccupancyAxis &ay, const double *ex,
+                                 const double *einner, std::int64_t nerrors, std::int64_t nt, double xlow,
+                                 double xhigh, double ylow, double yhigh, std::int64_t cells, std::int64_t words,
+                                 std::uint64_t *grid)
+{
    for (std::int64_t e = 0; e < nerrors; ++e) {
       const double X = occupancy_ndc(ax, ex[e]);
       if (!(std::isfinite(X) && X >= xlow && X <= xhigh))
          continue;
       std::uint64_t *row = grid + occupancy_cell(X, cells) * words;
-      occupancy_inners(ay, elow[e], ehigh[e], et, nt, inner.data());
+      const double *inner = einner + e * nt;
       for (std::int64_t k = 0; k < nt; ++k) {
          const double Y = occupancy_outer(ay, inner[k]);
          if (std::isfinite(Y) && Y >= ylow && Y <= yhigh) {
@@ -113,8 +122,8 @@ inline void occupancy_error_bars(const OccupancyAxis &ax, const OccupancyAxis &a
 
 inline void occupancy_items(const double *lx, const double *ly, const std::int64_t *lend, std::int64_t nlines,
                             const double *mx, const double *my, std::int64_t nmarks, const double *ex,
-                            const double *elow, const double *ehigh, std::int64_t nerrors, const double *et,
-                            std::int64_t nt, const double *bx, const double *blow, const double *bhigh,
+                            const double *einner, std::int64_t nerrors, std::int64_t nt, const double *bx,
+                            const double *blow, const double *bhigh,
                             std::int64_t nbars, const double *view, std::int64_t cells, std::int64_t words,
                             std::uint64_t *grid)
 {
@@ -156,7 +165,7 @@ inline void occupancy_items(const double *lx, const double *ly, const std::int64
       occupancy_set(grid, cells, words, X[m] + half, Y[m] - half, xlow, xhigh, ylow, yhigh);
       occupancy_set(grid, cells, words, X[m] + half, Y[m] + half, xlow, xhigh, ylow, yhigh);
    }
-   occupancy_error_bars(ax, ay, ex, elow, ehigh, nerrors, et, nt, xlow, xhigh, ylow, yhigh, cells, words, grid);
+   occupancy_error_bars(ax, ay, ex, einner, nerrors, nt, xlow, xhigh, ylow, yhigh, cells, words, grid);
    occupancy_ndcs(ax, bx, nbars, X);
    occupancy_ndcs(ay, blow, nbars, Y);
    occupancy_ndcs(ay, bhigh, nbars, Z);

@@ -5,7 +5,7 @@ in NDC (drawn_items, drawn_points), for the free-corner search of draw.layout.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -190,6 +190,7 @@ class PackedItems:
     bar_low: np.ndarray
     bar_high: np.ndarray
     sizes: tuple[int, int, int, int]
+    error_inners: dict = field(default_factory=dict, compare=False, repr=False)  # (y lo, logy) -> the samples' inner values
 
 
 _PACKED = ("line_x", "line_y", "mark_x", "mark_y", "error_x", "error_low", "error_high", "bar_x", "bar_low", "bar_high")
@@ -226,15 +227,29 @@ def items_occupancy(packed: PackedItems, frame: Frame, margins: Margins, grid: n
     view = np.array([*frame.x, frame.logx, *frame.y, frame.logy, left, right, bottom, top, SAMPLE_STEP, MARKER_HALF],
                     dtype=np.float64)  # fmt: skip
     p, (lines, marks, errors, bars) = packed, packed.sizes
-    _items_kernel()(p.line_x, p.line_y, p.line_ends, lines, p.mark_x, p.mark_y, marks, p.error_x, p.error_low,
-                    p.error_high, errors, ERROR_T, ERROR_SAMPLES, p.bar_x, p.bar_low, p.bar_high, bars, view,
-                    grid.shape[0], grid.shape[1], grid)  # fmt: skip
+    inners = _error_inners(packed, float(frame.y[0]), bool(frame.logy))
+    _items_kernel().occupancy_items(p.line_x, p.line_y, p.line_ends, lines, p.mark_x, p.mark_y, marks, p.error_x,
+                                    inners, errors, ERROR_SAMPLES, p.bar_x, p.bar_low, p.bar_high, bars, view,
+                                    grid.shape[0], grid.shape[1], grid)  # fmt: skip
+
+
+def _error_inners(packed: PackedItems, lo: float, log: bool) -> np.ndarray:
+    """The inner values (log10(v / lo) or v - lo) of the error bars' samples on a y axis starting
+    at `lo`: computed once per such axis (boxed_figure tries frames of one start and more headroom)."""
+    if not packed.sizes[2]:
+        return packed.error_low  # its placeholder
+    inners = packed.error_inners.get((lo, log))
+    if inners is None:
+        inners = packed.error_inners[(lo, log)] = np.empty(packed.sizes[2] * ERROR_SAMPLES)
+        _items_kernel().occupancy_error_inners(packed.error_low, packed.error_high, packed.sizes[2], ERROR_T, ERROR_SAMPLES,
+                                               lo, log, inners)  # fmt: skip
+    return inners
 
 
 @functools.cache
 def _items_kernel():
-    """occupancy_items of macros/occupancy_items.h (compiled once per process)."""
-    return compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz.occupancy_items
+    """The namespace of macros/occupancy_items.h (compiled once per process)."""
+    return compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz
 
 
 def doubles(values: np.ndarray) -> np.ndarray:
