@@ -19,6 +19,7 @@ FRAMES = {
     "linear": canvas.Frame((0.0, 1.0), (0.0, 1.0), "x", "y"),
     "shifted": canvas.Frame((-0.37, 1.21), (-0.2, 1.3), "x", "y"),
     "logy": canvas.Frame((0.0, 1.0), (1e-3, 10.0), "x", "y", logy=True),
+    "logy_headroom": canvas.Frame((0.0, 1.0), (1e-3, 1e3), "x", "y", logy=True),  # the same start: error bars' log10 kept
     "logx": canvas.Frame((1e-4, 1.0), (0.0, 1.0), "x", "y", logx=True),
     "loglog": canvas.Frame((1e-4, 1.0), (1e-3, 10.0), "x", "y", logx=True, logy=True),
 }
@@ -162,7 +163,8 @@ def test_drawn_occupancy_of_a_figure_equals_the_numpy_grid(name):
             assert np.array_equal(grid, expected)
             boxes = layout._corner_boxes(lay, 3, 0.3, (*layout.CORNERS, "anywhere"))
             assert layout._first_empty(grid, boxes) == layout._first_empty(expected, boxes)
-        assert lay.packed is lay.packed  # packed once per layout
+        assert lay.packed is lay.packed  # packed once per layout, the error bars' inner values once per y start
+        assert set(lay.packed.error_inners) == {(0.0, False), (-0.2, False), (1e-3, True)}  # 6 frames, 3 y starts
     finally:
         fig.close()
 
