@@ -119,8 +119,8 @@ def occupancy(points: np.ndarray) -> np.ndarray:
 
 def drawn_occupancy(layout: Layout, frame: Frame) -> np.ndarray:
     """The occupancy grid of `layout`'s items drawn in `frame`: the grid of
-    occupancy(drawn_points(None, frame, items=..., margins=...)), without making the points (one
-    C++ call, sampling.items_occupancy; the numpy form: tests/draw/test_sampling_kernel.py)."""
+    occupancy(drawn_points(None, frame, items=..., margins=...)), without making the points (in
+    C++, sampling.items_occupancy; the numpy form: tests/draw/test_sampling_kernel.py)."""
     grid = np.zeros((GRID_CELLS, GRID_WORDS), dtype=np.uint64)
     items_occupancy(layout.packed, frame, layout.margins, grid)
     return grid

@@ -222,7 +222,8 @@ def pack_items(items: list[tuple]) -> PackedItems:
 def items_occupancy(packed: PackedItems, frame: Frame, margins: Margins, grid: np.ndarray) -> None:
     """Set in `grid` (macros/occupancy.h: (cells, words) uint64) the cells of what drawn_parts
     gives for these items in `frame` on a pad of `margins` (segments sampled every SAMPLE_STEP),
-    those inside the frame and finite: one C++ call (macros/occupancy_items.h), the same bits."""
+    those inside the frame and finite, the same bits: one C++ call (macros/occupancy_items.h), and
+    one more where the error bars' log10 values are new to the packed items (_error_inners)."""
     left, right, bottom, top = margins
     view = np.array([*frame.x, frame.logx, *frame.y, frame.logy, left, right, bottom, top, SAMPLE_STEP, MARKER_HALF],
                     dtype=np.float64)  # fmt: skip
