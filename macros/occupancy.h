@@ -36,21 +36,27 @@ inline void occupancy_set(std::uint64_t *grid, std::int64_t cells, std::int64_t 
    grid[i * words + (j >> 6)] |= std::uint64_t(1) << (j & 63);
 }
 
+// The samples of one segment (x0, y0) -> (x1, y1), its end excluded.
+inline void occupancy_segment(double x0, double y0, double x1, double y1, double step, double xlow, double xhigh,
+                              double ylow, double yhigh, std::int64_t cells, std::int64_t words, std::uint64_t *grid)
+{
+#pragma clang fp contract(off)
+   const double dx = x1 - x0, dy = y1 - y0;
+   const double len = std::ceil(std::hypot(dx, dy) / step);
+   const std::int64_t n = len > 1.0 ? static_cast<std::int64_t>(len) : 1;
+   for (std::int64_t k = 0; k < n; ++k) {
+      const double t = static_cast<double>(k) / static_cast<double>(n);
+      occupancy_set(grid, cells, words, x0 + t * dx, y0 + t * dy, xlow, xhigh, ylow, yhigh);
+   }
+}
+
 inline void occupancy_fill(const double *x0, const double *y0, const double *x1, const double *y1, std::int64_t nseg,
                            double step, const double *px, const double *py, std::int64_t npts, double xlow,
                            double xhigh, double ylow, double yhigh, std::int64_t cells, std::int64_t words,
                            std::uint64_t *grid)
 {
-#pragma clang fp contract(off)
-   for (std::int64_t s = 0; s < nseg; ++s) {
-      const double dx = x1[s] - x0[s], dy = y1[s] - y0[s];
-      const double len = std::ceil(std::hypot(dx, dy) / step);
-      const std::int64_t n = len > 1.0 ? static_cast<std::int64_t>(len) : 1;
-      for (std::int64_t k = 0; k < n; ++k) {
-         const double t = static_cast<double>(k) / static_cast<double>(n);
-         occupancy_set(grid, cells, words, x0[s] + t * dx, y0[s] + t * dy, xlow, xhigh, ylow, yhigh);
-      }
-   }
+   for (std::int64_t s = 0; s < nseg; ++s)
+      occupancy_segment(x0[s], y0[s], x1[s], y1[s], step, xlow, xhigh, ylow, yhigh, cells, words, grid);
    for (std::int64_t p = 0; p < npts; ++p)
       occupancy_set(grid, cells, words, px[p], py[p], xlow, xhigh, ylow, yhigh);
 }

@@ -14,7 +14,7 @@ import numpy as np
 from pnetviz.rootenv import compiled, root
 from pnetviz.draw.style import STYLE, cmsstyle
 from pnetviz.draw.geometry import text_width, Figure, Frame, Margins, margins_of, pad_scale, visible_length
-from pnetviz.draw.sampling import SAMPLE_STEP, drawn_items, drawn_parts
+from pnetviz.draw.sampling import SAMPLE_STEP, PackedItems, doubles, drawn_items, items_occupancy, pack_items
 
 
 LINE_HEIGHT = (0.045, 0.05)  # NDC per legend line: the tightest that keeps sub- and superscripts apart, and the comfortable one
@@ -39,6 +39,11 @@ class Layout:
     margins: Margins
     scale: float
     items: list
+
+    @functools.cached_property
+    def packed(self) -> PackedItems:
+        """The items packed for the occupancy kernel (once: the same in every frame)."""
+        return pack_items(self.items)
 
 
 Box = tuple[float, float, float, float]
@@ -97,16 +102,9 @@ def _grid(segments: Sequence[np.ndarray], xs: np.ndarray, ys: np.ndarray, bounds
     fill, _ = _occupancy_kernel()
     grid = np.zeros((GRID_CELLS, GRID_WORDS), dtype=np.uint64)
     nseg, npts = len(segments[0]), len(xs)
-    x0, y0, x1, y1 = (_doubles(v) for v in segments)
-    fill(x0, y0, x1, y1, nseg, SAMPLE_STEP, _doubles(xs), _doubles(ys), npts, *bounds, GRID_CELLS, GRID_WORDS, grid)
+    x0, y0, x1, y1 = (doubles(v) for v in segments)
+    fill(x0, y0, x1, y1, nseg, SAMPLE_STEP, doubles(xs), doubles(ys), npts, *bounds, GRID_CELLS, GRID_WORDS, grid)
     return grid
-
-
-def _doubles(values: np.ndarray) -> np.ndarray:
-    """`values` as a contiguous float64 array for the kernel (one NaN for none: cppyy passes no
-    pointer for an empty array; the kernel is told the count)."""
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    return values if values.size else np.full(1, np.nan)
 
 
 def occupancy(points: np.ndarray) -> np.ndarray:
@@ -121,10 +119,11 @@ def occupancy(points: np.ndarray) -> np.ndarray:
 
 def drawn_occupancy(layout: Layout, frame: Frame) -> np.ndarray:
     """The occupancy grid of `layout`'s items drawn in `frame`: the grid of
-    occupancy(drawn_points(None, frame, items=..., margins=...)), without making the points."""
-    segments, xs, ys = drawn_parts(layout.items, frame, layout.margins)
-    left, right, bottom, top = layout.margins
-    return _grid(segments, xs, ys, (left, 1 - right, bottom, 1 - top))
+    occupancy(drawn_points(None, frame, items=..., margins=...)), without making the points (in
+    C++, sampling.items_occupancy; the numpy form: tests/draw/test_sampling_kernel.py)."""
+    grid = np.zeros((GRID_CELLS, GRID_WORDS), dtype=np.uint64)
+    items_occupancy(layout.packed, frame, layout.margins, grid)
+    return grid
 
 
 def _first_empty(grid: np.ndarray, boxes: Sequence[Box], gap: float = 0.006) -> Box | None:

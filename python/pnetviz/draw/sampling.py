@@ -5,10 +5,11 @@ in NDC (drawn_items, drawn_points), for the free-corner search of draw.layout.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled, root
 from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, margins_to_ndc
 
 
@@ -34,9 +35,13 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
     frame_hist = None  # the address of the pad's first histogram (of any dimension): the frame
     link = p.GetListOfPrimitives().FirstLink()
     while link:
-        obj, option = link.GetObject(), (link.GetOption() or "").upper()
+        obj, here = link.GetObject(), link
         link = link.Next()
-        kind = _kind(obj.ClassName())
+        class_name = obj.ClassName()
+        kind = _kind(class_name)
+        if not kind:  # texts, legends, the TFrame
+            continue
+        option = (here.GetOption() or "").upper()
         if kind == "hist":
             address = root().addressof(obj)  # two proxies of one object: the same address
             frame_hist = address if frame_hist is None else frame_hist
@@ -52,19 +57,19 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
             if "L" in option or "C" in option or not any(c in option for c in "FP"):
                 items.append(("line", x, y))
             if "P" in option:
-                low, high = _graph_y_errors(obj, n)
+                low, high = _graph_y_errors(obj, class_name, n)
                 items.append(("markers", x, y, None if low is None else y - low, None if high is None else y + high))
         elif kind == "hist" and not is_frame and obj.GetDimension() == 1 and "AXIS" not in option:
             ax, nb = obj.GetXaxis(), obj.GetNbinsX()
-            edges = np.linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
+            edges = _linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
                 np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
-            c = _bin_contents(obj, nb)
+            c = _bin_contents(obj, class_name, nb)
             if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
                 start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
                 across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
                 items.append(("bars", across, np.repeat(np.minimum(0.0, c), 12), np.repeat(np.maximum(0.0, c), 12)))
             elif "E" in option or "P" in option:
-                e = _bin_errors(obj, nb)
+                e = _bin_errors(obj, class_name, nb)
                 shown = c != 0
                 items.append(("markers", 0.5 * (edges[:-1] + edges[1:])[shown], c[shown], (c - e)[shown], (c + e)[shown]))
             else:
@@ -165,11 +170,101 @@ def drawn_parts(items: list[tuple], frame: Frame, margins: Margins) -> Parts:
     return (joined(ends[0]), joined(ends[1]), joined(ends[2]), joined(ends[3])), joined(xs), joined(ys)
 
 
-def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+@dataclass(frozen=True)
+class PackedItems:
+    """drawn_items' items, each kind's arrays joined (float64) for the occupancy kernel: polylines
+    (line_x, line_y; line_ends: where each ends), markers (mark_x, mark_y), the error bars of those
+    that have them (error_x, error_low, error_high), bar lines (bar_x, bar_low, bar_high); the
+    counts in `sizes` (lines, markers, error bars, bar lines). An empty array holds one NaN
+    (cppyy passes no pointer for an empty array; the kernel is told the counts)."""
+
+    line_x: np.ndarray
+    line_y: np.ndarray
+    line_ends: np.ndarray
+    mark_x: np.ndarray
+    mark_y: np.ndarray
+    error_x: np.ndarray
+    error_low: np.ndarray
+    error_high: np.ndarray
+    bar_x: np.ndarray
+    bar_low: np.ndarray
+    bar_high: np.ndarray
+    sizes: tuple[int, int, int, int]
+    error_inners: dict = field(default_factory=dict, compare=False, repr=False)  # (y lo, logy) -> the samples' inner values
+
+
+_PACKED = ("line_x", "line_y", "mark_x", "mark_y", "error_x", "error_low", "error_high", "bar_x", "bar_low", "bar_high")
+
+
+def pack_items(items: list[tuple]) -> PackedItems:
+    """`items` (drawn_items) packed once for any number of frames (items_occupancy)."""
+    parts: dict[str, list] = {key: [] for key in _PACKED}
+    lengths: list[int] = []
+    for kind, *arrays in items:
+        if kind == "line":
+            keys = ("line_x", "line_y")
+            lengths.append(len(arrays[0]))
+        elif kind == "markers":
+            keys = ("mark_x", "mark_y")
+            if arrays[2] is not None and len(arrays[0]):
+                keys = ("mark_x", "mark_y", "error_x", "error_low", "error_high")
+                arrays = [arrays[0], arrays[1], arrays[0], arrays[2], arrays[3]]
+        else:
+            keys = ("bar_x", "bar_low", "bar_high")
+        for key, values in zip(keys, arrays):
+            parts[key].append(values)
+    joined = {key: doubles(np.concatenate(v, dtype=np.float64) if v else np.zeros(0)) for key, v in parts.items()}
+    ends = np.cumsum(np.array(lengths or [0], dtype=np.int64))
+    sizes = (len(lengths), sum(map(len, parts["mark_x"])), sum(map(len, parts["error_x"])), sum(map(len, parts["bar_x"])))
+    return PackedItems(line_ends=ends, sizes=sizes, **joined)
+
+
+def items_occupancy(packed: PackedItems, frame: Frame, margins: Margins, grid: np.ndarray) -> None:
+    """Set in `grid` (macros/occupancy.h: (cells, words) uint64) the cells of what drawn_parts
+    gives for these items in `frame` on a pad of `margins` (segments sampled every SAMPLE_STEP),
+    those inside the frame and finite, the same bits: one C++ call (macros/occupancy_items.h), and
+    one more where the error bars' log10 values are new to the packed items (_error_inners)."""
+    left, right, bottom, top = margins
+    view = np.array([*frame.x, frame.logx, *frame.y, frame.logy, left, right, bottom, top, SAMPLE_STEP, MARKER_HALF],
+                    dtype=np.float64)  # fmt: skip
+    p, (lines, marks, errors, bars) = packed, packed.sizes
+    inners = _error_inners(packed, float(frame.y[0]), bool(frame.logy))
+    _items_kernel().occupancy_items(p.line_x, p.line_y, p.line_ends, lines, p.mark_x, p.mark_y, marks, p.error_x,
+                                    inners, errors, ERROR_SAMPLES, p.bar_x, p.bar_low, p.bar_high, bars, view,
+                                    grid.shape[0], grid.shape[1], grid)  # fmt: skip
+
+
+def _error_inners(packed: PackedItems, lo: float, log: bool) -> np.ndarray:
+    """The inner values (log10(v / lo) or v - lo) of the error bars' samples on a y axis starting
+    at `lo`: computed once per such axis (boxed_figure tries frames of one start and more headroom)."""
+    if not packed.sizes[2]:
+        return packed.error_low  # its placeholder
+    inners = packed.error_inners.get((lo, log))
+    if inners is None:
+        inners = packed.error_inners[(lo, log)] = np.empty(packed.sizes[2] * ERROR_SAMPLES)
+        _items_kernel().occupancy_error_inners(packed.error_low, packed.error_high, packed.sizes[2], ERROR_T, ERROR_SAMPLES,
+                                               lo, log, inners)  # fmt: skip
+    return inners
+
+
+@functools.cache
+def _items_kernel():
+    """The namespace of macros/occupancy_items.h (compiled once per process)."""
+    return compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz
+
+
+def doubles(values: np.ndarray) -> np.ndarray:
+    """`values` as a contiguous float64 array for a kernel (one NaN for none: cppyy passes no
+    pointer for an empty array; the kernel is told the count)."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    return values if values.size else np.full(1, np.nan)
+
+
+def _graph_y_errors(graph, class_name: str, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
     """(low, high) y errors of a TGraphErrors or TGraphAsymmErrors, (None, None) for a TGraph."""
-    if graph.InheritsFrom("TGraphAsymmErrors"):
+    if _inherits(class_name, "TGraphAsymmErrors"):
         low, high = graph.GetEYlow(), graph.GetEYhigh()
-    elif graph.InheritsFrom("TGraphErrors"):
+    elif _inherits(class_name, "TGraphErrors"):
         low = high = graph.GetEY()
     else:
         return None, None
@@ -179,19 +274,50 @@ def _graph_y_errors(graph, n: int) -> tuple[np.ndarray | None, np.ndarray | None
 _BIN_TYPES = {"TH1D": np.float64, "TH1F": np.float32, "TH1I": np.int32, "TH1S": np.int16, "TH1C": np.int8}
 
 
-def _bin_contents(hist, nb: int) -> np.ndarray:
+def _bin_contents(hist, class_name: str, nb: int) -> np.ndarray:
     """Contents of bins 1..nb as float64 (from the histogram's array where its type is known)."""
-    dtype = _BIN_TYPES.get(hist.ClassName())
+    dtype = _BIN_TYPES.get(class_name)
     if dtype is None or hist.GetBuffer():
         return np.array([hist.GetBinContent(i) for i in range(1, nb + 1)])
     return np.frombuffer(hist.GetArray(), dtype=dtype, count=nb + 2)[1:-1].astype(np.float64)
 
 
-def _bin_errors(hist, nb: int) -> np.ndarray:
+def _bin_errors(hist, class_name: str, nb: int) -> np.ndarray:
     """Errors of bins 1..nb, as TH1::GetBinError: sqrt(sum of w^2), else sqrt(|content|)."""
-    if hist.ClassName() not in _BIN_TYPES or hist.GetBinErrorOption() != root().TH1.kNormal or hist.GetBuffer():
+    if class_name not in _BIN_TYPES or hist.GetBinErrorOption() != _k_normal() or hist.GetBuffer():
         return np.array([hist.GetBinError(i) for i in range(1, nb + 1)])
     sumw2 = hist.GetSumw2()
     if sumw2.fN:
         return np.sqrt(np.frombuffer(sumw2.GetArray(), dtype=np.float64, count=nb + 2)[1:-1])
-    return np.sqrt(np.abs(_bin_contents(hist, nb)))
+    return np.sqrt(np.abs(_bin_contents(hist, class_name, nb)))
+
+
+@functools.cache
+def _k_normal() -> int:
+    """TH1::kNormal (looked up once: 1.5 us a lookup)."""
+    return int(root().TH1.kNormal)
+
+
+@functools.cache
+def _inherits(class_name: str, base: str) -> bool:
+    """Whether objects of this class are `base`s (TClass::InheritsFrom, once per pair)."""
+    cls = root().TClass.GetClass(class_name)
+    return bool(cls and cls.InheritsFrom(base))
+
+
+def _linspace(start: float, stop: float, num: int) -> np.ndarray:
+    """np.linspace(start, stop, num) for float ends, the same doubles by numpy's own arithmetic
+    (its steps from the difference, the last point `stop`), without its 12 us of overhead."""
+    if num < 2:
+        return np.linspace(start, stop, num)
+    delta = float(stop) - float(start)
+    step = delta / (num - 1)
+    y = np.arange(num, dtype=np.float64)
+    if step == 0:  # numpy's way for denormal steps
+        y /= num - 1
+        y *= delta
+    else:
+        y *= step
+    y += start
+    y[-1] = stop
+    return y
