@@ -131,9 +131,13 @@ def enable_threads(n: int) -> None:
         root().EnableImplicitMT(n)
 
 
-# TNamed's own SetTitle, called past the overrides: it stores the text as it is
-_LITERAL_TITLE = ("namespace pnetviz { inline void set_literal_title(TNamed* obj, const char* title) "
-                  "{ obj->TNamed::SetTitle(title); } }")
+# TNamed's own SetTitle, called past the overrides: it stores the text as it is; on a TGraph's
+# frame histogram (made first) too
+_LITERAL_TITLE = ('#include "TGraph.h"\n#include "TH1.h"\n'
+                  "namespace pnetviz { inline void set_literal_title(TNamed* obj, const char* title) {"
+                  " if (obj->InheritsFrom(TGraph::Class())) { if (TH1* frame = static_cast<TGraph*>(obj)->GetHistogram())"
+                  " frame->TNamed::SetTitle(title); }"
+                  " obj->TNamed::SetTitle(title); } }")
 
 
 def compiled(code: str, what: str) -> object:
@@ -156,12 +160,7 @@ def set_title(obj, title: str, *axis_titles: str) -> None:
     constructors, read "title;x;y;z": a name holding ';' would be cut there and the rest given
     to the axes. A TGraph's frame histogram is made first (from the title it has) and titled
     the same way, so that a later GetXaxis() does not split the new title either."""
-    set_literal = _literal_title()
-    title = str(title)
-    frame = obj.GetHistogram() if obj.InheritsFrom("TGraph") else None
-    if frame:
-        set_literal(frame, title)
-    set_literal(obj, title)
+    _literal_title()(obj, str(title))  # one C++ call (the frame's title too)
     if not axis_titles:
         return
     getters = (obj.GetXaxis, obj.GetYaxis, obj.GetZaxis if obj.InheritsFrom("TH1") else lambda: None)

@@ -27,7 +27,7 @@ import numpy as np
 
 from pnetviz.draw.canvas import Figure
 from pnetviz.draw.canvascolors import READERS_PALETTE, palette_exec_number, used_colors
-from pnetviz.draw.standalone import drawn_alone
+from pnetviz.draw.standalone import drawn_alone, pad_vector, write_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
 from pnetviz.rootenv import compiled, root, set_title, start_colors
 
@@ -95,9 +95,15 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
             readme = ROOT.TNamed("README", f"pnetviz output set: {context}. Directories hold the objects of each plot "
                                            "(titles: what each is); canvases/ the plots as drawn.")  # fmt: skip
             tfile.WriteTObject(readme, "README")
+        pads, no_pads = {}, pad_vector([])
         with stored_colors() as colors:
             for stored, key, obj, fig in objects:
                 directory, _, name = stored.rpartition("/")
+                if fig is not None and id(fig) not in pads:
+                    pads[id(fig)] = pad_vector(fig.pads)
+                if write_alone(tfile, directory, obj, name, object_title(obj, name, key, fig),
+                               pads[id(fig)] if fig is not None else no_pads):  # fmt: skip
+                    continue  # a histogram or graph: described and written in one C++ call
                 describe(obj, name, key, fig, context)
                 target = tfile.GetDirectory(directory) if directory else tfile
                 if not target:
@@ -333,18 +339,23 @@ def describe(obj, name: str, key: str, fig: Figure | None, context: str) -> None
         obj.SetTitle(short(f"{fig.name.replace('_', ' ')}" + (f" | {context}" if context else "")))
         _no_stats(obj)
         return
-    label = fig.labels.get(key) if fig else None
-    title = obj.GetTitle()
-    if title in BAD_TITLES or title in (name, key.rpartition("/")[2]) or title.startswith(key.replace("/", "_")):
-        title = label or key.replace("/", " ")
-    plot = f", {fig.name.replace('_', ' ')}" if fig else ""
-    set_title(obj, short(f"{title}{plot}"))  # literally: a name holding ';' stays whole
+    set_title(obj, object_title(obj, name, key, fig))  # literally: a name holding ';' stays whole
     if fig is not None:
         _axis_titles(obj, fig)
     if obj.InheritsFrom("TH1"):
         obj.SetStats(False)
         if obj.GetSumw2N() == 0:
             obj.Sumw2()
+
+
+def object_title(obj, name: str, key: str, fig: Figure | None) -> str:
+    """The title describe gives a stored object (not a pad): its own, unless it says nothing
+    (BAD_TITLES, its name or key), then its legend label or key; and the plot's name."""
+    title = obj.GetTitle()
+    if title in BAD_TITLES or title in (name, key.rpartition("/")[2]) or title.startswith(key.replace("/", "_")):
+        title = (fig.labels.get(key) if fig else None) or key.replace("/", " ")
+    plot = f", {fig.name.replace('_', ' ')}" if fig else ""
+    return short(f"{title}{plot}")
 
 
 def _axis_titles(obj, fig: Figure) -> None:

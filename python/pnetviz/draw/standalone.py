@@ -149,6 +149,35 @@ PALETTE_X = (0.905, 0.925)  # NDC of a palette beside the frame of a default can
 Z_LABEL_SIZE = 0.03
 
 
+@functools.cache
+def _writer():
+    """macros/root_store.h's Writer with this module's sizes (compiled at the first use)."""
+    kernels = compiled('#include "root_store.h"', "root_store.h").pnetviz_store
+    return kernels.Writer(AXIS_SIZE, LABEL_OFFSET, X_TITLE_OFFSET, AUTO_OFFSET, Z_LABEL_SIZE, 42, DEFAULT_MARGIN, *PALETTE_X)
+
+
+def pad_vector(pads: list) -> object:
+    """`pads` as the std::vector<TPad*> write_alone takes (a figure's pads, made once a file)."""
+    vector = root().std.vector["TPad*"]()
+    for pad in pads:
+        vector.push_back(pad)
+    return vector
+
+
+def write_alone(directory, path: str, obj, name: str, title: str, pads) -> bool:
+    """A TH1 or TGraph `obj` described as draw.rootfile.describe does (name, `title`, axis titles
+    from the frame of the pad in `pads` it is drawn on, no stats, Sumw2) and written as `name`
+    into `directory`'s sub-directory `path` (made if missing) as drawn_alone would: one C++ call
+    (macros/root_store.h; the per-object PyROOT calls were ~1/2 of writing plots.root). False,
+    and nothing done, for any other object: the caller describes and writes it."""
+    writer = _writer()
+    result = writer.store(directory, path, obj, name, title, pads, True, -1.0, 0.0)
+    if result == 2:  # kLabels: described; its y axis's class labels are sized here, then it is written
+        size, offset = labelled_y_axis(_axes(obj)[1])
+        result = writer.store(directory, path, obj, name, title, pads, False, size, offset)
+    return result == 0
+
+
 @contextlib.contextmanager
 def default_palette(hist) -> Iterator[None]:
     """The palette of a COLZ `hist` placed for a default canvas inside the block (the figure's

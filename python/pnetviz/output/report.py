@@ -23,8 +23,9 @@ def plain(value, keep_nonfinite: bool = False):
     (`keep_nonfinite`: json writes NaN/Infinity, read back exactly, for data read by pnetviz).
     A str/int/bool/None and a list of them (or of finite numbers) are copied without a call per
     element (a report holds thousands)."""
-    if isinstance(value, dict):
-        return {str(k): v if type(v) in _KEPT else plain(v, keep_nonfinite) for k, v in value.items()}
+    if isinstance(value, dict):  # a finite float (v - v == 0: not for NaN/inf) kept without a call
+        return {str(k): v if (t := type(v)) in _KEPT or (t is float and (keep_nonfinite or v - v == 0.0))
+                else plain(v, keep_nonfinite) for k, v in value.items()}  # fmt: skip
     if isinstance(value, (list, tuple)):
         kinds = set(map(type, value))
         if kinds <= _KEPT or (kinds <= _NUMBERS and (keep_nonfinite or _finite_sum(value))):
@@ -56,7 +57,11 @@ def _finite_sum(numbers) -> bool:
 
 def _holds_containers(value: list) -> bool:
     """Any item of `value` is a dict or list (checked per distinct type: one C pass over the items)."""
-    return any(issubclass(kind, _CONTAINERS) for kind in set(map(type, value)))
+    return _any_container(set(map(type, value)))
+
+
+def _any_container(kinds: set) -> bool:
+    return any(issubclass(kind, _CONTAINERS) for kind in kinds)
 
 
 def dumps(value, allow_nan: bool = True) -> str:
@@ -65,19 +70,36 @@ def dumps(value, allow_nan: bool = True) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=allow_nan)
 
 
-def _lines(value, indent: int = 0) -> list[str]:
+def _lines(value, indent: int = 0, keys: dict[str, str] | None = None) -> list[str]:
+    """The text report's lines of `value` (a plain() document) at `indent`; `keys` holds each key's
+    text_line, made once (a report repeats its keys in every class and split)."""
+    keys = {} if keys is None else keys
     pad = "  " * indent
     if isinstance(value, dict):
         out = []
         for key, item in value.items():
-            if isinstance(item, (dict, list)) and not _is_flat_list(item):
-                out.append(f"{pad}{text_line(key)}:")
-                out.extend(_lines(item, indent + 1))
+            name = keys.get(key)
+            if name is None:
+                name = keys[key] = text_line(key)
+            kind = type(item)
+            if kind is float:  # the common leaves and flat lists without _value's tests: as it writes them
+                out.append(f"{pad}{name}: {item:.6g}")
+            elif kind is str:
+                out.append(f"{pad}{name}: {item if item.isprintable() else text_line(item)}")
+            elif kind is int or kind is bool:
+                out.append(f"{pad}{name}: {item}")
+            elif item is None:
+                out.append(f"{pad}{name}: n/a")
+            elif kind is list and not _any_container(kinds := set(map(type, item))):
+                out.append(f"{pad}{name}: {_flat_list(item, kinds)}")
+            elif isinstance(item, (dict, list)) and not _is_flat_list(item):
+                out.append(f"{pad}{name}:")
+                out.extend(_lines(item, indent + 1, keys))
             else:
-                out.append(f"{pad}{text_line(key)}: {_value(item)}")
+                out.append(f"{pad}{name}: {_value(item)}")
         return out
     if isinstance(value, list):
-        return [line for item in value for line in _lines(item, indent)]
+        return [line for item in value for line in _lines(item, indent, keys)]
     return [f"{pad}{_scalar(value)}"]
 
 
@@ -99,6 +121,15 @@ def _scalar(value) -> str:
     return "n/a" if value is None else text_line(value)  # a name with a line break stays on its line
 
 
+def _flat_list(item: list, kinds: set) -> str:
+    """_value of a list of no dict or list, whose item types are `kinds`."""
+    if len(item) > LONG_LIST and kinds <= _NUMBERS_OR_NONE:
+        return _summary(item)
+    if kinds <= {float}:
+        return "[" + ", ".join(map(_SIX_DIGITS, item)) + "]"
+    return "[" + ", ".join(_scalar(v) for v in item) + "]"
+
+
 REPORT_JSON = "summary_report.json"
 LONG_LIST = 8  # a list of more numbers than this stands in the text report as a summary line
 _NUMBERS_OR_NONE = frozenset((float, int, type(None)))  # bool is not a number here
@@ -118,7 +149,10 @@ def _summary(values: list) -> str:
     """`N values from LO to HI[, M n/a] (summary_report.json)` of numbers and Nones (a None or a
     NaN/inf is n/a; the range is over the others); `N values, all n/a (...)` if none is left."""
     where = f"({REPORT_JSON})"
-    known = [v for v in values if type(v) is int or (v is not None and math.isfinite(v))]
+    if None not in values and _finite_sum(values):  # every one finite (one C pass): all known
+        known = values
+    else:
+        known = [v for v in values if type(v) is int or (v is not None and math.isfinite(v))]
     if not known:
         return f"{len(values)} values, all n/a {where}"
     missing = len(values) - len(known)

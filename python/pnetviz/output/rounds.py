@@ -103,24 +103,31 @@ def check_same(target: Path, run_meta: dict | None) -> None:
                      "another --plots-dir (or --output).")  # fmt: skip
 
 
-def stamp_report(stage: Path, run_meta: dict) -> None:
-    """Record the run's round in the staged set's summary_report.json (if it has one)."""
+def stamp_report(stage: Path, run_meta: dict) -> bytes | None:
+    """Record the run's round in the staged set's summary_report.json (if it has one). Returns
+    the bytes the file should now hold when they are known to read back as JSON (as
+    jsonoutline.check_json takes them: the file as read, or with the round appended to it), so
+    that verification compares instead of parsing it again; None otherwise."""
     mine = run_meta.get(KEY)
     path = Path(stage) / REPORT
     if not mine or not path.is_file():
-        return
+        return None
     try:
         raw = read_bytes(path, "summary report", MAX_JSON_BYTES)
         data = outline_json(raw, str(path), finite=False)  # keys and strings: its numbers are not needed here
     except (InputError, OSError):
-        return  # verification names it
-    if not isinstance(data, dict) or data.get(KEY) == mine:
-        return
+        return None  # verification names it
+    if not isinstance(data, dict):
+        return raw
+    if data.get(KEY) == mine:
+        return raw
     body = raw.decode("utf-8").rstrip()
     if KEY not in data and data and body.endswith("}"):  # appended as report.dumps writes it: not re-encoded
-        entry = dumps({KEY: mine})[1:-1]  # '"round":{...}'
-        path.write_text(f"{body[:-1].rstrip()},{entry}}}\n")
-    else:
-        data = parse_json(raw, str(path), finite=False)  # re-encoded: with its numbers
-        data[KEY] = mine
-        path.write_text(dumps(data) + "\n")
+        entry = dumps({KEY: mine})[1:-1]  # '"round":{...}': a member of strings, one level deeper
+        text = f"{body[:-1].rstrip()},{entry}}}\n"
+        path.write_text(text)
+        return text.encode()
+    data = parse_json(raw, str(path), finite=False)  # re-encoded: with its numbers
+    data[KEY] = mine
+    path.write_text(dumps(data) + "\n")
+    return None
