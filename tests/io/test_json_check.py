@@ -117,3 +117,34 @@ def test_check_json_agrees_on_random_documents():
         data = text.replace(f'"{"9" * 500}"', "9" * 500).encode()
         for finite in (True, False):
             assert _outcome(jsonoutline.check_json, data, finite) == _outcome(readers.parse_json, data, finite)
+
+
+def _string(rng: random.Random) -> str:
+    """Text full of what a byte scan could take for structure: brackets, quotes, backslashes."""
+    return "".join(rng.choice(["[", "]", "{", "}", '"', "\\", '\\"', "a", "\u00e9", ","]) for _ in range(rng.randint(0, 12)))
+
+
+def test_nesting_read_from_the_bytes_as_the_walk():
+    """jsonoutline.nesting_ok (depth from the bytes: brackets outside strings) agrees with readers._tree_ok
+    around the limit, with strings holding many closing brackets (a count that ignored strings would
+    miss a too-deep chain) or opening ones (and would refuse a fine one), escaped quotes and backslashes."""
+    outcomes = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        deep = rng.choice([3, readers.MAX_DEPTH - 1, readers.MAX_DEPTH, readers.MAX_DEPTH + 1])
+        doc = leaf = {"s": _string(rng)}
+        for level in range(deep - 1):
+            child = {"k": _string(rng), "t": rng.choice(["]" * 70, "[" * 70, "}{", '\\"]'])} if level % 2 else []
+            if isinstance(leaf, dict):
+                leaf["next"] = child
+            else:
+                leaf.extend([_string(rng), child])
+            leaf = child
+        data = json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode()
+        expected = readers._tree_ok(json.loads(data))
+        assert jsonoutline.nesting_ok(data) is expected, seed
+        assert (_outcome(jsonoutline.check_json, data, True) is None) is expected
+        outcomes.add(expected)
+    assert outcomes == {True, False}
+    assert jsonoutline.nesting_ok(b"[" * 64 + b'"[\\\\"' + b"]" * 64)  # the quote after an escaped backslash ends the string
+    assert not jsonoutline.nesting_ok(b"[" * 65 + b'"\\"]"' + b"]" * 65)  # an escaped quote does not

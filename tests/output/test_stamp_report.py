@@ -54,3 +54,23 @@ def test_round_appended_to_an_indented_report_of_an_older_pnetviz(tmp_path):
     path.write_text(json.dumps({"a": [1.5, 2.5], "b": {"c": None}}, indent=2) + "\n")
     rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
     assert json.loads(path.read_text()) == {"a": [1.5, 2.5], "b": {"c": None}, rounds.KEY: MINE}
+
+
+def test_stamp_report_hands_verification_the_bytes_it_checked(tmp_path):
+    """The bytes stamp_report returns are the file's (appended, unchanged or of another round: None
+    where it re-encodes); verify_file parses a file holding other bytes as before: a report
+    damaged after the stamp is refused with check_json's message."""
+    from pnetviz.output.atomic import verify_file
+
+    path = tmp_path / "summary_report.json"
+    write_reports(tmp_path, {"auc": 0.9, "curve": [0.5, 1.5]}, "title")
+    known = rounds.stamp_report(tmp_path, {rounds.KEY: MINE})
+    assert known == path.read_bytes() and known.endswith(b',"round":{"name":"ana-results","results":"/x/ana/results"}}\n')
+    assert rounds.stamp_report(tmp_path, {rounds.KEY: MINE}) == known  # already stamped: the file as it is
+    assert verify_file(path, known) is None
+    path.write_bytes(known[:-20])  # truncated after the stamp (a full disk)
+    message = verify_file(path, known)
+    assert message == verify_file(path) and message.startswith("does not read back as JSON (") and "not valid JSON" in message
+    path.write_text(dumps({"a": 1, rounds.KEY: {"name": "old", "results": "/old"}}) + "\n")
+    assert rounds.stamp_report(tmp_path, {rounds.KEY: MINE}) is None  # re-encoded: verification parses it
+    assert rounds.stamp_report(tmp_path, {}) is None

@@ -3,6 +3,7 @@ place of a `--predictions` file that sits in a results tree (where `--results-di
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 
@@ -47,15 +48,15 @@ def round_meta(args) -> dict:
     return rounds.meta(round_results(args)[0], args.round, plots_root(args))
 
 
-def claim_round(args) -> None:
+def claim_round(args, meta: dict | None = None) -> None:
     """Register the run's round in the plots tree (output.rounds.claim) when its name places the
-    sets: a trainer's tree or --round, and no --output."""
+    sets: a trainer's tree or --round, and no --output (`meta`: round_meta(args) if known)."""
     from pnetviz.cli.common import plots_root  # noqa: PLC0415
     from pnetviz.output import rounds  # noqa: PLC0415
 
     results, in_tree = round_results(args)
     if getattr(args, "output", None) is None and (in_tree or args.round is not None):
-        rounds.claim(plots_root(args), round_meta(args)[rounds.KEY]["name"], results)
+        rounds.claim(plots_root(args), (meta or round_meta(args))[rounds.KEY]["name"], results)
 
 
 def trainer_identity_of(args) -> Path | None:
@@ -64,6 +65,15 @@ def trainer_identity_of(args) -> Path | None:
     found = trainer_identity(args.predictions, args.signal_prefix)
     return found[0] if found is not None else None
 
+
+
+@functools.cache
+def _options_parser(kind: str):
+    """The parser remember.single reads the given and the recorded options with: the same for
+    every run of `kind` (it drops its defaults each time), made once a process (~1 ms)."""
+    from pnetviz.cli import common  # noqa: PLC0415
+
+    return common.evaluation_parser(kind, None, "", "")
 
 
 def remember_options(args, argv, kind: str, background: str | None = None) -> list[str]:
@@ -75,11 +85,11 @@ def remember_options(args, argv, kind: str, background: str | None = None) -> li
 
     files, _, model_dir = common.resolve_files(args, kind, background)
     outputs, summary = common.output_dirs(args, model_dir, files)
+    meta = round_meta(args)  # once: it resolves paths and reads the round registry
     for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
-        check_same(directory, round_meta(args))
-    make_parser = lambda: common.evaluation_parser(kind, None, "", "")  # noqa: E731
-    changes = remember.single(args, argv, kind, make_parser, [*outputs, summary], [f.fold for f in files])
-    claim_round(args)
+        check_same(directory, meta)
+    changes = remember.single(args, argv, kind, lambda: _options_parser(kind), [*outputs, summary], [f.fold for f in files])
+    claim_round(args, meta)
     if not args.quiet:
         for line in changes.lines(str(Path(outputs[0]).parent)):
             print(f"[pnetviz {kind}] {line}", flush=True)
