@@ -16,6 +16,8 @@
 #include "TPave.h"
 #include "TPaletteAxis.h"
 #include "TString.h"
+#include "TClass.h"
+#include <unordered_map>
 #include <vector>
 
 namespace pnetviz_store {
@@ -140,12 +142,22 @@ private:
       }
    }
 
+   // p->InheritsFrom(TH1::Class()), looked up once a class.
+   static bool IsHist(TObject* p)
+   {
+      static std::unordered_map<TClass*, bool> hists;
+      TClass* cls = p->IsA();
+      auto found = hists.find(cls);
+      if (found == hists.end()) found = hists.emplace(cls, p->InheritsFrom(TH1::Class())).first;
+      return found->second;
+   }
+
    // The first histogram drawn on `pad` other than `obj` (rootfile's frame_of).
    static TH1* Frame(TPad* pad, TObject* obj)
    {
       for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
          TObject* p = link->GetObject();
-         if (p && p != obj && p->InheritsFrom(TH1::Class())) return static_cast<TH1*>(p);
+         if (p && p != obj && IsHist(p)) return static_cast<TH1*>(p);
       }
       return nullptr;
    }
