@@ -61,14 +61,7 @@ def cms_canvas(name: str, frame: Frame, square: bool, cms_pos: int, extra_space:
     canvas.SetTopMargin(0.07 * 600 / 600)
     canvas.SetBottomMargin(0.125 * 600 / 600 + 0.02)
     (xmin, xmax), (ymin, ymax) = frame.x, frame.y
-    hframe = ROOT.TH1F("hframe", "", FRAME_BINS, xmin, xmax)
-    hframe.SetBit(ROOT.TH1.kNoStats)
-    hframe.SetBit(ROOT.TObject.kCanDelete)
-    ROOT.SetOwnership(hframe, False)
-    hframe.SetMinimum(ymin)
-    hframe.SetMaximum(ymax)
-    hframe.GetYaxis().SetLimits(ymin, ymax)
-    hframe.SetDirectory(ROOT.nullptr)
+    hframe = frame_histogram(xmin, ymin, xmax, ymax)
     canvas.cd()
     hframe.GetYaxis().SetTitleOffset(y_offset)
     hframe.GetXaxis().SetTitleOffset(1.05)
@@ -224,8 +217,19 @@ def draw_frame(pad, xmin: float, ymin: float, xmax: float, ymax: float, title: s
     frame from it as DrawFrame's paint would have (the same pixels: checked on every figure of
     the demo). cms_canvas sets the pad's ranges as that paint does (without them, its TFrame,
     GetFrame().Draw(), is drawn as a stray box on figures that relabel their frame's axis)."""
+    hframe = frame_histogram(xmin, ymin, xmax, ymax, title, logx=bool(pad.GetLogx()))
+    pad.cd()
+    hframe.Draw(" ")
+    pad.cd()
+    return hframe
+
+
+def frame_histogram(xmin: float, ymin: float, xmax: float, ymax: float, title: str = "", logx: bool = False):
+    """TPad::DrawFrame's "hframe", not drawn: FRAME_BINS bins (spaced evenly in log x where `logx`
+    and 0 < xmin < xmax), the y range as its minimum, maximum and axis limits, no statistics box,
+    owned by the pad it is drawn in (kCanDelete), in no directory."""
     ROOT = root()
-    if pad.GetLogx() and 0 < xmin < xmax:
+    if logx and 0 < xmin < xmax:
         edges = np.exp(np.log(xmin) + np.arange(FRAME_BINS + 1) * ((np.log(xmax) - np.log(xmin)) / FRAME_BINS))
         edges[0] = xmin
         hframe = ROOT.TH1F("hframe", title, FRAME_BINS, edges)
@@ -238,9 +242,6 @@ def draw_frame(pad, xmin: float, ymin: float, xmax: float, ymax: float, title: s
     hframe.SetMaximum(ymax)
     hframe.GetYaxis().SetLimits(ymin, ymax)
     hframe.SetDirectory(ROOT.nullptr)
-    pad.cd()
-    hframe.Draw(" ")
-    pad.cd()
     return hframe
 
 

@@ -1,0 +1,241 @@
+// pnetviz: the Poisson bootstrap of a weighted ROC, over one run of records sorted by
+// decreasing score (weighted_roc.h's RocRecord, or any struct with `key`, `is_signal` and
+// `weight`: events with equal keys form one point). Per replica every event's weight is
+// multiplied by a Poisson(1) count; each replica gives its AUC and its background efficiency at
+// a signal efficiency. Exact per-event replicas (`bootstrap`), or for large samples normal draws
+// per chunk of events (`bootstrap_binned`, `bootstrap_chunks`). Included by weighted_roc.h.
+#ifndef PNETVIZ_ROC_BOOTSTRAP_H
+#define PNETVIZ_ROC_BOOTSTRAP_H
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace pnetviz {
+namespace detail {
+
+// Poisson(1) draws from one 64-bit uniform by table look-up (exact CDF up to k = 12).
+class Poisson1 {
+public:
+   explicit Poisson1(std::uint64_t seed) : state_(seed ? seed : kGolden)
+   {
+      double cdf = 0., p = std::exp(-1.);
+      for (int k = 0; k < kMax; ++k) {
+         cdf += p;
+         p /= (k + 1);
+         thresholds_[k] = cdf >= 1. ? ~std::uint64_t(0) : std::uint64_t(cdf * 18446744073709551616.0);
+      }
+   }
+   std::uint8_t operator()()
+   {
+      const std::uint64_t u = next();
+      // Branch-free for k < 4 (98% of draws): the outcome is random, a loop exit mispredicts.
+      std::uint8_t k = (u >= thresholds_[0]) + (u >= thresholds_[1]) + (u >= thresholds_[2]) + (u >= thresholds_[3]);
+      if (k == 4)
+         while (k < kMax && u >= thresholds_[k]) ++k;
+      return k;
+   }
+   // The same stream `draws` further on (splitmix64's state is a counter): what `draws` calls
+   // would leave, in one step.
+   void skip(std::uint64_t draws) { state_ += draws * kGolden; }
+
+private:
+   static constexpr int kMax = 12;
+   static constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+   std::uint64_t next() // splitmix64: fast, seedable, good enough for resampling
+   {
+      std::uint64_t z = (state_ += kGolden);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+   }
+   std::uint64_t state_;
+   std::uint64_t thresholds_[kMax];
+};
+
+// One replica of the Poisson bootstrap on one sorted run (its counts drawn by `poisson`): its
+// AUC and its background efficiency at signal efficiency `eps_s` (linear interpolation between
+// the curve points around it).
+template <typename Record>
+void bootstrap_replica(const Record *recs, std::size_t n, Poisson1 &poisson, double eps_s,
+                       std::uint8_t *counts, double *auc, double *eps_b)
+{
+   double total_tp = 0., total_fp = 0.;
+   for (std::size_t i = 0; i < n; ++i) { // branch-free: classes alternate at random
+      counts[i] = poisson();
+      const double cw = counts[i] * recs[i].weight, s = recs[i].is_signal;
+      total_tp += s * cw;
+      total_fp += (1. - s) * cw;
+   }
+   const double target = eps_s * total_tp;
+   double tp = 0., fp = 0., tp_prev = 0., fp_prev = 0., area = 0.;
+   double fp_at = std::numeric_limits<double>::quiet_NaN();
+   for (std::size_t i = 0; i < n; ++i) {
+      const double cw = counts[i] * recs[i].weight, s = recs[i].is_signal;
+      tp += s * cw;
+      fp += (1. - s) * cw;
+      if (i + 1 == n || recs[i + 1].key != recs[i].key) {
+         area += (fp - fp_prev) * (tp + tp_prev);
+         if (fp_at != fp_at && tp >= target && tp > tp_prev)
+            fp_at = fp_prev + (target - tp_prev) / (tp - tp_prev) * (fp - fp_prev);
+         tp_prev = tp;
+         fp_prev = fp;
+      }
+   }
+   const bool ok = total_tp != 0. && total_fp != 0.;
+   *auc = ok ? 0.5 * area / (total_tp * total_fp) : std::numeric_limits<double>::quiet_NaN();
+   *eps_b = ok ? fp_at / total_fp : std::numeric_limits<double>::quiet_NaN();
+}
+
+constexpr std::size_t kLanes = 4; // replicas computed side by side
+
+// kLanes replicas at once, each exactly as bootstrap_replica computes it (the same draws, the
+// same operations in the same order): one replica's sums form a chain of dependent additions,
+// so the replicas' chains are interleaved for the CPU to run them in parallel (~1.5x faster, measured).
+// `gens`: each replica's generator at its first draw; `counts`: room for kLanes * n counts.
+template <typename Record>
+void bootstrap_lanes(const Record *recs, std::size_t n, Poisson1 *gens, double eps_s, std::uint8_t *counts,
+                     double *auc, double *eps_b)
+{
+   double total_tp[kLanes] = {}, total_fp[kLanes] = {};
+   for (std::size_t i = 0; i < n; ++i) {
+      const double w = recs[i].weight, s = recs[i].is_signal;
+      for (std::size_t l = 0; l < kLanes; ++l) {
+         counts[i * kLanes + l] = gens[l]();
+         const double cw = counts[i * kLanes + l] * w;
+         total_tp[l] += s * cw;
+         total_fp[l] += (1. - s) * cw;
+      }
+   }
+   double target[kLanes], tp[kLanes] = {}, fp[kLanes] = {}, tp_prev[kLanes] = {}, fp_prev[kLanes] = {};
+   double area[kLanes] = {}, fp_at[kLanes];
+   for (std::size_t l = 0; l < kLanes; ++l) {
+      target[l] = eps_s * total_tp[l];
+      fp_at[l] = std::numeric_limits<double>::quiet_NaN();
+   }
+   for (std::size_t i = 0; i < n; ++i) {
+      const double w = recs[i].weight, s = recs[i].is_signal;
+      const bool end = i + 1 == n || recs[i + 1].key != recs[i].key;
+      for (std::size_t l = 0; l < kLanes; ++l) {
+         const double cw = counts[i * kLanes + l] * w;
+         tp[l] += s * cw;
+         fp[l] += (1. - s) * cw;
+         if (end) {
+            area[l] += (fp[l] - fp_prev[l]) * (tp[l] + tp_prev[l]);
+            if (fp_at[l] != fp_at[l] && tp[l] >= target[l] && tp[l] > tp_prev[l])
+               fp_at[l] = fp_prev[l] + (target[l] - tp_prev[l]) / (tp[l] - tp_prev[l]) * (fp[l] - fp_prev[l]);
+            tp_prev[l] = tp[l];
+            fp_prev[l] = fp[l];
+         }
+      }
+   }
+   for (std::size_t l = 0; l < kLanes; ++l) {
+      const bool ok = total_tp[l] != 0. && total_fp[l] != 0.;
+      auc[l] = ok ? 0.5 * area[l] / (total_tp[l] * total_fp[l]) : std::numeric_limits<double>::quiet_NaN();
+      eps_b[l] = ok ? fp_at[l] / total_fp[l] : std::numeric_limits<double>::quiet_NaN();
+   }
+}
+
+// Poisson bootstrap on one sorted run: per replica, every event's weight is multiplied by a
+// Poisson(1) count (replica r takes draws r * n to (r + 1) * n - 1 of one splitmix64 stream);
+// writes each replica's AUC and eps_b at `eps_s` (bootstrap_replica), kLanes replicas at a time.
+template <typename Record>
+void bootstrap(const Record *recs, std::size_t n, std::size_t replicas, std::uint64_t seed, double eps_s,
+               double *auc, double *eps_b)
+{
+   Poisson1 poisson(seed);
+   std::vector<std::uint8_t> counts(kLanes * n);
+   std::size_t r = 0;
+   for (; r + kLanes <= replicas; r += kLanes) {
+      static_assert(kLanes == 4, "one generator a lane");
+      Poisson1 gens[kLanes] = {poisson, poisson, poisson, poisson};
+      for (std::size_t l = 1; l < kLanes; ++l)
+         gens[l].skip(l * n);
+      bootstrap_lanes(recs, n, gens, eps_s, counts.data(), auc + r, eps_b + r);
+      poisson.skip(kLanes * n);
+   }
+   for (; r < replicas; ++r)
+      bootstrap_replica(recs, n, poisson, eps_s, counts.data(), auc + r, eps_b + r);
+}
+
+// Chunk sums for the binned bootstrap: the sorted run is cut into chunks of at least
+// `min_chunk` events (cuts only between different scores); per chunk: signal sum w (ws) and
+// sum w^2 (vs), background sum w (wb) and sum w^2 (vb). Outputs need n / min_chunk + 1
+// entries; returns the number of chunks.
+template <typename Record>
+std::size_t chunk_sums(const Record *recs, std::size_t n, std::size_t min_chunk, double *ws, double *vs,
+                       double *wb, double *vb)
+{
+   double a = 0., b = 0., c = 0., d = 0.;
+   std::size_t in_chunk = 0, m = 0;
+   for (std::size_t i = 0; i < n; ++i) {
+      const double w = recs[i].weight, s = recs[i].is_signal;
+      a += s * w;
+      b += s * w * w;
+      c += (1. - s) * w;
+      d += (1. - s) * w * w;
+      if ((++in_chunk >= min_chunk && (i + 1 == n || recs[i + 1].key != recs[i].key)) || i + 1 == n) {
+         ws[m] = a, vs[m] = b, wb[m] = c, vb[m] = d;
+         ++m;
+         a = b = c = d = 0.;
+         in_chunk = 0;
+      }
+   }
+   return m;
+}
+
+// Binned Poisson bootstrap for large samples, from the chunk sums above: per chunk and class
+// the replica's weight sum, a sum of Poisson(1) x w, is drawn from a normal with the same mean
+// (sum w) and variance (sum w^2). A replica then costs O(chunks) instead of O(events). Chunks
+// are tie groups for the replica curves, so this estimates the spread, not the AUC itself.
+inline void bootstrap_chunks(const double *ws, const double *vs, const double *wb, const double *vb, std::size_t m,
+                             std::size_t replicas, std::uint64_t seed, double eps_s, double *auc, double *eps_b)
+{
+   std::vector<double> sd_s(m), sd_b(m); // standard deviations once
+   for (std::size_t k = 0; k < m; ++k) {
+      sd_s[k] = std::sqrt(vs[k]);
+      sd_b[k] = std::sqrt(vb[k]);
+   }
+   std::mt19937_64 rng(seed);
+   std::normal_distribution<double> gauss(0., 1.);
+   std::vector<double> tps(m), fps(m);
+   for (std::size_t r = 0; r < replicas; ++r) {
+      double tp = 0., fp = 0.;
+      for (std::size_t k = 0; k < m; ++k) {
+         tp += ws[k] + sd_s[k] * gauss(rng);
+         fp += wb[k] + sd_b[k] * gauss(rng);
+         tps[k] = tp;
+         fps[k] = fp;
+      }
+      double area = 0., tp_prev = 0., fp_prev = 0., fp_at = std::numeric_limits<double>::quiet_NaN();
+      const double target = eps_s * tp;
+      for (std::size_t k = 0; k < m; ++k) {
+         area += (fps[k] - fp_prev) * (tps[k] + tp_prev);
+         if (fp_at != fp_at && tps[k] >= target && tps[k] > tp_prev)
+            fp_at = fp_prev + (target - tp_prev) / (tps[k] - tp_prev) * (fps[k] - fp_prev);
+         tp_prev = tps[k];
+         fp_prev = fps[k];
+      }
+      const bool ok = tp != 0. && fp != 0.;
+      auc[r] = ok ? 0.5 * area / (tp * fp) : std::numeric_limits<double>::quiet_NaN();
+      eps_b[r] = ok ? fp_at / fp : std::numeric_limits<double>::quiet_NaN();
+   }
+}
+
+template <typename Record>
+void bootstrap_binned(const Record *recs, std::size_t n, std::size_t replicas, std::uint64_t seed,
+                      double eps_s, std::size_t min_chunk, double *auc, double *eps_b)
+{
+   const std::size_t cap = n / min_chunk + 1;
+   std::vector<double> ws(cap), vs(cap), wb(cap), vb(cap);
+   const std::size_t m = chunk_sums(recs, n, min_chunk, ws.data(), vs.data(), wb.data(), vb.data());
+   bootstrap_chunks(ws.data(), vs.data(), wb.data(), vb.data(), m, replicas, seed, eps_s, auc, eps_b);
+}
+
+} // namespace detail
+} // namespace pnetviz
+
+#endif // PNETVIZ_ROC_BOOTSTRAP_H
