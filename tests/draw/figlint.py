@@ -789,7 +789,7 @@ def _data_paths(ROOT, pad, frame) -> list[tuple[str, tuple]]:
     paths = []
     link = pad.GetListOfPrimitives().FirstLink()
     while link:
-        obj, option = link.GetObject(), (link.GetOption() or "").upper().replace("SAME", "")  # its E is no error bar
+        obj, option = link.GetObject(), (link.GetOption() or "").upper()
         link = link.Next()
         parts = []
         if obj.InheritsFrom("TGraph") and obj.GetN() > 0:
