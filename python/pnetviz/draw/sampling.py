@@ -41,7 +41,7 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
         kind = _kind(class_name)
         if not kind:  # texts, legends, the TFrame
             continue
-        option = (here.GetOption() or "").upper().replace("SAME", "")  # its E is no error bar ("HIST SAME": steps)
+        option = (here.GetOption() or "").upper()
         if kind == "hist":
             address = root().addressof(obj)  # two proxies of one object: the same address
             frame_hist = address if frame_hist is None else frame_hist
