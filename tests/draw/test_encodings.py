@@ -19,6 +19,7 @@ from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.evaluate import evaluate_pair
 from pnetviz.metrics.roc import binary_clf_curve
 from pnetviz.names import name
+from toyrocs import two_rocs
 
 
 def test_each_meaning_has_its_own_style():
@@ -130,12 +131,7 @@ def test_working_point_lines_carry_their_targets():
 
 
 def test_ratio_bands_are_drawn_and_told_apart():
-    rng = np.random.default_rng(7)
-    n = 6000
-    y = rng.random(n) < 0.4
-    w = rng.uniform(0.5, 1.5, n)
-    ref, other = binary_clf_curve(rng.normal(1.2 * y, 1), y, w), binary_clf_curve(rng.normal(1.6 * y, 1), y, w)
-    n_sig = hep.effective_events(w[y])
+    ref, other, n_sig = two_rocs(6000, 7)
     curves = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, name("binary"), meaning_color("binary"), line_style("binary")),
               plots.CurveSpec("t/roc_b", other.fpr, other.tpr, name("multiclass"), meaning_color("multiclass"), line_style("multiclass"))]
     panel = plots.RatioPanel("binary", [

@@ -88,15 +88,11 @@ def _drawn(pad, name: str):
 def test_canvas_draws_within_1e3_of_the_frame_and_the_file_keeps_the_exact_curve() -> None:
     from pnetviz.draw import plots
     from pnetviz.draw.style import StyleOptions, cms_style, color
-    from pnetviz.metrics import folds, hep
-    from pnetviz.metrics.roc import binary_clf_curve, vertices
+    from pnetviz.metrics import folds
+    from pnetviz.metrics.roc import vertices
+    from toyrocs import two_rocs
 
-    rng = np.random.default_rng(11)
-    n = 20000
-    y = rng.random(n) < 0.4
-    w = rng.uniform(0.5, 1.5, n)
-    ref, other = binary_clf_curve(rng.normal(1.2 * y, 1), y, w), binary_clf_curve(rng.normal(1.6 * y, 1), y, w)
-    n_sig = hep.effective_events(w[y])
+    ref, other, n_sig = two_rocs(20000, 11)
     roc = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, "A", color("binary"), 1),
            plots.CurveSpec("t/roc_b", other.fpr, other.tpr, "B", color("multiclass"), 2)]  # fmt: skip
     ratio = folds.roc_ratio(other, ref, n_sig)
