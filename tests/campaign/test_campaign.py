@@ -129,12 +129,13 @@ def test_latex_tables_compile_within_a_16cm_text_width(done, tmp_path):
     compile_latex(tex, tmp_path)
 
 
-def test_dry_run_lists_every_job(tree, capsys):
-    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run"]) == 0
+def test_dry_run_lists_every_job(tree, capsys, tmp_path):
+    plots = ["--plots-dir", str(tmp_path / "plots")]  # not ./plots: a demo run there is another round
+    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(tree), "--dry-run", *plots]) == 0
     out = capsys.readouterr().out
     assert "[pnetviz campaign] 21 jobs" in out  # 2 channels x 2 signals x (3 binary + 1 multi-class + 1 comparison) + 1 GA run
     assert out.count("pnetviz binary ") == 12 and out.count("pnetviz compare ") == 4 and out.count("pnetviz ga ") == 1
-    argv = ["--results-dir", str(tree), "--dry-run", "--channels", "Run3Mu", "--signals", "MHc160_MA85", "--kinds", "binary"]
+    argv = ["--results-dir", str(tree), "--dry-run", "--channels", "Run3Mu", "--signals", "MHc160_MA85", "--kinds", "binary", *plots]
     assert run(load_script("visualizeCampaign").main, argv) == 0
     assert "[pnetviz campaign] 3 jobs" in capsys.readouterr().out
 

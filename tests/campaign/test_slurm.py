@@ -228,11 +228,12 @@ def test_bad_batch_options_are_one_line(argv, message):
         parse_args(argv, "pnetviz campaign")
 
 
-def test_the_dry_run_shows_the_resolved_request(results, capsys):
+def test_the_dry_run_shows_the_resolved_request(results, capsys, tmp_path):
     from pnetviz.cli.common import run
     from pnetviz.cli.campaign import main
 
-    argv = ["--results-dir", str(results), "--kinds", "binary", "--cluster", "slurm", "--job-queue", "short", "--dry-run"]
+    argv = ["--results-dir", str(results), "--kinds", "binary", "--cluster", "slurm", "--job-queue", "short", "--dry-run",
+            "--plots-dir", str(tmp_path / "plots")]  # fmt: skip
     assert run(main, argv) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
         "[pnetviz campaign] --cluster slurm: 6 jobs of 1 core, memory 3 GB, walltime 00:30:00, partition short; "

@@ -47,11 +47,11 @@ def test_predictions_without_identity_need_output_or_names(two_channels, tmp_pat
     assert "give --channel and --signal (or --output)" in capsys.readouterr().err
 
 
-def test_every_evaluation_option_reaches_the_jobs_that_have_it(two_channels, capsys):
+def test_every_evaluation_option_reaches_the_jobs_that_have_it(two_channels, capsys, tmp_path):
     extra = ["--subset", "has_bjet", "--hull", "--signal-scale", "2", "--classes", "signal,nonprompt,diboson,ttX",
              "--pair", "ttZ:ttX", "--threads", "2", "--tree", "Events", "--labels", "ttX=t#bar{t}X",
              "--weights", "signed", "--compare-subset", "has_bjet", "--syst-kappa", "0.5"]  # fmt: skip
-    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(two_channels), "--dry-run", *extra]) == 0
+    assert run(load_script("visualizeCampaign").main, ["--results-dir", str(two_channels), "--dry-run", "--plots-dir", str(tmp_path / "plots"), *extra]) == 0
     lines = [shlex.split(line) for line in capsys.readouterr().out.splitlines() if line.startswith("    pnetviz ")]
     by_kind = {}
     for argv in lines:

@@ -139,7 +139,7 @@ def test_campaign_finds_ga_runs_beside_the_results(tmp_path, capsys):
     assert kinds.count("ga") == 1 and {"binary", "multiclass", "compare"} <= set(kinds)
     ga_argv = next(argv for argv in lines if argv[1] == "ga")
     assert ga_argv[ga_argv.index("--channel") + 1] == "Run3Mu" and "--formats" in ga_argv
-    assert run_command("campaign", ["--results-dir", str(results), "--kinds", "ga", "--dry-run"]) == 0
+    assert run_command("campaign", ["--results-dir", str(results), "--plots-dir", str(tmp_path / "plots"), "--kinds", "ga", "--dry-run"]) == 0
     assert "1 jobs" in capsys.readouterr().out
 
 
