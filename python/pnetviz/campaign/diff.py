@@ -33,6 +33,8 @@ from pnetviz.errors import InputError
 from pnetviz.io.layout import hyper_tag
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.multiplicity import holm
+from pnetviz.escape import text_line
+from pnetviz.io import readers
 from pnetviz.io.readers import read_json
 
 SUMMARY = "campaign_summary.json"
@@ -68,15 +70,31 @@ def summary_dir(path: Path) -> Path:
                      "of a finished `pnetviz campaign` (or <plots-dir>/<round> for a round placed with --round).")  # fmt: skip
 
 
+ROW_FIX = "rerun `pnetviz campaign` for it (its summary was changed or damaged)"
+NAME_FIELDS = ("channel", "signal", "kind")  # path components of the round's fold sets
+
+
 def load_rows(directory: Path) -> list[dict]:
-    """The fold rows of a campaign summary (pilot rows and rows without a test AUC left out)."""
+    """The fold rows of a campaign summary (pilot rows and rows without a test AUC left out).
+    BadFile naming the file and the field for a summary whose `rows` is no list of objects, or
+    whose fold row has a channel, signal point, kind, pair or model that is not a name."""
     path = Path(directory) / SUMMARY
-    try:
-        data = read_json(path, "campaign summary")
-        rows = data["rows"]
-    except (InputError, OSError, KeyError, TypeError):
-        raise InputError(f"{path}: not a campaign summary (no rows). Fix: rerun `pnetviz campaign` for it.") from None
-    return [r for r in rows if isinstance(r, dict) and isinstance(r.get("fold"), int) and finite(r.get("auc_test"))]
+    data = read_json(path, "campaign summary", ROW_FIX)
+    if "rows" not in data:
+        raise InputError(f"{text_line(path)}: not a campaign summary (no rows). Fix: rerun `pnetviz campaign` for it.")
+    rows = readers.object_list(data["rows"], text_line(path), "rows", ROW_FIX)
+    kept = []
+    for index, row in enumerate(rows):
+        if not (isinstance(row.get("fold"), int) and not isinstance(row.get("fold"), bool) and finite(row.get("auc_test"))):
+            continue
+        for key in NAME_FIELDS:
+            readers.name_part(row.get(key), text_line(path), f"rows[{index}].{key}", ROW_FIX)
+        readers.text(row.get("pair"), text_line(path), f"rows[{index}].pair", ROW_FIX)
+        model = readers.optional_text(row.get("model"), text_line(path), f"rows[{index}].model", ROW_FIX)
+        if model is not None:
+            readers.name_part(model, text_line(path), f"rows[{index}].model", ROW_FIX)
+        kept.append(row)
+    return kept
 
 
 def finite(x: object) -> bool:

@@ -1,7 +1,8 @@
 """The web page of `pnetviz diff` (`index.html` in its output directory, self-contained): the
 matched models' table (significant rows marked), the difference maps, each model's ROC and
 rejection overlays, and the unmatched models. Every text from disk or a name is escaped
-(escape.html), every link quoted (urllib.parse.quote)."""
+(escape.html), every link quoted (urllib.parse.quote). The page runs no script: its
+Content-Security-Policy (CSP) allows its own inline style and the images beside it, nothing else."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ PAGE = "index.html"
 STYLE = ("body{font-family:sans-serif;margin:1.5em;max-width:80em}table{border-collapse:collapse;font-size:90%}"
          "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}td.t{text-align:left}"
          "tr.sig{background:#fde6c8}figure{display:inline-block;margin:4px}img{border:1px solid #ddd}")  # fmt: skip
+# no script, no fetch, no plugin, no form: a name that got past the escaping could not run anything
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'none'")  # fmt: skip
 COLUMNS = (("channel", "Channel", None), ("signal", "Signal", None), ("kind", "Kind", None), ("pair", "Pair", None),
            ("variant", "Variant", None), ("folds", "Folds", None), ("auc_a_mean", "AUC A", ".4f"),
            ("auc_b_mean", "AUC B", ".4f"), ("delta_auc", "ΔAUC", "+.4f"), ("delta_auc_standard_error", "± (fold test)", ".4f"),
@@ -72,5 +76,6 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
                      + "</table>")  # fmt: skip
     else:
         parts.append("<p>none: every model of each round has its match.</p>")
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>pnetviz diff: {html(names[1])} vs '
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{html(CSP)}"><title>pnetviz diff: {html(names[1])} vs '
             f"{html(names[0])}</title><style>{STYLE}</style></head>\n<body>{''.join(parts)}</body></html>\n")  # fmt: skip

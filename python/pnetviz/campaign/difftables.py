@@ -37,6 +37,11 @@ def p_text(value: object) -> str:
     return f"{value:.2g}" if value >= 1e-3 else f"{value:.1e}"
 
 
+def tex(name: object) -> str:
+    """A name as LaTeX text: its bytes that are not UTF-8 as the text \\xNN (valid_text), escaped."""
+    return escape.latex(valid_text(str(name)))
+
+
 def latex_table(diff: Diff) -> str:
     """A booktabs table of the matched models (variants numbered, named below the table)."""
     variants = sorted({r["variant"] for r in diff.rows})
@@ -50,13 +55,13 @@ def latex_table(diff: Diff) -> str:
         if r["delta_auc"] is not None and r["delta_auc_standard_error"] is None:
             delta = f"${number(r['delta_auc'])}$"
         mark = "$^{*}$" if r["significant"] else ""
-        cells = [escape.latex(r["channel"]), escape.latex(r["signal"]), escape.latex(r["kind"]), escape.latex(r["pair"]),
+        cells = [tex(r["channel"]), tex(r["signal"]), tex(r["kind"]), tex(r["pair"]),
                  f"V{number_of[r['variant']]}", str(len(r["folds"].split())), number(r["auc_a_mean"]),
                  number(r["auc_b_mean"]), delta, p_text(r["p_holm"]) + mark, number(r["rejection_ratio_0.5"], 2)]  # fmt: skip
         lines.append(" & ".join(cells) + " \\\\")
     if not diff.rows:
         lines.append("\\multicolumn{11}{c}{no model of round A matches one of round B} \\\\")
-    names = "; ".join(f"V{number_of[v]}: \\texttt{{{escape.latex(v) or '(none)'}}}" for v in variants)
+    names = "; ".join(f"V{number_of[v]}: \\texttt{{{tex(v) or '(none)'}}}" for v in variants)
     caption = ("Round B vs round A: test AUC per model, mean over the $k$ folds both rounds have; $\\Delta$AUC = B $-$ A "
                "with the error of the corrected resampled $t$-test over the folds (Nadeau--Bengio), $p$-value "
                f"Holm-adjusted over the {len(diff.rows)} matched models ($^{{*}}$: below {diff.alpha:g}); $R_{{0.5}}$: "
@@ -82,6 +87,21 @@ def files(diff: Diff) -> dict[str, str]:
             "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
 
 
+def valid_text(text: str) -> str:
+    """`text` as valid UTF-8: a byte of a name that is not UTF-8 (a surrogate, as Python keeps it
+    from a directory name and JSON hands it back from a campaign summary) as \\xNN, a lone
+    surrogate as \\uNNNN; escaped text is left as it is."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte (JSON "\\ud800")
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -> list[Path]:
     """Write the diff's files, figures and page into `directory` (a staging directory)."""
     from pnetviz.campaign import diffplots, diffsite  # noqa: PLC0415
@@ -98,6 +118,6 @@ def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -
                               if r["significant"]]}  # fmt: skip
     written = write_set(directory, formats, style, figures, report, "pnetviz diff", {})
     for name, text in {**files(diff), diffsite.PAGE: diffsite.page(diff, names, maps, "png" in formats)}.items():
-        (Path(directory) / name).write_text(text)
+        (Path(directory) / name).write_text(valid_text(text), encoding="utf-8")
         written.append(Path(directory) / name)
     return written

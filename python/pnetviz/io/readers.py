@@ -361,3 +361,53 @@ def text_list(value: object, name: str, field: str, fix: str = DEFAULT_FIX) -> l
     if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         raise _bad(name, field, value, "a list of strings", fix)
     return value
+
+
+def optional_text(value: object, name: str, field: str, fix: str = DEFAULT_FIX) -> str | None:
+    """`value` as a string, or None for a JSON null (a list, number or object is a bad value)."""
+    return None if value is None else text(value, name, field, fix)
+
+
+def object_list(value: object, name: str, field: str, fix: str = DEFAULT_FIX) -> list[dict]:
+    """`value` as a list of JSON objects (a string, an object, or a list holding anything else is
+    a bad value naming the first wrong entry)."""
+    if not isinstance(value, list):
+        raise _bad(name, field, value, "a list of objects", fix)
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise _bad(name, f"{field}[{index}]", item, "an object", fix)
+    return value
+
+
+def name_part(value: object, name: str, field: str, fix: str = DEFAULT_FIX) -> str:
+    """`value` as a name that is one path component: a non-empty string without '/' or NUL, not
+    '.' or '..' (a channel, signal point or model directory recorded in a summary)."""
+    part = text(value, name, field, fix)
+    if not part or "/" in part or "\0" in part or part in (".", ".."):
+        raise _bad(name, field, value, "a directory name (no '/', not empty, '.' or '..')", fix)
+    return part
+
+
+def number_cell(cell: str, name: str, field: str, fix: str = DEFAULT_FIX) -> float:
+    """A CSV cell as a finite float: a bad value naming `field` if it is no number, or one too
+    long or too large for a float (1e400, an integer of 400 digits)."""
+    value = cell.strip()
+    number = math.nan
+    if len(value.lstrip("+-")) <= MAX_INT_DIGITS:
+        with contextlib.suppress(ValueError, OverflowError):
+            number = float(value)
+    if not math.isfinite(number):
+        raise _bad(name, field, cell if len(cell) <= 40 else f"{cell[:12]}...({len(cell)} characters)",
+                   "a finite number in a float's range", fix)  # fmt: skip
+    return number
+
+
+def fits_float(value: object) -> bool:
+    """True for a finite int or float (not a bool) that a float holds: an integer of 400 digits,
+    which float() cannot convert, is not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
