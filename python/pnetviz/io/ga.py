@@ -20,11 +20,13 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.io import readers
+from pnetviz.io.gapredictions import SplitPredictions, read_predictions  # noqa: F401 - the GA files, read here
 from pnetviz.io.layout import DEFAULT_PREFIX, check_name, is_dir, listing, not_utf8, not_utf8_message
 from pnetviz.io.trainer import read_json
 
 ITERATION = re.compile(r"GA-iter(\d+)")
 MODEL = re.compile(r"model(\d+)")
+MAX_INDEX_DIGITS = 9  # a model index of model_info.csv (model<i>); more digits is a damaged row
 ROOT_PATTERN = re.compile(r"GAOptim.*")  # the trainer's results_dir: GAOptim, GAOptim_bjets, ...
 RESULTS_FILE = "ga_optimization_results.json"
 POPULATION_FILE = "model_info.csv"
@@ -33,8 +35,6 @@ GENES = ("nNodes", "optimizer", "initLR", "weight_decay", "scheduler")  # the ch
 GENE_FROM_JSON = ("num_hidden", "optimizer", "initial_lr", "weight_decay", "scheduler")  # the same in model<i>.json
 DEFAULT_PENALTY = 0.3  # ga_parameters.overfitting_penalty_weight of every GAConfig found
 DEFAULT_METRIC = "loss/valid"
-PREDICTION_KEYS = ("y_true", "y_scores", "weights")
-SPLITS = ("train", "test")
 MAX_CLASSES = 64  # signal and the background groups of one model
 
 
@@ -233,7 +233,7 @@ def parse_chromosome(text: str, path: Path, row: int) -> tuple:
 
 def is_gene(value: object) -> bool:
     """A chromosome entry pnetviz can rank, draw and tabulate: a name or a finite number."""
-    return isinstance(value, str) or (isinstance(value, (int, float)) and math.isfinite(value))
+    return isinstance(value, str) or readers.fits_float(value)
 
 
 def read_population(path: Path) -> list[tuple[int, tuple, float | None]]:
@@ -245,14 +245,11 @@ def read_population(path: Path) -> list[tuple[int, tuple, float | None]]:
     rows = []
     for number, row in enumerate(table, start=2):
         match = MODEL.fullmatch(row["model"] or "")
-        if not match:
+        if not match or len(match.group(1)) > MAX_INDEX_DIGITS:
             raise InputError(f"{path}: row {number}: model {row['model']!r} is not model<i>. Fix: re-write the file.")
         fitness = None
         if (row["fitness"] or "").strip() not in ("", "None", "nan"):
-            try:
-                fitness = float(row["fitness"])
-            except ValueError:
-                raise InputError(f"{path}: row {number}: fitness {row['fitness']!r} is not a number. Fix: re-write the file.") from None
+            fitness = readers.number_cell(row["fitness"], str(path), f"row {number}: fitness", "re-write the file")
         rows.append((int(match.group(1)), parse_chromosome(row["chromosome"] or "", path, number), fitness))
     if not rows:
         raise InputError(f"{path}: no population rows. Fix: re-write the file, or remove its iteration directory.")
@@ -411,43 +408,3 @@ def read_iteration(directory: Path, iteration: int, metric: str) -> tuple[list[G
         models.append(GAModel(iteration, index, chromosome, arrays, summary, records[index], fitness,
                               npz if npz.is_file() else None, model_diagnostics(diag_dir, index) if is_dir(diag_dir) else None))  # fmt: skip
     return models, notes
-
-
-@dataclass(frozen=True)
-class SplitPredictions:
-    label: np.ndarray  # true class index
-    scores: np.ndarray  # (N, C) softmax outputs
-    weights: np.ndarray
-
-
-def _check_shapes(path: Path, shapes: dict[str, tuple[int, ...]], n_classes: int, fix: str) -> None:
-    """InputError unless the arrays of both splits are there with shapes (N,), (N, n_classes), (N,)."""
-    for split in SPLITS:
-        keys = [f"{k}_{split}" for k in PREDICTION_KEYS]
-        missing = [k for k in keys if k not in shapes]
-        if missing:
-            raise InputError(f"{path}: no {', '.join(missing)} (arrays found: {', '.join(sorted(shapes)) or 'none'}). Fix: {fix}")
-        label, scores, weights = (shapes[k] for k in keys)
-        n = label[0] if len(label) == 1 else -1
-        if n < 0 or scores != (n, n_classes) or weights != (n,):
-            raise InputError(f"{path}: {split} arrays have shapes {label}, {scores}, {weights}; expected "
-                             f"(N,), (N, {n_classes}) for the run's {n_classes} classes, (N,). Fix: {fix}")  # fmt: skip
-
-
-def read_predictions(path: Path, n_classes: int) -> dict[str, SplitPredictions]:
-    """model<i>_predictions.npz: y_true/y_scores/weights for train and test (no pickled objects)."""
-    fix = "re-run visualizeGAIteration.py for this iteration, or remove the file."
-    data = readers.read_npz(path, "GA predictions file", fix, lambda shapes: _check_shapes(path, shapes, n_classes, fix))
-    out = {}
-    for split in SPLITS:
-        label, scores, weights = (data[f"{k}_{split}"] for k in PREDICTION_KEYS)
-        if not np.issubdtype(label.dtype, np.integer) and not (np.isfinite(label).all() and np.all(label == np.round(label))):
-            raise InputError(f"{path}: y_true_{split} holds values that are not class indices. Fix: {fix}")
-        label = label.astype(np.int64)
-        if label.size and (label.min() < 0 or label.max() >= n_classes):
-            raise InputError(f"{path}: y_true_{split} holds class {int(label.max())}, beyond the run's {n_classes} classes. Fix: {fix}")
-        scores, weights = scores.astype(np.float64), weights.astype(np.float64)
-        if not (np.isfinite(scores).all() and np.isfinite(weights).all()):
-            raise InputError(f"{path}: y_scores_{split} or weights_{split} hold NaN or inf. Fix: {fix}")
-        out[split] = SplitPredictions(label, scores, weights)
-    return out
