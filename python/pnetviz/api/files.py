@@ -16,6 +16,7 @@ from pnetviz.io.layout import root_path
 from pnetviz.output.render import canvas_names, figure_name
 
 NOTHING_SHOWN = "nothing was shown"
+TABLE_FIX = "re-run `pnetviz campaign` for this round"
 
 
 def read_figure(root_file: Path, name: str, jsroot: str) -> Figure:
@@ -86,10 +87,14 @@ def read_table(path: Path, frame: bool | None = None) -> object:
     else a list of records (dicts, numbers as floats)."""
     use_pandas = importlib.util.find_spec("pandas") is not None if frame is None else frame
     if use_pandas:
+        import io  # noqa: PLC0415
+
         import pandas  # noqa: PLC0415
 
-        return pandas.read_csv(path)
-    _, rows = readers.read_csv(Path(path), "campaign table")
+        # the bytes through the guarded reader (a regular file, size-capped: a FIFO never hangs), then pandas
+        data = readers.read_bytes(Path(path), "campaign table", readers.MAX_CSV_BYTES, fix=TABLE_FIX)
+        return pandas.read_csv(io.BytesIO(data))
+    _, rows = readers.read_csv(Path(path), "campaign table", TABLE_FIX)
     return [{key: number(value) for key, value in row.items()} for row in rows]
 
 

@@ -19,6 +19,7 @@ from pnetviz.api.files import Figures, read_json, read_table
 from pnetviz.api.series import Series, background, pick_pair
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line, tlatex
+from pnetviz.io import readers
 from pnetviz.jobs import foldsummary
 
 CAMPAIGN_DIR = "campaign"
@@ -157,6 +158,21 @@ def _models(plots_dir: Path, jobs: list[dict], jsroot: str) -> list[Model]:
     return models
 
 
+JOB_FIELDS = ("kind", "channel", "signal", "model", "pair", "status")
+SUMMARY_FIX = "re-run `pnetviz campaign` for this round (its summary was changed or damaged)"
+
+
+def summary_jobs(summary: dict, path: Path) -> list[dict]:
+    """The campaign summary's `jobs`: a list of objects whose kind, channel, signal, model, pair
+    and status are strings (or null); BadFile (an InputError) naming the file and the field else."""
+    name = text_line(path)
+    jobs = readers.object_list(summary.get("jobs") or [], name, "jobs", SUMMARY_FIX)
+    for index, job in enumerate(jobs):
+        for key in JOB_FIELDS:
+            readers.optional_text(job.get(key), name, f"jobs[{index}].{key}", SUMMARY_FIX)
+    return jobs
+
+
 def open_round(plots_dir: str | os.PathLike = "plots", jsroot: str | None = None, frames: bool | None = None) -> Round:
     """Open the finished campaign whose output root is `plots_dir` (`pnetviz campaign
     --plots-dir`; its summary in <plots_dir>/campaign/). Tables are pandas DataFrames when pandas
@@ -172,6 +188,7 @@ def open_round(plots_dir: str | os.PathLike = "plots", jsroot: str | None = None
                          "--plots-dir of a `pnetviz campaign` run, after it has finished.")  # fmt: skip
     base = jsroot_base(plots_dir, jsroot)
     summary = read_json(campaign / "campaign_summary.json")
+    jobs = summary_jobs(summary, campaign / "campaign_summary.json")
     tables = {p.stem.removeprefix(TABLE_PREFIX): read_table(p, frames) for p in sorted(campaign.glob(f"{TABLE_PREFIX}*.csv"))}
-    models = _models(plots_dir, list(summary.get("jobs") or []), base)
+    models = _models(plots_dir, jobs, base)
     return Round(plots_dir, summary, tables, models, Figures(campaign / "campaign.root", base), base)
