@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from pnetviz.api.evaluate import to_argv
+from pnetviz.api.options import to_argv
 from pnetviz.api.round import Round, open_round
 from pnetviz.errors import InputError, PnetvizWarning
 

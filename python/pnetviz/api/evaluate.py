@@ -19,7 +19,8 @@ import numpy as np
 
 from pnetviz.api.figure import jsroot_base
 from pnetviz.api.files import Figures, read_json
-from pnetviz.api.series import Series, pick_pair
+from pnetviz.api.options import to_argv
+from pnetviz.api.series import Series, check_split, checked_label, pick_pair
 from pnetviz.cli import binary as binary_cli
 from pnetviz.cli import common
 from pnetviz.escape import tlatex
@@ -85,6 +86,7 @@ class EvaluationResult:
 
     def series(self, pair: str | None = None, split: str = "test", label: str | None = None) -> Series:
         """This result's curves over its folds, for `pnetviz.overlay`."""
+        label, split = checked_label(label, "result.series"), check_split(split, "result.series")
         name = pick_pair(self.curves, pair, "result")
         curves = [f.curves[name][split] for f in self.folds if name in f.curves]
         text = label or tlatex(self.report.get("model", {}).get("model_name") or name)
@@ -96,27 +98,6 @@ class EvaluationResult:
         rows = "".join(f"<tr><td>{html(f.fold)}</td><td>{html(name)}</td><td>{c['test'].scalars.get('auc', float('nan')):.4f}</td></tr>"
                        for f in self.folds for name, c in f.curves.items() if "test" in c)  # fmt: skip
         return f"<table><tr><th>fold</th><th>pair</th><th>test AUC</th></tr>{rows}</table>"
-
-
-def to_argv(parser, options: Mapping[str, object]) -> list[str]:
-    """Keyword arguments as the command line of `parser`: name -> --name (underscores as
-    dashes), True for a flag, a sequence as a comma list, None left out. TypeError for a name
-    the command does not have."""
-    actions = {a.dest: a for a in parser._actions if a.option_strings and a.dest != "help"}
-    argv: list[str] = []
-    for key, value in options.items():
-        if key not in actions:
-            raise TypeError(f"unknown option {key!r}; the options are: {', '.join(sorted(actions))}")
-        action, flag = actions[key], actions[key].option_strings[-1]
-        if value is None or value is False:
-            continue
-        if action.nargs == 0:  # store_true
-            argv.append(flag)
-        elif isinstance(value, (list, tuple)):
-            argv += [flag, ",".join(map(str, value))]
-        else:
-            argv += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
-    return argv
 
 
 def _evaluate(kind: str, cli, run_one: Callable, options: dict) -> EvaluationResult:

@@ -3,12 +3,13 @@ panel, drawn by the same code as the fold summary's figures (jobs.foldsummary.ba
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from pnetviz.api.figure import Figure, jsroot_base
-from pnetviz.api.series import Series
+from pnetviz.api.series import Series, check_split, checked_tlatex as _tlatex
 from pnetviz.errors import InputError
-from pnetviz.escape import check_tlatex, text_line
+from pnetviz.escape import text_line
 
 KINDS = ("roc", "rejection")
 
@@ -32,12 +33,40 @@ def as_series(item: object, pair: str | None, split: str) -> Series:
                      "(pnetviz.evaluate_binary/evaluate_multiclass) or models of pnetviz.open_round(...).models.")  # fmt: skip
 
 
-def _tlatex(text: str, what: str) -> str:
-    """A label the user wrote in TLatex, checked (escape.check_tlatex): InputError if ROOT cannot draw it."""
-    try:
-        return check_tlatex(text, f"overlay: {what}")
-    except ValueError as err:
-        raise InputError(f"{err}. Fix: write TLatex as in --labels (t#bar{{t}}X), no backslash.") from None
+def text_items(keyword: str, value: object) -> list[str]:
+    """`value` as a list of strings: TypeError naming `keyword` for a single string (whose characters
+    would be the items) or anything but a list or tuple of strings."""
+    if not (isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)):
+        raise TypeError(f"overlay: {keyword}= takes a list of strings (one per line or item), not "
+                        f"{'a str' if isinstance(value, str) else 'a ' + type(value).__name__ + ' of other values'}")
+    return list(value)
+
+
+def check_single(keyword: str, value: object, kind: type, optional: bool = False) -> None:
+    """TypeError naming `keyword` unless `value` is a `kind` (not a bool), or None when `optional`."""
+    if (value is None and optional) or (isinstance(value, kind) and not isinstance(value, bool)):
+        return
+    raise TypeError(f"overlay: {keyword}= takes a {kind.__name__}{' or None' if optional else ''}, not a "
+                    f"{type(value).__name__}")  # fmt: skip
+
+
+def check_energy(energy: object) -> float:
+    """`energy` as --energy takes it: a finite number, one of the energies the CMS label is drawn
+    for (13, 13.6, 14 TeV); TypeError for a non-number, InputError for another value (NaN too)."""
+    from pnetviz.draw.style import ENERGIES  # noqa: PLC0415
+
+    if isinstance(energy, bool) or not isinstance(energy, (int, float)):
+        raise TypeError(f"overlay: energy= takes a number (13, 13.6 or 14), not a {type(energy).__name__}")
+    if not (math.isfinite(energy) and any(abs(energy - e) < 1e-3 for e in ENERGIES)):
+        raise InputError(f"overlay: energy={energy!r}: the CMS label is drawn for 13, 13.6 or 14 TeV. Fix: give one of them.")
+    return float(energy)
+
+
+def check_text(keyword: str, value: object) -> str:
+    """`run=` or `extra_text=` checked as --run and --extra-text are (TLatex ROOT can draw: balanced
+    braces at most MAX_TLATEX_DEPTH deep, at most MAX_TLATEX_LENGTH characters)."""
+    check_single(keyword, value, str)
+    return _tlatex(value, f"overlay: {keyword}=")
 
 
 def default_context(series: Sequence[Series]) -> list[str]:
@@ -65,16 +94,24 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
     from pnetviz.draw.style import StyleOptions, cms_style, cycle_color  # noqa: PLC0415
     from pnetviz.jobs.foldsummary import band_figures  # noqa: PLC0415
 
+    check_single("kind", kind, str)
+    check_single("jsroot", jsroot, str, optional=True)
     if kind not in KINDS:
         raise InputError(f"overlay: kind={text_line(kind)!r}; choose one of {', '.join(KINDS)}.")
+    check_split(split, "overlay")
+    check_single("pair", pair, str, optional=True)
+    check_single("reference", reference, int)
+    energy = check_energy(energy)
+    run, extra_text = (check_text(name, value) for name, value in (("run", run), ("extra_text", extra_text)))
     series = [as_series(item, pair, split) for item in items]
     if not series:
         raise InputError("overlay: give at least one result or model.")
     if labels is not None:
+        labels = text_items("labels", labels)
         if len(labels) != len(series):
             raise InputError(f"overlay: {len(labels)} labels for {len(series)} items. Fix: give one label per item.")
-        series = [Series(_tlatex(str(label), "label"), s.curves, s.channel, s.signal) for label, s in zip(labels, series)]
-    context = [_tlatex(str(line), "context line") for line in context] or default_context(series)
+        series = [Series(_tlatex(label, "overlay: label"), s.curves, s.channel, s.signal) for label, s in zip(labels, series)]
+    context = [_tlatex(line, "overlay: context line") for line in text_items("context", context)] or default_context(series)
     if not 0 <= reference < len(series):
         raise InputError(f"overlay: reference={reference}; give the index of one of the {len(series)} items.")
     empty = [s.label for s in series if not s.curves]

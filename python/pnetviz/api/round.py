@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnetviz.api.figure import jsroot_base
 from pnetviz.api.files import Figures, read_json, read_table
-from pnetviz.api.series import Series, background, pick_pair
+from pnetviz.api.series import Series, background, check_split, checked_label, pick_pair
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line, tlatex
 from pnetviz.io import readers
@@ -94,6 +94,7 @@ class Model:
     def series(self, pair: str | None = None, split: str = "test", label: str | None = None) -> Series:
         """This model's curves over its folds for `pnetviz.overlay` (a multi-class model: name the
         background, `pair="diboson"`); `label` is TLatex (default: kind and background, escaped)."""
+        label, split = checked_label(label, text_line(self.name)), check_split(split, text_line(self.name))
         curves = self.curves()
         name = pick_pair(curves, pair if pair is not None or len(curves) == 1 else self.pair or None, text_line(self.name))
         return Series(label or f"{KIND_LABELS.get(self.kind, self.kind)} vs {tlatex(background(name))}", curves[name][split],
