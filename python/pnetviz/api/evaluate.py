@@ -11,7 +11,7 @@ its curves (numpy arrays on the fold grids), and its figures.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 

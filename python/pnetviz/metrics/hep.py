@@ -4,6 +4,9 @@ Conventions: eps_s = TPR (signal efficiency), eps_b = FPR (background efficiency
 weight sums, S = signal_scale * sum(w_signal) and B = sum(w_background), so the prevalence is
 pi_s = S / (S + B). References: A. Valassi (seed 003) for FIP1/FIP2/Punzi, seed 002 for the ROC
 convex hull and iso-accuracy lines, seed 004 for PR-from-ROC and negative weights.
+
+The ROC hull and the prevalence-aware metrics (FIP, Punzi, Asimov, operating points) are in
+metrics.prevalence, re-exported here.
 """
 
 from __future__ import annotations
@@ -14,12 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics.delong import delong_error
+from pnetviz.metrics.prevalence import (  # noqa: F401 - hep.<name> as before the split
+    PREVALENCE_LEFT_OUT, PUNZI_SIGMA, Hull, asimov, at_threshold, best_cut, binned_fip, convex_hull, fip2, hull_excess,
+    operating_point, optimal_operating_point, precision_from_roc, prevalence_defined, prevalence_metrics,
+    prevalence_note,
+)
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 from pnetviz.rootenv import root
 
 REJECTION_EFFICIENCIES = (0.3, 0.5, 0.7, 0.9)
 PARTIAL_AUC_FPR = (0.01, 0.1)
-PUNZI_SIGMA = 3.0  # Punzi's a: eps_s / (a/2 + sqrt(B_sel))
 WEIGHT_MODES = ("abs", "signed", "drop")
 
 
@@ -138,150 +145,6 @@ def partial_auc(curve: BinaryCurve, max_fpr: float) -> dict[str, float]:
     raw = float(np.trapezoid(y, x))
     lo, hi = 0.5 * max_fpr**2, max_fpr
     return {"raw": raw, "mcclish": 0.5 * (1 + (raw - lo) / (hi - lo))}
-
-
-@dataclass(frozen=True)
-class Hull:
-    """Upper convex hull of the ROC: vertex indices into the curve, rates and thresholds."""
-
-    index: np.ndarray
-    fpr: np.ndarray
-    tpr: np.ndarray
-    thresholds: np.ndarray
-
-
-def convex_hull(curve: BinaryCurve) -> Hull:
-    """ROC convex hull (seed 002): the upper convex hull of the curve's points in (eps_b, eps_s),
-    from the leftmost to the rightmost point ((0, 0) to (1, 1) for non-negative weights).
-
-    The points are ordered by eps_b (then eps_s) first: with signed weights the threshold sweep
-    is not monotone in eps_b (a negative-weight background event moves it back), and the
-    monotone-chain hull needs its points ordered in x. For non-negative weights the sweep is
-    already in that order and nothing changes."""
-    monotone = bool(np.all(np.diff(curve.fpr) >= 0) and np.all(np.diff(curve.tpr) >= 0))
-    order = np.arange(curve.fpr.size) if monotone else np.lexsort((curve.tpr, curve.fpr))
-    x, y = np.ascontiguousarray(curve.fpr[order]), np.ascontiguousarray(curve.tpr[order])
-    index = np.empty(x.size, dtype=np.int64)
-    m = int(root().pnetviz.upper_hull(x, y, x.size, index))
-    idx = order[index[:m]]
-    return Hull(index=idx, fpr=curve.fpr[idx], tpr=curve.tpr[idx], thresholds=curve.thresholds[idx])
-
-
-def fip2(hull: Hull, signal: float, background: float) -> float:
-    """Valassi eq. 5: integral over eps_s of the local purity S d eps_s / (S d eps_s + B d eps_b),
-    on the convex hull (exact for its piecewise-linear segments)."""
-    ds, db = np.diff(hull.tpr), np.diff(hull.fpr)
-    s, b = signal * ds, background * db
-    rho = np.divide(s, s + b, out=np.zeros_like(s), where=(s + b) > 0)
-    return float(np.sum(rho * ds))
-
-
-def binned_fip(signal_yields: np.ndarray, background_yields: np.ndarray) -> float:
-    """Valassi eq. 4: sum_k s_k^2 / n_k / sum_k s_k over bins with n_k = s_k + b_k > 0."""
-    s, n = np.asarray(signal_yields, float), np.asarray(signal_yields, float) + np.asarray(background_yields, float)
-    used = n > 0
-    return float(np.sum(s[used] ** 2 / n[used]) / np.sum(s))
-
-
-def asimov(s: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Asimov significance sqrt(2((s+b) ln(1+s/b) - s)); NaN where b <= 0 (a cut selecting no
-    background has no finite Z; such cuts are excluded from the best-cut search)."""
-    s, b = np.asarray(s, float), np.asarray(b, float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z2 = 2 * ((s + b) * np.log1p(s / b) - s)
-    return np.where(b > 0, np.sqrt(np.maximum(z2, 0.0)), np.nan)
-
-
-def best_cut(values: np.ndarray, thresholds: np.ndarray, eps_s: np.ndarray, eps_b: np.ndarray,
-             **at_cut: np.ndarray) -> dict[str, float]:  # fmt: skip
-    """The cut of the largest finite value (the first such cut on ties): value, threshold,
-    efficiencies and each `at_cut` array's entry there; NaN everywhere when no value is finite."""
-    values = np.asarray(values, float)
-    columns = {"threshold": thresholds, "eps_s": eps_s, "eps_b": eps_b, **at_cut}
-    finite = np.isfinite(values)
-    if not finite.any():
-        return {"value": math.nan} | {name: math.nan for name in columns}
-    k = int(np.argmax(np.where(finite, values, -np.inf)))
-    return {"value": float(values[k])} | {name: float(column[k]) for name, column in columns.items()}
-
-
-def _best(values: np.ndarray, curve: BinaryCurve) -> dict[str, float]:
-    """Maximum of a per-threshold figure (first point excluded: it selects nothing)."""
-    return best_cut(values[1:], curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:])
-
-
-def optimal_operating_point(hull: Hull, signal: float, background: float) -> dict[str, float]:
-    """Iso-accuracy optimum (seed 002): the hull vertex maximising pi_s eps_s - (1 - pi_s) eps_b,
-    i.e. the weighted accuracy for the weighted class priors."""
-    pi = signal / (signal + background)
-    k = int(np.argmax(pi * hull.tpr - (1 - pi) * hull.fpr))
-    accuracy = pi * hull.tpr[k] + (1 - pi) * (1 - hull.fpr[k])
-    return {"eps_s": float(hull.tpr[k]), "eps_b": float(hull.fpr[k]), "threshold": float(hull.thresholds[k]),
-            "accuracy": float(accuracy), "prevalence": pi}  # fmt: skip
-
-
-def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0, scale: tuple[float, float] = (1.0, 1.0),
-                       hull: Hull | None = None) -> dict:  # fmt: skip
-    """FIP1, FIP2 (hull), Punzi and Asimov of the best cut, with yields S, B from the weights
-    (times `scale`: signal and background factors, e.g. from a split to the full sample);
-    `hull`: the curve's convex hull if already computed."""
-    S, B = signal_scale * curve.total_signal * scale[0], curve.total_background * scale[1]
-    s_sel, b_sel = S * curve.tpr, B * curve.fpr
-    selected = s_sel + b_sel
-    purity = np.divide(s_sel, selected, out=np.zeros_like(s_sel), where=selected > 0)
-    hull = convex_hull(curve) if hull is None else hull
-    return {
-        "signal_yield": S,
-        "background_yield": B,
-        "fip1": _best(curve.tpr * purity, curve),
-        "fip2_hull": fip2(hull, S, B),
-        "punzi": _best(curve.tpr / (PUNZI_SIGMA / 2 + np.sqrt(np.maximum(b_sel, 0.0))), curve),
-        "asimov": _best(asimov(s_sel, b_sel), curve),
-        "optimal_operating_point": optimal_operating_point(hull, S, B),
-    }
-
-
-def hull_excess(curve: BinaryCurve, auc_error: float, hull: Hull | None = None) -> dict[str, float | bool | None]:
-    """How far the ROC lies below its convex hull, against the AUC's statistical error.
-
-    `value` = hull area - AUC (>= 0). A finite sample's exact ROC always has small concave
-    dents, so the hull's area exceeds the AUC by a few 1e-4 even when the true ROC is concave
-    (e.g. 4.8e-4 at 1e5 binormal events); the excess says something only compared with the
-    AUC's bootstrap error: `concave_within_errors` is True when value <= auc_error (the dents
-    are noise), False when the curve is genuinely non-concave (a high-score region of low purity),
-    None without a bootstrap error."""
-    hull = convex_hull(curve) if hull is None else hull
-    value = float(np.trapezoid(hull.tpr, hull.fpr)) - curve.auc
-    ok = auc_error == auc_error and auc_error > 0
-    return {"value": value, "in_auc_errors": value / auc_error if ok else None,
-            "concave_within_errors": bool(value <= auc_error) if ok else None}  # fmt: skip
-
-
-def operating_point(eps_s: float, eps_b: float, signal_yield: float, background_yield: float) -> dict[str, float]:
-    """Weighted precision (purity for the yields S, B: the same yields the operating points were
-    found with), recall and F1 at (eps_b, eps_s)."""
-    s, b = signal_yield * eps_s, background_yield * eps_b
-    precision = s / (s + b) if s + b > 0 else math.nan
-    f1 = 2 * precision * eps_s / (precision + eps_s) if precision + eps_s > 0 else math.nan
-    return {"eps_s": eps_s, "eps_b": eps_b, "precision": precision, "recall": eps_s, "f1": f1}
-
-
-def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
-    """(eps_s, eps_b) of the cut score >= threshold."""
-    k = int(np.searchsorted(-curve.thresholds, -threshold, side="right")) - 1  # last threshold >= cut
-    return float(curve.tpr[k]), float(curve.fpr[k])
-
-
-def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0, yields: tuple[float, float] | None = None) -> np.ndarray:
-    """Seed 004: P = pi_s R / (pi_s R + (1 - pi_s) eps_b) at every ROC point after the first, with
-    pi_s = S / (S + B): `yields` (S, B) where given (the report's signal_yield and background_yield:
-    the full sample's or the expected ones, the prevalence of the operating points), else the
-    curve's own weight sums, the signal times `signal_scale`."""
-    S, B = yields if yields is not None else (signal_scale * curve.total_signal, curve.total_background)
-    pi = S / (S + B)
-    r, e = curve.tpr[1:], curve.fpr[1:]
-    den = pi * r + (1 - pi) * e
-    return np.divide(pi * r, den, out=np.zeros_like(r), where=den > 0)
 
 
 def effective_events(weights: np.ndarray) -> float:
