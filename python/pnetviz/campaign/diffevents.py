@@ -20,7 +20,9 @@ import numpy as np
 from pnetviz.campaign.diff import Diff
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import read_predictions
-from pnetviz.metrics.hep import mode_weights, paired_bootstrap
+from pnetviz.escape import text_line
+from pnetviz.io import readers
+from pnetviz.metrics.hep import WEIGHT_MODES, mode_weights, paired_bootstrap
 from pnetviz.io.readers import read_json
 
 METHOD = "event-paired Poisson bootstrap (the same test events in both rounds, matched by event_id)"
@@ -35,14 +37,21 @@ def two_sided_normal(z: float) -> float:
 
 def fold_input(root: Path, row: dict, model: str, fold: int) -> tuple[Path, str] | None:
     """(prediction ntuple, weight mode) a fold set of round `root` was made from (its
-    summary_report.json), or None."""
+    summary_report.json), or None without a readable report; BadFile for a report whose weight_mode
+    is none of the modes."""
+    if not model:  # a summary row without its model's name: no set to find
+        return None
     report = root / row["channel"] / row["kind"] / row["signal"] / model / f"fold-{fold}" / "summary_report.json"
     try:
         data = read_json(report, "fold report")
     except (InputError, OSError):
         return None
-    path = data.get("input") if isinstance(data, dict) else None
-    return (Path(path), str(data.get("weight_mode") or "abs")) if isinstance(path, str) and Path(path).is_file() else None
+    mode = data.get("weight_mode") or "abs"
+    if mode not in WEIGHT_MODES:  # a list, a number or another word: the report is damaged
+        raise readers.BadFile(text_line(report), f"weight_mode {text_line(repr(mode))[:40]} is not one of "
+                              f"{', '.join(WEIGHT_MODES)}", "re-run `pnetviz campaign` for this round")  # fmt: skip
+    path = data.get("input")
+    return (Path(path), mode) if isinstance(path, str) and Path(path).is_file() else None
 
 
 def test_events(path: Path, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:

@@ -49,7 +49,10 @@ def round_label(summary_dir: Path) -> str:
 
 
 def model_curves(root: Path, row: dict, model: str, folds: Sequence[int]) -> list[FoldCurves] | None:
-    """The test curves of one model and pair over `folds` (None if a fold set lacks them)."""
+    """The test curves of one model and pair over `folds` (None if a fold set lacks them, or the
+    summary row names no model)."""
+    if not model:
+        return None
     out = []
     for fold in folds:
         stored = read_results(root / row["channel"] / row["kind"] / row["signal"] / model / f"fold-{fold}", row["kind"], fold)
