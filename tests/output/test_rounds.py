@@ -5,7 +5,10 @@ places both; `--predictions` and `--results-dir` publish one model and fold to o
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +191,32 @@ def test_predictions_and_results_dir_publish_one_model_fold_to_one_place(rounds,
     assert run(load_script("visualizeBinary").main, argv) == 0
     sets = [sorted(str(p.parent.relative_to(root)) for p in root.rglob(MARKER)) for root in (by_dir, by_file)]
     assert sets[0] == sets[1] and len(sets[0]) == 1 and sets[0][0].endswith("fold-1")
+
+
+def test_a_fifo_registry_is_one_line_not_a_hang(rounds, tmp_path):
+    """A16: a rounds.json that is a FIFO (named pipe) in the plots tree: one line naming it, exit 2
+    (the process is run apart, with a timeout, so that a hang fails the test instead of the suite)."""
+    a, _ = rounds
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    os.mkfifo(plots / REGISTRY)
+    argv = ["--results-dir", str(a), "--plots-dir", str(plots), "--background", "nonprompt", "--fold", "0", *FAST]
+    done = subprocess.run([sys.executable, "-m", "pnetviz", "binary", *argv], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"pnetviz: error: {plots / REGISTRY}: a FIFO (named pipe), not a regular file: the round registry must be a "
+        "file. Fix: give the path of a regular file for the round registry."]  # fmt: skip
+    assert sorted(p.name for p in plots.iterdir()) == [REGISTRY]  # nothing published
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"rounds": {"results": NaN}}', "rounds.results: NaN is not a finite number"),
+    ("[" * 100 + "]" * 100, "nested deeper than 64 levels"),
+    ('{"rounds": ', "not valid JSON"),
+])  # fmt: skip
+def test_a_damaged_registry_is_one_line_naming_it(tmp_path, text, said):
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    (plots / REGISTRY).write_text(text)
+    with pytest.raises(InputError, match=f"^{plots / REGISTRY}: {said}.*Fix: repair or remove it"):
+        round_name(plots, tmp_path / "results", None)

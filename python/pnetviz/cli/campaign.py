@@ -206,10 +206,12 @@ def options(args: argparse.Namespace):
 def remembered(args: argparse.Namespace, argv: Sequence[str] | None, prog: str | None):
     """(options this command line gives, remember.Changes): the output options recorded with the
     round's campaign summary that this run does not give are reused (args updated)."""
-    given = remember.given_options(lambda: parser(prog), sys.argv[1:] if argv is None else argv)
+    made = parser(prog)  # one parser for the given and the recorded options (remember drops its defaults)
+    given = remember.given_options(lambda: made, sys.argv[1:] if argv is None else argv)
     plots = common.plots_root(args)
-    root = plots / args.round if args.round is not None else plots
-    return given, remember.apply(args, given, remember.read_manifest(root / "campaign"), "campaign")
+    summary = (plots / args.round if args.round is not None else plots) / "campaign"
+    recorded = remember.read_manifest(summary, made)
+    return given, remember.apply(args, given, recorded, "campaign", str(summary / remember.MANIFEST))
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None, client=None) -> int:

@@ -8,6 +8,12 @@ gave, by name); a single command's sets hold their command line in their marker.
 - with a different value: says which sets it replaces; if outputs of the old value would be
   removed (profiled plots, an image format, the b-jet comparison), it stops (exit 2) unless
   `--replace` is given, which also means "exactly this command line" (nothing is reused).
+
+A record is data, read as the command line is (issue 49, item 2): both files through the guarded
+reader, each recorded value through the command's own parser (types, choices, ranges) and the
+checks the command runs after parsing; a bad value is one line naming the file and the field. An
+expression (`--column`, `--columns`) is never taken from a record: a run that does not give the
+mapping again is refused (a file in a shared output tree can be changed by anyone who can write it).
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnetviz.errors import InputError
-from pnetviz.io.readers import read_json
+from pnetviz.escape import printable
+from pnetviz.io.readers import MAX_SMALL_BYTES, BadFile, read_json, text_list
 
 MANIFEST = "round_options.json"  # in the campaign summary set
 MARKER = ".pnetviz-set.json"
@@ -28,6 +35,9 @@ IMAGE_SUFFIXES = (".png", ".pdf", ".svg", ".eps")  # --formats that are images (
 LATER_FOLDS = ("--images site writes no image into the fold sets after a run's first (the web report draws their "
                "figures live from plots.root; pnetviz render writes them)")  # why bare_sets lose their images
 NARROWER = {"all": ("site", "summary", "none"), "site": ("summary", "none"), "summary": ("none",)}  # fewer images
+EXPRESSIONS = ("column", "columns")  # the mapping: never reused from a record, given again or refused
+RECORD_FIX = "correct that value or remove the file (the options it records are then not reused)"
+MARKER_FIX = "correct it, or remove this output set's directory and run again"
 
 
 @dataclass
@@ -62,13 +72,18 @@ def shown(values: dict[str, object]) -> str:
 
 def given_options(make_parser: Callable[[], argparse.ArgumentParser], argv: Sequence[str]) -> dict[str, object]:
     """dest -> value of the options `argv` gives explicitly (defaults left out)."""
-    parser = make_parser()
-    for action in parser._actions:  # noqa: SLF001 - argparse has no public way to drop defaults
-        action.default = argparse.SUPPRESS
     try:
-        return vars(parser.parse_args(list(argv)))
+        return _parsed(make_parser(), argv)
     except InputError:
         return {}
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str]) -> dict[str, object]:
+    """dest -> value of the options `argv` gives (the parser's defaults dropped; options it does
+    not know, e.g. of an older pnetviz in a record, left out); InputError on a bad value."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public way to drop defaults
+        action.default = argparse.SUPPRESS
+    return vars(parser.parse_known_args(list(argv))[0])
 
 
 def output_options(kind: str) -> dict[str, str]:
@@ -84,31 +99,157 @@ def output_options(kind: str) -> dict[str, str]:
 
 
 def recorded_command(directory: Path) -> list[str] | None:
-    """The argv (after `pnetviz <command>`) recorded in a set's marker; None without one."""
-    try:
-        command = read_json(Path(directory) / MARKER, "output set marker").get("command")
-    except (InputError, OSError, AttributeError):
+    """The argv (after `pnetviz <command>`) recorded in a set's marker; None without a marker or
+    a command in it. Read by the guarded reader: a damaged marker (a FIFO, not JSON, a command
+    that is not a list of strings) is one line naming it."""
+    path = Path(directory) / MARKER
+    name = printable(path)
+    data = read_json(path, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True)
+    command = (data or {}).get("command")
+    if command is None:
         return None
-    return [str(c) for c in command[2:]] if isinstance(command, list) and len(command) >= 2 else None
+    command = text_list(command, name, "command", MARKER_FIX)
+    return command[2:] if len(command) >= 2 else None
 
 
-def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, object], kind: str) -> Changes:
-    """Reuse the `recorded` output options (dest -> value) that this run (`now`: the options it
-    gives) does not give, unless --replace; note the ones it changes. `args` is updated."""
+def recorded_options(parser: argparse.ArgumentParser, argv: Sequence[str], source: Path) -> dict[str, object]:
+    """dest -> value of the options the command `argv` recorded in the marker `source` gives:
+    parsed by the command's own `parser` and checked as the command line is (check_values)."""
+    name = printable(source)
+    try:
+        values = _parsed(parser, argv)
+    except InputError as err:
+        raise _bad_record(name, "command", err, MARKER_FIX) from None
+    check_values(values, name, lambda dest: f"command ({_flag(parser, dest)})", MARKER_FIX)
+    return values
+
+
+def read_manifest(summary: Path, parser: argparse.ArgumentParser) -> dict[str, object]:
+    """dest -> value recorded in a campaign summary's round_options.json ({} without one): each
+    output option's value parsed by the campaign's own `parser` as if typed (`--bootstrap=200`)
+    and checked as the command line is; a bad value is one line naming the file and the field."""
+    path = Path(summary) / MANIFEST
+    name = printable(path)
+    data = read_json(path, "round options", RECORD_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True)
+    options = (data or {}).get("options", {})
+    if not isinstance(options, dict):
+        raise BadFile(name, "options is not an object of option -> value", RECORD_FIX)
+    dests = output_options("campaign")
+    values: dict[str, object] = {}
+    for dest, value in options.items():
+        action = _action(parser, dest) if dest in dests else None  # others (an older pnetviz's) are never used
+        if action is not None:
+            field_name = f"options.{dest}"
+            try:
+                values.update(_parsed(parser, _as_typed(action, value, name, field_name)))
+            except BadFile:
+                raise
+            except InputError as err:
+                raise _bad_record(name, field_name, err) from None
+    check_values(values, name, lambda dest: f"options.{dest}")
+    return values
+
+
+def _action(parser: argparse.ArgumentParser, dest: str) -> argparse.Action | None:
+    return next((a for a in parser._actions if a.dest == dest and a.option_strings), None)  # noqa: SLF001
+
+
+def _flag(parser: argparse.ArgumentParser, dest: str) -> str:
+    action = _action(parser, dest)
+    return action.option_strings[-1] if action is not None else dest
+
+
+def _as_typed(action: argparse.Action, value: object, name: str, field_name: str) -> list[str]:
+    """The argv that gives the recorded `value` to the option of `action`, as a user types it: a
+    switch's true as the switch (false: not given), a repeatable option's list one flag per item,
+    any other value as `--flag=value`; a value of another JSON type is a bad value."""
+    flag = action.option_strings[-1]
+    if action.nargs == 0:
+        if not isinstance(value, bool):
+            raise BadFile(name, f"{field_name} is not true or false ({flag} is a switch)", RECORD_FIX)
+        return [flag] if value else []
+    repeated = isinstance(action, argparse._AppendAction)  # noqa: SLF001
+    items = value if repeated and isinstance(value, list) else [value]
+    if (repeated and not isinstance(value, list)) or not all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in items):  # fmt: skip
+        what = "a list of values" if repeated else "a string or a number"
+        raise BadFile(name, f"{field_name} is not {what} (the value of {flag})", RECORD_FIX)
+    return [f"{flag}={v}" for v in items]
+
+
+def _bad_record(name: str, field_name: str, err: InputError, fix: str = RECORD_FIX) -> BadFile:
+    """A record's bad value: the command line's own message for it, naming the file and field."""
+    problem = str(err).partition(". Fix: ")[0].rstrip(".")  # the parser's fix (its --help) is not this one
+    return BadFile(name, f"{field_name}: {problem}", fix)
+
+
+def check_values(values: dict[str, object], name: str, field_of: Callable[[str], str], fix: str = RECORD_FIX) -> None:
+    """The checks a command runs on these options after parsing them (--formats, --energy, an
+    empty --syst or --subset), on recorded `values`: a bad one names the file and the field."""
+    from pnetviz.cli import common  # noqa: PLC0415
+
+    def nonblank(flag: str, what: str) -> Callable[[object], None]:
+        def check(value: object) -> None:
+            if not str(value).strip():
+                raise InputError(f"{flag} '': give {what}")
+        return check
+
+    checks = {"formats": common.parse_formats, "energy": common.check_energy,
+              "syst": nonblank("--syst", "nuisance names or 'all'"),
+              "subset": nonblank("--subset", "the name of a boolean branch")}  # fmt: skip
+    for dest, check in checks.items():
+        if dest in values:
+            try:
+                check(values[dest])
+            except InputError as err:
+                raise _bad_record(name, field_of(dest), err, fix) from None
+
+
+def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, object], kind: str,
+          source: str = "the recorded options") -> Changes:  # fmt: skip
+    """Reuse the `recorded` output options (dest -> value, from the file `source`) that this run
+    (`now`: the options it gives) does not give, unless --replace; note the ones it changes. The
+    mapping (EXPRESSIONS) is never reused: a run that does not give it again is refused
+    (check_mapping). `args` is updated."""
     changes = Changes()
     replace = getattr(args, "replace", False)
+    check_mapping(now, recorded, replace, source)
     for dest, flag in output_options(kind).items():
         old = recorded.get(dest)
         if dest in now:
             if dest in recorded and old != now[dest]:
                 changes.changed[flag] = (old, now[dest])
         elif dest in recorded:
-            if replace:
+            if replace or dest in EXPRESSIONS:  # the mapping is given another way (--columns for --column)
                 changes.changed[flag] = (old, None)
             else:
                 setattr(args, dest, old)
                 changes.reused[flag] = old
     return changes
+
+
+def check_mapping(now: dict[str, object], recorded: dict[str, object], replace: bool, source: str) -> None:
+    """InputError when the record holds a mapping (--column, --columns) and this run gives none
+    (unless --replace: exactly this command line, without one)."""
+    dropped = [d for d in EXPRESSIONS if d in recorded]
+    if not dropped or replace or any(d in now for d in EXPRESSIONS):
+        return
+    flags = {"column": "--column", "columns": "--columns"}
+    made = " ".join(f"{flags[d]} {_short(v)}" for d in dropped
+                    for v in (recorded[d] if isinstance(recorded[d], list) else [recorded[d]]))  # fmt: skip
+    made = made if len(made) <= 200 else f"{made[:197]}..."
+    raise InputError(f"{printable(source)}: made with {made}; give the mapping again (pnetviz never takes an expression "
+                     "from a record: a file in the output tree can be changed by others). Fix: add the same "
+                     f"{' and '.join(flags[d] for d in dropped)} to this command (or --replace to run without one); "
+                     "nothing was changed.")  # fmt: skip
+
+
+def _short(value: object) -> str:
+    """A recorded value for a message: printable, quoted as a shell would need it, at most 80 characters."""
+    import shlex  # noqa: PLC0415
+
+    text = shlex.quote(printable(value))
+    return text if len(text) <= 80 else f"{text[:77]}..."
 
 
 def removed_files(changes: Changes, sets: Sequence[Path], bare: Sequence[Path] = ()) -> list[Path]:
@@ -190,24 +331,16 @@ def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make
     import sys  # noqa: PLC0415
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    recorded_argv = next((c for c in map(recorded_command, sets) if c is not None), None)
-    if recorded_argv is None:
+    found = next(((d, c) for d in sets if (c := recorded_command(d)) is not None), None)
+    if found is None:
         return Changes()
-    parser = make_parser()  # one parser for both (given_options only drops its defaults: the same for each)
-    changes = apply(args, given_options(lambda: parser, argv), given_options(lambda: parser, recorded_argv), kind)
+    source = Path(found[0]) / MARKER
+    parser = make_parser()  # one parser for both (_parsed only drops its defaults: the same for each)
+    now = given_options(lambda: parser, argv)
+    changes = apply(args, now, recorded_options(parser, found[1], source), kind, str(source))
     changes.removed = removed_files(changes, sets, bare_sets(getattr(args, "images", "all"), sets, folds))
     check_removals(changes, getattr(args, "replace", False), str(sets[0].parent))
     return changes
-
-
-def read_manifest(summary: Path) -> dict[str, object]:
-    """dest -> value recorded in a campaign summary's round_options.json ({} without one)."""
-    try:
-        data = read_json(Path(summary) / MANIFEST, "round options")
-    except (InputError, OSError):
-        return {}
-    options = data.get("options") if isinstance(data, dict) else None
-    return options if isinstance(options, dict) else {}
 
 
 def manifest(args: argparse.Namespace, now: dict[str, object], changes: Changes) -> dict:

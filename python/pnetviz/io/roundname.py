@@ -12,6 +12,7 @@ The registry is read here and written by output.rounds.claim when a run publishe
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -19,31 +20,25 @@ from pnetviz import escape
 from pnetviz.errors import InputError
 from pnetviz.io import layout
 from pnetviz.io.layout import check_name, name_problem
-from pnetviz.io.readers import parse_json
+from pnetviz.io.readers import MAX_SMALL_BYTES, parse_json, read_bytes
 
 REGISTRY = "rounds.json"  # in the plots tree's root
 RESERVED = frozenset({"campaign", "diff", REGISTRY})  # the campaign summary's and pnetviz diff's places
+REGISTRY_FIX = "repair or remove it (pnetviz then names the rounds anew)"
 
 
 def registry(plots_root: Path) -> dict[str, str]:
     """The plots tree's registry {round name: resolved results path} ({} if there is none);
-    InputError naming the file if it is not one."""
+    InputError naming the file if it is not one. Read by the guarded reader: a FIFO, a device,
+    a huge or deeply nested file is one line, never a hang."""
     path = Path(plots_root) / REGISTRY
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):  # no registry yet (or no plots tree: said where it is made)
+    name = escape.printable(str(path))
+    if not os.path.exists(path):  # no registry yet (or no plots tree: said where it is made)
         return {}
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{escape.printable(str(path))}: cannot be read ({type(err).__name__}). Fix: repair or "
-                         "remove it (pnetviz then names the rounds anew).") from None  # fmt: skip
-    try:
-        data = parse_json(text.encode("utf-8"), str(path))
-    except InputError:
-        data = None
+    data = parse_json(read_bytes(path, "round registry", MAX_SMALL_BYTES, name, REGISTRY_FIX), name, REGISTRY_FIX)
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in rounds.items()):
-        raise InputError(f"{escape.printable(str(path))}: not a round registry ({{\"rounds\": {{name: results path}}}}). "
-                         "Fix: repair or remove it (pnetviz then names the rounds anew).")  # fmt: skip
+        raise InputError(f"{name}: not a round registry ({{\"rounds\": {{name: results path}}}}). Fix: {REGISTRY_FIX}.")
     return rounds
 
 
