@@ -52,7 +52,8 @@ def discover(args: object, opts, skipped: dict | None = None) -> list:
 def no_ntuple(args: object, opts, kinds: set[str], folds: set[int] | None) -> list:
     """A JobResult (status "no ntuple", not a failure) per model with JSON files but no ntuple
     (`pnetviz.io.orphans`) among the kinds the campaign evaluates."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
     from pnetviz.io import orphans  # noqa: PLC0415
 
     model_kinds = (kinds & {"binary", "multiclass"}) | ({"binary", "multiclass"} if "comparison" in kinds else set())
@@ -66,7 +67,8 @@ def rest_of_round(args: object, opts, jobs: list) -> list:
     """The summary describes the whole output, not only this run's filtered jobs: every other job
     of the results directory whose sets are on disk, as "up to date" when made with these options
     and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
 
     try:  # names that are not UTF-8 are left out here too (the run's own discovery has said so)
         everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot, {})

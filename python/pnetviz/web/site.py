@@ -18,18 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from pnetviz.campaign.latex import interval_digits
+from pnetviz.summary.latex import interval_digits
 from pnetviz.errors import InputError
-from pnetviz.campaign.siteaddress import model_address, signal_address
-from pnetviz.campaign.sitecaptions import caption_html
-from pnetviz.campaign.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot, font_faces, publish_fonts  # noqa: F401
+from pnetviz.web.siteaddress import model_address, signal_address
+from pnetviz.web.sitecaptions import caption_html
+from pnetviz.web.siteassets import JSROOT_VERSION, SITE_CSS, SITE_JS, VIEW_JS, cached_jsroot, font_faces, publish_fonts  # noqa: F401
 from pnetviz.escape import html
 from pnetviz.names import name as quantity
 from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 from pnetviz.io.layout import root_key
 from pnetviz.output.atomic import MARKER
-from pnetviz.campaign.overlay import spec
+from pnetviz.web.overlay import spec
 from pnetviz.rootenv import root
 
 JSROOT_URL = f"https://root.cern/js/{JSROOT_VERSION}/"  # the pinned release on JSROOT's official site
@@ -300,7 +300,7 @@ def _thumbs(stems: Iterable[str], directory: str, prefix: str, root_file: str | 
 
 def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[str], jsroot: str, campaign_dir: Path,
              ga: str = "") -> str:  # fmt: skip
-    from pnetviz.campaign.siteoverview import headline, maps_section  # noqa: PLC0415
+    from pnetviz.web.siteoverview import headline, maps_section  # noqa: PLC0415
 
     figures = _figures(campaign_dir)
     graphs = [n for n in figures if n.startswith("auc_vs_mA_")]
@@ -333,8 +333,8 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
 def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) -> dict[str, str]:
     """Relative path (inside the campaign set) -> text of every page of the site; `campaign_dir`:
     the campaign set being written (its figures and downloads)."""
-    from pnetviz.campaign import overlay, sitepages  # noqa: PLC0415
-    from pnetviz.campaign.siteoverview import ga_section  # noqa: PLC0415
+    from pnetviz.web import overlay, sitepages  # noqa: PLC0415
+    from pnetviz.web.siteoverview import ga_section  # noqa: PLC0415
 
     pages = models(data, plots_root)
     sitepages.model_addresses(pages)
@@ -342,7 +342,7 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
     out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
-    from pnetviz.campaign import binningsite  # noqa: PLC0415 - issue 39: the fit-binning section
+    from pnetviz.web import binningsite  # noqa: PLC0415 - issue 39: the fit-binning section
 
     out[f"{SITE_DIR}/index.html"] = binningsite.with_section(out[f"{SITE_DIR}/index.html"], data)
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):

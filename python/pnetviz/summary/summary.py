@@ -20,12 +20,12 @@ from pnetviz.names import name as quantity, symbol
 from pnetviz.errors import InputError
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
-from pnetviz.campaign.latex import latex_tables, leaderboard_tables, working_point_tables
-from pnetviz.campaign.workingpoints import FIELDS as WORKING_POINT_FIELDS, check_working_points, working_point_rows
+from pnetviz.summary.latex import latex_tables, leaderboard_tables, working_point_tables
+from pnetviz.summary.workingpoints import FIELDS as WORKING_POINT_FIELDS, check_working_points, working_point_rows
 from pnetviz import escape
 from pnetviz.escape import csv_cell
-from pnetviz.campaign import ranking, setfiles
-from pnetviz.campaign.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
+from pnetviz.summary import ranking, setfiles
+from pnetviz.summary.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
 from pnetviz.campaign.plan import Job, JobResult
 from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
 from pnetviz.metrics.multiplicity import family_size
@@ -509,7 +509,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
 
 
 def figures(data: dict) -> list[canvas.Figure]:
-    from pnetviz.campaign import binningtable  # noqa: PLC0415 - issue 39
+    from pnetviz.summary import binningtable  # noqa: PLC0415 - issue 39
 
     return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data)
 
@@ -537,10 +537,10 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     extra |= working_point_files(data["working_points"])
-    from pnetviz.campaign import binningtable  # noqa: PLC0415 - issue 39: the binned sensitivity (table, maps, web section)
+    from pnetviz.summary import binningtable  # noqa: PLC0415 - issue 39: the binned sensitivity (table, maps, web section)
 
     extra |= binningtable.attach(data)
-    from pnetviz.campaign import gatable  # noqa: PLC0415 - issue 36: the GA searches' decisions side by side
+    from pnetviz.summary import gatable  # noqa: PLC0415 - issue 36: the GA searches' decisions side by side
 
     extra |= gatable.attach(data)
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
@@ -552,7 +552,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
                         root_name="campaign.root")  # fmt: skip
     if site is not None:
-        from pnetviz.campaign.site import site_files  # noqa: PLC0415
+        from pnetviz.web.site import site_files  # noqa: PLC0415
 
         for rel, text in site_files(data, site[0], Path(directory), site[1]).items():
             (Path(directory) / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.campaign.latex import _label_key, _mass_cells, _mass_key, channel_tex
+from pnetviz.summary.latex import _label_key, _mass_cells, _mass_key, channel_tex
 from pnetviz.errors import InputError
 from pnetviz.escape import csv_table, latex
 from pnetviz.io import readers

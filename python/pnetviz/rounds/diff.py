@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnetviz.campaign.ranking import fold_ratio
+from pnetviz.summary.ranking import fold_ratio
 from pnetviz.errors import InputError
 from pnetviz.io.layout import hyper_tag
 from pnetviz.metrics.foldtests import corrected_paired_test

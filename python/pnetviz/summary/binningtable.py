@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz import escape
-from pnetviz.campaign import setfiles
+from pnetviz.summary import setfiles
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
-from pnetviz.campaign.ranking import adjust_family
+from pnetviz.summary.ranking import adjust_family
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.rounding import pm
 from pnetviz.metrics.folds import mean_std
@@ -192,7 +192,7 @@ def files(sec: dict) -> dict[str, str]:
 def map_specs(sec: dict) -> list:
     """Maps over the mass grid: the binned sensitivity per channel, kind, model variant and pair,
     and the multi-class minus binary difference per background."""
-    from pnetviz.campaign.summary import MapSpec, share_ranges, variant_names  # noqa: PLC0415 - summary imports this module's hook
+    from pnetviz.summary.summary import MapSpec, share_ranges, variant_names  # noqa: PLC0415 - summary imports this module's hook
 
     rows = [r for r in sec["rows"] if r["m_hc"] is not None and r["value_mean"] is not None]
     tags = {hyper_tag(r["model"]) for r in rows}
@@ -229,6 +229,6 @@ def attach(data: dict) -> dict[str, str]:
 
 def figures(data: dict) -> list:
     """The section's maps (campaign.summary.map_figure); the section from `data` if not attached."""
-    from pnetviz.campaign.summary import map_figure  # noqa: PLC0415
+    from pnetviz.summary.summary import map_figure  # noqa: PLC0415
 
     return [map_figure(s) for s in map_specs(data.get("fit_binning") or section(data))]

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.io.layout import signal_masses
-from pnetviz.campaign import setfiles
+from pnetviz.summary import setfiles
 from pnetviz.errors import InputError
 from pnetviz.metrics.folds import Rejection, mean_std
 

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.campaign import site
-from pnetviz.campaign.siteaddress import signal_address
+from pnetviz.web import site
+from pnetviz.web.siteaddress import signal_address
 from pnetviz.errors import InputError
 from pnetviz.escape import html
 from pnetviz.io import readers
@@ -84,7 +84,7 @@ def maps_section(figures: Sequence[str], channels: Sequence[str], campaign_dir: 
     groups = group_maps([n for n in figures if n.startswith("map_")], channels)
     if not groups:
         return ""
-    from pnetviz.campaign.sitepages import figure  # noqa: PLC0415
+    from pnetviz.web.sitepages import figure  # noqa: PLC0415
 
     out = ["<h2>Mass-grid maps (binary | multi-class | multi-class &minus; binary)</h2>"]
     for (channel, background), metrics in sorted(groups.items()):

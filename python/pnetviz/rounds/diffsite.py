@@ -9,7 +9,7 @@ import math
 import urllib.parse
 from collections.abc import Sequence
 
-from pnetviz.campaign.diff import Diff
+from pnetviz.rounds.diff import Diff
 from pnetviz.escape import html
 
 PAGE = "index.html"

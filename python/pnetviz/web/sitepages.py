@@ -11,11 +11,11 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.campaign import site
-from pnetviz.campaign.siteaddress import depth_prefix, model_address, signal_address
-from pnetviz.campaign.overlay import overlay_link, spec
-from pnetviz.campaign.sitecaptions import caption_html
-from pnetviz.campaign.sitefolds import fold_table
+from pnetviz.web import site
+from pnetviz.web.siteaddress import depth_prefix, model_address, signal_address
+from pnetviz.web.overlay import overlay_link, spec
+from pnetviz.web.sitecaptions import caption_html
+from pnetviz.web.sitefolds import fold_table
 from pnetviz.escape import html
 from pnetviz.output import imageset
 

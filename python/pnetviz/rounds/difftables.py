@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
-from pnetviz.campaign.diff import DIFF_FIELDS, UNMATCHED_FIELDS, Diff
+from pnetviz.rounds.diff import DIFF_FIELDS, UNMATCHED_FIELDS, Diff
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
@@ -84,7 +84,7 @@ def files(diff: Diff) -> dict[str, str]:
 
 def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -> list[Path]:
     """Write the diff's files, figures and page into `directory` (a staging directory)."""
-    from pnetviz.campaign import diffplots, diffsite  # noqa: PLC0415
+    from pnetviz.rounds import diffplots, diffsite  # noqa: PLC0415
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
     diffplots.mark_fip2(diff)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from pnetviz.campaign.diff import Diff
+from pnetviz.rounds.diff import Diff
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import read_predictions
 from pnetviz.metrics.hep import mode_weights, paired_bootstrap

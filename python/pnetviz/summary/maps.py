@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pnetviz.campaign.ranking import ALPHA
+from pnetviz.summary.ranking import ALPHA
 from pnetviz.draw import canvas
 from pnetviz.draw.matrices import cell_content
 from pnetviz.names import name as quantity

@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.campaign.diff import Diff, finite
-from pnetviz.campaign.maps import MapSpec, map_figure
+from pnetviz.rounds.diff import Diff, finite
+from pnetviz.summary.maps import MapSpec, map_figure
 from pnetviz.draw import canvas
 from pnetviz.escape import tlatex
 from pnetviz.draw.style import cycle_color
