@@ -217,7 +217,7 @@ def weighted_auc(scores: np.ndarray, is_signal: np.ndarray, w: np.ndarray) -> fl
 
 def test_test_events_held_by_both_rounds_give_event_paired_errors(rounds, tmp_path):
     """Last in this module: it adds event_id to the s1 and shifted ntuples the reports point to."""
-    from pnetviz.campaign.diffevents import METHOD, REPLICAS, SEED  # noqa: PLC0415
+    from pnetviz.rounds.diffevents import METHOD, REPLICAS, SEED  # noqa: PLC0415
 
     top = rounds["s1"].parent.parent
     for name in ("s1", "shifted"):

@@ -9,7 +9,7 @@ import io
 import numpy as np
 import pytest
 
-from pnetviz.campaign import summary
+from pnetviz.summary import summary
 
 LIMIT = 1 / (1 - 0.05 ** (1 / 400))
 

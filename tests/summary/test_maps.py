@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from pnetviz.campaign import maps, summary
+from pnetviz.summary import maps, summary
 from pnetviz.metrics import hep
 from pnetviz.rootenv import root
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pnetviz.campaign import site
+from pnetviz.web import site
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 

@@ -8,8 +8,8 @@ import copy
 
 import pytest
 
-from pnetviz.campaign import maps, summary
-from test_maps import COMPARED  # tests/campaign is on sys.path (rootdir conftest)
+from pnetviz.summary import maps, summary
+from test_maps import COMPARED  # tests/summary is on sys.path (rootdir conftest)
 
 
 def channels() -> list[dict]:

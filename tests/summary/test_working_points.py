@@ -12,8 +12,8 @@ import pytest
 
 from conftest import compile_latex
 
-from pnetviz.campaign.summary import working_point_files
-from pnetviz.campaign.workingpoints import working_point_rows
+from pnetviz.summary.summary import working_point_files
+from pnetviz.summary.workingpoints import working_point_rows
 from pnetviz.metrics import hep
 
 

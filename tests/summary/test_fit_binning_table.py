@@ -18,7 +18,8 @@ from pnetviz.draw.matrices import cell_content
 
 from conftest import compile_latex
 
-from pnetviz.campaign import binningsite, binningtable
+from pnetviz.web import binningsite
+from pnetviz.summary import binningtable
 
 TEST = {  # (kind, signal) -> per fold the test value at K = 1..4
     ("binary", "MHc130_MA90"): [[0.50, 0.78, 0.800, 0.802], [0.52, 0.80, 0.810, 0.815], [0.49, 0.79, 0.805, 0.806]],

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pnetviz.campaign import site
-from pnetviz.campaign.siteassets import ROOT_FONTS
+from pnetviz.web import site
+from pnetviz.web.siteassets import ROOT_FONTS
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, jsroot_package
 

@@ -15,7 +15,8 @@ from scipy import stats
 
 from conftest import compile_latex
 
-from pnetviz.campaign import latex, site, summary
+from pnetviz.web import site
+from pnetviz.summary import latex, summary
 
 BASE = "ParticleNet-nNodes128-Adam-initLR0p0010-decay0p00010-StepLR-weighted_ce"
 

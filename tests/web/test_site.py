@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
-from pnetviz.campaign import site, sitepages
+from pnetviz.web import site, sitepages
 from pnetviz.cli.common import run
 from pnetviz.metrics import rounding
 
@@ -249,7 +249,7 @@ def overlay_url(report: Path, count: int) -> str:
 
 
 def test_addresses_are_readable_stable_and_collision_free(report):
-    from pnetviz.campaign.siteaddress import component, model_address
+    from pnetviz.web.siteaddress import component, model_address
 
     names = ["a/b", "a%2Fb", "..", ".", "", "%", "a b", "<b>x</b>", "Mü", "x" * 300, "x" * 299 + "y", "a\udcffb", "a%FFb"]
     encoded = [component(n) for n in names]
@@ -315,7 +315,7 @@ def test_overlay_of_three_models_draws_three_curves(server, report, tmp_path):
 
 def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):
     """The cache the README documents is used without --jsroot when it holds the package."""
-    from pnetviz.campaign.siteassets import cached_jsroot
+    from pnetviz.web.siteassets import cached_jsroot
 
     monkeypatch.setenv("PNETVIZ_JSROOT", str(tmp_path))
     assert cached_jsroot() is None

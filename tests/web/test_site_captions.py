@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import load_script
-from pnetviz.campaign import site, sitepages
+from pnetviz.web import site, sitepages
 from pnetviz.cli.common import run
 from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.output.publish import CAPTIONS
