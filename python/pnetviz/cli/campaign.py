@@ -279,7 +279,8 @@ def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     formats = images.summary_formats(args)
     meta = {**common.provenance("campaign", argv), **images.summary_field(args), **common.rounds.round_meta(args)}
     with transaction([target], meta=meta) as stages:
-        summary.write(stages[target], data, formats, style, site=(summary_root(opts), site.jsroot_source(jsroot)))
+        pages = lambda directory: site.site_files(data, summary_root(opts), directory, site.jsroot_source(jsroot))  # noqa: E731
+        summary.write(stages[target], data, formats, style, pages=pages)
         (stages[target] / remember.MANIFEST).write_text(json.dumps(remember.manifest(args, now, changes), indent=1) + "\n")
     site.publish_root_files(summary_root(opts), jsroot)
     record_round(opts)

@@ -7,7 +7,7 @@ standard error of the mean); maps over the mass grid. Read from the `binning.jso
 binary set and the `signal_vs_<class>_binning.json` of every multi-class set.
 
 Written as campaign_fit_binning.csv / _comparison.csv / .tex / .json and map_fit_binning_* in the
-campaign set (hook in campaign.summary.write), listed by the web report (campaign.site).
+campaign set (hook in summary.summary.write), listed by the web report (web.site).
 """
 
 from __future__ import annotations
@@ -192,7 +192,8 @@ def files(sec: dict) -> dict[str, str]:
 def map_specs(sec: dict) -> list:
     """Maps over the mass grid: the binned sensitivity per channel, kind, model variant and pair,
     and the multi-class minus binary difference per background."""
-    from pnetviz.summary.summary import MapSpec, share_ranges, variant_names  # noqa: PLC0415 - summary imports this module's hook
+    from pnetviz.summary.leaderboard import variant_names  # noqa: PLC0415
+    from pnetviz.summary.maps import MapSpec, share_ranges  # noqa: PLC0415 - ROOT on first use
 
     rows = [r for r in sec["rows"] if r["m_hc"] is not None and r["value_mean"] is not None]
     tags = {hyper_tag(r["model"]) for r in rows}
@@ -221,14 +222,14 @@ def map_specs(sec: dict) -> list:
 
 
 def attach(data: dict) -> dict[str, str]:
-    """The hook for campaign.summary.write: the section into `data["fit_binning"]` (for the maps
+    """The hook for summary.summary.write: the section into `data["fit_binning"]` (for the maps
     and the web report) and its files."""
     data["fit_binning"] = section(data)
     return files(data["fit_binning"])
 
 
 def figures(data: dict) -> list:
-    """The section's maps (campaign.summary.map_figure); the section from `data` if not attached."""
-    from pnetviz.summary.summary import map_figure  # noqa: PLC0415
+    """The section's maps (summary.maps.map_figure); the section from `data` if not attached."""
+    from pnetviz.summary.maps import map_figure  # noqa: PLC0415
 
     return [map_figure(s) for s in map_specs(data.get("fit_binning") or section(data))]

@@ -89,7 +89,7 @@ def latex_tables(table: Sequence[dict]) -> str:
 
 
 def attach(data: dict) -> dict[str, str]:
-    """The hook for campaign.summary.write: the rows into `data["ga_decisions"]` and the files."""
+    """The hook for summary.summary.write: the rows into `data["ga_decisions"]` and the files."""
     data["ga_decisions"] = rows(data.get("jobs", []))
     return {"campaign_ga_decisions.csv": csv_table(data["ga_decisions"], FIELDS),
             "campaign_ga_decisions.tex": latex_tables(data["ga_decisions"])}

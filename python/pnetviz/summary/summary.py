@@ -9,299 +9,35 @@ Compute first (rows, aggregates: plain data), then draw (figures); `write` publi
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from pnetviz.draw import canvas
-from pnetviz.names import name as quantity, symbol
-from pnetviz.errors import InputError
-from pnetviz.io import trainer
-from pnetviz.io.layout import hyper_tag, signal_masses
-from pnetviz.summary.latex import latex_tables, leaderboard_tables, working_point_tables
-from pnetviz.summary.workingpoints import FIELDS as WORKING_POINT_FIELDS, check_working_points, working_point_rows
 from pnetviz import escape
-from pnetviz.escape import csv_cell
-from pnetviz.summary import ranking, setfiles
-from pnetviz.summary.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
-from pnetviz.campaign.plan import Job, JobResult
-from pnetviz.metrics.folds import Rejection, mean_std, paired_difference
-from pnetviz.metrics.multiplicity import family_size
+from pnetviz.campaign.plan import DONE, NO_NTUPLE, OTHER_OPTIONS, UP_TO_DATE, JobResult
+from pnetviz.draw import canvas
 from pnetviz.draw.style import cmsstyle, cycle_color
-from pnetviz.rootenv import set_title
+from pnetviz.errors import InputError
+from pnetviz.escape import csv_cell
+from pnetviz.io import trainer
+from pnetviz.io.layout import hyper_tag
+from pnetviz.metrics.multiplicity import family_size
+from pnetviz.names import name as quantity, symbol
 from pnetviz.output.report import dumps, plain
+from pnetviz.rootenv import set_title
+from pnetviz.summary import binningtable, gatable, ranking
+from pnetviz.summary.latex import latex_tables, leaderboard_tables, working_point_tables
+from pnetviz.summary.leaderboard import (COMPARED_FIELDS, DIFFERENCE_CONVENTION, LEADERBOARD_CONVENTION,  # noqa: F401 - callers use summary.*
+                                         LEADERBOARD_FIELDS, Pairing, _variants, fold_statistics, leaderboard, pairings,
+                                         variant_names)
+from pnetviz.summary.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
+from pnetviz.summary.rows import (AGG_FIELDS, COUNT_FIELDS, GROUP_KEY, NUMBER_FIELDS, REJECTION_FIELDS,  # noqa: F401 - callers use summary.*
+                                  REPORT_FILE, ROW_FIELDS, TRAIN_FIELDS, WHAT, _multiclass_rows, _row, aggregate,
+                                  check_reports, damaged, job_rows, masses, read_report)
+from pnetviz.summary.workingpoints import FIELDS as WORKING_POINT_FIELDS, working_point_rows
 
-ROW_FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "fold", "auc_test", "auc_test_error",
-              "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9", "fip2", "punzi", "yields", "ks_p_signal",
-              "ks_p_background", "events_test_signal", "events_test_background", "n_eff_test_background",
-              "auc_test_profiled", "events_train_signal", "events_train_background")  # fmt: skip
-AGG_FIELDS = ("auc_test", "auc_train", "fip2", "punzi", "auc_test_profiled")
-REJECTION_FIELDS = ("rejection_0.5", "rejection_0.9")  # 1/mean(eps_b) over folds, or a lower limit (never dropped)
-GROUP_KEY = ("channel", "signal", "kind", "model", "pair")
-
-
-masses = signal_masses  # (m(H+), m(A)) of a signal point name, or None
-
-
-def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | None, train_events: tuple = (None, None)) -> dict:
-    test, train, ot = metrics["test"], metrics["train"], metrics["overtraining"]
-    mass = masses(job.signal) or (None, None)
-    return {
-        "channel": job.channel, "signal": job.signal, "m_hc": mass[0], "m_a": mass[1], "kind": job.kind,
-        "model": job.model or "", "pair": pair, "fold": "pilot" if fold is None else fold,
-        "auc_test": test["auc"], "auc_test_error": test["auc_error"], "auc_train": train["auc"],
-        "rejection_0.5": test["rejection"]["0.5"], "rejection_0.9": test["rejection"]["0.9"],
-        "rejection_0.5_limit": test["rejection_lower_limit"]["0.5"], "rejection_0.9_limit": test["rejection_lower_limit"]["0.9"],
-        "eps_b_0.5": test["background_efficiency"]["0.5"], "eps_b_0.9": test["background_efficiency"]["0.9"],
-        "n_eff_test_background": test["rejection_limit"]["effective_background_events"],
-        "fip2": test["fip2_hull"], "punzi": test["punzi"]["value"], "yields": metrics.get("yields", {}).get("kind", "relative"),
-        "ks_p_signal": ot["ks_signal"]["p_value"], "ks_p_background": ot["ks_background"]["p_value"],
-        "events_test_signal": events[0], "events_test_background": events[1],
-        "auc_test_profiled": syst["profiled"]["auc"] if syst else None,
-        "events_train_signal": train_events[0], "events_train_background": train_events[1],  # n_test/n_train of the fold tests
-    }  # fmt: skip
-
-
-REPORT_FILE = "summary_report.json"  # what every binary and multi-class fold set holds (output.report)
-NUMBER_FIELDS = ("auc_test", "auc_test_error", "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9",
-                 "fip2", "punzi", "ks_p_signal", "ks_p_background", "auc_test_profiled")  # a number, or null (not finite)
-COUNT_FIELDS = ("n_eff_test_background", "events_test_signal", "events_test_background")  # always a number
-TRAIN_FIELDS = ("events_train_signal", "events_train_background")  # a number, or absent (older reports)
-
-
-WHAT = "numbers from this report"  # what the campaign takes from summary_report.json (setfiles.damaged)
-
-
-def damaged(path: Path, problem: str) -> InputError:
-    return setfiles.damaged(path, problem, WHAT)
-
-
-def read_report(path: Path) -> dict:
-    """The JSON object in `path`; InputError (`damaged`) if it is absent, not JSON or not an object."""
-    return setfiles.read_object(path, WHAT)
-
-
-def job_rows(job: Job) -> tuple[list[dict], dict]:
-    """Rows of one finished binary or multi-class job, and its multi-class classes/groups. A fold
-    set's summary_report.json that lacks what the rows need, or holds something else there (text
-    for a number, a list for an object), is an InputError naming it (`damaged`), never a traceback."""
-    rows, info = [], {}
-    for fold, directory in zip(job.folds, job.outputs, strict=False):
-        path = directory / REPORT_FILE
-        report = read_report(path)
-        try:
-            if job.kind == "binary":
-                ev, tr = report["events"]["test"], report["events"].get("train") or {}
-                found = [_row(job, fold, job.pair, report["hep_metrics"], (ev["signal"], ev[job.pair]),
-                              report.get("systematics"), (tr.get("signal"), tr.get(job.pair)))]  # fmt: skip
-            else:
-                info, found = _multiclass_rows(job, fold, report, path)
-        except (KeyError, IndexError, TypeError, AttributeError) as err:
-            what = f"no {err.args[0]!r:.60} entry" if isinstance(err, KeyError) else "a value of the wrong kind"
-            raise damaged(path, f"{what} where the campaign reads events, hep_metrics, auc, classes or systematics") from None
-        for row in found:
-            bad = [k for k in NUMBER_FIELDS if row[k] is not None and not setfiles.is_number(row[k])]
-            bad += [k for k in COUNT_FIELDS if not (setfiles.is_number(row[k]) and math.isfinite(row[k]))]
-            bad += [k for k in TRAIN_FIELDS if row[k] is not None and not setfiles.is_number(row[k])]
-            if bad:
-                raise damaged(path, f"{bad[0]} of {row['pair']!r:.60} is {row[bad[0]]!r:.60}, not a number")
-        rows += found
-    return rows, info
-
-
-def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, list[dict]]:
-    classes = report["classes"]
-    if not (isinstance(classes, list) and classes and all(isinstance(c, str) for c in classes)):
-        raise damaged(path, f"classes is {classes!r:.60}, not a list of class names")
-    groups = report.get("model", {}).get("background_info") or {}
-    members = groups.get("groups") if isinstance(groups, dict) else None
-    # "comment" (and any non-list value) is no group: the trainer drops it from every section
-    if not isinstance(groups, dict) or not all(all(isinstance(s, str) for s in v) for v in
-                                               (members.values() if isinstance(members, dict) else ()) if isinstance(v, list)):  # fmt: skip
-        raise damaged(path, "model.background_info is not an object of group -> sample names")
-    rows = []
-    for pair, metrics in report["hep_metrics"].items():
-        used, train = report["auc"][pair]["events_used"]["test"], report["auc"][pair]["events_used"].get("train") or {}
-        rows.append(_row(job, fold, pair, metrics, (used[classes[0]], used[pair]), report.get("systematics", {}).get(pair),
-                         (train.get(classes[0]), train.get(pair))))
-    return {"classes": classes, "groups": groups}, rows
-
-
-def check_reports(jobs: Sequence[Job]) -> None:
-    """InputError (`damaged`) if the report or the working_points.json of an up-to-date binary or
-    multi-class set in `jobs` cannot give its rows: checked before any job runs, not after the
-    campaign's last."""
-    for job in jobs:
-        if job.kind in ("binary", "multiclass"):
-            job_rows(job)
-    check_working_points(jobs)
-
-
-def aggregate(rows: Sequence[dict]) -> list[dict]:
-    """Mean and sample std (ddof=1, as folds/) of the fold rows of each (channel, signal, kind, model, pair)."""
-    groups: dict[tuple, list[dict]] = {}
-    for row in rows:
-        groups.setdefault(tuple(row[k] for k in GROUP_KEY), []).append(row)
-    out = []
-    for key, members in groups.items():
-        entry = dict(zip(GROUP_KEY, key)) | {"m_hc": members[0]["m_hc"], "m_a": members[0]["m_a"],
-                                             "folds": [m["fold"] for m in members]}  # fmt: skip
-        for name in AGG_FIELDS:
-            entry[f"{name}_mean"], entry[f"{name}_std"] = mean_std([m[name] for m in members])
-        ks = [m[k] for m in members for k in ("ks_p_signal", "ks_p_background") if isinstance(m.get(k), (int, float))]
-        entry["ks_p_min"] = min(ks) if ks else float("nan")  # the worst train-vs-test KS p-value over folds
-        for name in REJECTION_FIELDS:
-            eps = np.array([m[f"eps_b_{name.split('_')[1]}"] for m in members], dtype=float)
-            rej = Rejection.over_folds(eps, sum(m["n_eff_test_background"] for m in members))
-            entry[f"{name}_mean"], entry[f"{name}_limit"] = rej.value, rej.lower_limit
-            entry[f"{name}_lower"], entry[f"{name}_upper"] = rej.lower, rej.upper  # folds.REJECTION_INTERVAL_RULE
-        out.append(entry)
-    return out
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """Which multi-class class each binary background is compared with, per (channel, signal)."""
-
-    table: dict[tuple[str, str, str], list[tuple[str, str]]]  # (channel, signal, binary bkg) -> [(mc model, class)]
-
-
-def pairings(mc_info: dict[tuple[str, str, str], dict], binary_pairs: set[tuple[str, str, str]],
-             pair: dict[str, str] | None = None) -> Pairing:  # fmt: skip
-    """Each binary background's multi-class class: --pair (`pair`, binary -> class) where it names a
-    class of the model, else the trainer's rule (`trainer.pairing`)."""
-    table = {}
-    for channel, signal, background in binary_pairs:
-        for (c, s, model), info in mc_info.items():
-            if (c, s) != (channel, signal):
-                continue
-            groups = info["groups"].get("groups") if isinstance(info["groups"].get("groups"), dict) else {}
-            given = (pair or {}).get(background)
-            target = given if given in info["classes"][1:] else trainer.pairing(background, tuple(info["classes"]), groups)
-            if target:
-                table.setdefault((channel, signal, background), []).append((model, target))
-    return Pairing(table)
-
-
-DIFFERENCE_CONVENTION = ("difference = multi-class minus binary test AUC per fold (the folds both have); corrected "
-                         "resampled t over folds (Nadeau-Bengio: variance var (1/k + n_test/n_train)) with its two-sided "
-                         "p-value (p_value), the naive paired Student t for reference (t_naive, p_naive_t), Holm-adjusted "
-                         "(p_holm) and Benjamini-Hochberg (q_bh) over every binary vs multi-class comparison of the "
-                         "campaign; inverse-variance combination with the per-fold errors sqrt(e_binary^2 + "
-                         "e_multiclass^2)")  # fmt: skip
-
-
-def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
-    """Paired statistics of the test-AUC difference (multi-class minus binary) over the folds that
-    both models of comparison `c` have (ranking.paired_statistics: the corrected resampled t, the
-    naive t; folds.paired_difference: the inverse-variance combination), as flat `auc_diff_*` fields."""
-    def per_fold(kind: str, model: str, pair: str) -> dict:
-        return {r["fold"]: r for r in rows if (r["channel"], r["signal"], r["kind"], r["model"], r["pair"]) ==
-                (c["channel"], c["signal"], kind, model, pair)}  # fmt: skip
-
-    b = per_fold("binary", c["binary_model"], c["background"])
-    m = per_fold("multiclass", c["multiclass_model"], c["multiclass_class"])
-    folds = sorted(set(b) & set(m), key=str)
-    stats = paired_difference([m[f]["auc_test"] for f in folds], [b[f]["auc_test"] for f in folds],
-                              [math.hypot(b[f]["auc_test_error"] or math.nan, m[f]["auc_test_error"] or math.nan)
-                               for f in folds])  # fmt: skip
-    stats |= ranking.paired_statistics(m, b, folds)
-    return {f"auc_diff_{k}": stats[k] for k in (*ranking.STAT_KEYS, "combined", "combined_error")}
-
-
-COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "background", "multiclass_class", "binary_model",
-                   "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
-                   "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
-                   "auc_diff_p_value", "auc_diff_p_holm", "auc_diff_q_bh", "auc_diff_t_naive", "auc_diff_p_naive_t",
-                   "auc_diff_test_train_ratio", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
-                   "rejection_0.5_binary_lower", "rejection_0.5_binary_upper",                    "rejection_0.5_multiclass_mean",
-                   "rejection_0.5_multiclass_lower", "rejection_0.5_multiclass_upper")  # fmt: skip
-
-
-# --- short variant names and the leaderboard ---
-
-
-def variant_names(tags) -> dict[str, str]:
-    """Hyperparameter tag (layout.hyper_tag: the model name without its background part) -> a short
-    stable name: the `-`-separated parts that differ between the tags (`nNodes64`, `nNodes64-RMSprop`),
-    in name order; "" when there is one tag. Parts only some names have count as differing. Two tags
-    with the same short name (or one of none) keep their full tag. Computed from the names alone:
-    the same set of models always gives the same names (a new variant can lengthen them)."""
-    tags = sorted({t for t in tags})
-    if len(tags) < 2:
-        return {t: "" for t in tags}
-    parts = {t: t.split("-") for t in tags}
-    same_length = len({len(p) for p in parts.values()}) == 1
-    if same_length:  # position by position: nNodes128 vs nNodes64 at the same place
-        columns = list(zip(*parts.values(), strict=True))
-        differ = [i for i, column in enumerate(columns) if len(set(column)) > 1]
-        short = {t: "-".join(parts[t][i] for i in differ) for t in tags}
-    else:  # the parts not every name has
-        common = set.intersection(*(set(p) for p in parts.values()))
-        short = {t: "-".join(x for x in parts[t] if x not in common) for t in tags}
-    counts: dict[str, int] = {}
-    for name in short.values():
-        counts[name] = counts.get(name, 0) + 1
-    return {t: short[t] if short[t] and counts[short[t]] == 1 else t for t in tags}
-
-
-def _variants(agg: Sequence[dict]) -> dict[str, str]:
-    return variant_names(hyper_tag(a["model"]) for a in agg)
-
-
-LEADERBOARD_FIELDS = ("channel", "signal", "m_hc", "m_a", "background", "rank", "compatible_with_best", "kind", "variant",
-                      "pair", "folds", "auc_test_mean", "auc_test_std", "auc_test_standard_error", "rank_folds",
-                      "auc_test_mean_ranked", "diff_to_best_folds", "diff_to_best_mean", "diff_to_best_standard_error",
-                      "diff_to_best_t", "diff_to_best_p_value", "diff_to_best_p_holm", "diff_to_best_q_bh",
-                      "diff_to_best_t_naive", "diff_to_best_p_naive_t", "diff_to_best_test_train_ratio",
-                      "rejection_0.5_mean", "rejection_0.5_lower", "rejection_0.5_upper", "rejection_0.9_mean",
-                      "rejection_0.9_lower", "rejection_0.9_upper", "model", "note")  # fmt: skip
-LEADERBOARD_CONVENTION = ("per (channel, signal point, background): every model and variant (binary models trained "
-                          "against the background, multi-class likelihood ratios of the class holding it) ranked by "
-                          "mean test AUC over the folds all of them share (rank_folds; members missing folds named in "
-                          "note), best first; standard error = std/sqrt(folds); difference to the best = best minus "
-                          "this over those folds, corrected resampled t (Nadeau-Bengio) with its two-sided p-value "
-                          "(n/a with fewer than two common folds), the naive paired t for reference, Holm (p_holm) and "
-                          "Benjamini-Hochberg (q_bh) over every comparison of the leaderboard; rank '1=': the best and "
-                          "every member compatible with it (p_holm > 0.05); rejection = 1/mean(eps_b) over folds, "
-                          "'> X' a lower limit")  # fmt: skip
-
-
-def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> list[dict]:
-    """The leaderboard rows (LEADERBOARD_FIELDS), grouped by (channel, signal, background), best first."""
-    names = _variants(agg)
-    per_fold: dict[tuple, dict] = {}
-    for r in rows:
-        per_fold.setdefault(tuple(r[k] for k in GROUP_KEY), {})[r["fold"]] = r
-    classes = {(c, s, m, cls): b for (c, s, b), targets in pairing.table.items() for m, cls in targets}
-    groups: dict[tuple, list[dict]] = {}
-    for a in agg:
-        if a["kind"] == "binary":
-            backgrounds = [a["pair"]]
-        else:  # the binary backgrounds this class is compared with, else the class itself
-            backgrounds = [b for (c, s, m, cls), b in classes.items()
-                           if (c, s, m, cls) == (a["channel"], a["signal"], a["model"], a["pair"])] or [a["pair"]]  # fmt: skip
-        for b in backgrounds:
-            groups.setdefault((a["channel"], a["signal"], b), []).append(a)
-    out = []
-    for (channel, signal, background), members in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        for rank, a, fields in ranking.ranked(members, [per_fold[tuple(m[k] for k in GROUP_KEY)] for m in members]):
-            n = len(a["folds"])
-            entry = {"channel": channel, "signal": signal, "m_hc": a["m_hc"], "m_a": a["m_a"], "background": background,
-                     "position": rank, "kind": a["kind"], "variant": names.get(hyper_tag(a["model"]), ""), "pair": a["pair"],
-                     "model": a["model"], "folds": n, "auc_test_mean": a["auc_test_mean"], "auc_test_std": a["auc_test_std"],
-                     "auc_test_standard_error": a["auc_test_std"] / math.sqrt(n) if n > 1 else math.nan,
-                     **{f"{k}_{s}": a.get(f"{k}_{s}") for k in REJECTION_FIELDS for s in ("mean", "lower", "upper", "limit")}}  # fmt: skip
-            out.append(entry | fields)
-    ranking.adjust_family(out, "diff_to_best")  # the leaderboard's family: every comparison with a best
-    ranking.mark_ties(out)
-    return out
-
-
-DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summary describes (failures are > 0)
-NO_NTUPLE = -4  # a model with JSON files but no trees/<model>.root: named, not evaluated, not a failure
 STATUS = {DONE: "done", UP_TO_DATE: "up to date", OTHER_OPTIONS: "other options", NO_NTUPLE: "no ntuple"}
 
 
@@ -509,8 +245,6 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
 
 
 def figures(data: dict) -> list[canvas.Figure]:
-    from pnetviz.summary import binningtable  # noqa: PLC0415 - issue 39
-
     return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data)
 
 
@@ -520,9 +254,11 @@ def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
             "campaign_working_points.tex": working_point_tables(rows)}
 
 
-def write(directory: Path, data: dict, formats: Sequence[str], style, site: tuple[Path, str] | None = None) -> list[Path]:
+def write(directory: Path, data: dict, formats: Sequence[str], style,
+          pages: Callable[[Path], dict[str, str]] | None = None) -> list[Path]:
     """Write the campaign set into `directory` (a staging directory of output.transaction); with
-    `site` = (output root, JSROOT source), the web report's pages into its site/."""
+    `pages` (the set's directory -> the web report's files by relative path, web.site.site_files
+    as the command gives it), those files too."""
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
     extra = {
@@ -537,11 +273,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
         "campaign_summary.tex": latex_tables(data["binary_vs_multiclass"], data["aggregates"]),
     }  # fmt: skip
     extra |= working_point_files(data["working_points"])
-    from pnetviz.summary import binningtable  # noqa: PLC0415 - issue 39: the binned sensitivity (table, maps, web section)
-
     extra |= binningtable.attach(data)
-    from pnetviz.summary import gatable  # noqa: PLC0415 - issue 36: the GA searches' decisions side by side
-
     extra |= gatable.attach(data)
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
@@ -551,10 +283,8 @@ def write(directory: Path, data: dict, formats: Sequence[str], style, site: tupl
               "families": data.get("families", {})}  # fmt: skip
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
                         root_name="campaign.root")  # fmt: skip
-    if site is not None:
-        from pnetviz.web.site import site_files  # noqa: PLC0415
-
-        for rel, text in site_files(data, site[0], Path(directory), site[1]).items():
+    if pages is not None:
+        for rel, text in pages(Path(directory)).items():
             (Path(directory) / rel).parent.mkdir(parents=True, exist_ok=True)
             (Path(directory) / rel).write_text(text)
             written.append(Path(directory) / rel)
