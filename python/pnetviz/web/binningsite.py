@@ -5,14 +5,13 @@ model and pair at the chosen K, and the binary vs multi-class difference with it
 from __future__ import annotations
 
 from pnetviz.summary import binningtable
+from pnetviz.web.parts import _number, _table
 from pnetviz.escape import html
 from pnetviz.metrics.rounding import pm
 
 
 def section(data: dict) -> str:
     """The section's HTML: two sortable tables, every cell escaped."""
-    from pnetviz.web.site import _number, _table  # noqa: PLC0415 - site calls this module
-
     sec = data.get("fit_binning") or binningtable.section(data)
     head = ("Channel", "Signal", "Kind", "Model", "Pair", "Score", "K", "Binned FIP (mean &plusmn; std over folds)", "Optimism (train &minus; test)",
             "Efficiency", "Folds")  # fmt: skip

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.web import site
+from pnetviz.web import parts
 from pnetviz.web.siteaddress import signal_address
 from pnetviz.errors import InputError
 from pnetviz.escape import html
@@ -39,7 +39,7 @@ def verdict(row: dict) -> str:
     return f"{word} (&Delta;AUC = {text}, {p})"
 
 
-def headline(data: dict, pages: Sequence[site.ModelPage]) -> str:
+def headline(data: dict, pages: Sequence[parts.ModelPage]) -> str:
     """One row per channel, signal point and background: best, compatible set, verdict."""
     board = data.get("leaderboard", [])
     compared = {(c["channel"], c["signal"], c["background"]): c for c in data.get("binary_vs_multiclass", [])}
@@ -51,7 +51,7 @@ def headline(data: dict, pages: Sequence[site.ModelPage]) -> str:
         mine = [e for e in board if (e["channel"], e["signal"], e["background"]) == (channel, signal, background)]
         best = [e for e in mine if e.get("position", e.get("rank")) == 1]
         compatible = [_name(e) for e in mine if e.get("compatible_with_best")]
-        point = f'<a href="{site._link(signal_address(channel, signal))}">{html(channel)} / {html(signal)}</a>'
+        point = f'<a href="{parts._link(signal_address(channel, signal))}">{html(channel)} / {html(signal)}</a>'
         cells = (point, html(background), ", ".join(_name(e) for e in best), ", ".join(compatible) or "none",
                  verdict(compared.get((channel, signal, background), {})))  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
@@ -90,13 +90,13 @@ def maps_section(figures: Sequence[str], channels: Sequence[str], campaign_dir: 
     for (channel, background), metrics in sorted(groups.items()):
         out.append(f"<h3>{html(channel)}, {html(background)}</h3>")
         for metric, columns in sorted(metrics.items()):
-            figs = "".join(figure("campaign", columns[c], campaign_dir, site.TO_ROOT, 400, f"{metric}: {c}", campaign_dir)
+            figs = "".join(figure("campaign", columns[c], campaign_dir, parts.TO_ROOT, 400, f"{metric}: {c}", campaign_dir)
                            for c in COLUMNS if c in columns)  # fmt: skip
             out.append(f'<div class="figures">{figs}</div>')
     return "".join(out)
 
 
-def ga_section(pages: Sequence[site.ModelPage], plots_root: Path) -> str:
+def ga_section(pages: Sequence[parts.ModelPage], plots_root: Path) -> str:
     """GA hyperparameter searches: each run's best model over all iterations (from its set's
     summary_report.json), whether the trainer reported another, and a link to its page."""
     rows = []
@@ -112,8 +112,8 @@ def ga_section(pages: Sequence[site.ModelPage], plots_root: Path) -> str:
         duplicates = len(duplicates) if report and isinstance(duplicates, list) else ""
         text = f"GA-iter{best.get('iteration')}/{best.get('model')}" if best else ""
         other = ("another model: " + str(tc.get("model"))) if tc.get("names_a_different_model") else ("the same" if tc else "")
-        cells = (html(page.channel), html(page.signal), f'<a href="{site._link(page.page)}">{html(page.model)}</a>', html(text),
-                 site._number(best.get("fitness"), ".6f"), html(other), html(duplicates),
+        cells = (html(page.channel), html(page.signal), f'<a href="{parts._link(page.page)}">{html(page.model)}</a>', html(text),
+                 parts._number(best.get("fitness"), ".6f"), html(other), html(duplicates),
                  html(page.status) + (f": {html(page.message)}" if page.message else ""))  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     if not rows:

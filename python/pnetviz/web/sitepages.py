@@ -2,7 +2,7 @@
 
 A figure is its PNG when the run wrote one, else a live view of its stored canvas (view.html in an
 iframe; --images none). Addresses: campaign.siteaddress. Every name from disk is escaped
-(escape.html) and every link quoted per component (site._link).
+(escape.html) and every link quoted per component (parts._link).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.web import site
+from pnetviz.web import parts
 from pnetviz.web.siteaddress import depth_prefix, model_address, signal_address
 from pnetviz.web.overlay import overlay_link, spec
 from pnetviz.web.sitecaptions import caption_html
@@ -33,28 +33,28 @@ def figure(set_rel: str, stem: str, plots_root: Path, to_root: str, width: int =
     on_disk = on_disk or plots_root / set_rel
     label = html(caption or stem) + caption_html(on_disk, stem)  # and the context the frame had no room for
     if (on_disk / f"{stem}.png").is_file():
-        png = f"{to_root}{site._link(f'{set_rel}/{stem}.png')}"
+        png = f"{to_root}{parts._link(f'{set_rel}/{stem}.png')}"
         return (f'<figure class="key"><a href="{png}"><img src="{png}" alt="{html(stem)}" width="{width}"></a>'
                 f"<figcaption>{label}</figcaption></figure>")  # fmt: skip
-    if (on_disk / "plots.root").is_file() and stem in site._figures(on_disk):
+    if (on_disk / "plots.root").is_file() and stem in parts._figures(on_disk):
         from pnetviz.io.layout import root_key  # noqa: PLC0415
 
-        live = site.view_link(to_root, f"{set_rel}/plots.root", f"canvases/{root_key(stem)}")
+        live = parts.view_link(to_root, f"{set_rel}/plots.root", f"canvases/{root_key(stem)}")
         return (f'<figure class="key"><iframe src="{live}&amp;fit=1" width="{width}" height="{width}" title="{html(stem)}"></iframe>'
                 f'<figcaption>{label} (<a href="{live}">live view</a>)</figcaption></figure>')  # fmt: skip
     return ""
 
 
-def _point_models(pages: Sequence[site.ModelPage], channel: str, signal: str, kind: str) -> list[site.ModelPage]:
+def _point_models(pages: Sequence[parts.ModelPage], channel: str, signal: str, kind: str) -> list[parts.ModelPage]:
     return [p for p in pages if (p.channel, p.signal, p.kind) == (channel, signal, kind)]
 
 
-def _first_fold(page: site.ModelPage, plots_root: Path) -> str | None:
-    folds = [d.name for d in site._set_dirs(plots_root / page.directory) if d.name != "folds"]
+def _first_fold(page: parts.ModelPage, plots_root: Path) -> str | None:
+    folds = [d.name for d in parts._set_dirs(plots_root / page.directory) if d.name != "folds"]
     return f"{page.directory}/{folds[0]}" if folds else None
 
 
-def background_figures(channel: str, signal: str, pages: Sequence[site.ModelPage], compared: Sequence[dict],
+def background_figures(channel: str, signal: str, pages: Sequence[parts.ModelPage], compared: Sequence[dict],
                        plots_root: Path, to_root: str) -> str:  # fmt: skip
     """Per background: binary vs multi-class ROC and rejection over folds (the comparison job's
     fold summary), then the score distributions of the binary and the multi-class model (first fold)."""
@@ -88,25 +88,25 @@ def background_figures(channel: str, signal: str, pages: Sequence[site.ModelPage
     return "".join(rows)
 
 
-def signal_page(channel: str, signal: str, pages: Sequence[site.ModelPage], compared: Sequence[dict], jsroot: str,
+def signal_page(channel: str, signal: str, pages: Sequence[parts.ModelPage], compared: Sequence[dict], jsroot: str,
                 working_points: Sequence[dict], plots_root: Path) -> str:  # fmt: skip
     """The signal point's page: figures of every background, then the model links and tables."""
     prefix = depth_prefix(signal_address(channel, signal))
-    to_root = prefix + site.TO_ROOT
+    to_root = prefix + parts.TO_ROOT
     mine = [p for p in pages if (p.channel, p.signal) == (channel, signal)]
     columns = []
     for kind in ("binary", "multiclass", "comparison", "ga"):
-        items = "".join(f'<li><a href="{prefix}{site._link(p.page)}">{html(p.model)}</a> ({html(p.status)})</li>'
+        items = "".join(f'<li><a href="{prefix}{parts._link(p.page)}">{html(p.model)}</a> ({html(p.status)})</li>'
                         for p in mine if p.kind == kind)  # fmt: skip
         if items:  # no heading for a kind the point has no model of
             columns.append(f'<div class="column"><h3>{html(kind)}</h3><ul>{items}</ul></div>')
-    table = site._compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
-    wps = site._working_points_table([r for r in working_points if (r["channel"], r["signal"]) == (channel, signal)])
+    table = parts._compared_table([c for c in compared if (c["channel"], c["signal"]) == (channel, signal)])
+    wps = parts._working_points_table([r for r in working_points if (r["channel"], r["signal"]) == (channel, signal)])
     body = (f'<p><a href="{prefix}index.html">overview</a></p><h1>{html(channel)} / {html(signal)}</h1>'
             + background_figures(channel, signal, pages, compared, plots_root, to_root)
             + f'<h2>Binary vs multi-class</h2>{table}<h2>Models</h2><div class="columns">{"".join(columns)}</div>'
             "<h2>Working points (thresholds frozen on one split, applied to the test split)</h2>" + wps)  # fmt: skip
-    return site._page(f"{channel} {signal}", body, jsroot, prefix, scripts=("site.js",))
+    return parts._page(f"{channel} {signal}", body, jsroot, prefix, scripts=("site.js",))
 
 
 def _group(stem: str) -> str:
@@ -124,7 +124,7 @@ def _command(prov: dict, plots_root: Path) -> str:
     return " ".join(out)
 
 
-def _overlay_links(page: site.ModelPage, prefix: str) -> str:
+def _overlay_links(page: parts.ModelPage, prefix: str) -> str:
     """Links to the overlay page holding this model's curves (its first fold; every pair)."""
     if not page.overlay:
         return ""
@@ -134,16 +134,16 @@ def _overlay_links(page: site.ModelPage, prefix: str) -> str:
             f'<a href="{overlay_link(prefix, specs)}">rejection</a>')
 
 
-def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
+def model_page(page: parts.ModelPage, plots_root: Path, jsroot: str) -> str:
     """A model's page: key figures (ROC, rejection, scores, the fold summary), the per-fold
     metrics, the mean over folds, the other figures grouped by kind per set, then provenance."""
     prefix = depth_prefix(page.page)
-    to_root = prefix + site.TO_ROOT
-    sets = site._set_dirs(plots_root / page.directory)
+    to_root = prefix + parts.TO_ROOT
+    sets = parts._set_dirs(plots_root / page.directory)
     key, rest, provenance = [], [], []
     for set_dir in sorted(sets, key=lambda d: (d.name != "folds", d.name)):
         rel = f"{page.directory}/{set_dir.name}"
-        stems = site._figures(set_dir)
+        stems = parts._figures(set_dir)
         first = set_dir.name == "folds" or set_dir == next((d for d in sets if d.name != "folds"), None)
         chosen = [s for s in stems if first and (set_dir.name == "folds" or imageset.key_figure(s)) and "bjet" not in s]
         key += [figure(rel, s, plots_root, to_root, 420, f"{set_dir.name}: {s}") for s in chosen]
@@ -151,18 +151,18 @@ def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
         groups: dict[str, list[str]] = {}
         for stem in (s for s in stems if s not in chosen):
             groups.setdefault(_group(stem), []).append(stem)
-        reports = " ".join(f'<a href="{to_root}{site._link(f"{rel}/{n}")}">{html(n)}</a>'
+        reports = " ".join(f'<a href="{to_root}{parts._link(f"{rel}/{n}")}">{html(n)}</a>'
                            for n in ("summary_report.txt", "summary_report.json", "classification_report.txt")
                            if (set_dir / n).is_file())  # fmt: skip
-        live = f' &middot; <a href="{site.view_link(to_root, root_file, "")}">browse plots.root</a>' if root_file else ""
+        live = f' &middot; <a href="{parts.view_link(to_root, root_file, "")}">browse plots.root</a>' if root_file else ""
         rest.append(f'<h3 id="{html(set_dir.name)}">{html(set_dir.name)}</h3><p>{reports}{live}</p>'
-                    + "".join(f"<h4>{html(g)}</h4>" + site._thumbs(s, rel, to_root, root_file, set_dir) for g, s in groups.items()))
-        prov = site._provenance(set_dir)
+                    + "".join(f"<h4>{html(g)}</h4>" + parts._thumbs(s, rel, to_root, root_file, set_dir) for g, s in groups.items()))
+        prov = parts._provenance(set_dir)
         if command := _command(prov, plots_root):
             provenance.append(f"<li>{html(set_dir.name)}: <code>{html(command)}</code>, pnetviz "
                               f"{html(prov.get('pnetviz_version', '?'))}</li>")  # fmt: skip
-    numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{site._mean_std(r, 'auc_test')}</td>"
-                      f"<td>{site._rejection_html(r, 'rejection_0.5')}</td><td>{site._mean_std(r, 'fip2', '.3f')}</td></tr>"
+    numbers = "".join(f"<tr><td>{html(r.get('pair', ''))}</td><td>{parts._mean_std(r, 'auc_test')}</td>"
+                      f"<td>{parts._rejection_html(r, 'rejection_0.5')}</td><td>{parts._mean_std(r, 'fip2', '.3f')}</td></tr>"
                       for r in page.rows)  # fmt: skip
     mean = (f"<h2>Mean over folds</h2><table><thead><tr><th>Pair</th><th>Test AUC</th><th>Rejection at &epsilon;<sub>s</sub> = 0.5"
             f"</th><th>FIP2</th></tr></thead><tbody>{numbers}</tbody></table>") if numbers else ""  # fmt: skip
@@ -175,10 +175,10 @@ def model_page(page: site.ModelPage, plots_root: Path, jsroot: str) -> str:
             f"{fold_table(page, sets)}{mean}<h2>All figures</h2><p>{nav}</p>{''.join(rest)}"
             + (f"<h2>Provenance (paths relative to the output directory)</h2><ul class=\"prov\">{''.join(provenance)}</ul>"
                if provenance else ""))  # fmt: skip
-    return site._page(page.model, body, jsroot, prefix, scripts=("site.js",))
+    return parts._page(page.model, body, jsroot, prefix, scripts=("site.js",))
 
 
-def model_addresses(pages: Sequence[site.ModelPage]) -> None:
+def model_addresses(pages: Sequence[parts.ModelPage]) -> None:
     """Give each page its readable address; a second page of the same names (another directory)
     gets its directory's digest appended, so addresses never collide."""
     import hashlib  # noqa: PLC0415
