@@ -13,7 +13,7 @@ import pytest
 
 import pnetviz
 from pnetviz.api.figure import jsroot_base
-from pnetviz.campaign.site import JSROOT_URL
+from pnetviz.web.site import JSROOT_URL
 from pnetviz.draw.stored import CodeInFile
 from pnetviz.errors import InputError
 from pnetviz.rootenv import root

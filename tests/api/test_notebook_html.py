@@ -30,8 +30,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 
 
 def jsroot_package() -> Path | None:
-    """The unpacked npm package of the pinned JSROOT, as tests/campaign/test_site.py fetches it."""
-    from pnetviz.campaign import site  # noqa: PLC0415
+    """The unpacked npm package of the pinned JSROOT, as tests/web/test_site.py fetches it."""
+    from pnetviz.web import site  # noqa: PLC0415
 
     cache = Path(os.environ.get("PNETVIZ_JSROOT") or Path.home() / ".cache" / "pnetviz" / f"jsroot-{site.JSROOT_VERSION}")
     package = cache / "package"
@@ -49,7 +49,7 @@ def page(demo_round, tmp_path_factory):
     <site>/plots (its jsroot/ the local copy), exported with nbconvert's basic template."""
     jsroot = jsroot_package()
     if jsroot is None:
-        pytest.skip("no local JSROOT (run tests/campaign/test_site.py once with npm available)")
+        pytest.skip("no local JSROOT (run tests/web/test_site.py once with npm available)")
     site = tmp_path_factory.mktemp("notebook_site")
     plots = site / "plots"
     shutil.copytree(demo_round.plots, plots, symlinks=True)

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conftest import load_script
-from pnetviz.campaign.summary import pairings
+from pnetviz.summary.summary import pairings
 from pnetviz.cli.common import EXIT_USER_ERROR, run
 from pnetviz.demo.trainertree import BINARY_BACKGROUNDS, ModelSpec, write_trainer_fold
 from pnetviz.io.trainer import TrainerInfo, pairing
@@ -50,7 +50,7 @@ def test_pair_option_reaches_the_campaign_pairing():
 
 
 def test_campaign_summary_reads_a_report_whose_groups_have_a_comment(tmp_path):
-    from pnetviz.campaign.summary import _multiclass_rows
+    from pnetviz.summary.summary import _multiclass_rows
 
     groups = {"comment": "TTLL only", "nonprompt": ["TTLL_powheg"], "ttX": ["TTZToLLNuNu"]}
     report = {"classes": ["signal", "nonprompt", "ttX"], "hep_metrics": {}, "auc": {},

@@ -150,7 +150,7 @@ def test_expected_yields_file(tmp_path, capsys, case):
 
 @pytest.mark.parametrize("case", BAD)
 def test_summary_report_read_by_the_campaign(tmp_path, case):
-    from pnetviz.campaign.summary import read_report  # noqa: PLC0415
+    from pnetviz.summary.summary import read_report  # noqa: PLC0415
 
     path = tmp_path / "fold-0" / "summary_report.json"
     path.parent.mkdir()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import write_ntuple
-from pnetviz.io import ntuple
+from pnetviz.io import branches, ntuple
 from pnetviz.errors import InputError, PnetvizWarning
 from pnetviz.io.ntuple import branch_types, read_columns, read_predictions
 from pnetviz.rootenv import root
@@ -170,7 +170,7 @@ def test_reader_rejects_array_branch(tmp_path):
 
 
 def test_progress_bar_on_stderr(ntuple_factory, monkeypatch, capfd):
-    monkeypatch.setattr(ntuple, "PROGRESS_MIN_ENTRIES", 100)
+    monkeypatch.setattr(branches, "PROGRESS_MIN_ENTRIES", 100)  # the flat-branch reader (io.branches) draws the bar
     read_predictions(ntuple_factory(n=400), progress=True)
     err = capfd.readouterr().err  # not a terminal: one line per quarter, no carriage returns
     assert "Reading " in err and "100% 0.0/0.0 M entries" in err and "\r" not in err

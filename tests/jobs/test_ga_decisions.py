@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import compile_latex
-from pnetviz.campaign import gatable
+from pnetviz.summary import gatable
 from pnetviz.cli.commands import run_command
 from pnetviz.demo.ga import ToyModel, ToyRun, write_run
 

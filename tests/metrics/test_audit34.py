@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import contract_columns, load_script, write_ntuple
-from pnetviz.campaign.summary import _cell
+from pnetviz.summary.summary import _cell
 from pnetviz.cli.common import run
 from pnetviz.draw import plots
 from pnetviz.escape import csv_table

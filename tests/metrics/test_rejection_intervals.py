@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from pnetviz.campaign import latex, site, summary
+from pnetviz.web import site
+from pnetviz.summary import latex, summary
 from pnetviz.metrics import hep
 from pnetviz.metrics.folds import Rejection
 

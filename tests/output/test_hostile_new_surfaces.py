@@ -133,7 +133,7 @@ def test_genes_from_model_records_are_checked(tmp_path, value):
 
 
 def test_a_damaged_working_points_file_is_one_error(tmp_path):
-    from pnetviz.campaign.workingpoints import WP_FILE, working_point_rows  # noqa: PLC0415
+    from pnetviz.summary.workingpoints import WP_FILE, working_point_rows  # noqa: PLC0415
 
     good = {"target_eps_s": 0.5, "threshold": 0.8,
             "test": {"eps_s": 0.5, "eps_b": 0.01, "effective_events": {"signal": 100.0, "background": 300.0}}}  # fmt: skip
@@ -155,7 +155,7 @@ def test_a_damaged_working_points_file_is_one_error(tmp_path):
 
 
 def test_campaign_graph_titles_escape_names():
-    from pnetviz.campaign import summary  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
 
     sel = [{"m_hc": 100, "m_a": 95, "auc_test_mean": 0.9, "auc_test_std": 0.01},
            {"m_hc": 100, "m_a": 60, "auc_test_mean": 0.92, "auc_test_std": 0.02}]  # fmt: skip
@@ -355,7 +355,7 @@ def test_a_semicolon_in_a_background_name_stays_in_the_stored_titles(tmp_path):
 
 
 def test_campaign_maps_and_graphs_keep_a_semicolon_in_their_titles():
-    from pnetviz.campaign import summary  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
 
     sel = [{"m_hc": 100, "m_a": 95, "auc_test_mean": 0.9, "auc_test_std": 0.01},
            {"m_hc": 100, "m_a": 60, "auc_test_mean": 0.92, "auc_test_std": 0.02}]  # fmt: skip
@@ -520,7 +520,7 @@ def test_the_site_and_render_reach_a_canvas_named_after_a_semicolon_background(t
     import re  # noqa: PLC0415
     from urllib.parse import unquote  # noqa: PLC0415
 
-    from pnetviz.campaign import site  # noqa: PLC0415
+    from pnetviz.web import site  # noqa: PLC0415
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     results, plots = tmp_path / "results", tmp_path / "plots"
@@ -561,7 +561,7 @@ WP_POINT = {"target_eps_s": 0.5, "threshold": 0.8,
      "the working points of 'signal vs ttZ' lack target_eps_s"),
 ])  # fmt: skip
 def test_invalid_json_in_working_points_is_one_error_like_a_wrong_shape(tmp_path, text, said):
-    from pnetviz.campaign.workingpoints import WP_FILE, working_point_rows  # noqa: PLC0415
+    from pnetviz.summary.workingpoints import WP_FILE, working_point_rows  # noqa: PLC0415
 
     good, bad = tmp_path / "fold-0", tmp_path / "fold-1"
     for d in (good, bad):

@@ -16,7 +16,7 @@ import pytest
 from conftest import contract_columns, load_script, write_ntuple
 from pnetviz.cli.common import os_error_message, run
 from pnetviz.errors import InputError
-from pnetviz.io import layout
+from pnetviz.io import layout, rootnames
 from pnetviz.output import atomic, publish
 from pnetviz.output.atomic import MARKER, OutputError, transaction, writer_lock
 from pnetviz.rootenv import root
@@ -91,7 +91,7 @@ def test_without_proc_a_private_link_is_used_and_removed(tmp_path, monkeypatch):
     ROOT = root()
     d = tmp_path / "a#b"
     d.mkdir()
-    monkeypatch.setattr(layout, "PROC_FD", tmp_path / "no-proc")
+    monkeypatch.setattr(rootnames, "PROC_FD", tmp_path / "no-proc")
     with layout.root_path(d, directory=True) as where:
         link = Path(where)
         assert layout.root_literal(where) and link.is_symlink() and link.resolve() == d.resolve()
@@ -243,7 +243,7 @@ def test_unreadable_directory_is_a_permission_error_not_an_empty_one(tmp_path, m
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(path)
 
-    monkeypatch.setattr(layout.os, "scandir", denied)
+    monkeypatch.setattr(rootnames.os, "scandir", denied)
     with pytest.raises(InputError, match=re.escape(f"{trees}: permission denied")):
         layout.tree_models(tmp_path / "fold-0")
 
@@ -270,7 +270,7 @@ def test_check_readable_names_a_permission_error(tmp_path, monkeypatch):
             raise PermissionError(errno.EACCES, "Permission denied", str(p))
         return real(p, flags, *args)
 
-    monkeypatch.setattr(layout.os, "open", denied)
+    monkeypatch.setattr(rootnames.os, "open", denied)
     with pytest.raises(InputError, match="permission denied \\(cannot read the prediction ntuple\\)"):
         layout.check_readable(path, "prediction ntuple")
 

@@ -16,8 +16,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from pnetviz.campaign.site import JSROOT_URL
-from pnetviz.campaign.siteassets import AS_ROOT_DRAWS_JS
+from pnetviz.web.site import JSROOT_URL
+from pnetviz.web.siteassets import AS_ROOT_DRAWS_JS
 from pnetviz.errors import InputError
 from pnetviz.escape import html, plain_text, script_literal, text_line
 

@@ -52,21 +52,21 @@ def discover(args: object, opts, skipped: dict | None = None) -> list:
 def no_ntuple(args: object, opts, kinds: set[str], folds: set[int] | None) -> list:
     """A JobResult (status "no ntuple", not a failure) per model with JSON files but no ntuple
     (`pnetviz.io.orphans`) among the kinds the campaign evaluates."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
     from pnetviz.io import orphans  # noqa: PLC0415
 
     model_kinds = (kinds & {"binary", "multiclass"}) | ({"binary", "multiclass"} if "comparison" in kinds else set())
     found = orphans.discover(opts.results, opts.prefix, split(args.channels), split(args.signals), model_kinds, folds,
                              args.model, args.pilot)  # fmt: skip
     return [plan.JobResult(plan.Job(o.kind, o.channel, o.signal, o.model, o.background, o.folds, o.kind, (), (), ()),
-                           summary.NO_NTUPLE, o.message()) for o in found]  # fmt: skip
+                           plan.NO_NTUPLE, o.message()) for o in found]  # fmt: skip
 
 
 def rest_of_round(args: object, opts, jobs: list) -> list:
     """The summary describes the whole output, not only this run's filtered jobs: every other job
     of the results directory whose sets are on disk, as "up to date" when made with these options
     and this pnetviz (their numbers in the tables), else as "other options" (listed, not mixed in)."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
 
     try:  # names that are not UTF-8 are left out here too (the run's own discovery has said so)
         everything = plan.discover(opts, set(plan.KINDS), None, None, None, None, args.pilot, {})
@@ -78,9 +78,9 @@ def rest_of_round(args: object, opts, jobs: list) -> list:
         if ours.intersection(job.outputs) or not all((d / plan.MARKER).is_file() for d in job.outputs):
             continue
         if plan.up_to_date(job, tidy=False):
-            out.append(plan.JobResult(job, summary.UP_TO_DATE))
+            out.append(plan.JobResult(job, plan.UP_TO_DATE))
         else:
-            out.append(plan.JobResult(job, summary.OTHER_OPTIONS, "made by another command line or pnetviz version, "
+            out.append(plan.JobResult(job, plan.OTHER_OPTIONS, "made by another command line or pnetviz version, "
                                       "or before its inputs changed: rerun the campaign without filters to include it"))  # fmt: skip
     return out
 

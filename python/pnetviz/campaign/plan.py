@@ -62,6 +62,10 @@ class JobResult:
     seconds: float = 0.0
 
 
+DONE, UP_TO_DATE, OTHER_OPTIONS = 0, -1, -3  # JobResult codes of sets the summary describes (failures are > 0)
+NO_NTUPLE = -4  # a model with JSON files but no trees/<model>.root: named, not evaluated, not a failure
+
+
 @dataclass(frozen=True)
 class Options:
     """The campaign's command line, as passed on to every job."""

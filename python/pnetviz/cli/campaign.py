@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pnetviz.campaign import orchestrate
-from pnetviz.campaign.rounds import check_round, claim_round, record_round, summary_root, unclaim_new_tree
+from pnetviz.rounds.rounds import check_round, claim_round, record_round, summary_root, unclaim_new_tree
 from pnetviz.cli import common, images, ranges, remember
 from pnetviz.errors import InputError, PnetvizWarning
 
@@ -220,7 +220,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     args = parse_args(argv, prog)
     now, changes = remembered(args, argv, prog)
     opts = options(args)
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
@@ -254,7 +255,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
 
 def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     """The campaign after its checks: the jobs, the summary, the site."""
-    from pnetviz.campaign import plan, summary  # noqa: PLC0415
+    from pnetviz.campaign import plan  # noqa: PLC0415
+    from pnetviz.summary import summary  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
@@ -273,13 +275,14 @@ def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
     target = summary_root(opts) / "campaign"
     style = common.style_options(args)
-    from pnetviz.campaign import site  # noqa: PLC0415
+    from pnetviz.web import site  # noqa: PLC0415
 
     jsroot = args.jsroot or site.cached_jsroot()  # the README's cache: live views offline without --jsroot
     formats = images.summary_formats(args)
     meta = {**common.provenance("campaign", argv), **images.summary_field(args), **common.rounds.round_meta(args)}
     with transaction([target], meta=meta) as stages:
-        summary.write(stages[target], data, formats, style, site=(summary_root(opts), site.jsroot_source(jsroot)))
+        pages = lambda directory: site.site_files(data, summary_root(opts), directory, site.jsroot_source(jsroot))  # noqa: E731
+        summary.write(stages[target], data, formats, style, pages=pages)
         (stages[target] / remember.MANIFEST).write_text(json.dumps(remember.manifest(args, now, changes), indent=1) + "\n")
     site.publish_root_files(summary_root(opts), jsroot)
     record_round(opts)

@@ -63,19 +63,19 @@ def one(part: str, variants: Sequence[str], side: str) -> str:
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
-    from pnetviz.campaign import diff, difftables  # noqa: PLC0415
+    from pnetviz.rounds import diff, difftables  # noqa: PLC0415
     from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     a_dir, b_dir = diff.summary_dir(args.round_a), diff.summary_dir(args.round_b)
     variants = [sorted({hyper_tag(r.get("model")) for r in diff.load_rows(d)}) for d in (b_dir, a_dir)]
-    from pnetviz.campaign import diffevents, diffplots  # noqa: PLC0415
+    from pnetviz.rounds import diffevents, diffplots  # noqa: PLC0415
 
     roots = (diffplots.sets_root(a_dir), diffplots.sets_root(b_dir))
     result = diff.compare(a_dir, b_dir, renames(args.rename, *variants), args.alpha,
                           pair=lambda d: diffevents.pair_events(d, roots))  # fmt: skip
     inputs = [a_dir / diff.SUMMARY, b_dir / diff.SUMMARY]
-    from pnetviz.campaign.diffplots import round_label  # noqa: PLC0415
+    from pnetviz.rounds.diffplots import round_label  # noqa: PLC0415
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
 
     formats = [] if args.formats == "none" else common.parse_formats(args.formats)

@@ -89,7 +89,7 @@ def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str]) -> dict[str, o
 def output_options(kind: str) -> dict[str, str]:
     """dest -> flag of the evaluation options of `kind` (binary, multiclass, compare, campaign)
     whose value changes the outputs."""
-    from pnetviz.cli.common import EVALUATION  # noqa: PLC0415
+    from pnetviz.cli.options import EVALUATION  # noqa: PLC0415
 
     options = {o.dest: o.flags[-1] for o in EVALUATION
                if (o.campaign if kind == "campaign" else kind in o.kinds) and o.dest not in NOT_OUTPUTS}  # fmt: skip

@@ -3,7 +3,6 @@ place of a `--predictions` file that sits in a results tree (where `--results-di
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 
@@ -42,7 +41,7 @@ def round_results(args) -> tuple[Path, bool]:
 
 def round_meta(args) -> dict:
     """The training round this run's sets record (output.rounds)."""
-    from pnetviz.cli.common import plots_root  # noqa: PLC0415 - common builds on this module
+    from pnetviz.cli.options import plots_root  # noqa: PLC0415
     from pnetviz.output import rounds  # noqa: PLC0415
 
     return rounds.meta(round_results(args)[0], args.round, plots_root(args))
@@ -51,7 +50,7 @@ def round_meta(args) -> dict:
 def claim_round(args, meta: dict | None = None) -> None:
     """Register the run's round in the plots tree (output.rounds.claim) when its name places the
     sets: a trainer's tree or --round, and no --output (`meta`: round_meta(args) if known)."""
-    from pnetviz.cli.common import plots_root  # noqa: PLC0415
+    from pnetviz.cli.options import plots_root  # noqa: PLC0415
     from pnetviz.output import rounds  # noqa: PLC0415
 
     results, in_tree = round_results(args)
@@ -64,36 +63,3 @@ def trainer_identity_of(args) -> Path | None:
 
     found = trainer_identity(args.predictions, args.signal_prefix)
     return found[0] if found is not None else None
-
-
-
-@functools.cache
-def _options_parser(kind: str):
-    """The parser remember.single reads the given and the recorded options with: the same for
-    every run of `kind` (it drops its defaults each time), made once a process (~1 ms)."""
-    from pnetviz.cli import common  # noqa: PLC0415
-
-    return common.evaluation_parser(kind, None, "", "")
-
-
-def remember_options(args, argv, kind: str, background: str | None = None) -> list[str]:
-    """A single command (binary, multiclass): reuse the output options recorded in the sets it
-    would replace (cli.remember), say so, and stop before removing outputs without --replace.
-    Returns the command line as run (with the reused options), which the new sets record."""
-    from pnetviz.cli import common, remember  # noqa: PLC0415
-    from pnetviz.output.rounds import check_same  # noqa: PLC0415
-
-    files, _, model_dir = common.resolve_files(args, kind, background)
-    outputs, summary = common.output_dirs(args, model_dir, files)
-    meta = round_meta(args)  # once: it resolves paths and reads the round registry
-    for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
-        check_same(directory, meta)
-    changes = remember.single(args, argv, kind, lambda: _options_parser(kind), [*outputs, summary], [f.fold for f in files])
-    claim_round(args, meta)
-    if not args.quiet:
-        for line in changes.lines(str(Path(outputs[0]).parent)):
-            print(f"[pnetviz {kind}] {line}", flush=True)
-    import sys  # noqa: PLC0415
-
-    extra = [t for flag, value in changes.reused.items() for t in ([flag] if value is True else [f"{flag}={value}"])]
-    return [*(sys.argv[1:] if argv is None else argv), *extra]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,29 +20,8 @@ from pnetviz.draw.ratiopanel import RATIO_STEPS, RatioPanel, RatioSpec, draw_rat
 from pnetviz.draw.style import ENCODINGS, STYLE, color, cycle_color, line_style
 from pnetviz.names import name as quantity
 from pnetviz.draw.scorelegend import grid_legend, score_legend
+from pnetviz.draw.specs import CurveSpec, HistSpec  # noqa: F401 (callers use plots.*)
 from pnetviz.draw.classplots import bar_figure, confusion_figures, pairwise_auc_figure  # noqa: F401 (callers use plots.*)
-
-
-@dataclass(frozen=True)
-class CurveSpec:
-    """One line on a curve plot: exact points (decimated here for drawing) and its style."""
-
-    key: str  # object name in the ROOT file, e.g. "roc/test"
-    x: np.ndarray
-    y: np.ndarray
-    label: str
-    color: int
-    line_style: int = 1
-
-
-@dataclass(frozen=True)
-class HistSpec:
-    key: str
-    hist: object  # TH1D
-    label: str
-    color: int
-    points: bool  # test style (points with errors) vs train style (line)
-    line_style: int = 1  # of a line (style.ENCODINGS: e.g. all / with / without a flag)
 
 
 def split_style(split: str) -> int:

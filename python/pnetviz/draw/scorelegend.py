@@ -10,7 +10,7 @@ from pnetviz.rootenv import root
 
 if TYPE_CHECKING:
     from pnetviz.draw import canvas
-    from pnetviz.draw.plots import HistSpec
+    from pnetviz.draw.specs import HistSpec
 
 
 def grid_legend(fig: canvas.Figure, hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:

@@ -17,303 +17,19 @@ Every "not found" names what exists and the nearest match.
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import os
-import re
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
 
 from pnetviz import escape
 from pnetviz.errors import InputError
-from pnetviz.io import readers
-
-DEFAULT_PREFIX = "TTToHcToWAToMuMu-"
-PILOT = "pilot"
-BINARY_TAG = "-binary-"
-KINDS = ("binary", "multiclass")
-
-
-@dataclass(frozen=True)
-class ModelFile:
-    """One model's prediction ntuple for one fold (fold None: the trainer's pilot run)."""
-
-    kind: str
-    channel: str
-    signal: str
-    fold: int | None
-    predictions: Path
-    model: str | None = None  # the trainer's model name; None in pnetviz's first layout
-    background: str | None = None  # binary: the background trained against
-
-    @property
-    def fold_name(self) -> str:
-        return PILOT if self.fold is None else f"fold-{self.fold}"
-
-
-@dataclass(frozen=True)
-class Query:
-    """What identifies a model in a results directory."""
-
-    results: Path
-    channel: str
-    signal: str
-    kind: str
-    background: str | None = None  # binary only; None: the only one there is
-    model: str | None = None  # --model: full name or a unique part
-    prefix: str = DEFAULT_PREFIX
-    pilot: bool = False
-
-
-# --- names that become path components ---
-
-
-def name_problem(name: object) -> str | None:
-    """Why `name` cannot be one component of an output path (None: it can): empty, `.`, `..`,
-    containing `/` or NUL, or starting with `-` (it would read as an option in a job's argv)."""
-    if not isinstance(name, str) or not name:
-        return "it is empty" if isinstance(name, str) or name is None else "it is not a string"
-    if "/" in name:
-        return "it contains '/'"
-    if "\0" in name:
-        return "it contains a NUL character"
-    if name in (".", ".."):
-        return f"'{name}' is not a name"
-    if name.startswith("-"):
-        return "it starts with '-', which reads as an option"
-    if not escape.is_utf8(name):
-        return "it is not valid UTF-8: the bytes shown as \\xNN are not text"
-    return None
-
-
-def check_name(name: object, field: str, source: str, fix: str) -> str:
-    """`name` if it can be one path component, else InputError naming the field, where the name
-    comes from (`source`: a file, a directory or the command line) and the fix."""
-    problem = name_problem(name)
-    if problem:
-        shown = repr(name) if escape.is_utf8(name) else f"'{escape.printable(name)}'"
-        raise InputError(f"{escape.printable(source)}: {field} {shown} is not a single path component ({problem}); "
-                         f"pnetviz builds output paths from it. Fix: {fix}")  # fmt: skip
-    return name  # type: ignore[return-value]
-
-
-def listing(directory: Path) -> list[Path]:
-    """The entries of `directory` ([] if it does not exist or is not a directory); InputError if
-    it cannot be read (permissions), so that a chmod-000 directory is not reported as empty."""
-    try:
-        with os.scandir(directory) as entries:
-            return sorted(Path(e.path) for e in entries)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except PermissionError:
-        raise InputError(f"{directory}: permission denied (cannot list this directory). Fix: check its permissions "
-                         "(chmod u+rx) or run as its owner.") from None  # fmt: skip
-
-
-def is_dir(path: Path) -> bool:
-    """Path.is_dir, but a permission error is an InputError naming the path (never "absent")."""
-    try:
-        return Path(path).is_dir()
-    except PermissionError:
-        raise InputError(f"{path}: permission denied (cannot look inside its directory). Fix: check the permissions "
-                         "of the directories above it (chmod u+x).") from None  # fmt: skip
-
-
-def check_readable(path: Path, what: str) -> None:
-    """InputError if the file `path` exists but is not a regular file (a FIFO would block ROOT's
-    open forever) or cannot be opened for reading (permissions)."""
-    readers.check_regular(path, what)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except PermissionError:
-        raise InputError(f"{path}: permission denied (cannot read the {what}). Fix: check its permissions "
-                         "(chmod u+r) or run as its owner.") from None  # fmt: skip
-    except OSError:
-        return  # absent or otherwise unreadable: the reader names the problem
-    os.close(fd)
-
-
-# --- paths handed to ROOT ---
-
-# ROOT gives meaning to characters in a file name: `#` (anchor: a member of an archive), `?` (URL
-# options), `$` and `~` (expanded), `:` (protocol), `|`, spaces, `(` `)` (multi-page PDF), and
-# non-ASCII names go through its URL parsing. A path made only of ASCII letters, digits, `_`, `.`,
-# `/` and `-` is taken literally.
-ROOT_LITERAL = re.compile(r"[A-Za-z0-9_./-]+")
-PROC_FD = Path("/proc/self/fd")
-
-
-def root_literal(text: str) -> bool:
-    """True if ROOT takes the path `text` as it is."""
-    return bool(ROOT_LITERAL.fullmatch(text))
-
-
-@contextlib.contextmanager
-def root_path(path: Path, directory: bool = False) -> Iterator[str]:
-    """A name of the existing file (or `directory`) `path` that ROOT takes literally, valid
-    inside the block: the path itself when it has no character ROOT interprets, else
-    `/proc/self/fd/<n>` of a descriptor opened here (Linux), else a symbolic link in a private
-    temporary directory. ROOT then reads or writes exactly `path` (for a directory: files
-    inside it), whatever its name. OSError (e.g. PermissionError) if it cannot be opened."""
-    text = os.fspath(path)
-    if root_literal(text):
-        yield text
-        return
-    flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_DIRECTORY if directory else 0)
-    fd = os.open(text, flags)
-    try:
-        alias = PROC_FD / str(fd)
-        if _same_file(alias, fd):
-            yield str(alias)
-            return
-        with _private_link(text) as link:
-            yield link
-    finally:
-        os.close(fd)
-
-
-def _same_file(alias: Path, fd: int) -> bool:
-    try:
-        return os.path.samestat(os.stat(alias), os.fstat(fd))
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def _private_link(target: str) -> Iterator[str]:
-    """A symbolic link to `target` in a new private (0700) temporary directory whose path ROOT
-    takes literally; removed after the block."""
-    for base in (None, "/tmp", "/var/tmp"):
-        with contextlib.suppress(OSError):
-            tmp = tempfile.mkdtemp(prefix="pnetviz-", dir=base)
-            if root_literal(tmp):
-                break
-            os.rmdir(tmp)
-    else:
-        raise OSError(f"no temporary directory with a plain name to reach {target!r} from ROOT")
-    link = os.path.join(tmp, "f")
-    try:
-        os.symlink(os.path.abspath(target), link)
-        yield link
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(link)
-        with contextlib.suppress(OSError):
-            os.rmdir(tmp)
-
-
-# --- key names inside a ROOT file ---
-
-# TFile::Get("dir/name;cycle"), TDirectory::GetDirectory, uproot's file["dir/name"] and JSROOT's
-# readObject give meaning to characters of a key path: `/` separates directories, what follows
-# the last `;` is a cycle number, `:` in a directory path names a file ("file.root:/dir"; uproot
-# reads it as a TTree's branch), and the components `.` and `..` are a directory and its mother.
-# A line break or another non-printable character cannot be typed into a path. `root_key`
-# writes each of these characters of a name as `%XX`, the percent-encoding of its UTF-8 bytes
-# (as in a URL: `t;tX` -> `t%3BtX`, `non\nprompt` -> `non%0Aprompt`), and `%` itself as `%25`.
-# The mapping is one-to-one, so two different names never share a key (nothing to detect or
-# overwrite), and `real_name` (urllib.parse.unquote) gives the name back. A name without these
-# characters (letters, digits, `_ - . +`, spaces, ...) is its own key.
-KEY_SPECIAL = frozenset(";:/%")
-
-
-def root_key(name: str) -> str:
-    """The key name under which an object named `name` is written into a ROOT file (one path
-    component): readable with TFile::Get, uproot and JSROOT by path; the title keeps `name`."""
-    if name in (".", ".."):
-        return name.replace(".", "%2E")
-    if name.isprintable() and KEY_SPECIAL.isdisjoint(name):  # the common case, at C speed
-        return name
-    return "".join(ch if ch not in KEY_SPECIAL and ch.isprintable() else
-                   "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")) for ch in name)  # fmt: skip
-
-
-def root_key_path(path: str) -> str:
-    """`dir/sub/name` (components separated by `/`) with each component as `root_key` makes it."""
-    return "/".join(root_key(part) for part in path.split("/"))
-
-
-def real_name(key: str) -> str:
-    """The name a key of `root_key` stands for (a key of another writer: itself, mostly)."""
-    return unquote(key, errors="surrogatepass") if "%" in key else key
-
-
-def nearest(name: str, options: list[str]) -> str:
-    """' (nearest: X)' for the closest of `options`, or ''."""
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.4)
-    close = close or [o for o in options if o.lower() == name.lower()]
-    return f" (nearest: {close[0]})" if close else ""
-
-
-def model_background(name: str) -> str | None:
-    """`...-binary-ttZ` -> `ttZ`; None for a multi-class model."""
-    index = name.rfind(BINARY_TAG)
-    return name[index + len(BINARY_TAG):] if index >= 0 else None
-
-
-def tree_models(fold_dir: Path) -> list[str]:
-    """Model names with an ntuple in `<fold_dir>/trees/` (file name without .root), sorted;
-    InputError if `trees/` cannot be read."""
-    trees = Path(fold_dir) / "trees"
-    return sorted(p.name[: -len(".root")] for p in listing(trees) if p.name.endswith(".root") and len(p.name) > 5 and p.is_file())
-
-
-def fold_dirs(signal_dir: Path, pilot: bool) -> dict[int | None, Path]:
-    """Fold number -> directory (`fold-<k>`), or {None: pilot/} with `pilot`."""
-    if pilot:
-        d = Path(signal_dir) / PILOT
-        return {None: d} if is_dir(d) else {}
-    out = {}
-    for d in listing(signal_dir):
-        m = re.fullmatch(r"fold-(\d+)", d.name)
-        if m and is_dir(d):
-            out[int(m.group(1))] = d
-    return dict(sorted(out.items()))
-
-
-def trainer_signal_dir(q: Query) -> Path:
-    return Path(q.results) / q.channel / q.kind / f"{q.prefix}{q.signal}"
-
-
-def legacy_dir(q: Query) -> Path | None:
-    if q.kind == "multiclass":
-        return multiclass_dir(q.results, q.channel, q.signal)
-    return binary_dir(q.results, q.channel, q.signal, q.background) if q.background else None
-
-
-def signals_in(kind_dir: Path, prefix: str) -> list[str]:
-    """Signal points found under `<results>/<channel>/<kind>/`, in either layout."""
-    found = set()
-    for d in listing(kind_dir):
-        if not is_dir(d):
-            continue
-        if prefix and d.name.startswith(prefix):
-            found.add(d.name[len(prefix):])
-        elif kind_dir.name == "binary" and "_vs_" in d.name:
-            found.add(d.name.split("_vs_")[0])
-        elif kind_dir.name == "multiclass" and any(d.glob(f"fold-*/{PREDICTIONS_FILE}")):
-            found.add(d.name)
-    return sorted(found)
-
-
-def channels_in(results: Path) -> list[str]:
-    """Channels under `results` (directories holding binary/ or multiclass/); InputError if
-    `results` is not a directory."""
-    if not is_dir(results):
-        raise InputError(f"{results}: no such directory. Fix: point --results-dir at the trainer's results/ "
-                         "(or results_bjets/) directory.")  # fmt: skip
-    return sorted(d.name for d in listing(results) if any(is_dir(d / k) for k in KINDS))
-
-
-def the_only(found: list[str], option: str, what: str, where: Path) -> str:
-    """The one name in `found`; with none or several, InputError asking for `option` and listing them."""
-    if len(found) == 1:
-        return found[0]
-    listing = f"{what} found: {', '.join(found)}" if found else f"no {what} found"
-    raise InputError(f"{where}: give {option}; {listing}.")
+from pnetviz.io import orphans
+from pnetviz.io.folders import (BINARY_TAG, DEFAULT_PREFIX, KINDS, PILOT, PREDICTIONS_FILE, SIGNAL_MASSES,  # noqa: F401 - callers use layout.*
+                                ModelFile, Query, available_folds, binary_dir, channels_in, fold_dir, fold_dirs, gaps,
+                                hyper_tag, legacy_dir, model_background, multiclass_dir, nearest, parse_fold_list,
+                                parse_folds, signal_masses, signals_in, split_present, the_only, trainer_signal_dir,
+                                tree_models)
+from pnetviz.io.rootnames import (KEY_SPECIAL, PROC_FD, ROOT_LITERAL, check_name, check_readable, is_dir,  # noqa: F401 - callers use layout.*
+                                  listing, name_problem, real_name, root_key, root_key_path, root_literal, root_path)
 
 
 def explain_missing(q: Query) -> InputError:
@@ -390,8 +106,6 @@ def binary_background(q: Query, dirs: dict[int | None, Path]) -> str:
     found = sorted({b for d in dirs.values() for n in tree_models(d) if (b := model_background(n))})
     where = trainer_signal_dir(q)
     if q.background not in found and (q.background is not None or not found):
-        from pnetviz.io import orphans  # noqa: PLC0415 - it builds on this module
-
         orphans.check_query(q, dirs, q.background)  # the model's JSONs without trees/<model>.root: say so
     if q.background is None:
         if len(found) == 1:
@@ -413,8 +127,6 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
     found = {f: c for f, d in dirs.items() if (c := _candidates(q, tree_models(d), background))}
     what = f"binary model vs {background}" if background else "multi-class model"
     if not found:
-        from pnetviz.io import orphans  # noqa: PLC0415 - it builds on this module
-
         orphans.check_query(q, dirs, background)  # the model's JSONs without trees/<model>.root: say so
         models = sorted({n for d in dirs.values() for n in tree_models(d)})
         raise InputError(f"{sdir}: no {what}" + (f" matching --model {q.model!r}" if q.model else "")
@@ -429,8 +141,6 @@ def trainer_files(q: Query, fold_text: str | None) -> tuple[list[ModelFile], lis
         missing = [f for f in wanted if f not in found]
     present = [f for f in wanted if f in found]
     if not present:
-        from pnetviz.io import orphans  # noqa: PLC0415
-
         orphans.check_query(q, {f: dirs[f] for f in wanted if f in dirs}, background)
         have = ", ".join(f"fold-{f}" for f in found)
         raise InputError(f"{sdir}: no {what} for fold {', '.join(map(str, wanted))}; folds with one: {have}. "
@@ -468,23 +178,6 @@ class ModelGroup:
 
     def first(self) -> ModelFile:
         return ModelFile(self.kind, self.channel, self.signal, self.folds[0], self.files[0], self.model, self.background)
-
-
-SIGNAL_MASSES = re.compile(r"MHc(\d+)_MA(\d+)")
-
-
-def signal_masses(signal: str) -> tuple[int, int] | None:
-    """(m(H+), m(A)) in GeV of a signal point named like MHc130_MA90; None for another name."""
-    m = SIGNAL_MASSES.fullmatch(signal)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def hyper_tag(model: str | None) -> str:
-    """The hyperparameter part of a trainer model name, which the binary and multi-class models of
-    one training share: the name without `-binary-<bkg>`, `-<n>grp-...` or `-<n>bg`."""
-    if not model:
-        return ""
-    return re.sub(r"-(binary-.+|\d+grp-.+|\d+bg)$", "", model)
 
 
 def _matches(name: str | None, pattern: str | None) -> bool:
@@ -572,66 +265,3 @@ def _models_in(d: Path, kind: str, prefix: str, pilot: bool):
         yield (signal, None, background), fold, fold_dir(d, fold) / PREDICTIONS_FILE
 
 
-# --- pnetviz's first layout ---
-
-PREDICTIONS_FILE = "predictions.root"
-
-
-def binary_dir(results: Path, channel: str, signal: str, background: str) -> Path:
-    return Path(results) / channel / "binary" / f"{signal}_vs_{background}"
-
-
-def multiclass_dir(results: Path, channel: str, signal: str) -> Path:
-    return Path(results) / channel / "multiclass" / signal
-
-
-def fold_dir(model_dir: Path, fold: int) -> Path:
-    return Path(model_dir) / f"fold-{fold}"
-
-
-def available_folds(model_dir: Path) -> list[int]:
-    """Fold numbers with a predictions file under `model_dir`, ascending."""
-    folds = []
-    for d in listing(model_dir):
-        m = re.fullmatch(r"fold-(\d+)", d.name)
-        if m and (d / PREDICTIONS_FILE).is_file():
-            folds.append(int(m.group(1)))
-    return sorted(folds)
-
-
-def parse_folds(text: str, model_dir: Path | None) -> list[int]:
-    """`--fold` value: one number, a comma list, or `all` (every fold found under model_dir)."""
-    if text.strip().lower() == "all":
-        if model_dir is None:
-            raise InputError("--fold all needs --results-dir (it lists the folds found there).")
-        folds = available_folds(model_dir)
-        if not folds:
-            raise InputError(f"{model_dir}: no fold-<k>/{PREDICTIONS_FILE} found. Fix: check --results-dir, --signal, --channel.")
-        return folds
-    return parse_fold_list(text)
-
-
-def parse_fold_list(text: str) -> list[int]:
-    """`--fold 0,2` -> [0, 2]; InputError unless non-negative integers."""
-    try:
-        folds = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InputError(f"--fold {text!r}: expected a number, a comma-separated list or 'all'.") from None
-    if not folds or min(folds) < 0:
-        raise InputError(f"--fold {text!r}: fold numbers are non-negative integers.")
-    return folds
-
-
-def split_present(folds: list[int], model_dir: Path) -> tuple[list[int], list[int]]:
-    """(folds with a predictions file, folds without); InputError if none is there."""
-    present = [f for f in folds if (fold_dir(model_dir, f) / PREDICTIONS_FILE).is_file()]
-    missing = [f for f in folds if f not in present]
-    if not present:
-        names = ", ".join(f"fold-{f}" for f in missing)
-        raise InputError(f"{model_dir}: no {PREDICTIONS_FILE} for {names}. Fix: check --fold, --results-dir, --signal, --channel.")
-    return present, missing
-
-
-def gaps(folds: list[int]) -> list[int]:
-    """Fold numbers missing between 0 and the largest fold found (for --fold all)."""
-    return sorted(set(range(max(folds) + 1)) - set(folds)) if folds else []
