@@ -91,6 +91,8 @@ def models(demo_round):
     ({"context": "line"}, TypeError, "context= takes a list of strings"),
     ({"pair": ["diboson"]}, TypeError, "pair= takes a str"),
     ({"kind": ["roc"]}, TypeError, "kind= takes a str"),
+    ({"reference": [0]}, TypeError, "reference= takes a whole number"),
+    ({"reference": 5}, InputError, "reference=5"),
 ])  # fmt: skip
 def test_overlay_checks_its_arguments_as_the_command_line_does(models, options, error, shown):
     with pytest.raises(error, match=shown) as err:
