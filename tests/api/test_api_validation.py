@@ -57,6 +57,13 @@ def test_run_campaign_refuses_a_list_for_a_single_value_option(tmp_path):
     assert to_argv(campaign.parser("pnetviz campaign"), {"signals": ["A", "B"]}) == ["--signals", "A,B"]
 
 
+def test_evaluate_names_a_list_for_plots_dir_before_using_it(tmp_path):
+    with pytest.raises(TypeError, match="plots_dir="):
+        pnetviz.evaluate_binary(tmp_path / "x.root", plots_dir=[tmp_path / "a"])
+    with pytest.raises(TypeError, match="jsroot="):
+        pnetviz.evaluate_binary(tmp_path / "x.root", jsroot=["https://root.cern/js/"])
+
+
 def test_a_column_list_gives_the_numbers_of_the_plain_evaluation(demo_round, tmp_path):
     where = {"results_dir": demo_round.results, "channel": CHANNEL, "signal": SIGNAL, "background": "diboson", "fold": 0,
              "bootstrap": 20}  # fmt: skip
@@ -91,6 +98,8 @@ def models(demo_round):
     ({"context": "line"}, TypeError, "context= takes a list of strings"),
     ({"pair": ["diboson"]}, TypeError, "pair= takes a str"),
     ({"kind": ["roc"]}, TypeError, "kind= takes a str"),
+    ({"reference": [0]}, TypeError, "reference= takes a whole number"),
+    ({"reference": 5}, InputError, "reference=5"),
 ])  # fmt: skip
 def test_overlay_checks_its_arguments_as_the_command_line_does(models, options, error, shown):
     with pytest.raises(error, match=shown) as err:

@@ -104,8 +104,11 @@ def _evaluate(kind: str, cli, run_one: Callable, options: dict) -> EvaluationRes
     """Parse `options` with the subcommand's parser and run it as the command does, keeping
     each fold's job (its final output directory) and curves."""
     options.setdefault("quiet", True)
-    jsroot = jsroot_base(Path(options.get("plots_dir") or "plots"), options.pop("jsroot", None))  # a campaign's copy first
-    argv = to_argv(cli.parser(f"pnetviz {kind}"), options)
+    given = options.pop("jsroot", None)
+    argv = to_argv(cli.parser(f"pnetviz {kind}"), options)  # first: a value of the wrong kind is named before any use
+    if given is not None and not isinstance(given, str):
+        raise TypeError(f"jsroot=: give the URL as a string, not a {type(given).__name__}")
+    jsroot = jsroot_base(Path(options.get("plots_dir") or "plots"), given)  # a campaign's copy first
     args = cli.parser(f"pnetviz {kind}").parse_args(argv)
     jobs, outputs = [], []
     make = cli.make_job(args)

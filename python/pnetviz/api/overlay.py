@@ -4,6 +4,7 @@ panel, drawn by the same code as the fold summary's figures (jobs.foldsummary.ba
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 from pnetviz.api.figure import Figure, jsroot_base
@@ -48,6 +49,14 @@ def check_single(keyword: str, value: object, kind: type, optional: bool = False
         return
     raise TypeError(f"overlay: {keyword}= takes a {kind.__name__}{' or None' if optional else ''}, not a "
                     f"{type(value).__name__}")  # fmt: skip
+
+
+def check_index(reference: object) -> int:
+    """`reference=` as an index (an int, numpy's integers too); TypeError naming it else."""
+    try:
+        return operator.index(reference)
+    except TypeError:
+        raise TypeError(f"overlay: reference= takes a whole number, not a {type(reference).__name__}") from None
 
 
 def check_energy(energy: object) -> float:
@@ -100,7 +109,7 @@ def overlay(items: Sequence[object], kind: str = "rejection", *, pair: str | Non
         raise InputError(f"overlay: kind={text_line(kind)!r}; choose one of {', '.join(KINDS)}.")
     check_split(split, "overlay")
     check_single("pair", pair, str, optional=True)
-    check_single("reference", reference, int)
+    reference = check_index(reference)
     energy = check_energy(energy)
     run, extra_text = (check_text(name, value) for name, value in (("run", run), ("extra_text", extra_text)))
     series = [as_series(item, pair, split) for item in items]
