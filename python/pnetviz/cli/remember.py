@@ -80,10 +80,24 @@ def given_options(make_parser: Callable[[], argparse.ArgumentParser], argv: Sequ
 
 def _parsed(parser: argparse.ArgumentParser, argv: Sequence[str]) -> dict[str, object]:
     """dest -> value of the options `argv` gives (the parser's defaults dropped; options it does
-    not know, e.g. of an older pnetviz in a record, left out); InputError on a bad value."""
+    not know, e.g. of an older pnetviz in a record, left out); InputError on a bad value. The
+    parser is remember's own from then on: -h is a bad value (_NoHelp), not the help and exit 0."""
     for action in parser._actions:  # noqa: SLF001 - argparse has no public way to drop defaults
         action.default = argparse.SUPPRESS
+        if isinstance(action, argparse._HelpAction):  # noqa: SLF001
+            for flag in action.option_strings:  # every spelling (--he, -qh) is looked up here
+                parser._option_string_actions[flag] = _NoHelp(action.option_strings)  # noqa: SLF001
     return vars(parser.parse_known_args(list(argv))[0])
+
+
+class _NoHelp(argparse.Action):
+    """-h in a record: argparse would print the help text and exit 0, the run doing nothing."""
+
+    def __init__(self, option_strings: list[str]) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        raise InputError(f"{option_string} asks for the help text, which no command records")
 
 
 def output_options(kind: str) -> dict[str, str]:
