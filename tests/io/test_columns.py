@@ -86,13 +86,20 @@ def test_missing_mapped_branch_names_it_and_the_option(other):
                          columns=parse_columns([m for m in MAPPING if not m.startswith("weight")] + ["weight=evtweight"], None))  # fmt: skip
 
 
-def test_invalid_expression_is_one_line_without_cling_output(other, capfd):
+def test_a_name_that_is_no_branch_is_one_line_without_cling_output(other, capfd):
     with pytest.raises(InputError) as err:
         read_predictions(other[0], classes=("signal", "bkg"), score_classes=("signal",), tree="tree",
-                         columns=parse_columns([*MAPPING[:4], "test_mask=evnt % 5 =="], None))  # fmt: skip
+                         columns=parse_columns([*MAPPING[:4], "test_mask=evnt % 5 == 3"], None))  # fmt: skip
     text = str(err.value)
-    assert "\n" not in text and "--column test_mask=evnt % 5 ==" in text and "not branches of 'tree': evnt" in text
+    assert "\n" not in text and "--column test_mask=evnt % 5 == 3" in text and "not branches of 'tree': evnt" in text
     assert "error" not in capfd.readouterr().err
+
+
+def test_an_incomplete_expression_is_refused_where_the_mapping_is_parsed():
+    with pytest.raises(InputError) as err:
+        parse_columns([*MAPPING[:4], "test_mask=evnt % 5 =="], None)
+    text = str(err.value)
+    assert "\n" not in text and text.startswith("--column 'test_mask=evnt % 5 ==': at position 12 of the expression")
 
 
 def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(other, monkeypatch):
@@ -113,7 +120,7 @@ def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(
         np.testing.assert_array_equal(got[name], values)
 
 
-@pytest.mark.parametrize("expr", ["event % 5 ==", "rdfentry_ % 5 == 3"])
+@pytest.mark.parametrize("expr", ["bdt_score % 5 == 3", "rdfentry_ % 5 == 3"])
 def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
     path, cols = other
     pairs = [*MAPPING[:4], f"test_mask={expr}"]
@@ -122,7 +129,7 @@ def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
                                  columns=parse_columns(pairs, None))  # fmt: skip
         np.testing.assert_array_equal(preds.masks["test"], np.arange(len(cols["event"])) % 5 == 3)
         return
-    with pytest.raises(InputError, match="ROOT cannot compile this C[+][+] expression") as err:
+    with pytest.raises(InputError, match="ROOT cannot compile this expression for the types of its branches") as err:
         read_predictions(path, classes=("signal", "bkg"), score_classes=("signal",), tree="tree",
                          columns=parse_columns(pairs, None))  # fmt: skip
     assert "\n" not in str(err.value) and "error" not in capfd.readouterr().err

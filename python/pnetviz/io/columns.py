@@ -2,8 +2,11 @@
 
 A mapping gives, for a contract column NAME (true_label, weight, score_<class>, train_mask,
 test_mask, valid_mask, event_id, or a boolean subset branch), its source EXPR: a branch name of
-the tree or a C++ expression of its branches (`true_label=isSignal ? 0 : 1`,
-`test_mask=event % 5 == 3`). Columns not mapped are read from the branch of their own name.
+the tree or an expression of its branches in the grammar of `pnetviz.io.grammar`
+(`true_label=isSignal ? 0 : 1`, `test_mask=event % 5 == 3`), parsed where the mapping is parsed
+(`parse_columns`, whatever the mapping's source) and again from its text wherever it is compiled:
+the C++ is written from the parsed tree, never taken from the text. Columns not mapped are read
+from the branch of their own name.
 
 `view_types` gives the types of the columns as the reader will see them (a mapped branch has its
 branch's type, an expression the type ROOT deduces for it); `read_view` reads them: when every
@@ -17,6 +20,8 @@ file the structural check cannot verify is read in a guarded child either way.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import os
 import re
 import tempfile
@@ -29,10 +34,8 @@ from pnetviz.errors import InputError
 
 ColumnMap = tuple[tuple[str, str], ...]  # (contract column, branch or expression), hashable and picklable
 FIX = "correct the mapping (--column NAME=EXPR / --columns FILE; docs/inputs.md, 'Your own ntuple')"
-_NAME = re.compile(r"[A-Za-z_]\w*\Z")
-_TOKEN = re.compile(r"(?<![\w.:>])([A-Za-z_]\w*)(?!\s*(?:\(|::|\w))")
-_KEYWORDS = frozenset({"true", "false", "and", "or", "not", "xor", "nullptr", "sizeof", "static_cast", "int",
-                       "float", "double", "bool", "long", "unsigned", "short", "char", "auto", "const"})  # fmt: skip
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+RDF_COLUMNS = ("rdfentry_", "rdfslot_")  # RDataFrame's own columns, which an expression may read
 
 
 def parse_columns(pairs: Sequence[str] | None, file: str | Path | None) -> ColumnMap:
@@ -42,22 +45,24 @@ def parse_columns(pairs: Sequence[str] | None, file: str | Path | None) -> Colum
 
     mapping: dict[str, str] = {}
     if file is not None:
-        doc = read_json(Path(file), "column mapping", 'write {"<contract column>": "<branch or C++ expression>", ...}',
+        doc = read_json(Path(file), "column mapping", 'write {"<contract column>": "<branch or expression>", ...}',
                         name=f"--columns {file}")  # fmt: skip
         for name, expr in doc.items():
-            mapping[_name(name, f"--columns {file}")] = _expr(expr, f"--columns {file}: '{name}'")
+            _name(name, f"--columns {file}")
+            mapping[name] = _expr(expr, f"--columns {file}: '{name}'")
     seen: set[str] = set()
     for text in pairs or ():
+        where = f"--column {_short(text)!r}"
         name, sep, expr = text.partition("=")
         name = name.strip()
         if not sep:
-            raise InputError(f"--column {text!r}: give NAME=EXPR, e.g. --column true_label=isSignal or "
+            raise InputError(f"{where}: give NAME=EXPR, e.g. --column true_label=isSignal or "
                              "--column 'true_label=isSignal ? 0 : 1'.")  # fmt: skip
-        _name(name, f"--column {text!r}")
+        _name(name, where)
         if name in seen:
-            raise InputError(f"--column {text!r}: '{name}' is mapped twice. Fix: give one --column per column.")
+            raise InputError(f"{where}: '{name}' is mapped twice. Fix: give one --column per column.")
         seen.add(name)
-        mapping[name] = _expr(expr, f"--column {text!r}")
+        mapping[name] = _expr(expr, where)
     return tuple(mapping.items())
 
 
@@ -69,14 +74,38 @@ def _name(name: object, where: str) -> str:
 
 
 def _expr(expr: object, where: str) -> str:
+    """`expr` stripped, once it parses in the expression grammar (InputError naming `where` otherwise)."""
+    from pnetviz.io import grammar  # noqa: PLC0415
+
     if not isinstance(expr, str) or not expr.strip() or not expr.isprintable():
-        raise InputError(f"{where}: the source must be a branch name or a C++ expression on one line. Fix: {FIX}.")
+        raise InputError(f"{where}: the source must be a branch name or an expression on one line. Fix: {FIX}.")
+    grammar.parse(expr.strip(), where)
     return expr.strip()
 
 
+def parsed(name: str, expr: str) -> object:
+    """The parsed tree of the mapped column `name`'s `expr` (InputError naming the option if it is
+    not in the grammar: a mapping that did not come through `parse_columns` is checked here)."""
+    from pnetviz.io import grammar  # noqa: PLC0415
+
+    return grammar.parse(expr, option_text(name, expr))
+
+
+def used_names(name: str, expr: str) -> list[str]:
+    """The names the mapped column `name`'s `expr` reads (branches, RDataFrame columns), from its tree."""
+    from pnetviz.io import grammar  # noqa: PLC0415
+
+    return grammar.names(parsed(name, expr))
+
+
 def option_text(name: str, expr: str) -> str:
-    """How a mapped column is named in messages: `--column NAME=EXPR`."""
-    return f"--column {name}={expr}"
+    """How a mapped column is named in messages: `--column NAME=EXPR` (a long EXPR shortened)."""
+    return f"--column {name}={_short(expr)}"
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """`text` for a message: at most `limit` characters (a long one ends in '...')."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def is_plain(expr: str, types: Mapping[str, str]) -> bool:
@@ -87,9 +116,8 @@ def is_plain(expr: str, types: Mapping[str, str]) -> bool:
 
 
 def names_in(expr: str) -> list[str]:
-    """The identifiers of `expr` that are not calls, members, namespaces or keywords: what
-    RDataFrame takes as branch names."""
-    return [t for t in dict.fromkeys(_TOKEN.findall(expr)) if t not in _KEYWORDS]
+    """The names `expr` reads (from its parsed tree): what RDataFrame takes as branch names."""
+    return used_names("<column>", expr)
 
 
 def view_types(path: Path, tree: str, types: dict[str, str], mapping: ColumnMap, verified: bool) -> dict[str, str]:
@@ -97,12 +125,14 @@ def view_types(path: Path, tree: str, types: dict[str, str], mapping: ColumnMap,
     A mapped plain branch that is missing is one InputError; expressions are compiled by
     RDataFrame (in a guarded child unless `verified`), each failure one InputError naming the
     option and the names that are not branches."""
+    from pnetviz.io import grammar  # noqa: PLC0415
+
     out = dict(types)
     exprs = {}
     for name, expr in mapping:
         if expr in types:
             out[name] = types[expr]
-        elif _NAME.match(expr):
+        elif isinstance(parsed(name, expr), grammar.Name):
             raise InputError(f"{path}: {option_text(name, expr)}: branch '{expr}' is missing in tree '{tree}'; "
                              f"branches found: {', '.join(sorted(types))}. Fix: {FIX}.")  # fmt: skip
         else:
@@ -124,24 +154,66 @@ def _expression_types(path: Path, tree: str, exprs: ColumnMap, branches: tuple[s
 
 
 def _frame(path: Path, tree: str, exprs: ColumnMap, branches: Sequence[str]) -> object:
-    """An RDataFrame of `tree` with a Define (Redefine over a branch of that name) per expression;
-    cling's diagnostics are kept off the terminal, a failure is one InputError."""
+    """An RDataFrame of `tree` with a Define (Redefine over a branch of that name) per expression.
+    Each expression's C++ is written from its parsed tree into a function template declared here,
+    its branches parameters named by position; the Define calls it with the column names only. A
+    name that is not a branch, an RDataFrame column or an earlier expression is one InputError
+    before anything is compiled, and so is a failure (cling's diagnostics kept off the terminal)."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
     from pnetviz.rootenv import root  # noqa: PLC0415
 
+    check_names(path, tree, exprs, branches)
     ROOT = root()
+    space = _declare_templates(exprs)
     with root_path(path) as literal:
         frame = ROOT.RDF.AsRNode(ROOT.RDataFrame(tree, literal))
-    for name, expr in exprs:
+    for k, (name, expr) in enumerate(exprs):
+        call = f"{space}::pnetviz_f{k}({', '.join(used_names(name, expr))})"
         try:
             with _silent_stderr():
-                frame = ROOT.RDF.AsRNode((frame.Redefine if name in branches else frame.Define)(name, expr))
+                frame = ROOT.RDF.AsRNode((frame.Redefine if name in branches else frame.Define)(name, call))
         except Exception:  # noqa: BLE001 - cling's compilation error, raised as a C++ exception
-            unknown = [t for t in names_in(expr) if t not in branches]
-            hint = f"; not branches of '{tree}': {', '.join(unknown)}" if unknown else ""
-            raise InputError(f"{path}: {option_text(name, expr)}: ROOT cannot compile this C++ expression of the "
-                             f"branches{hint}. Fix: {FIX}; branches found: {', '.join(branches)}.") from None  # fmt: skip
+            raise InputError(f"{path}: {option_text(name, expr)}: ROOT cannot compile this expression for the types "
+                             f"of its branches (e.g. '%' of a floating-point value). Fix: {FIX}.") from None  # fmt: skip
     return frame
+
+
+def check_names(path: Path, tree: str, exprs: ColumnMap, branches: Sequence[str]) -> None:
+    """InputError for the first expression that reads a name that is neither a branch, an
+    RDataFrame column nor an expression defined before it (such a name never reaches cling)."""
+    known = {*branches, *RDF_COLUMNS}
+    for name, expr in exprs:
+        unknown = [t for t in used_names(name, expr) if t not in known]
+        if unknown:
+            raise InputError(f"{path}: {option_text(name, expr)}: not branches of '{tree}': {', '.join(unknown)}. "
+                             f"Fix: {FIX}; branches found: {', '.join(branches)}.")  # fmt: skip
+        known.add(name)
+
+
+@functools.cache
+def _declare_templates(exprs: ColumnMap) -> str:
+    """The namespace of `template <class T0, ...> auto pnetviz_f<k>(T0 pnetviz_b0, ...)` per
+    expression, declared to cling: RDataFrame's Define then compiles only a call of it with column
+    names (it rewrites every word that is a column's name, `std` and function names too)."""
+    from pnetviz.io import grammar  # noqa: PLC0415
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    grammar.declare_helpers()
+    space = "pnetviz_rdf_" + hashlib.sha1(repr(exprs).encode()).hexdigest()[:16]
+    code = [f"namespace {space} {{"]
+    for k, (name, expr) in enumerate(exprs):
+        used = used_names(name, expr)
+        param = {b: f"pnetviz_b{i}" for i, b in enumerate(used)}
+        template = f"template <{', '.join(f'class T{i}' for i in range(len(used)))}> " if used else ""
+        params = ", ".join(f"T{i} pnetviz_b{i}" for i in range(len(used)))
+        cpp = grammar.to_cpp(parsed(name, expr), param.__getitem__)
+        code.append(f"{template}inline auto pnetviz_f{k}({params}) {{ return {cpp}; }}")
+    code.append("}")
+    with _silent_stderr():
+        if not root().gInterpreter.Declare("\n".join(code)):
+            raise InputError(f"{', '.join(option_text(*e) for e in exprs)}: ROOT cannot compile these expressions "
+                             f"(e.g. '%' of a floating-point number). Fix: {FIX}.")  # fmt: skip
+    return space
 
 
 @contextlib.contextmanager
@@ -170,15 +242,19 @@ def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str]
     wanted = {name: source.get(name, name) for name in columns}
     plain = {name: expr for name, expr in wanted.items() if is_plain(expr, types)}
     exprs = tuple((n, e) for n, e in wanted.items() if n not in plain)
-    # expressions of plain branches: their branches read in the same pass, then one compiled loop
-    inputs = expressions.inputs_of(exprs, types) if exprs and expressions.result_types(exprs, types) else None
-    out = {}
-    if plain or inputs:
-        branches = {expr: types[expr] for expr in dict.fromkeys([*plain.values(), *(b for b, _ in inputs or ())])}
+    # expressions of plain branches (or constants): their branches read in the same pass, then one compiled loop
+    compiled = bool(exprs) and expressions.result_types(exprs, types) is not None
+    inputs = expressions.inputs_of(exprs, types) if compiled else ()
+    branches = {expr: types[expr] for expr in dict.fromkeys([*plain.values(), *(b for b, _ in inputs)])}
+    data = {}
+    if branches:
         data = ntuple.read_columns(path, tree, branches, entries, progress, block=[plain[b] for b in block if b in plain])
-        out = {name: data[expr] for name, expr in plain.items()}
-        if inputs:
+    out = {name: data[expr] for name, expr in plain.items()}
+    if compiled:
+        try:
             return out | expressions.evaluate(exprs, types, data, entries)
+        except expressions.DividedByZero as err:
+            raise InputError(divided_by_zero(path, tree, [err.args])) from None
     if not exprs:
         return out
     # the expressions alone through RDataFrame: its just-in-time compilation grows with every column
@@ -189,6 +265,13 @@ def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str]
     return out | guard.run(_read_frame, *args, subject=path, threads=ntuple._implicit_threads())
 
 
+def divided_by_zero(path: Path, tree: str, exprs: Sequence[tuple[str, str]]) -> str:
+    """The message for an integer division or modulo by zero in one of `exprs` (undefined in C++)."""
+    which = " or ".join(option_text(n, e) for n, e in exprs) or "a --column expression"
+    return (f"{path}: {which}: an integer is divided by zero (/ or %) at an event of tree '{tree}'. Fix: guard the "
+            "divisor (e.g. 'fold != 0 ? event / fold : 0') or divide by a floating-point number (event / 5.0).")
+
+
 def _read_frame(path: Path, tree: str, exprs: ColumnMap, columns: tuple[str, ...], branches: tuple[str, ...],
                 entries: int) -> dict[str, np.ndarray]:  # fmt: skip
     """`columns` through RDataFrame (AsNumpy: one event loop), in entry order also with
@@ -197,7 +280,7 @@ def _read_frame(path: Path, tree: str, exprs: ColumnMap, columns: tuple[str, ...
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
-    used = {b for _, e in exprs for b in names_in(e) if b in branches}
+    used = {b for n, e in exprs for b in used_names(n, e) if b in branches}
     sizes = {b: np.dtype(ntuple.DTYPES[t]).itemsize for b, t in ntuple.branch_types(path, tree).items()
              if b in used and t in ntuple.DTYPES}  # fmt: skip
     try:
@@ -210,6 +293,11 @@ def _read_frame(path: Path, tree: str, exprs: ColumnMap, columns: tuple[str, ...
         with quiet_root(ROOT.kError):
             data = {k: np.array(v) for k, v in frame.AsNumpy(names).items()}
     except Exception as err:  # noqa: BLE001 - a C++ exception from the event loop
+        if "by zero" in str(err):  # an integer / or % of pnetviz.io.grammar's helpers
+            from pnetviz.io import grammar  # noqa: PLC0415
+
+            divided = [(n, e) for n, e in exprs if grammar.divides(parsed(n, e))]
+            raise InputError(divided_by_zero(path, tree, divided)) from None
         raise InputError(f"{path}: ROOT failed reading it through RDataFrame ({ntuple._cpp_error(err)}). "
                          f"Fix: {FIX}.") from None  # fmt: skip
     order = data.pop("rdfentry_", None)
