@@ -63,9 +63,10 @@ def _opt(flags: str, group: str, kinds=EVAL_KINDS, campaign: bool = True, **kwar
 EVALUATION = (
     _opt("--tree", "inputs", default="Events", help="TTree name in the ntuples (default: %(default)s)"),
     _opt("--column", "inputs", action="append", metavar="NAME=EXPR",
-         help="where a contract column comes from in your ntuple: a branch or a C++ expression of branches, e.g. "
-              "weight=evt_weight, 'true_label=isSignal ? 0 : 1', 'test_mask=event %% 5 == 3' (repeatable; "
-              "docs/inputs.md)"),
+         help="where a contract column comes from in your ntuple: a branch or an expression of branches in "
+              "pnetviz's grammar (arithmetic, comparisons, && || !, ?:, abs, sqrt, min, max, ...: docs/inputs.md; "
+              "nothing else is compiled), e.g. weight=evt_weight, 'true_label=isSignal ? 0 : 1', "
+              "'test_mask=event %% 5 == 3' (repeatable)"),
     _opt("--columns", "inputs", metavar="FILE",
          help="a JSON file of such pairs, {\"true_label\": \"isSignal ? 0 : 1\", ...} (--column pairs win)"),
     _opt("--observe", "inputs", {"binary", "multiclass", "compare"}, metavar="BRANCH,...",

@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from pnetviz.campaign import diff
-from pnetviz.campaign.diffevents import two_sided_normal
+from pnetviz.rounds.diffevents import two_sided_normal
 from pnetviz.cli.commands import run_command
 from pnetviz.errors import InputError
 
