@@ -12,7 +12,7 @@ import math
 import pytest
 from scipy import stats
 
-from pnetviz.campaign import diff
+from pnetviz.rounds import diff
 from pnetviz.rounds.diffevents import two_sided_normal
 from pnetviz.cli.commands import run_command
 from pnetviz.errors import InputError

@@ -15,7 +15,7 @@ from pathlib import Path
 from pnetviz.cli import ranges, rounds
 from pnetviz.cli.options import (CONTRACT_HELP, EVAL_KINDS, EVALUATION, GROUPS, MODEL_KINDS, READS_NTUPLES,  # noqa: F401 - callers use common.*
                                  plots_root)
-from pnetviz.cli.ranges import MAX_SEED
+from pnetviz.cli.ranges import MAX_SEED, check_energy, parse_formats  # noqa: F401 - callers use common.*
 from pnetviz.errors import InputError, PnetvizWarning
 
 EXIT_USER_ERROR = 2
@@ -189,25 +189,6 @@ def apply_run_options(args) -> None:
     if args.threads < 1:
         raise InputError(f"--threads {args.threads}: give 1 or more.")
     enable_threads(args.threads)
-
-
-def parse_formats(text: str) -> list[str]:
-    """Image formats of --formats; 'none': no image (plots.root keeps every canvas for `pnetviz render`)."""
-    if text.strip().lower() == "none":
-        return []
-    formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
-    allowed = {"png", "pdf", "svg", "eps", "root", "c"}
-    bad = [f for f in formats if f not in allowed]
-    if not formats or bad:
-        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}, or none.")
-    return formats
-
-
-def check_energy(energy: float) -> None:
-    from pnetviz.draw.style import ENERGIES  # noqa: PLC0415
-
-    if not any(abs(energy - e) < 1e-3 for e in ENERGIES):
-        raise InputError(f"--energy {energy:g}: the CMS label is drawn for 13, 13.6 or 14 TeV. Fix: give one of them.")
 
 
 def style_options(args) -> object:

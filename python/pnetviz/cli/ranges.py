@@ -182,3 +182,22 @@ def working_points(text: str) -> None:
     from pnetviz.metrics.workingpoints import parse_targets  # noqa: PLC0415
 
     parse_targets(text)
+
+
+def parse_formats(text: str) -> list[str]:
+    """Image formats of --formats; 'none': no image (plots.root keeps every canvas for `pnetviz render`)."""
+    if text.strip().lower() == "none":
+        return []
+    formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
+    allowed = {"png", "pdf", "svg", "eps", "root", "c"}
+    bad = [f for f in formats if f not in allowed]
+    if not formats or bad:
+        raise InputError(f"--formats {text!r}: choose from {', '.join(sorted(allowed))}, or none.")
+    return formats
+
+
+def check_energy(energy: float) -> None:
+    from pnetviz.draw.style import ENERGIES  # noqa: PLC0415
+
+    if not any(abs(energy - e) < 1e-3 for e in ENERGIES):
+        raise InputError(f"--energy {energy:g}: the CMS label is drawn for 13, 13.6 or 14 TeV. Fix: give one of them.")

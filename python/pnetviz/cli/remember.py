@@ -200,7 +200,7 @@ def _bad_record(name: str, field_name: str, err: InputError, fix: str = RECORD_F
 def check_values(values: dict[str, object], name: str, field_of: Callable[[str], str], fix: str = RECORD_FIX) -> None:
     """The checks a command runs on these options after parsing them (--formats, --energy, an
     empty --syst or --subset), on recorded `values`: a bad one names the file and the field."""
-    from pnetviz.cli import common  # noqa: PLC0415
+    from pnetviz.cli import ranges  # noqa: PLC0415
 
     def nonblank(flag: str, what: str) -> Callable[[object], None]:
         def check(value: object) -> None:
@@ -208,7 +208,7 @@ def check_values(values: dict[str, object], name: str, field_of: Callable[[str],
                 raise InputError(f"{flag} '': give {what}")
         return check
 
-    checks = {"formats": common.parse_formats, "energy": common.check_energy,
+    checks = {"formats": ranges.parse_formats, "energy": ranges.check_energy,
               "syst": nonblank("--syst", "nuisance names or 'all'"),
               "subset": nonblank("--subset", "the name of a boolean branch")}  # fmt: skip
     for dest, check in checks.items():
