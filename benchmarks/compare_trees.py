@@ -18,9 +18,12 @@ other byte was equal), each replaced by a fixed placeholder on both sides before
   - `*.pnetviz-lock` files: the process id of the writer that held the lock (their content);
   - `.pnetviz-set.json` (an output set's marker): its "pid" and "written" (the publishing
     process and time) fields;
-  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes;
+  - JSON files: the value of every "seconds" key (a job's wall time in campaign_summary.json);
+  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, and the
+    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic);
   - ROOT objects: names made unique by draw.geometry.unique (`<name>_<8 hex digits>`, a uuid4
-    prefix: ROOT object names are global) in the `"fName"` of an object inside a stored canvas;
+    prefix, also inside a clone's `<name>_<8 hex digits>_copy`: ROOT object names are global) in
+    the `"fName"` of an object inside a stored canvas;
   - the absolute paths of the two trees (A's and B's --plots-dir, recorded in the sets' command
     lines), and with --results those of the two results directories.
 Nothing else is normalised: a difference anywhere else is a difference.
@@ -38,8 +41,11 @@ TEXT = frozenset({".json", ".csv", ".tex", ".txt", ".html", ".md", ".js", ".mjs"
 LOCK_SUFFIX = ".pnetviz-lock"  # output.atomic's lock files: the holder's pid
 MARKER = ".pnetviz-set.json"  # output.atomic's set marker
 MARKER_FIELDS = re.compile(rb'("(?:pid|written)"\s*:\s*)(?:-?\d+|"[^"]*")')
+SECONDS = re.compile(rb'("seconds"\s*:\s*)-?[0-9][0-9.eE+-]*')
 PDF_DATES = re.compile(rb"(/(?:CreationDate|ModDate) \()D:[^)]*(\))")
-UNIQUE_NAME = re.compile(rb'("fName" : "[^"]*_)[0-9a-f]{8}(")')  # draw.geometry.unique
+STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging directories
+NAME = re.compile(rb'"fName" : "[^"]*"')
+UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
 
 
 def files(top: Path) -> dict[str, Path]:
@@ -54,13 +60,15 @@ def files(top: Path) -> dict[str, Path]:
 
 def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -> bytes:
     """`data` with the fields two runs write differently replaced (see the module's docstring);
-    `kind`: "marker", "pdf" or "root" for the fields of those files, "" for the paths only."""
+    `kind`: "marker", "json", "pdf" or "root" for the fields of those files, "" for the paths only."""
     if kind == "marker":
         data = MARKER_FIELDS.sub(rb"\g<1>0", data)
+    if kind in ("marker", "json"):
+        data = SECONDS.sub(rb"\g<1>0", data)
     elif kind == "pdf":
-        data = PDF_DATES.sub(rb"\g<1>D:0\g<2>", data)
+        data = STAGE.sub(b".pnetviz-stage-0-0", PDF_DATES.sub(rb"\g<1>D:0\g<2>", data))
     elif kind == "root":
-        data = UNIQUE_NAME.sub(rb"\g<1>00000000\g<2>", data)
+        data = NAME.sub(lambda m: UNIQUE.sub(b"_00000000", m.group(0)), data)
     for place, token in places:
         data = data.replace(place, token)
     return data
@@ -115,11 +123,11 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
                 elif normalised(oa[key].encode(), side_a, "root") != normalised(ob[key].encode(), side_b, "root"):
                     out["root"].append(f"{rel}: object {key} differs")
         elif suffix in TEXT:
-            kind = "marker" if pa.name == MARKER else ""
+            kind = "marker" if pa.name == MARKER else "json" if suffix == ".json" else ""
             na, nb = normalised(da, side_a, kind), normalised(db, side_b, kind)
             if na != nb:
                 out["text"].append(f"{rel}: {first_difference(na, nb)}")
-        elif suffix == ".pdf" and normalised(da, [], "pdf") == normalised(db, [], "pdf"):
+        elif suffix == ".pdf" and normalised(da, side_a, "pdf") == normalised(db, side_b, "pdf"):
             continue
         else:
             out["bytes"].append(f"{rel}: {len(da)} vs {len(db)} bytes" + ("" if len(da) != len(db) else

@@ -41,11 +41,12 @@ def write_root(path: Path, bins=(1.0, 2.0, 3.0), unique: str = "0123abcd", title
     h.Write()
     f.cd()
     ROOT.TNamed(f"reference_line_{unique}", title).Write("line")
+    ROOT.TNamed(f"confusion_{unique}_copy", "a clone").Write("clone")
     f.Close()
 
 
 def tree(top: Path, *, png: bytes = PNG, csv: str = "a,b\n1,2\n", pid: int = 11, written: str = "2026-01-01T00:00:00",
-         pdf_date: str = "20260101000000", **root_args) -> Path:  # fmt: skip
+         pdf_date: str = "20260101000000", seconds: float = 1.5, stage: str = "1a2b3c", **root_args) -> Path:  # fmt: skip
     (top / "set").mkdir(parents=True)
     (top / "set" / "roc.png").write_bytes(png)
     (top / "set" / "table.csv").write_text(csv)
@@ -53,7 +54,10 @@ def tree(top: Path, *, png: bytes = PNG, csv: str = "a,b\n1,2\n", pid: int = 11,
         f'{{\n "command": ["pnetviz", "binary", "--plots-dir", "{top.resolve()}"],\n "pid": {pid},\n "written": "{written}"\n}}\n')
     (top / ".set.pnetviz-lock").write_text(f"{pid}\n")
     (top / "set" / "roc.pdf").write_bytes(b"%PDF-1.4\n/Creator (ROOT)\n/CreationDate (D:" + pdf_date.encode()
-                                          + b"+00'00')\n/ModDate (D:" + pdf_date.encode() + b"+00'00')\nbody\n")  # fmt: skip
+                                          + b"+00'00')\n/ModDate (D:" + pdf_date.encode() + b"+00'00')\n/Title ("
+                                          + f"{top.resolve()}/.set.pnetviz-stage-{pid}-{stage}/roc.pdf".encode()
+                                          + b")\nbody\n")  # fmt: skip
+    (top / "summary.json").write_text(f'{{"jobs": [{{"job": "binary", "seconds": {seconds}}}]}}\n')
     write_root(top / "set" / "plots.root", **root_args)
     return top
 
@@ -64,7 +68,8 @@ def differences(ct, a: Path, b: Path) -> dict[str, list[str]]:
 
 def test_same_outputs_of_two_runs_are_equal(ct, tmp_path):
     a = tree(tmp_path / "A")
-    b = tree(tmp_path / "B", pid=22, written="2026-02-02T10:00:00", pdf_date="20260202100000", unique="89abcdef")
+    b = tree(tmp_path / "B", pid=22, written="2026-02-02T10:00:00", pdf_date="20260202100000", unique="89abcdef",
+             seconds=12.25, stage="ffee01")  # fmt: skip
     assert (a / "set" / "plots.root").read_bytes() != (b / "set" / "plots.root").read_bytes()  # the file's own bytes differ
     assert differences(ct, a, b) == {}
     assert ct.main([str(a), str(b)]) == 0
@@ -86,7 +91,7 @@ def test_a_title_is_a_difference_and_a_name_that_is_not_a_unique_suffix_too(ct, 
     found = differences(ct, tree(tmp_path / "A"), tree(tmp_path / "B", title="another line"))
     assert found == {"root": ["set/plots.root: object line;1 differs"]}
     found = differences(ct, tree(tmp_path / "C"), tree(tmp_path / "D", unique="0123abcz"))  # not 8 hex digits
-    assert found == {"root": ["set/plots.root: object line;1 differs"]}
+    assert found == {"root": ["set/plots.root: object clone;1 differs", "set/plots.root: object line;1 differs"]}
 
 
 def test_one_byte_of_a_text_file_is_found(ct, tmp_path, capsys):
@@ -94,7 +99,7 @@ def test_one_byte_of_a_text_file_is_found(ct, tmp_path, capsys):
     assert differences(ct, a, b) == {"text": ["set/table.csv: line 2: b'1,2' vs b'1,3'"]}
     assert ct.main([str(a), str(b)]) == 1
     assert capsys.readouterr().out.splitlines() == ["text: set/table.csv: line 2: b'1,2' vs b'1,3'",
-                                                    "6 files in A: 1 differences"]  # fmt: skip
+                                                    "7 files in A: 1 differences"]  # fmt: skip
 
 
 def test_only_the_named_fields_are_normalised(ct, tmp_path):
@@ -103,11 +108,13 @@ def test_only_the_named_fields_are_normalised(ct, tmp_path):
     marker = b / "set" / ".pnetviz-set.json"
     marker.write_text(marker.read_text().replace('"binary"', '"multiclass"'))  # the command, not a pid or a time
     pdf = b / "set" / "roc.pdf"
-    pdf.write_bytes(pdf.read_bytes().replace(b"body", b"bodz"))  # a PDF's content, not its dates
+    pdf.write_bytes(pdf.read_bytes().replace(b"body", b"bodz"))  # a PDF's content, not its dates or stage
+    summary = b / "summary.json"
+    summary.write_text(summary.read_text().replace('"binary"', '"multiclass"'))  # a JSON's field other than seconds
     found = differences(ct, a, b)
     assert list(found) == ["bytes", "text"]
-    assert found["bytes"] == ["set/roc.pdf: 105 vs 105 bytes, first at byte 103"]
-    assert found["text"][0].startswith("set/.pnetviz-set.json: line 2: ")
+    assert len(found["bytes"]) == 1 and found["bytes"][0].startswith("set/roc.pdf: ")
+    assert [line.split(":")[0] for line in found["text"]] == ["set/.pnetviz-set.json", "summary.json"]
 
 
 def test_files_on_one_side_only(ct, tmp_path):
