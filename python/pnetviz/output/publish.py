@@ -93,7 +93,7 @@ def write_set(directory: Path, formats: Sequence[str], style: StyleOptions,
     return [directory / name for name in sorted(set(expected))]
 
 
-CAPTIONS = "figure_captions"  # summary_report.json: figure name -> its caption (campaign.sitepages shows it)
+CAPTIONS = "figure_captions"  # summary_report.json: figure name -> its caption (web.sitepages shows it)
 
 
 def with_captions(report: dict, figs: Sequence[canvas.Figure]) -> dict:

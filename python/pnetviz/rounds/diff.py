@@ -6,9 +6,9 @@ trainer's model name (layout.hyper_tag), mapped through `renames` for a renamed 
 folds by index. Per matched model, over the folds both rounds have:
 
 - delta AUC = mean over folds of AUC_B - AUC_A, with the event-paired bootstrap where both
-  rounds evaluated the same test events (campaign.diffevents), else the corrected resampled t-test of the
+  rounds evaluated the same test events (rounds.diffevents), else the corrected resampled t-test of the
   per-fold differences (metrics.foldtests.corrected_paired_test; n_test/n_train from both
-  rounds' fold rows, campaign.ranking.fold_ratio) and its two-sided p-value;
+  rounds' fold rows, summary.ranking.fold_ratio) and its two-sided p-value;
 - Holm's adjustment of those p-values over the comparison's family (every matched model with
   a test: at least two common folds), `significant` when the adjusted p is below `alpha`;
 - delta FIP2 (the figure of merit on the test ROC's convex hull) the same way, paired fold by
@@ -162,7 +162,7 @@ def fip2_difference(ra: Sequence[dict], rb: Sequence[dict], ratio: float | None)
 def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, alpha: float = ALPHA,
             pair=None) -> Diff:  # fmt: skip
     """Round A (`a_dir`) vs round B (`b_dir`): campaign summary directories (summary_dir).
-    `pair(diff)`: runs before Holm's adjustment (campaign.diffevents: event-paired errors)."""
+    `pair(diff)`: runs before Holm's adjustment (rounds.diffevents: event-paired errors)."""
     renames = dict(renames or {})
     a, b = by_model(load_rows(a_dir), {}), by_model(load_rows(b_dir), renames)
     diff = Diff(Path(a_dir), Path(b_dir), alpha=alpha)

@@ -1,5 +1,5 @@
 """The figures of `pnetviz diff`: difference maps over the mass grid (the campaign's conventions,
-campaign.maps: value printed in each cell, colour = difference / its error, `*` where the
+summary.maps: value printed in each cell, colour = difference / its error, `*` where the
 Holm-adjusted p is below alpha) and, per matched model, the two rounds' fold-mean ROC and
 rejection curves overlaid with a ratio panel (B over A; jobs.foldsummary.band_figures, the fold
 summaries' own figures), read from each fold set's fold_results.json."""

@@ -1,7 +1,7 @@
 """The files of `pnetviz diff`: diff_models.csv (every matched model), diff_unmatched.csv (the
 models of one round only), diff_models.tex (a table for a 16 cm text width), diff.json (all of
-it, with the conventions), the figures (campaign.diffplots: difference maps, ROC and rejection
-overlays; PNG/PDF and plots.root) and index.html (campaign.diffsite). Every name is escaped for
+it, with the conventions), the figures (rounds.diffplots: difference maps, ROC and rejection
+overlays; PNG/PDF and plots.root) and index.html (rounds.diffsite). Every name is escaped for
 its target (pnetviz.escape)."""
 
 from __future__ import annotations

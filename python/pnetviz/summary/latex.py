@@ -156,7 +156,7 @@ def _rejection_tex(row: dict) -> str:
 
 def working_point_tables(rows: Sequence[dict]) -> str:
     """One table float per (channel, hyperparameter tag) of the working points
-    (campaign.workingpoints rows): per signal point, model (B binary, MC multi-class likelihood
+    (summary.workingpoints rows): per signal point, model (B binary, MC multi-class likelihood
     ratio) and background, the threshold (mean $\\pm$ std over folds) and the test rejection at
     each target signal efficiency."""
 

@@ -249,7 +249,7 @@ def figures(data: dict) -> list[canvas.Figure]:
 
 
 def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
-    """campaign_working_points.csv and .tex of campaign.workingpoints rows (none: headers only)."""
+    """campaign_working_points.csv and .tex of summary.workingpoints rows (none: headers only)."""
     return {"campaign_working_points.csv": csv_text(rows, WORKING_POINT_FIELDS),
             "campaign_working_points.tex": working_point_tables(rows)}
 

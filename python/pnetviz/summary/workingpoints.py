@@ -2,7 +2,7 @@
 signal efficiency), the threshold of every fold with its mean and spread, and the test signal
 efficiency, background efficiency and rejection over folds, from the `working_points.json` of
 every finished binary and multi-class fold set. Written as `campaign_working_points.csv` and
-`campaign_working_points.tex` (campaign.latex, written by campaign.summary)."""
+`campaign_working_points.tex` (summary.latex, written by summary.summary)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The web report's section on the binning for the fit (issue 39): the binned sensitivity per
 model and pair at the chosen K, and the binary vs multi-class difference with its standard error
-(campaign.binningtable), appended to the overview page by campaign.site."""
+(summary.binningtable), appended to the overview page by web.site."""
 
 from __future__ import annotations
 

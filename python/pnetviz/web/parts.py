@@ -48,7 +48,7 @@ class ModelPage:
 
     @property
     def page(self) -> str:
-        """Its readable address relative to the site directory (campaign.siteaddress)."""
+        """Its readable address relative to the site directory (web.siteaddress)."""
         return self.address or model_address(self.channel, self.signal, self.kind, self.model)
 
 
@@ -241,7 +241,7 @@ def _leaderboard_table(entries: Sequence[dict], picks: dict | None = None) -> st
 
 
 def _working_points_table(rows: Sequence[dict]) -> str:
-    """campaign.workingpoints rows of one signal point: thresholds frozen on the wp-from split and
+    """summary.workingpoints rows of one signal point: thresholds frozen on the wp-from split and
     the test efficiencies and rejection they give, over folds."""
     head = ("Kind", "Model", "Pair", "Target &epsilon;<sub>s</sub>", "From", "Threshold (mean &plusmn; std)",
             "Test &epsilon;<sub>s</sub>", "Test &epsilon;<sub>b</sub>", "Test rejection", "Folds")  # fmt: skip

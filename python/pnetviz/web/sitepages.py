@@ -1,7 +1,7 @@
 """The web report's signal-point and model pages: figures first, then tables (issue 37, item 1).
 
 A figure is its PNG when the run wrote one, else a live view of its stored canvas (view.html in an
-iframe; --images none). Addresses: campaign.siteaddress. Every name from disk is escaped
+iframe; --images none). Addresses: web.siteaddress. Every name from disk is escaped
 (escape.html) and every link quoted per component (parts._link).
 """
 

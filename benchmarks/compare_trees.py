@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Whether two output trees (the --plots-dir of two campaigns) hold the same outputs (issue 50:
+the restructuring changes no byte of the demo round).
+
+    python benchmarks/compare_trees.py A B [--show N]
+
+Compared: the same set of files (relative paths; a symbolic link as its target text); PNG and
+every other binary file byte for byte; every `.root` file object by object as ROOT's JSON
+(`TBufferJSON::ConvertToJSON`), key by key through its directories (a ROOT file's own bytes hold
+its creation time and UUID, so they differ between two writes of the same objects); every text
+file (json, csv, tex, txt, html, md, js, css, svg) byte for byte after the normalisation below.
+Prints one line per difference (at most --show per kind, then a count) and exits 1 if there is
+one, 0 if none, 2 if A or B is not a directory.
+
+Normalisation, only of what two runs of the same code on the same inputs write differently (found
+by running the demo campaign twice with `--images all` into two trees and comparing them; every
+other byte was equal), each replaced by a fixed placeholder on both sides before comparing:
+  - `*.pnetviz-lock` files: the process id of the writer that held the lock (their content);
+  - `.pnetviz-set.json` (an output set's marker): its "pid" and "written" (the publishing
+    process and time) fields;
+  - JSON files: the value of every "seconds" key (a job's wall time in campaign_summary.json);
+  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, and the
+    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic);
+  - ROOT objects: names made unique by draw.geometry.unique (`<name>_<8 hex digits>`, a uuid4
+    prefix, also inside a clone's `<name>_<8 hex digits>_copy`: ROOT object names are global) in
+    the `"fName"` of an object inside a stored canvas;
+  - the absolute paths of the two trees (A's and B's --plots-dir, recorded in the sets' command
+    lines), and with --results those of the two results directories.
+Nothing else is normalised: a difference anywhere else is a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+TEXT = frozenset({".json", ".csv", ".tex", ".txt", ".html", ".md", ".js", ".mjs", ".css", ".svg", ".log", ".py"})
+LOCK_SUFFIX = ".pnetviz-lock"  # output.atomic's lock files: the holder's pid
+MARKER = ".pnetviz-set.json"  # output.atomic's set marker
+MARKER_FIELDS = re.compile(rb'("(?:pid|written)"\s*:\s*)(?:-?\d+|"[^"]*")')
+SECONDS = re.compile(rb'("seconds"\s*:\s*)-?[0-9][0-9.eE+-]*')
+PDF_DATES = re.compile(rb"(/(?:CreationDate|ModDate) \()D:[^)]*(\))")
+STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging directories
+NAME = re.compile(rb'"fName" : "[^"]*"')
+UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
+
+
+def files(top: Path) -> dict[str, Path]:
+    """Relative path -> path of every file (and symbolic link) under `top`."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(top):
+        here = Path(dirpath)
+        for name in filenames + [d for d in dirnames if (here / d).is_symlink()]:
+            out[(here / name).relative_to(top).as_posix()] = here / name
+    return out
+
+
+def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -> bytes:
+    """`data` with the fields two runs write differently replaced (see the module's docstring);
+    `kind`: "marker", "json", "pdf" or "root" for the fields of those files, "" for the paths only."""
+    if kind == "marker":
+        data = MARKER_FIELDS.sub(rb"\g<1>0", data)
+    if kind in ("marker", "json"):
+        data = SECONDS.sub(rb"\g<1>0", data)
+    elif kind == "pdf":
+        data = STAGE.sub(b".pnetviz-stage-0-0", PDF_DATES.sub(rb"\g<1>D:0\g<2>", data))
+    elif kind == "root":
+        data = NAME.sub(lambda m: UNIQUE.sub(b"_00000000", m.group(0)), data)
+    for place, token in places:
+        data = data.replace(place, token)
+    return data
+
+
+def root_objects(path: Path) -> dict[str, str]:
+    """'dir/name;cycle' -> the object as ROOT's JSON, for every key of the file (directories
+    walked, not converted)."""
+    from pnetviz.rootenv import root  # noqa: PLC0415 - ROOT only for trees that hold .root files
+
+    ROOT = root()
+    out = {}
+    tfile = ROOT.TFile.Open(str(path), "READ")
+    if not tfile or tfile.IsZombie():
+        return {"<file>": f"not readable by ROOT: {path}"}
+    try:
+        def walk(directory, prefix: str) -> None:
+            for key in directory.GetListOfKeys():
+                name = f"{prefix}{key.GetName()};{key.GetCycle()}"
+                obj = key.ReadObj()
+                if obj.InheritsFrom("TDirectory"):
+                    walk(obj, name.rpartition(";")[0] + "/")
+                else:
+                    out[name] = f"{key.GetClassName()} {ROOT.TBufferJSON.ConvertToJSON(obj, obj.IsA())}"
+        walk(tfile, "")
+    finally:
+        tfile.Close()
+    return out
+
+
+def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[str, list[str]]:
+    """Kind of difference -> its lines ('only in A', 'only in B', 'bytes', 'text', 'root')."""
+    fa, fb = files(a), files(b)
+    side_a, side_b = list(places[0::2]), list(places[1::2])
+    out: dict[str, list[str]] = {"only in A": sorted(set(fa) - set(fb)), "only in B": sorted(set(fb) - set(fa)),
+                                 "bytes": [], "text": [], "root": []}  # fmt: skip
+    for rel in sorted(set(fa) & set(fb)):
+        pa, pb = fa[rel], fb[rel]
+        if pa.is_symlink() or pb.is_symlink():
+            if not (pa.is_symlink() and pb.is_symlink() and os.readlink(pa) == os.readlink(pb)):
+                out["bytes"].append(f"{rel}: symbolic link differs")
+            continue
+        da, db = pa.read_bytes(), pb.read_bytes()
+        if da == db or rel.endswith(LOCK_SUFFIX):
+            continue
+        suffix = pa.suffix.lower()
+        if suffix == ".root":
+            oa, ob = root_objects(pa), root_objects(pb)
+            for key in sorted(set(oa) | set(ob)):
+                if key not in ob or key not in oa:
+                    out["root"].append(f"{rel}: object {key} only in {'A' if key in oa else 'B'}")
+                elif normalised(oa[key].encode(), side_a, "root") != normalised(ob[key].encode(), side_b, "root"):
+                    out["root"].append(f"{rel}: object {key} differs")
+        elif suffix in TEXT:
+            kind = "marker" if pa.name == MARKER else "json" if suffix == ".json" else ""
+            na, nb = normalised(da, side_a, kind), normalised(db, side_b, kind)
+            if na != nb:
+                out["text"].append(f"{rel}: {first_difference(na, nb)}")
+        elif suffix == ".pdf" and normalised(da, side_a, "pdf") == normalised(db, side_b, "pdf"):
+            continue
+        else:
+            out["bytes"].append(f"{rel}: {len(da)} vs {len(db)} bytes" + ("" if len(da) != len(db) else
+                                f", first at byte {next(i for i, (x, y) in enumerate(zip(da, db)) if x != y)}"))
+    return out
+
+
+def first_difference(a: bytes, b: bytes) -> str:
+    """Where two texts part, with a little of each side."""
+    line = 1 + a[: next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))].count(b"\n")
+    la, lb = (a.split(b"\n") + [b""])[line - 1], (b.split(b"\n") + [b""])[line - 1]
+    return f"line {line}: {la[:100]!r} vs {lb[:100]!r}"
+
+
+def places_of(a: Path, b: Path, results: list[Path] | None) -> list[tuple[bytes, bytes]]:
+    """(A's place, token), (B's place, token), ... in the order compare() takes them: the trees'
+    absolute paths, then the results directories', each side with its own."""
+    pairs = [(a, b)] + ([tuple(results)] if results else [])
+    out = []
+    for i, (pa, pb) in enumerate(pairs):
+        token = f"<tree-{i}>".encode()
+        out += [(str(Path(pa).resolve()).encode(), token), (str(Path(pb).resolve()).encode(), token)]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("a", type=Path)
+    parser.add_argument("b", type=Path)
+    parser.add_argument("--results", type=Path, nargs=2, metavar=("A_RESULTS", "B_RESULTS"),
+                        help="the results directories of the two runs, when they differ (normalised like the trees)")
+    parser.add_argument("--show", type=int, default=20, help="differences shown per kind (default: %(default)s)")
+    args = parser.parse_args(argv)
+    for top in (args.a, args.b):
+        if not top.is_dir():
+            print(f"compare_trees: {top}: not a directory. Fix: give the --plots-dir of two runs.", file=sys.stderr)
+            return 2
+    found = compare(args.a, args.b, places_of(args.a, args.b, args.results))
+    count = sum(map(len, found.values()))
+    for kind, lines in found.items():
+        for line in lines[: args.show]:
+            print(f"{kind}: {line}")
+        if len(lines) > args.show:
+            print(f"{kind}: ... {len(lines) - args.show} more")
+    total = len(files(args.a))
+    print(f"{total} files in A: " + ("identical" if not count else f"{count} differences"))
+    return 1 if count else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""benchmarks/compare_trees.py on two tiny output trees: identical trees compare equal (their ROOT
+files written twice, so their bytes differ, with the same objects); one byte changed in a PNG,
+one bin of a stored histogram, one byte of a text file, a file on one side only: each found and
+named; what two runs of the same code write differently (a lock's pid, a set marker's pid and
+time, a PDF's dates, draw.geometry.unique's name suffix, the trees' own paths) is not a
+difference, and only that."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnetviz.rootenv import root
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_trees.py"
+
+
+@pytest.fixture(scope="module")
+def ct():
+    spec = importlib.util.spec_from_file_location("compare_trees", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PNG = bytes(range(256)) * 4  # bytes with the PNG suffix: compared byte for byte, never decoded
+
+
+def write_root(path: Path, bins=(1.0, 2.0, 3.0), unique: str = "0123abcd", title: str = "a line") -> None:
+    ROOT = root()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    f = ROOT.TFile(str(path), "RECREATE")
+    directory = f.mkdir("histograms")
+    directory.cd()
+    h = ROOT.TH1D("scores", "scores;score;events", len(bins), 0.0, 1.0)
+    for i, v in enumerate(bins, start=1):
+        h.SetBinContent(i, v)
+    h.Write()
+    f.cd()
+    ROOT.TNamed(f"reference_line_{unique}", title).Write("line")
+    ROOT.TNamed(f"confusion_{unique}_copy", "a clone").Write("clone")
+    f.Close()
+
+
+def tree(top: Path, *, png: bytes = PNG, csv: str = "a,b\n1,2\n", pid: int = 11, written: str = "2026-01-01T00:00:00",
+         pdf_date: str = "20260101000000", seconds: float = 1.5, stage: str = "1a2b3c", **root_args) -> Path:  # fmt: skip
+    (top / "set").mkdir(parents=True)
+    (top / "set" / "roc.png").write_bytes(png)
+    (top / "set" / "table.csv").write_text(csv)
+    (top / "set" / ".pnetviz-set.json").write_text(
+        f'{{\n "command": ["pnetviz", "binary", "--plots-dir", "{top.resolve()}"],\n "pid": {pid},\n "written": "{written}"\n}}\n')
+    (top / ".set.pnetviz-lock").write_text(f"{pid}\n")
+    (top / "set" / "roc.pdf").write_bytes(b"%PDF-1.4\n/Creator (ROOT)\n/CreationDate (D:" + pdf_date.encode()
+                                          + b"+00'00')\n/ModDate (D:" + pdf_date.encode() + b"+00'00')\n/Title ("
+                                          + f"{top.resolve()}/.set.pnetviz-stage-{pid}-{stage}/roc.pdf".encode()
+                                          + b")\nbody\n")  # fmt: skip
+    (top / "summary.json").write_text(f'{{"jobs": [{{"job": "binary", "seconds": {seconds}}}]}}\n')
+    write_root(top / "set" / "plots.root", **root_args)
+    return top
+
+
+def differences(ct, a: Path, b: Path) -> dict[str, list[str]]:
+    return {k: v for k, v in ct.compare(a, b, ct.places_of(a, b, None)).items() if v}
+
+
+def test_same_outputs_of_two_runs_are_equal(ct, tmp_path):
+    a = tree(tmp_path / "A")
+    b = tree(tmp_path / "B", pid=22, written="2026-02-02T10:00:00", pdf_date="20260202100000", unique="89abcdef",
+             seconds=12.25, stage="ffee01")  # fmt: skip
+    assert (a / "set" / "plots.root").read_bytes() != (b / "set" / "plots.root").read_bytes()  # the file's own bytes differ
+    assert differences(ct, a, b) == {}
+    assert ct.main([str(a), str(b)]) == 0
+
+
+def test_one_byte_of_a_png_is_found(ct, tmp_path):
+    changed = bytearray(PNG)
+    changed[300] ^= 1
+    found = differences(ct, tree(tmp_path / "A"), tree(tmp_path / "B", png=bytes(changed)))
+    assert found == {"bytes": ["set/roc.png: 1024 vs 1024 bytes, first at byte 300"]}
+
+
+def test_one_bin_of_a_stored_histogram_is_found(ct, tmp_path):
+    found = differences(ct, tree(tmp_path / "A"), tree(tmp_path / "B", bins=(1.0, 2.5, 3.0)))
+    assert found == {"root": ["set/plots.root: object histograms/scores;1 differs"]}
+
+
+def test_a_title_is_a_difference_and_a_name_that_is_not_a_unique_suffix_too(ct, tmp_path):
+    found = differences(ct, tree(tmp_path / "A"), tree(tmp_path / "B", title="another line"))
+    assert found == {"root": ["set/plots.root: object line;1 differs"]}
+    found = differences(ct, tree(tmp_path / "C"), tree(tmp_path / "D", unique="0123abcz"))  # not 8 hex digits
+    assert found == {"root": ["set/plots.root: object clone;1 differs", "set/plots.root: object line;1 differs"]}
+
+
+def test_one_byte_of_a_text_file_is_found(ct, tmp_path, capsys):
+    a, b = tree(tmp_path / "A"), tree(tmp_path / "B", csv="a,b\n1,3\n")
+    assert differences(ct, a, b) == {"text": ["set/table.csv: line 2: b'1,2' vs b'1,3'"]}
+    assert ct.main([str(a), str(b)]) == 1
+    assert capsys.readouterr().out.splitlines() == ["text: set/table.csv: line 2: b'1,2' vs b'1,3'",
+                                                    "7 files in A: 1 differences"]  # fmt: skip
+
+
+def test_only_the_named_fields_are_normalised(ct, tmp_path):
+    a = tree(tmp_path / "A")
+    b = tree(tmp_path / "B")
+    marker = b / "set" / ".pnetviz-set.json"
+    marker.write_text(marker.read_text().replace('"binary"', '"multiclass"'))  # the command, not a pid or a time
+    pdf = b / "set" / "roc.pdf"
+    pdf.write_bytes(pdf.read_bytes().replace(b"body", b"bodz"))  # a PDF's content, not its dates or stage
+    summary = b / "summary.json"
+    summary.write_text(summary.read_text().replace('"binary"', '"multiclass"'))  # a JSON's field other than seconds
+    found = differences(ct, a, b)
+    assert list(found) == ["bytes", "text"]
+    assert len(found["bytes"]) == 1 and found["bytes"][0].startswith("set/roc.pdf: ")
+    assert [line.split(":")[0] for line in found["text"]] == ["set/.pnetviz-set.json", "summary.json"]
+
+
+def test_files_on_one_side_only(ct, tmp_path):
+    a, b = tree(tmp_path / "A"), tree(tmp_path / "B")
+    shutil.copy(a / "set" / "roc.png", a / "set" / "extra.png")
+    (b / "set" / "table.csv").unlink()
+    assert differences(ct, a, b) == {"only in A": ["set/extra.png", "set/table.csv"]}
+
+
+def test_not_a_directory_is_one_line_and_exit_2(ct, tmp_path, capsys):
+    assert ct.main([str(tmp_path / "missing"), str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == (f"compare_trees: {tmp_path / 'missing'}: not a directory. Fix: give the "
+                                               "--plots-dir of two runs.")  # fmt: skip
