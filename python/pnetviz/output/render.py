@@ -18,7 +18,7 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from pnetviz.draw.stored import check_canvas, check_streamers
+from pnetviz.draw.stored import check_canvas, check_records
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
@@ -92,7 +92,7 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
     with root_path(root_file) as literal, root_path(directory, directory=True) as out, quiet_root():
         tfile = ROOT.TFile.Open(literal, "READ")
         try:
-            check_streamers(tfile, source or root_file, NOTHING_RENDERED)  # before any object is read
+            check_records(tfile, source or root_file, NOTHING_RENDERED)  # every class the file names, before any object is read
             canvases = [(key, tfile.Get(f"canvases/{key}")) for key in canvas_names(root_file)]
             for key, canvas in canvases:  # every canvas checked before the first is drawn
                 check_canvas(canvas, source or root_file, key, NOTHING_RENDERED)
