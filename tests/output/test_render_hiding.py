@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pnetviz
@@ -211,3 +212,38 @@ def test_the_round_passes_and_holds_only_allowed_classes(demo_round):
     files = sorted(demo_round.plots.rglob("plots.root")) + [demo_round.plots / "campaign" / "campaign.root"]
     assert len(files) > 5 and sum(check_file(f) for f in files) > 50
     assert "TExec" in ALLOWED_CLASSES and not {"TF1", "TFormula", "TButton", "TMultiGraph", "THStack"} & ALLOWED_CLASSES
+
+
+def test_an_older_set_with_its_palette_texec_still_passes(demo_round, tmp_path):
+    """Sets written before palettes were stored as colours carry `gStyle->SetPalette(57);` among a
+    pad's primitives: that exact TExec, there, still passes (it sets a palette, nothing else)."""
+    _, target = _copy(demo_round, tmp_path)
+    _plant(target / "plots.root", "canvas", lambda ROOT: ROOT.TExec("palette", "gStyle->SetPalette(57);"))
+    assert check_file(target / "plots.root") > 5
+
+
+def _pixels(png: bytes, tmp_path: Path) -> list[int]:
+    """The ARGB values of the PNG `png`."""
+    path = tmp_path / "figure.png"
+    path.write_bytes(png)
+    image = root().TASImage.Open(str(path))
+    size = int(image.GetWidth()) * int(image.GetHeight())
+    return np.frombuffer(image.GetArgbArray(), dtype=np.uint32, count=size).tolist()
+
+
+def test_a_read_figure_keeps_its_stored_palette(demo_round, tmp_path):
+    """A map read from campaign.root draws with the palette it stored (the diverging one of a
+    difference map), also after a map of the other palette was read and drawn; as `pnetviz
+    render` draws it."""
+    from pnetviz.api.files import Figures  # noqa: PLC0415
+
+    campaign = Path(shutil.copytree(demo_round.plots / "campaign", tmp_path / "round" / "campaign"))
+    figures = Figures(campaign / "campaign.root", "")
+    difference = next(n for n in figures if n.startswith("map_auc_test_difference"))
+    sequential = next(n for n in figures if n.startswith("map_auc_test_binary"))
+    first = figures[difference].to_png()
+    figures[sequential].to_png()
+    assert figures[difference].to_png() == first
+    assert run_command("render", [str(campaign), "--formats", "png", "-q"]) == 0
+    assert _pixels(first, tmp_path) == _pixels((campaign / f"{difference}.png").read_bytes(), tmp_path)
+    assert _pixels(figures[sequential].to_png(), tmp_path) == _pixels((campaign / f"{sequential}.png").read_bytes(), tmp_path)

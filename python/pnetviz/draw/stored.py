@@ -17,9 +17,12 @@ checked against the classes pnetviz itself writes (ALLOWED_CLASSES), in two step
 * `check_canvas`, on each canvas read: every object it reaches, through every persistent pointer
   member and every list entry, must be of an allowed class.
 
-The one executable class pnetviz writes is the palette of a COLZ figure:
-`TExec("palette", "gStyle->SetPalette(<n>);")` for the palettes in PALETTES, an entry of a pad's
-list of primitives. A TExec anywhere else, or with any other name or command, refuses the file.
+pnetviz writes no executable object: a COLZ figure's palette is stored as its colours
+(draw.rootfile, TCanvas's CurrentColorPalette). Sets written before stored it as
+`TExec("palette", "gStyle->SetPalette(<n>);")` (PALETTES) among a pad's primitives: that exact
+TExec, there, is still accepted, so that older sets render (it sets a palette, nothing else); a
+TExec anywhere else, in a key that is not a canvas, or with any other name or command refuses
+the file. Dropping "TExec" from ALLOWED_CLASSES refuses those older sets too.
 Reading a canvas (TFile::Get) does not paint it: the callers draw the objects checked, and only
 once every canvas of the file has passed.
 """
@@ -45,7 +48,7 @@ ALLOWED_CLASSES = frozenset((
     "TGraph", "TGraphErrors", "TLegend", "TLegendEntry", "TPave", "TPaletteAxis", "TGaxis",
     "TText", "TLatex", "TLine", "TBox", "TWbox", "TVirtualPad", "TQObject",
     "TAttAxis", "TAttBBox2D", "TAttCanvas", "TAttFill", "TAttLine", "TAttMarker", "TAttPad", "TAttText",
-    "TExec"))  # fmt: skip
+    "TExec"))  # fmt: skip  (TExec: older sets' palette command only, see above)
 TEXT_LIMIT = 80  # characters of a command or class name quoted in a message
 # a string in an object's bytes after a class tag that ROOT could take for a class name (type
 # characters, a letter among them): anything else names no class (numbers' bytes, mostly)
