@@ -1,4 +1,4 @@
-// pnetviz: the colours a stored canvas uses and the palette its palette TExec sets
+// pnetviz: the colours a stored canvas uses, the palette its palette TExec sets, the current palette
 // (python/pnetviz/draw/canvascolors.py; draw/rootfile.py stores them with the canvas).
 #ifndef PNETVIZ_CANVAS_COLORS_H
 #define PNETVIZ_CANVAS_COLORS_H
@@ -21,6 +21,7 @@
 #include "TPaletteAxis.h"
 #include "TGaxis.h"
 #include "TExec.h"
+#include "TColor.h"
 #include "TString.h"
 #include <algorithm>
 #include <cstdint>
@@ -145,6 +146,11 @@ inline std::size_t used_colors(TPad* pad, std::int64_t* out, std::size_t cap) {
    found.erase(found.begin(), std::lower_bound(found.begin(), found.end(), 0));  // no negative index
    for (std::size_t n = 0; n < found.size() && n < cap; ++n) out[n] = found[n];
    return found.size();
+}
+
+// The current palette's colour numbers (TColor::GetColorPalette(i), i < n).
+inline void palette_numbers(std::int64_t* out, std::size_t n) {
+   for (std::size_t i = 0; i < n; ++i) out[i] = TColor::GetColorPalette(Int_t(i));
 }
 
 // The palette the palette TExecs (`gStyle->SetPalette(<n>);`) of `pad` and its sub-pads set:

@@ -3,11 +3,13 @@ in (draw.rootfile.stored_colors): read alone in a fresh ROOT (no cmsstyle, no pn
 draws pnetviz's own colours (a custom one, a transparent one, ROOT 6.34's Petroff ones, a built-in
 one changed); the other built-in ones are left out, and so are the colours of a palette the
 writer made before (kLightTemperature, the campaign's) that the canvas does not use; the
-writer's colour list is the same after the write. Only a canvas that draws a palette other than
-kBird stores it: a kBird matrix (its TExec sets kBird in ROOT, JSROOT has it by default) stores
-none and paints its cells in kBird's colours in a reader whose palette was another; a matrix whose
-TExec sets kLightTemperature stores that palette (also when another is current at the write), and
-a COLZ canvas without palette TExec the current one (also one made of built-in colours)."""
+writer's colour list is the same after the write. A canvas that draws a palette stores it as
+colours, never as the TExec that sets it while the writer draws (draw.stored): a kBird matrix
+stores kBird's numbers (a reader has those colours from its start: none in the list of colours)
+and paints its cells in kBird's colours in a reader whose palette was another; a matrix whose
+TExec sets kLightTemperature stores that palette and its colours (also when another is current
+at the write), read back whole by ROOT 6.40 even where those colours are new; a COLZ canvas
+without palette TExec the current one (also one made of built-in colours)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ READ = textwrap.dedent(r'''
     path, own_palette, light, grey, changed, png = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
     for index in (2, 103):  # kRed (built in everywhere), kP6Blue (new in ROOT 6.34): back only if stored
         ROOT.gROOT.GetColor(index).SetRGB(*grey)
-    ROOT.gStyle.SetPalette(55)  # kRainBow: the kBird matrix's TExec sets kBird when it is painted
+    ROOT.gStyle.SetPalette(55)  # kRainBow: reading the kBird matrix makes its stored kBird current
     rgba = lambda c: [c.GetRed(), c.GetGreen(), c.GetBlue(), c.GetAlpha()]
     current = lambda: [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())]
     f = ROOT.TFile.Open(path)
@@ -48,9 +50,10 @@ READ = textwrap.dedent(r'''
     after_lines = [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())]
     graphs = {p.GetName(): p for p in lines.GetListOfPrimitives() if p.InheritsFrom("TGraph")}
     matrix = f.Get("canvases/matrix")
-    matrix_keeps_palette = current() == before  # none stored
+    matrix_sets_palette = current() != before  # its own stored
+    execs = [p.ClassName() for p in matrix.GetListOfPrimitives() if p.InheritsFrom("TExec")]
     matrix.Draw()
-    matrix.Update()  # paints: its TExec sets kBird before the cells
+    matrix.Update()  # paints its cells in the palette its reading set
     palette = current()
     pixels = painted_cells(matrix, png)
     ROOT.TFile.Open(light).Get("canvases/matrix")
@@ -68,7 +71,8 @@ READ = textwrap.dedent(r'''
         "pixels": pixels,
         "light": [rgba(ROOT.gROOT.GetColor(i)) for i in light],
         "lines_keep_palette": after_lines == before and len(before) > 0,
-        "matrix_keeps_palette": matrix_keeps_palette and len(before) > 0,
+        "matrix_sets_palette": matrix_sets_palette and len(before) > 0,
+        "execs": execs,
         "own_palette": [[i, *rgba(ROOT.gROOT.GetColor(i))] for i in own],
     }))
 ''')
@@ -225,18 +229,18 @@ def test_a_fresh_reader_draws_the_colours_written(written):
     assert expected["custom"][:3] == pytest.approx([0x12 / 255, 0x34 / 255, 0x56 / 255], abs=1e-6)
     assert read["band"] == expected["band"] and read["band"][3] == pytest.approx(0.3)
     assert read["petroff"] == expected["petroff"] != [*GREY, 1.0]  # kept: unknown to ROOT < 6.34, old JSROOT
-    assert read["palette"] == expected["palette"] and len(read["palette"]) == 255  # kBird, set by the TExec
-    assert read["matrix_keeps_palette"]  # the kBird matrix stores none: reading it sets none
+    assert read["palette"] == expected["palette"] and len(read["palette"]) == 255  # kBird, stored as data
+    assert read["matrix_sets_palette"] and read["execs"] == []  # no TExec in the file: its palette is data
     # its cells as the writer painted them, in kBird's colours (the reader's palette was kRainBow)
     assert read["pixels"] == expected["pixels"] and len({tuple(p) for p in read["pixels"]}) == 4
     bird = np.array(expected["palette"])[:, :3] * 255
     for pixel in read["pixels"]:
         assert np.abs(bird - pixel).max(axis=1).min() <= 1.0, pixel
-    # a kLightTemperature TExec: that palette stored, the reader's current once read (its TExec sets
-    # it again when painted). ROOT 6.40's first read of a palette of colours new to the reader
-    # gives its 255 numbers shifted by one (the last twice; a second read gives them in order)
+    # a kLightTemperature TExec: that palette stored, the reader's current once read, in order: a first
+    # read of a palette of colours new to the reader too (ROOT 6.40 gave its numbers shifted by one
+    # when the palette shared its colours with the list of colours, which it deletes first)
     light = {tuple(c) for c in expected["light"]}
-    assert {tuple(c) for c in read["light"]} <= light and len({tuple(c) for c in read["light"]}) >= 254
+    assert read["light"] == expected["light"]
     assert not light & {tuple(c) for c in expected["palette"]}
     assert read["lines_keep_palette"]  # a canvas without a palette leaves the reader's as it was
     assert read["red"] == pytest.approx([*GREY, 1.0])  # kRed left out: the reader's own stays
@@ -267,18 +271,22 @@ def _stored(path) -> dict[str, bytes]:
     return {name: data[start : start + size] for name, start, size in keys}
 
 
-def test_only_a_canvas_drawing_another_palette_than_kbird_stores_it(written):
+def test_a_canvas_drawing_a_palette_stores_it_as_colours(written):
     stored, light = _stored(written["plain"]), _stored(written["light"])
     # a TColor holds its index as a 4-byte big-endian int
     bird = [i.to_bytes(4, "big") for i in range(924, 1179)]  # kBird, made at ROOT's start
     lights = [i.to_bytes(4, "big") for i in written["written"]["light_numbers"]]
-    assert b"CurrentColorPalette" not in stored["matrix"] and b"CurrentColorPalette" not in stored["lines"]
+    assert b"CurrentColorPalette" in stored["matrix"] and b"CurrentColorPalette" not in stored["lines"]
+    assert sum(code in stored["matrix"] for code in bird) == 255  # kBird's numbers, in the palette only
     assert light["matrix"].count(b"CurrentColorPalette") == 1 and light["matrix"].count(b"ListOfColors") == 1
     assert sum(code in light["matrix"] for code in lights) == 255  # its TExec's palette, kBird current
-    for name, data in (*stored.items(), ("light lines", light["lines"])):
+    for name, data in stored.items() | {("light lines", light["lines"])}:
+        assert b"TExec" not in data and b"SetPalette" not in data, name  # the palette as data, no command
+    for name, data in (("lines", stored["lines"]), ("light lines", light["lines"])):
         # neither kBird's colours nor those of the palette made before (other numbers may match a few)
         assert sum(code in data for code in bird) < 10 and sum(code in data for code in lights) < 10, name
-    assert len(stored["matrix"]) < len(light["matrix"]) - 8000  # 255 colours of ~40 bytes less
+    # kBird's colours are the reader's own (numbers only); a new palette's twice (the list of colours, the palette)
+    assert len(stored["matrix"]) < len(light["matrix"]) - 8000
 
 
 def test_a_canvas_stores_only_the_colours_it_uses():
@@ -307,7 +315,9 @@ def test_a_canvas_stores_only_the_colours_it_uses():
         assert [ROOT.TColor.GetColorPalette(i) for i in range(ROOT.TColor.GetNumberOfColors())] == bird  # set back
         numbers = {added[0].At(i).GetNumber() for i in range(added[0].GetEntries())}
         assert [a.GetName() for a in added] == ["ListOfColors"]
-        assert matrix == ()  # the kBird matrix: built-in colours only, no palette: nothing stored
+        assert [a.GetName() for a in matrix] == ["ListOfColors", "CurrentColorPalette"]  # the kBird matrix:
+        assert matrix[0].GetEntries() == 0  # its colours a reader's own: its palette's numbers only
+        assert [matrix[1].At(i).GetNumber() for i in range(matrix[1].GetEntries())] == bird
         assert used <= numbers and not numbers & light and len(light) == 255
         assert numbers <= used | set(range(100, 128))  # the custom ones and ROOT 6.34's (cmsstyle's lines, axes)
     finally:

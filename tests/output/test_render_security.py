@@ -3,7 +3,7 @@ canvas carrying code (a TExec among its primitives, in a sub-pad, in a histogram
 TF1; a TButton) is refused before anything is drawn, the command never runs; a set holding a
 symbolic link (a listed file, a sub-directory, inside a sub-directory, the ROOT file) or naming
 a file outside itself is refused before anything is copied. Exit 2, one line, the set unchanged.
-pnetviz's own canvases (palette TExecs of matrices and maps included) still render."""
+pnetviz's own canvases (their palettes stored as colours, no TExec) still render."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from conftest import load_script
 from pnetviz.cli.commands import run_command
 from pnetviz.cli.common import run
-from pnetviz.draw.stored import ALLOWED_EXECS, CodeInFile, check_file
+from pnetviz.draw.stored import CodeInFile, check_file
 from pnetviz.output.atomic import LOCK_SUFFIX, MARKER
 from pnetviz.rootenv import root
 
@@ -160,12 +160,12 @@ def test_other_code_carriers_are_refused(campaign, tmp_path, capsys, where, make
 
 
 def test_pnetviz_own_canvases_pass_the_check_and_render(campaign, tmp_path):
-    """Every stored canvas of the round passes (the palette TExecs of matrices, sequential and
-    diverging maps among them); a multi-class set and the campaign set render one PNG per canvas."""
+    """Every stored canvas of the round passes (matrices, sequential and diverging maps among them,
+    their palettes stored as colours: no TExec written); a multi-class set and the campaign set
+    render one PNG per canvas."""
     files = sorted(campaign.rglob("plots.root")) + [campaign / "campaign" / "campaign.root"]
     assert sum(check_file(f) for f in files) > 100
-    execs = _execs(files)
-    assert execs and execs <= ALLOWED_EXECS and {c for _, c in execs} == {"gStyle->SetPalette(57);", "gStyle->SetPalette(87);"}
+    assert _execs(files) == set()
     multiclass = _fold_set(campaign, "multiclass", tmp_path)
     summary = Path(shutil.copytree(campaign / "campaign", tmp_path / "round" / "campaign"))
     done = _render(multiclass, summary)

@@ -1,10 +1,10 @@
 """JSROOT (the site's live views) draws pnetviz's stored canvases with the colours written
 (draw.rootfile.stored_colors): a canvas without a palette stores none and still draws its own
-colours. JSROOT ignores a matrix's palette TExec (ROOT runs it): a kBird matrix stores no palette
-and JSROOT fills its cells from its own default, kBird, in the colours ROOT paints them (within
-1/255: JSROOT's table), also when written with kLightTemperature (87, the campaign's difference
-maps') current; a matrix whose TExec sets kLightTemperature stores that palette, also when
-written with kBird current, and JSROOT fills its cells from it. Served on 127.0.0.1 and opened in
+colours. A matrix stores its palette as colours (its TExec, which sets the palette while the
+writer draws it, is not written): a kBird matrix's cells are filled in the colours ROOT paints them
+(within 1/255), also when written with kLightTemperature (87, the campaign's difference maps')
+current; a matrix whose TExec sets kLightTemperature stores that palette, also when written with
+kBird current, and JSROOT fills its cells from it. Served on 127.0.0.1 and opened in
 headless Chromium with the local JSROOT of test_site (skipped with a reason where absent)."""
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def test_jsroot_fills_a_kbird_matrix_as_root_paints_it(served, tmp_path):
     assert not errors, errors
     fills = _fills(dom)
     assert len(set(cells["matrix"])) == 4 and all(_near(cell, fills) for cell in cells["matrix"]), (cells, sorted(fills))
-    assert all(_near(cell, _as_tuples(bird)) for cell in cells["matrix"])  # kBird's (ROOT's TExec sets it)
+    assert all(_near(cell, _as_tuples(bird)) for cell in cells["matrix"])  # kBird's (stored with it)
     assert not fills & _as_tuples(light - bird), sorted(fills)  # none of kLightTemperature's
 
 

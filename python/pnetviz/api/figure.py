@@ -1,7 +1,9 @@
 """Figures that display inline in Jupyter: JSROOT drawing the canvas's JSON, a PNG beside it.
 
 A `Figure` holds one ROOT canvas: one read from a pnetviz ROOT file (checked by draw.stored
-before it is ever drawn: a planted TExec does not run) or one the API built (an overlay).
+before it is ever drawn: nothing a file carries runs) or one the API built (an overlay). A canvas
+read from a file keeps the palette its reading made current (a COLZ figure's stored palette),
+set again each time it is drawn or turned into JSON.
 `_repr_mimebundle_` gives Jupyter `text/html` (a <div> and a module script importing JSROOT and
 drawing `TBufferJSON::ToJSON(canvas)`) and `image/png` (the canvas rendered by ROOT): a
 notebook reopened untrusted, which does not run scripts, shows the PNG.
@@ -16,6 +18,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from pnetviz.draw.canvascolors import current_palette, set_palette
 from pnetviz.web.site import JSROOT_URL
 from pnetviz.web.siteassets import AS_ROOT_DRAWS_JS
 from pnetviz.errors import InputError
@@ -50,6 +53,7 @@ class Figure:
         self.jsroot = jsroot
         self._keep = keep  # the drawn objects of a figure built here (draw.canvas.Figure): kept alive
         self._style = style  # draw.style.StyleOptions of a figure built here: its export is in the CMS style
+        self._palette = current_palette() if keep is None else None  # a canvas just read: the palette it stored
         canvas.SetName(f"{name}_{uuid.uuid4().hex[:8]}")  # TCanvas::Draw deletes a listed canvas of its name
         self._unlist()
 
@@ -75,7 +79,13 @@ class Figure:
         """The canvas as ROOT's JSON (TBufferJSON::ToJSON), which JSROOT draws."""
         from pnetviz.rootenv import root  # noqa: PLC0415
 
+        self._own_palette()  # TCanvas::Streamer stores the current palette with it
         return str(root().TBufferJSON.ToJSON(self.canvas).Data())
+
+    def _own_palette(self) -> None:
+        """The palette this figure's canvas was read with made current again (figures read since set theirs)."""
+        if self._palette is not None:
+            set_palette(self._palette)
 
     def to_html(self) -> str:
         """A <div> and a module script that imports JSROOT from `jsroot` and draws the canvas in it."""
@@ -131,6 +141,7 @@ class Figure:
         ROOT = root()
         width, height = self.width, self.height
         with quiet_root(ROOT.kWarning), cms_style(self._style) if self._style else contextlib.nullcontext():
+            self._own_palette()
             self.canvas.Draw()
             self.canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
             self.canvas.Modified()

@@ -1,5 +1,5 @@
 """What a stored canvas needs of the colours (draw.rootfile.stored_colors): the colour indices its
-objects draw with, and the palette its palette TExec sets.
+objects draw with, and the palette its palette TExec sets (stored as data, the TExec left out).
 
 A canvas stores only the colours it uses (not every colour the writing process has defined: after
 the campaign's difference maps, palette 87's 255 colours would go into every later canvas), found
@@ -7,22 +7,22 @@ by one C++ walk over its primitives (macros/canvas_colors.h): line, fill, marker
 of every object, axis, label and title colours of every axis, the pads' frame and highlight
 colours, and inside legends (entries), pave texts (lines), histograms (axes, functions: palette
 axis, statistics box), graphs, multigraphs and stacks (their frame histograms and members).
+
+A COLZ figure carries its palette as a TExec (`gStyle->SetPalette(<n>);`) while it is drawn here
+(draw.matrices.palette_set sets that palette for each paint, the TExec never runs); the file gets
+the palette's colours instead (TCanvas's CurrentColorPalette, which ROOT makes current when it
+reads the canvas and JSROOT draws the cells with), never the TExec (without_palette_execs).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from pnetviz.rootenv import compiled
-
-# kBird: the palette a stored canvas needs not carry. ROOT runs the canvas's palette TExec
-# (`gStyle->SetPalette(57);`) before its cells are painted; JSROOT ignores the TExec and fills
-# the cells from its default palette, 57 too (settings.Palette in modules/core.mjs), unless the
-# canvas stores a CurrentColorPalette (modules/gpad/TPadPainter.mjs, checkSpecial).
-READERS_PALETTE = 57
-
+from pnetviz.rootenv import compiled, root
 
 
 @functools.cache
@@ -45,3 +45,45 @@ def palette_exec_number(canvas) -> int:
     """The palette number the palette TExecs of `canvas` set (draw.stored.palette_command): 0 if
     it has none, -1 if they set different ones."""
     return int(_kernels().palette_exec_number(canvas))
+
+
+@contextlib.contextmanager
+def without_palette_execs(canvas) -> Iterator[None]:
+    """`canvas` and its sub-pads without their palette TExecs inside the block (what is written to
+    a file), each back in its place after."""
+    if palette_exec_number(canvas) == 0:  # none (C++: the common case costs one call)
+        yield
+        return
+    from pnetviz.draw.matrices import PALETTE_EXEC  # noqa: PLC0415 - matrices imports the drawing modules
+
+    taken, pads = [], [canvas]
+    while pads:
+        primitives = pads.pop().GetListOfPrimitives()
+        for obj in list(primitives):
+            if obj.InheritsFrom("TPad"):
+                pads.append(obj)
+            elif obj.InheritsFrom("TExec") and PALETTE_EXEC.fullmatch(str(obj.GetTitle())):
+                taken.append((primitives, obj, primitives.After(obj)))
+                primitives.Remove(obj)
+    try:
+        yield
+    finally:
+        for primitives, obj, following in reversed(taken):  # the one after each is back before it
+            if following:
+                primitives.AddBefore(following, obj)
+            else:
+                primitives.Add(obj)
+
+
+def current_palette() -> np.ndarray:
+    """The colour numbers of ROOT's current palette, in order (TColor::GetColorPalette)."""
+    out = np.empty(root().TColor.GetNumberOfColors(), np.int64)
+    _kernels().palette_numbers(out, out.size)
+    return out
+
+
+def set_palette(numbers: Sequence[int]) -> None:
+    """Make the colours `numbers` (current_palette of a canvas as read) ROOT's current palette."""
+    numbers = np.asarray(numbers, dtype=np.int32)
+    if numbers.size:
+        root().TColor.SetPalette(int(numbers.size), numbers)

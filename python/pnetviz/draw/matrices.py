@@ -1,5 +1,5 @@
 """Matrices and maps: the 4:3 frameless canvas, TH2 matrices with numbers on the cells, class
-labels fitted to the margins, and the palette (placed without a paint, stored as a TExec).
+labels fitted to the margins, and the palette (placed without a paint; its colours stored with the canvas).
 """
 
 from __future__ import annotations
@@ -129,8 +129,9 @@ PALETTE_EXEC = re.compile(r"gStyle->SetPalette\((\d+)\);")  # the TExec a COLZ f
 
 
 def palette_exec(number: int) -> object:
-    """The TExec storing palette `number` with a COLZ canvas: the one executable primitive a
-    stored canvas may carry (draw.stored allows exactly these commands)."""
+    """The TExec that gives a COLZ canvas palette `number` while this process draws it (palette_set
+    sets it for each paint, it never runs): a stored canvas carries the palette's colours
+    instead (draw.rootfile.write_canvas leaves the TExec out)."""
     return root().TExec(PALETTE_NAME, palette_command(number))
 
 
@@ -212,7 +213,7 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
     pad_obj.cd()
     fit_class_labels(pad_obj, hist, labels, columns)
     hist.Draw("COLZ")
-    palette = palette_exec(57)  # kBird, stored with the canvas, painted before the cells
+    palette = palette_exec(57)  # kBird, set for the paints here, its colours stored with the canvas
     pad_obj.GetListOfPrimitives().AddFirst(palette)
     fig.extras.append(palette)
     place_palette(hist, pad_obj)

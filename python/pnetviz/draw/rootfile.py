@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.draw.canvas import Figure
-from pnetviz.draw.canvascolors import READERS_PALETTE, palette_exec_number, used_colors
+from pnetviz.draw.canvascolors import palette_exec_number, used_colors, without_palette_execs
 from pnetviz.draw.standalone import drawn_alone, pad_vector, write_alone
 from pnetviz.io.layout import root_key_path, root_literal, root_path
 from pnetviz.rootenv import compiled, root, set_title, start_colors
@@ -45,6 +45,9 @@ MAX_TITLE = 79  # TBrowser and a default canvas show a title of up to this lengt
 # the default palette's 924-1178: a stored canvas keeps those.
 BUILT_IN_COLORS = frozenset((*range(0, 100), *range(201, 229), *range(390, 405), *range(406, 421), *range(422, 437),
                              *range(590, 605), *range(606, 621), *range(622, 637), *range(791, 911), *range(920, 924)))
+
+
+START_PALETTE = range(924, 1179)  # kBird's colours, made when ROOT starts (JSROOT takes a palette's from the palette)
 
 
 def short(title: str) -> str:
@@ -117,108 +120,9 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
         tfile.Close()
 
 
-# A pad draws with the palette when it holds a palette axis, a 2-D/3-D histogram or graph (COL,
-# CONT, SURF, LEGO, TEXT colours), pnetviz's palette TExec, or an object drawn with palette colours
-# (PFC, PLC, PMC): then its canvas stores the palette, otherwise not.
-_DRAWS_PALETTE = r"""
-#include "TPad.h"
-#include "TH1.h"
-#include "TClass.h"
-#include "TList.h"
-#include "TColor.h"
-#include "TObjArray.h"
-#include "TROOT.h"
-#include <cstdint>
-#include "TString.h"
-#include <unordered_map>
-namespace pnetviz_rootfile {
-// What draws_palette makes of an object's class: 1 a pad, 2 one drawn with the palette, 0 else
-// (InheritsFrom once a class: ~1 us an object otherwise, ~60 primitives a canvas).
-inline int palette_kind(TObject* obj) {
-   static std::unordered_map<TClass*, int> kinds;
-   TClass* cls = obj->IsA();
-   auto found = kinds.find(cls);
-   if (found == kinds.end()) {
-      const bool palette = obj->InheritsFrom("TPaletteAxis") || obj->InheritsFrom("TH2") || obj->InheritsFrom("TH3")
-                           || obj->InheritsFrom("TGraph2D") || obj->InheritsFrom("TExec");
-      found = kinds.emplace(cls, obj->InheritsFrom(TPad::Class()) ? 1 : palette ? 2 : 0).first;
-   }
-   return found->second;
-}
-
-inline bool draws_palette(TPad* pad) {
-   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
-      TObject* obj = link->GetObject();
-      if (!obj) continue;
-      const int kind = palette_kind(obj);
-      if (kind == 1) {
-         if (draws_palette(static_cast<TPad*>(obj))) return true;
-         continue;
-      }
-      if (kind == 2) return true;
-      TString option = link->GetOption();
-      option.ToUpper();
-      if (option.Contains("PFC") || option.Contains("PLC") || option.Contains("PMC")) return true;
-   }
-   return false;
-}
-
-// The first histogram drawn on `pad` other than `obj` (its frame; nullptr if none).
-inline TObject* frame_of(TPad* pad, TObject* obj) {
-   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
-      TObject* p = link->GetObject();
-      if (p && p != obj && p->InheritsFrom(TH1::Class())) return p;
-   }
-   return nullptr;
-}
-
-// No statistics box and no title box on any histogram of `pad` and its sub-pads.
-inline void no_stats(TPad* pad) {
-   for (TObjLink* link = pad->GetListOfPrimitives()->FirstLink(); link; link = link->Next()) {
-      TObject* p = link->GetObject();
-      if (!p) continue;
-      if (p->InheritsFrom(TH1::Class())) {
-         dynamic_cast<TH1*>(p)->SetStats(false);
-         p->SetBit(TH1::kNoTitle);
-      } else if (p->InheritsFrom(TPad::Class())) {
-         no_stats(static_cast<TPad*>(p));
-      }
-   }
-}
-
-// gROOT's colours in list order (empty slots skipped, as TIter does): slot, number and RGBA
-// (4 a colour, as TColor's getters give them) of each; returns how many (at most cap).
-inline std::size_t color_table(std::int64_t* slot, std::int64_t* number, float* rgba, std::size_t cap) {
-   auto* list = static_cast<TObjArray*>(gROOT->GetListOfColors());
-   std::size_t n = 0;
-   for (Int_t i = 0; i < list->Capacity() && n < cap; ++i) {
-      auto* c = static_cast<TColor*>(list->UncheckedAt(i));
-      if (!c) continue;
-      slot[n] = i;
-      number[n] = c->GetNumber();
-      rgba[4 * n] = c->GetRed(), rgba[4 * n + 1] = c->GetGreen(), rgba[4 * n + 2] = c->GetBlue(), rgba[4 * n + 3] = c->GetAlpha();
-      ++n;
-   }
-   return n;
-}
-
-// The current palette's colour numbers (TColor::GetColorPalette(i), i < n).
-inline void palette_numbers(std::int64_t* out, std::size_t n) {
-   for (std::size_t i = 0; i < n; ++i) out[i] = TColor::GetColorPalette(Int_t(i));
-}
-
-// `array` given the colours at `slots` of gROOT's list, in that order (not owning them).
-inline void add_colors(TObjArray* array, const std::int64_t* slots, std::size_t n) {
-   auto* list = static_cast<TObjArray*>(gROOT->GetListOfColors());
-   for (std::size_t k = 0; k < n; ++k) array->Add(list->UncheckedAt(Int_t(slots[k])));
-}
-}
-"""
-
-
 @functools.cache
 def _kernels():
-    return compiled(_DRAWS_PALETTE, "pnetviz_rootfile").pnetviz_rootfile
+    return compiled('#include "rootfile_kernels.h"', "rootfile_kernels.h").pnetviz_rootfile
 
 
 def _draws_palette():
@@ -230,37 +134,39 @@ class StoredColors:
     """What the canvases store of the colours (TObjArrays named as TCanvas::Streamer names them,
     not owning their TColors), made for each canvas by `attach`: gROOT's colours as {number: slot
     in its list} (`slots`), the numbers a canvas stores when it uses them (`kept`: not built in),
-    and the current palette, in order (`palette`); palettes of other numbers once looked up."""
+    and the current palette, in order (`palette`); palettes of other numbers once looked up; the
+    colours of the palette a ROOT reader starts with, as they are here (`fresh`: a kBird canvas
+    stores its palette's numbers, not its colours)."""
 
     slots: dict[int, int]
     kept: frozenset[int]
     palette: list[int]
     palettes: dict[int, list[int]] = field(default_factory=dict)
+    fresh: frozenset[int] = frozenset()
 
     def attach(self, canvas) -> tuple[object, ...]:
         """Add to `canvas`'s primitives what it stores (as TCanvas::Streamer adds them: the colours,
         then the palette); returns what was added. The colours: those `canvas` uses
         (canvascolors.used_colors) that are `kept`; the palette (and its colours) only in a canvas
-        that draws one and whose palette TExec sets another than READERS_PALETTE: the palette
-        that TExec sets (the current one for a canvas without one), as JSROOT takes it."""
+        that draws one: the palette its palette TExec sets in this process (the current one for a
+        canvas without one), which ROOT makes current when it reads the canvas and JSROOT fills
+        its cells from (the TExec itself is not written: write_canvas)."""
         colors = [i for i in used_colors(canvas) if i in self.kept]
-        palette = self._palette_of(canvas) if _draws_palette()(canvas) else []
+        palette = self._palette_of(palette_exec_number(canvas)) if _draws_palette()(canvas) else []
         if not palette:  # no colour to store: no list
             added = (_color_array("ListOfColors", sorted(self.slots[i] for i in colors)),) if colors else ()
         else:
             in_palette = set(palette)
-            slots = sorted(self.slots[i] for i in colors if i not in in_palette) + [self.slots[i] for i in sorted(in_palette)]
-            added = (_color_array("ListOfColors", slots), _color_array("CurrentColorPalette", [self.slots[i] for i in palette]))
+            slots = sorted(self.slots[i] for i in colors if i not in in_palette)
+            slots += [self.slots[i] for i in sorted(in_palette) if i not in self.fresh]  # a reader's own: no need
+            added = (_color_array("ListOfColors", slots), _color_array("CurrentColorPalette", [self.slots[i] for i in palette], copies=True))
         primitives = canvas.GetListOfPrimitives()
         for array in added:
             primitives.Add(array)
         return added
 
-    def _palette_of(self, canvas) -> list[int]:
-        """The palette numbers `canvas` stores ([] for READERS_PALETTE's TExec)."""
-        number = palette_exec_number(canvas)
-        if number == READERS_PALETTE:
-            return []
+    def _palette_of(self, number: int) -> list[int]:
+        """The colour numbers of palette `number` (a canvas's palette TExec's: canvascolors.palette_exec_number)."""
         if number <= 0:  # no palette TExec, or several different ones: the current palette
             return self.palette
         if number not in self.palettes:
@@ -284,12 +190,13 @@ class StoredColors:
         return numbers.tolist()
 
 
-def _color_array(name: str, slots: list[int]) -> object:
-    """A TObjArray `name` holding the colours at `slots` of gROOT's list (not owning them)."""
+def _color_array(name: str, slots: list[int], copies: bool = False) -> object:
+    """A TObjArray `name` holding the colours at `slots` of gROOT's list (not owning them), or
+    copies of them (`copies`, owned: a palette's, see add_colors)."""
     array = root().TObjArray()
     array.SetName(name)
     if slots:  # (an empty numpy array is no buffer to PyROOT)
-        _kernels().add_colors(array, np.asarray(slots, dtype=np.int64), len(slots))
+        _kernels().add_colors(array, np.asarray(slots, dtype=np.int64), len(slots), copies)
     return array
 
 
@@ -312,20 +219,22 @@ def stored_colors() -> Iterator[StoredColors]:
     """The colours stored canvases carry, written by pnetviz itself instead of TCanvas::Streamer
     (TColor::DefinedColors off inside the block, back as it was after): of the colours a canvas
     uses (canvascolors.used_colors), those not built in (BUILT_IN_COLORS still as ROOT started with
-    them, rootenv.start_colors); and a palette only in a canvas that draws one (_DRAWS_PALETTE: a
-    COLZ matrix or map) with another palette than kBird (READERS_PALETTE: ROOT's TExec sets it,
-    JSROOT has it by default). A reader (ROOT, JSROOT) sets or creates each stored colour, has the
-    others built in, and makes a stored palette its current one, so a canvas read alone draws as
-    written. ROOT's streamer would store the whole list (~630 colours once cmsstyle has called
-    TColor.DefinedColors(1)) and the palette (255 colours) in every canvas: 10.7 kB per canvas
-    compressed (measured on the demo: 2/3 of all plots.root bytes); left out, a ROC canvas stores
-    a few colours, a kBird matrix 7-9 kB less. Nothing may draw inside the block, and the gROOT
-    list is not changed (unless a canvas's palette TExec names a palette never made before)."""
+    them, rootenv.start_colors); and the palette only in a canvas that draws one (_DRAWS_PALETTE:
+    a COLZ matrix or map), as data: no TExec is written (draw.stored). A reader (ROOT, JSROOT)
+    sets or creates each stored colour, has the others built in, and makes a stored palette its
+    current one when it reads the canvas, so a canvas read alone draws as written (pnetviz render
+    and the notebook API set each canvas's palette again before they paint it). ROOT's streamer
+    would store the whole list (~630 colours once cmsstyle has called TColor.DefinedColors(1))
+    and the palette (255 colours) in every canvas: 10.7 kB per canvas compressed (measured on the
+    demo: 2/3 of all plots.root bytes); left out, a ROC canvas stores a few colours. Nothing may
+    draw inside the block, and the gROOT list is not changed (unless a canvas's palette TExec
+    names a palette never made before)."""
     ROOT = root()
     start = start_colors()
     by_index, values, palette = _color_table()  # number -> slot in gROOT's list, number -> RGBA
     kept = frozenset(i for i in by_index if i not in BUILT_IN_COLORS or values[i] != start.get(i))
-    stored = StoredColors(by_index, kept, palette)
+    fresh = frozenset(i for i in START_PALETTE if i in values and values[i] == start.get(i))
+    stored = StoredColors(by_index, kept, palette, fresh=fresh)
     always = ROOT.TColor.DefinedColors() and ROOT.TColor.DefinedColors()  # True twice: always on (cmsstyle)
     ROOT.TColor.DefinedColors(-1)
     try:
@@ -336,12 +245,14 @@ def stored_colors() -> Iterator[StoredColors]:
 
 def write_canvas(target, canvas, name: str, colors: StoredColors) -> None:
     """Write `canvas` as `name` into the directory `target` with the colours `colors` gives it
-    (TCanvas::Streamer storing none: stored_colors)."""
+    (TCanvas::Streamer storing none: stored_colors) and its palette as data: its palette TExecs
+    (which set the palette when this process paints it) left out of the file."""
     root().TColor.DefinedColors()  # a colour defined since: TCanvas::Streamer would store them all
     added = colors.attach(canvas)
     primitives = canvas.GetListOfPrimitives()
     try:
-        target.WriteTObject(canvas, name)
+        with without_palette_execs(canvas):
+            target.WriteTObject(canvas, name)
     finally:
         for array in added:
             primitives.Remove(array)

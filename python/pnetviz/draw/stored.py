@@ -1,30 +1,36 @@
 """Canvases read back from a ROOT file on disk: nothing in them may run code when they are drawn.
 
-A stored canvas is painted by ROOT as it is: a `TExec` among a pad's primitives (or in a
-histogram's list of functions, a pad's list of execs, ...) has its command (its title) run by
-the interpreter at each paint, a `TF1`/`TFormula` is C++ compiled (when read) and run (when
-painted), a `TButton`/`TSlider` runs its method when clicked. Output trees are shared, so a
+A stored canvas is painted by ROOT as it is: a `TExec` anywhere it paints (a pad's primitives, a
+histogram's functions, a graph's, a multigraph's or a stack's frame histogram, ...) has its
+command (its title) run by the interpreter, a `TF1`/`TFormula` is C++ compiled while it is read
+and run when painted, a `TButton` runs its method when clicked. Output trees are shared, so a
 `plots.root` that someone else could write must not run anything as whoever draws it.
 
-pnetviz itself stores exactly one kind of executable primitive: the palette of a COLZ figure,
-`TExec("palette", "gStyle->SetPalette(<n>);")` for the palettes in PALETTES. Everything else
-that can run code is refused, before any canvas of the file is drawn:
+Instead of listing the places code can hide (there is always one more), the file's classes are
+checked against the classes pnetviz itself writes (ALLOWED_CLASSES), in two steps:
 
-* `check_streamers`: the classes the file declares (its streamer-info record, read without
-  building any object) must not include a code-carrying class (CODE_CLASSES) - a TF1/TFormula
-  is compiled by the interpreter while it is being read, before any walk could see it;
-* `check_canvas`: a walk over everything a canvas holds (sub-pads, primitives, pads' execs,
-  functions of histograms and graphs, graphs of a TMultiGraph, histograms of a THStack, legend
-  entries' objects, a palette's histogram, text boxes' lines) refuses any TExec that is not
-  exactly one of pnetviz's palette commands (name and command) and any object of CODE_CLASSES.
+* `check_records`, before any object is read: every class the file's records name
+  (macros/stored_classes.h) - the streamer-info record (every class written anywhere in the file,
+  its bases and its members' classes), each key's class, and each class tagged inside each key's
+  object bytes (ROOT instantiates an object reached by a pointer or a list by the class name
+  stored before it). A TF1 is thus refused before ROOT could compile it.
+* `check_canvas`, on each canvas read: every object it reaches, through every persistent pointer
+  member and every list entry, must be of an allowed class.
 
-Reading a canvas (TFile::Get) does not paint it: the checks run on the objects read, and the
-caller draws those same objects only once every canvas of the file has passed.
+pnetviz writes no executable object: a COLZ figure's palette is stored as its colours
+(draw.rootfile, TCanvas's CurrentColorPalette). Sets written before stored it as
+`TExec("palette", "gStyle->SetPalette(<n>);")` (PALETTES) among a pad's primitives: that exact
+TExec, there, is still accepted, so that older sets render (it sets a palette, nothing else); a
+TExec anywhere else, in a key that is not a canvas, or with any other name or command refuses
+the file. Dropping "TExec" from ALLOWED_CLASSES refuses those older sets too.
+Reading a canvas (TFile::Get) does not paint it: the callers draw the objects checked, and only
+once every canvas of the file has passed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import re
 from pathlib import Path
 
 from pnetviz.errors import InputError
@@ -32,15 +38,26 @@ from pnetviz.escape import text_line
 
 PALETTE_NAME = "palette"
 PALETTES = (57, 87)  # kBird (matrices, maps), kLightTemperature (the campaign's difference maps)
-# classes whose objects run or compile code when read, painted or clicked (and their subclasses)
-CODE_CLASSES = ("TExec", "TF1", "TF2", "TF3", "TF12", "TFormula", "TF1Convolution", "TF1NormSum", "TButton", "TGroupButton",
-                "TSlider", "TSliderBox", "TDialogCanvas", "TInspectCanvas", "TMacro", "TTreeFormula", "TParallelCoord",
-                "TSpider", "TClassTree", "TPaveClass")  # fmt: skip
-TEXT_LIMIT = 80  # characters of a command quoted in a message
+# What pnetviz writes into a plots.root/campaign.root (found by the records of every command's
+# output: binary, multiclass, compare, campaign, ga, diff): the objects' classes and the classes
+# of their bases and members. TExec only as a palette command (above).
+ALLOWED_CLASSES = frozenset((
+    "TCanvas", "TPad", "TFrame", "TDirectoryFile", "TDirectory", "TNamed", "TObject", "TString", "TObjString",
+    "TCollection", "TSeqCollection", "TList", "THashList", "TObjArray", "TColor",
+    "TH1", "TH1D", "TH1F", "TH2", "TH2D", "TArray", "TArrayD", "TArrayF", "TAxis", "TAxisModLab",
+    "TGraph", "TGraphErrors", "TLegend", "TLegendEntry", "TPave", "TPaletteAxis", "TGaxis",
+    "TText", "TLatex", "TLine", "TBox", "TWbox", "TVirtualPad", "TQObject",
+    "TAttAxis", "TAttBBox2D", "TAttCanvas", "TAttFill", "TAttLine", "TAttMarker", "TAttPad", "TAttText",
+    "TExec"))  # fmt: skip  (TExec: older sets' palette command only, see above)
+TEXT_LIMIT = 80  # characters of a command or class name quoted in a message
+# a string in an object's bytes after a class tag that ROOT could take for a class name (type
+# characters, a letter among them): anything else names no class (numbers' bytes, mostly)
+TYPE_LIKE = re.compile(r"[A-Za-z0-9_:<>,*&\s]*[A-Za-z_][A-Za-z0-9_:<>,*&\s]*")
+PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class CodeInFile(InputError):
-    """A ROOT file read from disk carries executable code that pnetviz did not write."""
+    """A ROOT file read from disk carries executable code, or classes pnetviz does not write."""
 
 
 def palette_command(number: int) -> str:
@@ -53,89 +70,105 @@ def palette_command(number: int) -> str:
 ALLOWED_EXECS = frozenset((PALETTE_NAME, palette_command(n)) for n in PALETTES)
 
 
-def _quoted(text: str) -> str:
+def _quoted(text: object) -> str:
     """`text` shortened and made one printable line, in quotes, for a message."""
+    text = text.decode("latin-1") if isinstance(text, bytes) else str(text)
     short = text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 3] + "..."
     return f"'{text_line(short)}'"
 
 
 def _refusal(source: Path, what: str, where: str, outcome: str) -> CodeInFile:
-    return CodeInFile(f"{text_line(source)}: this ROOT file carries executable code ({what}{where}); it was not written by "
-                      f"pnetviz; {outcome}. Fix: draw only ROOT files pnetviz wrote (re-run the evaluation to write a new "
-                      "one); inspect this one with care, without drawing it.")  # fmt: skip
+    return CodeInFile(f"{text_line(source)}: this ROOT file carries {what}{where}: executable code, or a class pnetviz "
+                      f"never writes; {outcome}. Fix: draw only ROOT files pnetviz wrote (re-run the evaluation to "
+                      "write a new one); inspect this one with care, without drawing it.")  # fmt: skip
 
 
-def check_streamers(tfile, source: Path, outcome: str = "nothing was drawn") -> None:
-    """CodeInFile if the open TFile `tfile` declares a class of CODE_CLASSES other than TExec
-    (which is checked object by object): called before any object of the file is read."""
-    for info in tfile.GetStreamerInfoList() or []:
-        name = str(info.GetName())
-        if name in CODE_CLASSES and name != "TExec":
-            raise _refusal(source, f"objects of class {name}", "", outcome)
+@functools.cache
+def _kernel():
+    from pnetviz.rootenv import compiled  # noqa: PLC0415
+
+    return compiled('#include "stored_classes.h"', "stored_classes.h").pnetviz_stored
 
 
-def _children(obj) -> Iterator[object]:
-    """The objects `obj` holds that ROOT paints (or runs) with it."""
-    lists = []
-    if obj.InheritsFrom("TCollection"):
-        lists.append(obj)
-    if obj.InheritsFrom("TPad"):
-        lists += [obj.GetListOfPrimitives(), obj.GetListOfExecs()]
-    if obj.InheritsFrom("TH1") or obj.InheritsFrom("TGraph") or obj.InheritsFrom("TGraph2D") or obj.InheritsFrom("TMultiGraph"):
-        lists.append(obj.GetListOfFunctions())
-    if obj.InheritsFrom("TMultiGraph"):
-        lists.append(obj.GetListOfGraphs())
-    if obj.InheritsFrom("THStack"):
-        lists.append(obj.GetHists())
-    if obj.InheritsFrom("TLegend"):
-        lists.append(obj.GetListOfPrimitives())
-    elif obj.InheritsFrom("TPaveText"):
-        lists.append(obj.GetListOfLines())
-    for items in lists:
-        yield from (item for item in (items or []) if item)
-    if obj.InheritsFrom("TLegendEntry") and obj.GetObject():
-        yield obj.GetObject()
-    if obj.InheritsFrom("TPaletteAxis") and obj.GetHistogram():
-        yield obj.GetHistogram()
+def _text(value: object) -> str:
+    """A std::string from C++ as text (cppyy gives bytes for one that is not UTF-8)."""
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+
+
+def _makes_a_class(name: str) -> bool:
+    """Whether ROOT could take `name`, found after a class tag in an object's bytes, for a class
+    other than the allowed ones: a plain (qualified) name ROOT finds a class of (as TClass::Load
+    looks it up), or any other type-like text (spaces, templates, pointers: refused unasked)."""
+    if not TYPE_LIKE.fullmatch(name):
+        return False
+    if not PLAIN_NAME.fullmatch(name):
+        return True
+    from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
+
+    ROOT = root()
+    with quiet_root():
+        found = ROOT.TClass.GetClass(name, True, True)
+    return bool(found) and str(found.GetName()) not in ALLOWED_CLASSES
+
+
+def records_problem(tfile) -> str | None:
+    """What in the records of the open TFile `tfile` names a class pnetviz does not write, as a
+    phrase ("objects of class TF1 (in key canvases/roc)"), or None. Nothing of the file is read
+    as an object."""
+    kernel = _kernel()
+    found = kernel.file_classes(tfile)
+    for raw, raw_where in zip(kernel.names(found), kernel.places(found)):
+        name, where = _text(raw), _text(raw_where)
+        if where.startswith("unreadable key "):
+            return f"a record ROOT cannot uncompress whole ({_quoted(where.removeprefix('unreadable key '))})"
+        if name == "TExec" and not where.startswith(("streamer info", "object of key canvases/")):
+            return f"objects of class 'TExec' ({text_line(where)}: not a canvas)"  # a palette TExec is in a canvas
+        if name in ALLOWED_CLASSES:
+            continue
+        if where.startswith("object of key ") and not _makes_a_class(name):
+            continue
+        return f"objects of class {_quoted(name)} ({text_line(where)})"
+    return None
+
+
+def check_records(tfile, source: Path, outcome: str = "nothing was drawn") -> None:
+    """CodeInFile if the records of the open TFile `tfile` name a class outside ALLOWED_CLASSES
+    (records_problem): called before any object of the file is read."""
+    found = records_problem(tfile)
+    if found:
+        raise _refusal(source, found, "", outcome)
+
+
+check_streamers = check_records  # the name api.files calls it by
 
 
 def executable_part(canvas) -> str | None:
-    """What in `canvas` (a pad read from a file) would run code, as a phrase ("TExec '...' in pad
-    p1"), or None: every object it holds is walked (each once; the lists may refer to each other)."""
-    from pnetviz.rootenv import root  # noqa: PLC0415
-
-    ROOT = root()
-    seen: set[int] = set()
-    top = ROOT.addressof(canvas)
-    pending = [(canvas, "")]
-    while pending:
-        obj, where = pending.pop()
-        address = ROOT.addressof(obj)
-        if address in seen:
-            continue
-        seen.add(address)
-        if obj.InheritsFrom("TExec"):
-            if (str(obj.GetName()), str(obj.GetTitle())) not in ALLOWED_EXECS:
-                return f"TExec {_quoted(str(obj.GetName()))} running {_quoted(str(obj.GetTitle()))}{where}"
-            continue
-        code = next((name for name in CODE_CLASSES if obj.InheritsFrom(name)), None)
-        if code:
-            return f"{obj.ClassName()} {_quoted(str(obj.GetName()))}{where}"
-        inner = f" in pad {_quoted(str(obj.GetName()))}" if obj.InheritsFrom("TPad") and address != top else where
-        pending += [(child, inner) for child in _children(obj)]
+    """What in `canvas` (a pad read from a file) is outside what pnetviz writes, as a phrase
+    ("TExec 'x' running '...' in pad 'p1'"), or None: every object it reaches is checked (its
+    class allowed; a TExec only as a palette command among a pad's primitives)."""
+    for obj in _kernel().reached(canvas):
+        cls, name, title, pad = _text(obj.cls), _text(obj.name), _text(obj.title), _text(obj.pad)
+        where = f" in pad {_quoted(pad)}" if pad else ""
+        if cls == "TExec":
+            if (name, title) in ALLOWED_EXECS and obj.primitive:
+                continue
+            place = "" if obj.primitive else " outside a pad's primitives"
+            return f"TExec {_quoted(name)} running {_quoted(title)}{place}{where}"
+        if cls not in ALLOWED_CLASSES:
+            return f"{cls} {_quoted(name)}{where}" if cls else f"an object of no known class{where}"
     return None
 
 
 def check_canvas(canvas, source: Path, key: str, outcome: str = "nothing was drawn") -> None:
-    """CodeInFile naming `source`, the canvas `key` and what would run, if `canvas` holds anything
-    executable besides pnetviz's palette commands."""
+    """CodeInFile naming `source`, the canvas `key` and what is not pnetviz's, if `canvas`
+    reaches anything executable or of a class pnetviz does not write."""
     found = executable_part(canvas)
     if found:
         raise _refusal(source, found, f" in canvas {_quoted(key)}", outcome)
 
 
 def check_file(source: Path, outcome: str = "nothing was drawn") -> int:
-    """check_streamers, then check_canvas on every canvas under canvases/ of the ROOT file
+    """check_records, then check_canvas on every canvas under canvases/ of the ROOT file
     `source` (read, never drawn); returns the number of canvases checked."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
@@ -146,7 +179,7 @@ def check_file(source: Path, outcome: str = "nothing was drawn") -> int:
         if not tfile or tfile.IsZombie():
             raise InputError(f"{text_line(source)}: ROOT cannot open it. Fix: re-run the evaluation that wrote it.")
         try:
-            check_streamers(tfile, source, outcome)
+            check_records(tfile, source, outcome)
             directory = tfile.GetDirectory("canvases")
             checked = 0
             for key in directory.GetListOfKeys() if directory else []:

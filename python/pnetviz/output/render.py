@@ -18,7 +18,8 @@ import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from pnetviz.draw.stored import check_canvas, check_streamers
+from pnetviz.draw.canvascolors import current_palette, set_palette
+from pnetviz.draw.stored import check_canvas, check_records
 from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io.layout import name_problem, real_name, root_literal, root_path
@@ -92,12 +93,13 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
     with root_path(root_file) as literal, root_path(directory, directory=True) as out, quiet_root():
         tfile = ROOT.TFile.Open(literal, "READ")
         try:
-            check_streamers(tfile, source or root_file, NOTHING_RENDERED)  # before any object is read
-            canvases = [(key, tfile.Get(f"canvases/{key}")) for key in canvas_names(root_file)]
-            for key, canvas in canvases:  # every canvas checked before the first is drawn
+            check_records(tfile, source or root_file, NOTHING_RENDERED)  # every class the file names, before any object is read
+            canvases = read_canvases(tfile, canvas_names(root_file))
+            for key, canvas, _ in canvases:  # every canvas checked before the first is drawn
                 check_canvas(canvas, source or root_file, key, NOTHING_RENDERED)
-            for key, canvas in canvases:
+            for key, canvas, palette in canvases:
                 name = figure_name(key)
+                set_palette(palette)  # the one its reading set (a later canvas's reading set its own)
                 width, height = int(canvas.GetWw()), int(canvas.GetWh())
                 canvas.Draw()
                 canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
@@ -116,6 +118,20 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
     if missing:
         raise InputError(f"{root_file}: {', '.join(missing[:3])} not written. Nothing was published. Fix: check free disk space.")
     return written
+
+
+def read_canvases(tfile, keys: Sequence[str]) -> list[tuple[str, object, object]]:
+    """(key, canvas, palette) of each canvas `keys` of the open `tfile` (under canvases/), read in
+    turn and never drawn: its palette is the one ROOT made current when it read the canvas (the
+    colours a pnetviz canvas stores with a COLZ figure; the palette current before reading the
+    first canvas when it stores none), to be set again before the canvas is painted."""
+    start = current_palette()
+    read = []
+    for key in keys:
+        set_palette(start)
+        canvas = tfile.Get(f"canvases/{key}")
+        read.append((key, canvas, current_palette()))
+    return read
 
 
 def render_set(directory: Path, formats: Sequence[str], wait: bool = False) -> int:

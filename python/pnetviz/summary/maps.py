@@ -157,7 +157,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj = fig.pads[0]
     pad_obj.cd()
     pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
-    # the palette travels with the canvas (a TExec runs when it is painted, in a plain session too):
+    # the palette travels with the canvas (a TExec while drawn here, its colours in the file: draw.rootfile):
     # a diverging one centred on zero for differences, a sequential one otherwise
     palette = canvas.palette_exec(87 if spec.diverging else 57)  # kLightTemperature, kBird
     hist.Draw("COLZ1")  # cells holding 0 (no colour) are not painted
