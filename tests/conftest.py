@@ -15,6 +15,10 @@ from pnetviz.rootenv import root
 
 REPO = Path(__file__).resolve().parents[1]
 
+# pytester: the fixture that runs pytest inside a test (tests/test_tier_budget.py); tier_budget: the
+# fast tier's budget report at the session's end (tests not marked slow that took over 5 s)
+pytest_plugins = ("pytester", "tier_budget")
+
 
 SCRIPTS = {"visualizeBinary": "binary", "visualizeMultiClass": "multiclass", "visualizeComparison": "compare",
            "visualizeCampaign": "campaign", "makeDemo": "demo"}

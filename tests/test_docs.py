@@ -45,6 +45,13 @@ def shell_commands(page: Path) -> list[list[str]]:
     return commands
 
 
+def registered_markers() -> set[str]:
+    """The markers pytest.ini registers (`name: description` or `name(args): description` lines)."""
+    text = (REPO / "pytest.ini").read_text()
+    block = re.search(r"^markers =\n((?:[ \t]+.*\n)+)", text, flags=re.M)
+    return set(re.findall(r"^\s+(\w+)", block.group(1), flags=re.M)) if block else set()
+
+
 def check_command(argv: list[str]) -> bool:
     """Parse one documented command line the way its program would; False if it is not one of
     pnetviz's, run.sh's or a Python's (pip, cmake, ssh ... are not checked). A bad line fails."""
@@ -58,6 +65,9 @@ def check_command(argv: list[str]) -> bool:
         assert argv[1] in ("demo", "test"), argv
         if argv[1] == "demo":
             assert argv[2:] == [] or (argv[2] == "--events" and len(argv) == 4 and argv[3].isdigit()), argv
+        if "-m" in argv:  # a marker expression (the fast tier): its markers are registered in pytest.ini
+            words = set(re.findall(r"\w+", argv[argv.index("-m") + 1])) - {"and", "or", "not"}
+            assert words and words <= registered_markers(), argv
         return True
     if argv[0] in ("python", "python3") or argv[0].endswith("/bin/python"):
         if argv[1] == "-m":
@@ -91,6 +101,7 @@ def test_the_guide_runs_every_subcommand_on_the_demo():
     assert used >= {"binary", "multiclass", "compare", "campaign", "ga", "demo"}
     front = [argv for argv in shell_commands(REPO / "README.md") if check_command(argv)]
     assert ["./run.sh", "demo"] in front and ["./run.sh", "test"] in front
+    assert ["./run.sh", "test", "-m", "not slow"] in front  # the fast tier (tests/tier_budget.py)
     assert ["python3", "-m", "http.server", "-d", "plots", "8000"] in front
 
 

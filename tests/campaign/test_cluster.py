@@ -81,7 +81,7 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
     signal, the other four jobs done (on replaced workers too), the summary written."""
     plots = tmp_path / "plots"
     argv = ["--results-dir", str(results), "--plots-dir", str(plots), "--kinds", "binary", "--workers", "2",
-            "--formats", "png", "--bootstrap", "0", "-q"]  # fmt: skip
+            "--formats", "png", "--images", "none", "--bootstrap", "0", "-q"]  # fmt: skip
     start = time.monotonic()
     code = run(lambda a: load_script("visualizeCampaign").main(a, runner=functools.partial(fated_runner, CRASHES)), argv)
     assert time.monotonic() - start < 45
@@ -101,7 +101,8 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
 def test_in_process_a_job_over_time_fails_alone(results, tmp_path, capsys):
     plots = tmp_path / "plots"
     argv = ["--results-dir", str(results), "--plots-dir", str(plots), "--kinds", "binary", "--signals", "MHc100_MA95",
-            "--workers", "0", "--job-timeout", "12", "--formats", "png", "--bootstrap", "0", "-q"]  # fmt: skip
+            "--workers", "0", "--job-timeout", "12", "--formats", "png", "--images", "none", "--bootstrap", "0",
+            "-q"]  # fmt: skip
     runner = functools.partial(fated_runner, {("MHc100_MA95", "ttZ"): "sleep"})  # 60 s: stopped after 12 s
     start = time.monotonic()
     code = run(lambda a: load_script("visualizeCampaign").main(a, runner=runner), argv)

@@ -1,8 +1,11 @@
-"""CMakeLists.txt: find_package(ROOT) through the wheel, compiled core == cling core."""
+"""CMakeLists.txt: find_package(ROOT) through the wheel, compiled core == cling core (a check:
+pnetviz itself loads no CMake-built library), and ctest's tests: one per folder of tests/, each
+a pytest run of its own temporary directory (so `ctest -j2` runs them side by side)."""
 
 from __future__ import annotations
 
 import ctypes
+import json
 import shutil
 import subprocess
 import sys
@@ -14,24 +17,52 @@ import pytest
 from pnetviz.metrics.roc import binary_clf_curve
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # configures and compiles with CMake
+
+
+FAST = ["-m", "not slow"]  # -DPNETVIZ_PYTEST_ARGS: every ctest test runs the fast tier
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory):
+def build(tmp_path_factory):
     build = tmp_path_factory.mktemp("build")
     bindir = Path(sys.executable).parent
     cmake = shutil.which("cmake", path=str(bindir)) or shutil.which("cmake")
     assert cmake, "cmake is in the test extra; ./run.sh test installs it"
     gen = ["-G", "Ninja"] if shutil.which("ninja", path=str(bindir)) else []
     env_path = f"{bindir}:{Path(cmake).parent}"
-    subprocess.run([cmake, "-S", str(REPO), "-B", str(build), *gen, f"-DPython3_EXECUTABLE={sys.executable}"],
-                   check=True, capture_output=True, env={"PATH": env_path + ":/usr/bin:/bin"})  # fmt: skip
+    subprocess.run([cmake, "-S", str(REPO), "-B", str(build), *gen, f"-DPython3_EXECUTABLE={sys.executable}",
+                    f"-DPNETVIZ_PYTEST_ARGS={';'.join(FAST)}"], check=True, capture_output=True, env={"PATH": env_path + ":/usr/bin:/bin"})  # fmt: skip
     subprocess.run([cmake, "--build", str(build)], check=True, capture_output=True,
                    env={"PATH": env_path + ":/usr/bin:/bin"})  # fmt: skip
-    ctest = subprocess.run([Path(cmake).parent / "ctest", "--test-dir", str(build), "-N"],
+    ctest = subprocess.run([Path(cmake).parent / "ctest", "--test-dir", str(build), "--show-only=json-v1"],
                            check=True, capture_output=True, text=True)  # fmt: skip
-    assert "pytest" in ctest.stdout
-    return ctypes.CDLL(str(build / "libpnetviz_roc.so"))
+    return build, json.loads(ctest.stdout)["tests"]
+
+
+@pytest.fixture(scope="module")
+def library(build):
+    return ctypes.CDLL(str(build[0] / "libpnetviz_roc.so"))
+
+
+def test_ctest_runs_each_test_folder_apart_and_every_test_file_once(build):
+    tests = build[1]
+    folders = sorted(d.name for d in (REPO / "tests").iterdir() if d.is_dir() and list(d.rglob("test_*.py")))
+    assert len(folders) >= 8
+    assert [t["name"] for t in tests] == [f"tests/{d}" for d in folders] + ["tests/top-level"]
+    covered, basetemps = [], set()
+    for test in tests:
+        command = test["command"]
+        assert command[:4] == [sys.executable, "-m", "pytest", "-q"] and command[5:8] == ["no:cacheprovider", *FAST]
+        basetemp = next(arg for arg in command if arg.startswith("--basetemp="))
+        basetemps.add(basetemp)
+        properties = {p["name"]: p["value"] for p in test.get("properties", [])}
+        assert Path(properties["WORKING_DIRECTORY"]) == REPO and "RUN_SERIAL" not in properties
+        for arg in command[command.index(basetemp) + 1:]:
+            path = REPO / arg
+            covered += sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
+    assert len(basetemps) == len(tests)  # no two pytest runs share (and wipe) a temporary directory
+    assert sorted(covered) == sorted((REPO / "tests").rglob("test_*.py"))  # each file in exactly one test
 
 
 def test_compiled_library_links_root_and_matches_cling(library):

@@ -1,0 +1,94 @@
+"""The fast tier (`./run.sh test -m "not slow"`): the `slow` marker is registered (and unknown markers
+refused), and the budget report lists, at a session's end, exactly the tests not marked slow that
+took longer than the budget (tests/tier_budget.py). The inner sessions fake their tests' durations
+(no sleeping, no real timing)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tier_budget
+
+# An inner session's conftest: a test marked takes(seconds) reports that duration for its call.
+FAKE_CLOCK = """
+import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    mark = item.get_closest_marker("takes")
+    if mark is not None and call.when == "call":
+        outcome.get_result().duration = mark.args[0]
+"""
+
+INI = """[pytest]
+markers =
+    slow: slow
+    takes(seconds): the faked duration of the test's call
+{extra}
+"""
+
+TESTS = """
+import pytest
+
+def test_quick():
+    pass
+
+@pytest.mark.takes(7.5)
+def test_late_and_unmarked():
+    pass
+
+@pytest.mark.slow
+@pytest.mark.takes(60)
+def test_late_and_marked_slow():
+    pass
+
+@pytest.mark.takes(4.0)
+def test_within_the_budget():
+    pass
+"""
+
+
+def test_the_slow_marker_is_registered_and_markers_are_strict(pytestconfig):
+    markers = {line.split(":")[0].split("(")[0].strip() for line in pytestconfig.getini("markers")}
+    assert "slow" in markers
+    assert "--strict-markers" in pytestconfig.getini("addopts")
+    assert float(pytestconfig.getini(tier_budget.BUDGET_INI)) == 5.0
+    assert pytestconfig.pluginmanager.get_plugin(tier_budget.PLUGIN_NAME) is not None
+
+
+def _session(pytester: pytest.Pytester, *args: str, extra: str = "") -> pytest.RunResult:
+    pytester.makeini(INI.format(extra=extra))
+    pytester.makeconftest(FAKE_CLOCK)
+    pytester.makepyfile(test_fake=TESTS)
+    return pytester.runpytest_inprocess("-p", "tier_budget", *args)
+
+
+def test_the_report_lists_the_unmarked_tests_over_the_budget(pytester):
+    result = _session(pytester)
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["*tier budget: 1 tests not marked slow took over 5 s*",
+                                 "*7.50s test_fake.py::test_late_and_unmarked*"])  # fmt: skip
+    out = result.stdout.str()
+    assert "test_late_and_marked_slow" not in out and "test_within_the_budget" not in out and "test_quick" not in out
+
+
+def test_the_budget_is_the_ini_option_and_the_fast_tier_deselects_slow_tests(pytester):
+    result = _session(pytester, "-m", "not slow", extra="fast_budget = 3")
+    result.assert_outcomes(passed=3, deselected=1)
+    result.stdout.fnmatch_lines(["*tier budget: 2 tests not marked slow took over 3 s*",
+                                 "*7.50s test_fake.py::test_late_and_unmarked*",
+                                 "*4.00s test_fake.py::test_within_the_budget*"])  # fmt: skip
+
+
+def test_no_report_when_every_unmarked_test_is_within_the_budget(pytester):
+    result = _session(pytester, "-k", "not unmarked")
+    result.assert_outcomes(passed=3)
+    assert "tier budget" not in result.stdout.str()
+
+
+def test_an_unregistered_marker_is_an_error(pytester):
+    pytester.makeini("[pytest]\naddopts = --strict-markers\n")
+    pytester.makepyfile(test_typo="import pytest\n\n@pytest.mark.slwo\ndef test_x():\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "tier_budget")
+    assert result.ret == pytest.ExitCode.INTERRUPTED and "slwo" in result.stdout.str()
