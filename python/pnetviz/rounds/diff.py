@@ -6,9 +6,12 @@ trainer's model name (layout.hyper_tag), mapped through `renames` for a renamed 
 folds by index. Per matched model, over the folds both rounds have:
 
 - delta AUC = mean over folds of AUC_B - AUC_A, with the event-paired bootstrap where both
-  rounds evaluated the same test events (rounds.diffevents), else the corrected resampled t-test of the
+  rounds evaluated the same test events (rounds.diffevents: by event_id, else by position,
+  rounds.diffposition), else the corrected resampled t-test of the
   per-fold differences (metrics.foldtests.corrected_paired_test; n_test/n_train from both
-  rounds' fold rows, summary.ranking.fold_ratio) and its two-sided p-value;
+  rounds' fold rows, summary.ranking.fold_ratio) and its two-sided p-value; `pairing` says which
+  and why; p_value_corrected (that fold test's p) and p_value_naive_t (the naive paired t over
+  the folds, anti-conservative, for reference) are kept beside it;
 - Holm's adjustment of those p-values over the comparison's family (every matched model with
   a test: at least two common folds), `significant` when the adjusted p is below `alpha`;
 - delta FIP2 (the figure of merit on the test ROC's convex hull) the same way, paired fold by
@@ -42,9 +45,9 @@ KEY_FIELDS = ("channel", "signal", "kind", "pair", "variant")
 EPS_S = ("0.5", "0.9")  # the campaign rows' fixed signal efficiencies
 ALPHA = 0.05
 DIFF_FIELDS = (*KEY_FIELDS, "model_a", "model_b", "m_hc", "m_a", "folds", "auc_a_mean", "auc_b_mean", "delta_auc",
-               "delta_auc_std", "delta_auc_standard_error", "t", "dof", "p_value", "p_holm", "significant",
+               "delta_auc_std", "delta_auc_standard_error", "t", "dof", "p_value", "p_value_corrected", "p_value_naive_t", "p_holm", "significant",
                "test_train_ratio", "fip2_a_mean", "fip2_b_mean", "delta_fip2", "delta_fip2_standard_error",
-               "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b",
+               "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", "pairing", *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b",
                                                                           "delta_rejection", "rejection_ratio")))  # fmt: skip
 UNMATCHED_FIELDS = ("round", *KEY_FIELDS, "model", "folds", "why")
 
@@ -132,7 +135,9 @@ def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[
             "m_a": ra[0].get("m_a"), "folds": " ".join(map(str, folds)),
             "auc_a_mean": sum(r["auc_test"] for r in ra) / len(ra), "auc_b_mean": sum(r["auc_test"] for r in rb) / len(rb),
             "delta_auc": stats["mean"], "delta_auc_std": stats["std"], "delta_auc_standard_error": stats["standard_error"],
-            "t": stats["t"], "dof": stats["dof"], "p_value": stats["p_value"], "test_train_ratio": stats["test_train_ratio"]}  # fmt: skip
+            "t": stats["t"], "dof": stats["dof"], "p_value": stats["p_value"], "p_value_corrected": stats["p_value"],
+            "p_value_naive_t": stats["p_naive_t"], "test_train_ratio": stats["test_train_ratio"],
+            "pairing": "not event-paired, the corrected fold test"}  # fmt: skip
     row |= fip2_difference(ra, rb, stats["test_train_ratio"])
     for eps in EPS_S:
         rej_a, rej_b = rejection(ra, eps), rejection(rb, eps)

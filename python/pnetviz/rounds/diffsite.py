@@ -22,8 +22,8 @@ CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; object-sr
        "form-action 'none'")  # fmt: skip
 COLUMNS = (("channel", "Channel", None), ("signal", "Signal", None), ("kind", "Kind", None), ("pair", "Pair", None),
            ("variant", "Variant", None), ("folds", "Folds", None), ("auc_a_mean", "AUC A", ".4f"),
-           ("auc_b_mean", "AUC B", ".4f"), ("delta_auc", "ΔAUC", "+.4f"), ("delta_auc_standard_error", "± (fold test)", ".4f"),
-           ("p_holm", "p Holm", ".2g"), ("delta_fip2", "ΔFIP2", "+.3f"), ("delta_fip2_standard_error", "±", ".3f"),
+           ("auc_b_mean", "AUC B", ".4f"), ("delta_auc", "ΔAUC", "+.4f"), ("delta_auc_standard_error", "±", ".4f"),
+           ("p_holm", "p Holm", ".2g"), ("error_method", "Error (ΔAUC)", None), ("delta_fip2", "ΔFIP2", "+.3f"), ("delta_fip2_standard_error", "±", ".3f"),
            ("delta_fip2_p_holm", "p Holm (FIP2)", ".2g"), ("rejection_ratio_0.5", "R(0.5) B/A", ".3f"),
            ("rejection_ratio_0.9", "R(0.9) B/A", ".3f"))  # fmt: skip
 
@@ -53,7 +53,7 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
              f"B: <code>{html(names[1])}</code> ({html(diff.b)})</p>",
              f"<p>{len(diff.rows)} models matched, {sum(bool(r.get('significant')) for r in diff.rows)} with ΔAUC "
              f"significant after Holm's adjustment (α = {html(format(diff.alpha, 'g'))}, highlighted); "
-             f"{len(diff.unmatched)} models of one round only. Errors and p-values: {html(diff.rows[0]['error_method']) if diff.rows else '–'}. "
+             f"{len(diff.unmatched)} models of one round only. ΔAUC errors and p-values: {html('; '.join(sorted({r['error_method'] for r in diff.rows}))) if diff.rows else '–'} (per model: <code>pairing</code> in diff_models.csv). "
              '<a href="diff_models.csv">diff_models.csv</a> · <a href="diff_models.tex">diff_models.tex</a> · '
              '<a href="diff_unmatched.csv">diff_unmatched.csv</a> · <a href="diff.json">diff.json</a> · '
              '<a href="plots.root">plots.root</a></p>',

@@ -15,8 +15,12 @@ from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
 CONVENTION = ("delta = round B - round A, per fold, averaged over the folds both rounds have; its error and p-value "
-              "from the corrected resampled t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
-              f"{RATIO_CONVENTION}); p_holm: Holm's adjustment over every matched model with a test; rejection: "
+              "from the event-paired Poisson bootstrap where both rounds hold the same test events in every common fold "
+              "of a binary model (matched by event_id, else by position: the same number of test events with identical "
+              "true_label, weight and observer sequences; error_method, pairing), else from the corrected resampled "
+              "t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
+              f"{RATIO_CONVENTION}); p_value_corrected: that fold test's p-value, p_value_naive_t: the naive paired t "
+              "over the folds (no correction, for reference); p_holm: Holm's adjustment over every matched model with a test; rejection: "
               "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A")  # fmt: skip
 
 
@@ -62,8 +66,12 @@ def latex_table(diff: Diff) -> str:
     if not diff.rows:
         lines.append("\\multicolumn{11}{c}{no model of round A matches one of round B} \\\\")
     names = "; ".join(f"V{number_of[v]}: \\texttt{{{tex(v) or '(none)'}}}" for v in variants)
+    paired = sum(r["error_method"].startswith("event-paired") for r in diff.rows)
+    error = ("the corrected resampled $t$-test over the folds (Nadeau--Bengio)" if not paired else
+             f"the event-paired bootstrap over the same test events ({paired} models, diff\\_models.csv: error\\_method), "
+             "else the corrected resampled $t$-test over the folds (Nadeau--Bengio)")  # fmt: skip
     caption = ("Round B vs round A: test AUC per model, mean over the $k$ folds both rounds have; $\\Delta$AUC = B $-$ A "
-               "with the error of the corrected resampled $t$-test over the folds (Nadeau--Bengio), $p$-value "
+               f"with the error of {error}, $p$-value "
                f"Holm-adjusted over the {len(diff.rows)} matched models ($^{{*}}$: below {diff.alpha:g}); $R_{{0.5}}$: "
                "ratio of the background rejections at a signal efficiency of 0.5.")  # fmt: skip
     lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{caption}}}", "\\label{tab:pnetviz-diff}", "\\end{table}"]
