@@ -10,7 +10,9 @@ from pnetviz.errors import InputError
 
 DESCRIPTION = ("Compare two training rounds, each a campaign's output (its plots directory, or <plots directory>/<round>): models "
                "matched by channel, signal point, kind, pair and hyperparameter variant, folds by index. Per model: "
-               "delta AUC (B - A) with the corrected resampled t-test over the folds, Holm-adjusted p-values over all "
+               "delta AUC (B - A) with the event-paired bootstrap where both rounds hold the same test events (by event_id, "
+               "else by position: the same count, true_label, weight and observer sequences), else the corrected "
+               "resampled t-test over the folds (diff_models.csv: error_method, pairing), Holm-adjusted p-values over all "
                "matched models, the background rejection at fixed signal efficiencies of both rounds; models of one "
                "round only are listed. Writes diff_models.csv/.tex, diff_unmatched.csv, diff.json, difference maps over "
                "the mass grid, each model's ROC and rejection overlays with a ratio panel, and index.html.")  # fmt: skip
