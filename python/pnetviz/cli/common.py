@@ -237,7 +237,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
         "observe": observe_names(args),
-        "fit_binning": args.binning == "fit",
+        "fit_binning": args.binning == "fit", "deployed_fold": args.deployed_fold,
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)
@@ -255,7 +255,9 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
                          and (args.pilot or info.pilot), predictions=file.predictions, history=history, info=info,
                          output=out, model=file.model, **({"background": file.background} if kind == "binary" else {})))  # fmt: skip
     from pnetviz.output.imageset import fold_jobs as with_images  # noqa: PLC0415
+    from pnetviz.jobs.deployedfold import check  # noqa: PLC0415
 
+    check([job.fold for job in todo], args.deployed_fold, todo[0].model or str(todo[0].predictions))  # before any work
     return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 

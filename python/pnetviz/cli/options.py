@@ -119,6 +119,11 @@ EVALUATION = (
     _opt("--binning", "physics", MODEL_KINDS, choices=("fit", "none"), default="fit",
          help="fit = the optimal binning of the score for a binned fit per pair (binning.json, its figures, the TH1s "
               "for a datacard; docs/binning.md); none = skip it (default: %(default)s)"),
+    _opt("--deployed-fold", "physics", MODEL_KINDS, type=ranges.DEPLOYED_FOLD, metavar="K",
+         help="the analysis applies fold K's model to all of its MC: the fold summary (folds/) also evaluates that model "
+              "on the events it was trained on against its unbiased test split and reports the difference (AUC; the "
+              "signal and background templates' shapes: KS and chi2) as the bias one deployed model puts into the MC "
+              "templates (deployed_fold.json; docs/statistics.md). Needs fold K among the folds evaluated"),
     _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),

@@ -127,6 +127,7 @@ SYST_KAPPA = Range(0.0, 10.0, "a positive scan range in units of the variations,
 THREADS = Range(1, 1024, "a whole number of threads {range}", whole=True)
 CUT_SCAN_MIN_EVENTS = Range(0.0, 1e9, "a number of effective background events {range}")
 SCORE_SHIFT = Range(0.0, 1.0, "shifts in score units {range}", low_open=True)
+DEPLOYED_FOLD = Range(0, 999, "a fold number {range}", whole=True)
 # the campaign's
 WORKERS = Range(1, 1024, "0 (every job in this process) or a whole number of worker processes {range}", whole=True, zero=True)
 JOB_TIMEOUT = Range(1.0, 30 * DAY, "a number of seconds {range} (30 days), or 0 (no limit)", zero=True)

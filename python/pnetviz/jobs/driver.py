@@ -10,6 +10,7 @@ from pathlib import Path
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.folds import FoldCurves
 from pnetviz.jobs import foldsummary
+from pnetviz.jobs import deployedfold
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.output import imageset, rounds
@@ -47,6 +48,7 @@ class FoldJob:
     progress: bool = False  # progress bar while reading large files
     hull: bool = False
     fit_binning: bool = True  # --binning none: no optimal binning for the fit (binning.json, its figures, TH1s)
+    deployed_fold: int | None = None  # --deployed-fold K: the folds/ set measures fold K's train vs test bias (jobs.deployedfold)
 
     @property
     def fold_text(self) -> str:
@@ -156,9 +158,11 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
     if len(jobs) > 1:
+        deployed = deployedfold.of_jobs(jobs)
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
-                                     {job.fold: job.history for job in jobs})  # fmt: skip
-        return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}"
+                                     {job.fold: job.history for job in jobs}, deployed)  # fmt: skip
+        note = f"; {deployedfold.line(deployed)}" if deployed else ""
+        return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}{note}"
     existed = is_output_set(summary_dir)
     update = foldsummary.updated_folds(summary_dir, script, fresh) if fresh else None
     if update is None:

@@ -1,0 +1,142 @@
+"""The bias of one deployed fold model (issue 51, item 4; `--deployed-fold K`).
+
+An analysis that applies fold K's model to all of its MC scores the events that model was trained
+on as well as the ones it never saw. Its templates then mix the unbiased test-split response with
+the (possibly overtrained) training-split response. This section of the `folds/` set measures the
+difference on fold K's own ntuple, which holds the model's scores of both:
+
+- AUC of the train split (the events it was trained on, `train_mask`) and of the test split
+  (`test_mask`, unbiased), the difference train - test and its error sqrt(e_train^2 + e_test^2)
+  from the weighted DeLong errors of the two independent samples (metrics.delong);
+- per class (signal; background: every other class together) the shape of the score template on the
+  train split against the test split: the weighted two-sample Kolmogorov-Smirnov test
+  (metrics.hep.weighted_ks, TMVA's overtraining check) and the chi2 test of two weighted histograms
+  (`chi2_shapes`: Gagunashvili's weighted-weighted statistic, as ROOT's TH1::Chi2Test "WW") in
+  BINS bins of equal population of the class's events of both splits;
+- `bias_found`: Holm's adjustment over those four shape p-values, any below ALPHA.
+
+The score is the binary model's `score_signal`, the multi-class model's signal-class score
+(P(signal), every other class background). Weights as the evaluation's --weights.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from pnetviz.errors import InputError
+from pnetviz.io.ntuple import classes_from_branches, read_predictions
+from pnetviz.metrics.delong import delong_error
+from pnetviz.metrics.hep import auc_weight_modes, mode_weights, weighted_ks
+from pnetviz.metrics.multiplicity import holm
+from pnetviz.rootenv import root
+
+FILE = "deployed_fold.json"
+BINS = 10
+ALPHA = 0.05
+DOC = ("fold K's model applied to all of the MC: its response on the events it was trained on (train split) against "
+       "the unbiased test split, on fold K's ntuple. auc_difference = AUC(train) - AUC(test), error from the two "
+       "splits' weighted DeLong errors; per class the score templates' shapes, train vs test: weighted KS "
+       "(TMVA's overtraining check) and the weighted-weighted chi2 (Gagunashvili, ROOT's Chi2Test WW) in "
+       f"{BINS} bins of equal population; bias_found: a shape p-value below {ALPHA} after Holm over the four")  # fmt: skip
+
+
+def check(folds: Sequence[int | None], deployed: int | None, model: str) -> None:
+    """InputError unless fold `deployed` is among the folds evaluated (before any work)."""
+    if deployed is not None and deployed not in folds:
+        listed = " ".join(str(f) for f in folds if f is not None) or "none"
+        raise InputError(f"--deployed-fold {deployed}: fold {deployed} of {model} is not evaluated in this run (folds: "
+                         f"{listed}). Fix: give one of those folds, or evaluate fold {deployed} too (--fold all).")  # fmt: skip
+
+
+def equal_population_edges(values: np.ndarray, bins: int = BINS) -> np.ndarray:
+    """At most `bins` bins, edges at the quantiles of `values` (repeated edges merged); the outer
+    edges just outside the extremes, so every value falls inside."""
+    edges = np.unique(np.quantile(np.asarray(values, float), np.linspace(0.0, 1.0, bins + 1)))
+    if edges.size < 2:
+        edges = np.array([edges[0] - 0.5, edges[0] + 0.5])
+    edges[0], edges[-1] = np.nextafter(edges[0], -np.inf), np.nextafter(edges[-1], np.inf)
+    return edges
+
+
+def chi2_shapes(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray, edges: np.ndarray) -> dict:
+    """chi2 = sum_i (W_a w_bi - W_b w_ai)^2 / (W_a^2 s_bi^2 + W_b^2 s_ai^2) over the bins where a
+    histogram has an entry (w: sum of weights in the bin, s^2: sum of squared weights, W: the
+    totals), ndf = those bins - 1, p from the chi2 distribution: are the two shapes the same?"""
+    w_a, _ = np.histogram(a, edges, weights=wa)
+    w_b, _ = np.histogram(b, edges, weights=wb)
+    s_a, _ = np.histogram(a, edges, weights=np.square(wa))
+    s_b, _ = np.histogram(b, edges, weights=np.square(wb))
+    total_a, total_b = float(w_a.sum()), float(w_b.sum())
+    used = (s_a > 0) | (s_b > 0)
+    ndf = int(used.sum()) - 1
+    if ndf < 1 or total_a <= 0 or total_b <= 0:
+        return {"chi2": None, "ndf": max(ndf, 0), "p_value": None}
+    chi2 = float(np.sum((total_a * w_b[used] - total_b * w_a[used]) ** 2
+                        / (total_a**2 * s_b[used] + total_b**2 * s_a[used])))  # fmt: skip
+    return {"chi2": chi2, "ndf": ndf, "p_value": float(root().Math.chisquared_cdf_c(chi2, ndf))}
+
+
+def auc_and_error(score: np.ndarray, is_signal: np.ndarray, stored: np.ndarray, mode: str) -> tuple[float | None, float | None]:
+    """The AUC under weight mode `mode` of the stored weights, and its weighted DeLong error."""
+    auc = auc_weight_modes(score, is_signal, stored)[mode]
+    error = delong_error(score, is_signal, mode_weights(stored, mode)) if auc is not None else math.nan
+    return auc, (error if math.isfinite(error) else None)
+
+
+def section(job) -> dict:
+    """The deployed-fold section of fold `job.fold`'s model (job: the driver.FoldJob of that fold,
+    binary or multi-class: a job with `classes` is multi-class)."""
+    binary = not hasattr(job, "classes")
+    classes = ("signal", "background") if binary else tuple(job.classes or classes_from_branches(job.predictions, job.tree, job.columns))
+    preds = read_predictions(job.predictions, classes=classes, score_classes=(classes[0],) if binary else None,
+                             tree=job.tree, binary=binary, columns=job.columns)  # fmt: skip
+    score = np.asarray(preds.scores[classes[0]], float)
+    is_signal = preds.label == 0
+    w = mode_weights(preds.weight, job.hep.weight_mode)
+    out: dict = {"fold": job.fold, "model": job.model, "predictions": str(job.predictions), "doc": DOC, "splits": {}}
+    for split in ("train", "test"):
+        mask = preds.masks[split]
+        auc, error = auc_and_error(score[mask], is_signal[mask], preds.weight[mask], job.hep.weight_mode)
+        out["splits"][split] = {"events": int(mask.sum()), "auc": auc, "auc_error": error}
+    train, test = out["splits"]["train"], out["splits"]["test"]
+    both = train["auc"] is not None and test["auc"] is not None
+    out["auc_difference"] = train["auc"] - test["auc"] if both else None
+    errors = (train["auc_error"], test["auc_error"])
+    out["auc_difference_error"] = math.hypot(*errors) if both and None not in errors else None
+    out["templates"] = {}
+    for name, cls in (("signal", is_signal), ("background", ~is_signal)):
+        a, b = cls & preds.masks["train"], cls & preds.masks["test"]
+        if not a.any() or not b.any():
+            out["templates"][name] = {"ks": None, "chi2": None, "why": "no event of the class in a split"}
+            continue
+        ks = weighted_ks(score[a], w[a], score[b], w[b])
+        edges = equal_population_edges(score[cls & (preds.masks["train"] | preds.masks["test"])])
+        out["templates"][name] = {"ks": {"statistic": ks["statistic"], "p_value": ks["p_value"]},
+                                  "chi2": chi2_shapes(score[a], w[a], score[b], w[b], edges), "edges": edges.tolist()}  # fmt: skip
+    p_values = [t[test_name]["p_value"] for t in out["templates"].values() for test_name in ("ks", "chi2") if t.get(test_name)]
+    adjusted = [p for p in holm(p_values) if p is not None and math.isfinite(p)] if p_values else []
+    out["shape_p_holm_min"] = min(adjusted) if adjusted else None
+    out["bias_found"] = bool(adjusted and min(adjusted) < ALPHA)
+    return out
+
+
+def line(data: dict) -> str:
+    """One line for the run's output: what the deployed fold's bias is."""
+    diff, error = data.get("auc_difference"), data.get("auc_difference_error")
+    auc = "AUC train - test " + (f"{diff:+.4f}" if diff is not None else "undefined") + (f" +- {error:.4f}" if error else "")
+    verdict = "shapes differ" if data["bias_found"] else "shapes compatible"
+    p = data.get("shape_p_holm_min")
+    return f"deployed fold {data['fold']}: {auc}; train vs test templates: {verdict}" + (f" (Holm p {p:.2g})" if p is not None else "")
+
+
+def of_jobs(jobs: Sequence) -> dict | None:
+    """The section of the jobs' --deployed-fold (None without it): fold K's job is among them
+    (checked by `check` before the work)."""
+    deployed = jobs[0].deployed_fold if jobs else None
+    if deployed is None:
+        return None
+    (job,) = [j for j in jobs if j.fold == deployed]
+    return section(job)
