@@ -147,6 +147,10 @@ def test_pnetviz_binary_reports_the_deployed_fold_in_the_fold_summary(tmp_path, 
     assert reports["as is"]["bias_found"] is False and reports["overfit"]["bias_found"] is True
     assert reports["as is"]["splits"]["test"] == reports["overfit"]["splits"]["test"]  # the test split untouched
     assert reports["overfit"]["auc_difference"] > reports["as is"]["auc_difference"]
+    # fold 3 again, alone: --deployed-fold 2 is reused from the record, fold 2 taken from its set on disk
+    assert run_command("binary", [*model, "--fold", "3", "--plots-dir", str(plots)]) == 0
+    assert json.loads((folds / "deployed_fold.json").read_text()) == reports["overfit"]
+    assert "reusing the options recorded" in capsys.readouterr().out
     assert run_command("binary", [*model, "--fold", "0,1", "--deployed-fold", "2", "--plots-dir", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--deployed-fold 2: fold 2 of " in err[0] and "(folds: 0 1)" in err[0]

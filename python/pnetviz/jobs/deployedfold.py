@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import classes_from_branches, read_predictions
+from pnetviz.io.readers import read_json
 from pnetviz.metrics.delong import delong_error
 from pnetviz.metrics.hep import auc_weight_modes, mode_weights, weighted_ks
 from pnetviz.metrics.multiplicity import holm
@@ -44,8 +47,9 @@ DOC = ("fold K's model applied to all of the MC: its response on the events it w
 
 
 def check(folds: Sequence[int | None], deployed: int | None, model: str) -> None:
-    """InputError unless fold `deployed` is among the folds evaluated (before any work)."""
-    if deployed is not None and deployed not in folds:
+    """InputError unless fold `deployed` is among the folds evaluated (before any work); a run of
+    one fold (an update of the summary beside it) takes fold K from its set on disk (`of_jobs`)."""
+    if deployed is not None and len(folds) > 1 and deployed not in folds:
         listed = " ".join(str(f) for f in folds if f is not None) or "none"
         raise InputError(f"--deployed-fold {deployed}: fold {deployed} of {model} is not evaluated in this run (folds: "
                          f"{listed}). Fix: give one of those folds, or evaluate fold {deployed} too (--fold all).")  # fmt: skip
@@ -123,8 +127,11 @@ def section(job) -> dict:
     return out
 
 
-def line(data: dict) -> str:
-    """One line for the run's output: what the deployed fold's bias is."""
+def line(data: dict | None, deployed: int | None = None) -> str:
+    """One line for the run's output: what the deployed fold's bias is ('' without
+    --deployed-fold; the section left out where fold K's set was not found)."""
+    if data is None:
+        return "" if deployed is None else f"deployed fold {deployed}: its set or ntuple not found, the section left out"
     diff, error = data.get("auc_difference"), data.get("auc_difference_error")
     auc = "AUC train - test " + (f"{diff:+.4f}" if diff is not None else "undefined") + (f" +- {error:.4f}" if error else "")
     verdict = "shapes differ" if data["bias_found"] else "shapes compatible"
@@ -132,11 +139,22 @@ def line(data: dict) -> str:
     return f"deployed fold {data['fold']}: {auc}; train vs test templates: {verdict}" + (f" (Holm p {p:.2g})" if p is not None else "")
 
 
-def of_jobs(jobs: Sequence) -> dict | None:
-    """The section of the jobs' --deployed-fold (None without it): fold K's job is among them
-    (checked by `check` before the work)."""
+def of_jobs(jobs: Sequence, summary_dir: Path) -> dict | None:
+    """The section of the jobs' --deployed-fold (None without it): fold K's job, or, in a run of
+    one other fold beside the summary `summary_dir`, fold K's set on disk beside it (the ntuple its
+    summary_report.json names as `input`, read with this run's options); None where that set or
+    its ntuple is gone (the summary is then written without the section, `line` says so)."""
     deployed = jobs[0].deployed_fold if jobs else None
     if deployed is None:
         return None
-    (job,) = [j for j in jobs if j.fold == deployed]
-    return section(job)
+    found = [j for j in jobs if j.fold == deployed]
+    if found:
+        return section(found[0])
+    try:
+        stored = read_json(Path(summary_dir).parent / f"fold-{deployed}" / "summary_report.json", "fold report")
+    except (InputError, OSError):
+        return None
+    path = stored.get("input")
+    if not isinstance(path, str) or not Path(path).is_file():
+        return None
+    return section(replace(jobs[0], predictions=Path(path), fold=deployed))

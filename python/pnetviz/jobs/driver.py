@@ -158,11 +158,11 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
     if len(jobs) > 1:
-        deployed = deployedfold.of_jobs(jobs)
+        deployed = deployedfold.of_jobs(jobs, summary_dir)
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
                                      {job.fold: job.history for job in jobs}, deployed)  # fmt: skip
-        note = f"; {deployedfold.line(deployed)}" if deployed else ""
-        return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}{note}"
+        note = deployedfold.line(deployed, first.deployed_fold)
+        return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}{'; ' * bool(note)}{note}"
     existed = is_output_set(summary_dir)
     update = foldsummary.updated_folds(summary_dir, script, fresh) if fresh else None
     if update is None:
@@ -170,6 +170,8 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
         return f"withdrew the fold summary {summary_dir}: it no longer describes the folds on disk" if existed else ""
     results, still_missing = update
     pairs, shown = foldsummary.summary_from_results(results)
+    deployed = deployedfold.of_jobs(jobs, summary_dir)
     write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
-                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}))  # fmt: skip
-    return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}"
+                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}), deployed)  # fmt: skip
+    note = deployedfold.line(deployed, first.deployed_fold)
+    return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}{'; ' * bool(note)}{note}"
