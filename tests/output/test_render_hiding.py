@@ -110,19 +110,27 @@ def _in_list_in_a_list(ROOT, canvas, planted) -> None:
 
 PLACES = {"canvas": _in_canvas, "subpad": _in_subpad, "pad-execs": _in_pad_execs, "histogram-functions": _in_histogram_functions,
           "graph-frame": _in_graph_frame, "multigraph-frame": _in_multigraph_frame, "stack-frame": _in_stack_frame,
-          "legend-entry": _in_legend_entry, "list-in-list": _in_list_in_a_list, "own-key": None}  # fmt: skip
+          "legend-entry": _in_legend_entry, "list-in-list": _in_list_in_a_list, "own-key": None,
+          "list-key-among-canvases": None}  # fmt: skip
 
 
 def _plant(root_file: Path, place: str, make) -> None:
     """`make(ROOT)` written into `root_file` at `place`: into the stored canvas CANVAS (read and
-    written over, never drawn), or as a key of its own ("own-key")."""
+    written over, never drawn), as a key of its own ("own-key"), or in a list stored beside the
+    canvases ("list-key-among-canvases")."""
     ROOT = root()
     tfile = ROOT.TFile.Open(str(root_file), "UPDATE")
     try:
         planted = make(ROOT)
         _keep(ROOT, planted)
-        if PLACES[place] is None:
+        if place == "own-key":
             tfile.WriteTObject(planted, "extra")
+            return
+        if place == "list-key-among-canvases":  # never drawn, yet in the file
+            holder = ROOT.TList()
+            _keep(ROOT, holder)
+            holder.Add(planted)
+            tfile.GetDirectory("canvases").WriteTObject(holder, "extra", "SingleKey")
             return
         canvas = tfile.Get(f"canvases/{CANVAS}")
         PLACES[place](ROOT, canvas, planted)
