@@ -255,3 +255,14 @@ def test_a_read_figure_keeps_its_stored_palette(demo_round, tmp_path):
     assert run_command("render", [str(campaign), "--formats", "png", "-q"]) == 0
     assert _pixels(first, tmp_path) == _pixels((campaign / f"{difference}.png").read_bytes(), tmp_path)
     assert _pixels(figures[sequential].to_png(), tmp_path) == _pixels((campaign / f"{sequential}.png").read_bytes(), tmp_path)
+
+
+def test_a_string_after_a_class_tag_counts_as_a_class_when_root_could_take_it():
+    """The bytes after a class tag: a class ROOT finds (or type-like text it might normalise to
+    one) is checked; the bytes of numbers that only look like a tag name no class."""
+    from pnetviz.draw.stored import _makes_a_class  # noqa: PLC0415
+
+    assert _makes_a_class("TF1") and _makes_a_class("TFormula") and _makes_a_class("TMacro")
+    assert _makes_a_class(" TExec") and _makes_a_class("vector<TF1>") and _makes_a_class("TF1*")
+    assert not _makes_a_class("TH1F")  # allowed
+    assert not _makes_a_class("@") and not _makes_a_class("?\x80\x1f") and not _makes_a_class("PnetvizNoSuchClass")
