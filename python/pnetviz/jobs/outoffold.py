@@ -95,8 +95,14 @@ def store(directory: Path, pairs: dict[str, dict]) -> None:
         meta.append({"name": name, "prefix": entry["prefix"], "background": entry["background"],
                      "choice_split": pair.choice_split, "expected": list(pair.expected) if pair.expected else None})  # fmt: skip
     arrays["meta"] = np.array(json.dumps({"format": FORMAT, "pairs": meta}))
-    with open(Path(directory) / EVENTS_FILE, "wb") as out:
-        np.savez_compressed(out, **arrays)
+    # np.savez_compressed's layout (one .npy per array in a deflated zip) with a fixed time stamp:
+    # two runs of the same code write the same bytes (benchmarks/compare_trees.py compares them)
+    with zipfile.ZipFile(Path(directory) / EVENTS_FILE, "w", compression=zipfile.ZIP_DEFLATED) as out:
+        for key, value in arrays.items():
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with out.open(info, "w") as member:
+                np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
 
 
 def load(directory: Path) -> dict[str, dict] | None:
