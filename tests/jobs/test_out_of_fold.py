@@ -156,3 +156,8 @@ def test_one_fold_rerun_pools_the_stored_folds_and_names_an_unreadable_one(demo,
     (c,) = damaged["pairs"].values()
     assert c["events"] == a["fold_events"]["0"] + a["fold_events"]["1"]
     assert any("without fold 2" in str(w.message) for w in recwarn.list)
+    (model / "fold-1" / "out_of_fold_events.npz").unlink()
+    recwarn.clear()
+    assert run_command("binary", [*common, "--fold", "0"]) == 0
+    assert not (model / "folds" / "out_of_fold.json").exists()  # the set replaced whole: no stale pooling left
+    assert any("no out-of-fold evaluation" in str(w.message) and "fold 1" in str(w.message) for w in recwarn.list)

@@ -176,6 +176,9 @@ def pooled(script: str, fold_dirs: dict[int, Path], missing, replicas: int = 200
         else:
             stored[fold] = pairs
     if len(stored) < 2:
+        if len(fold_dirs) > 1 and not quiet:
+            warnings.warn(f"no out-of-fold evaluation: fewer than two folds with stored events "
+                          f"({'; '.join(f'fold {f}: {why}' for f, why in not_pooled.items())})", PnetvizWarning, stacklevel=2)  # fmt: skip
         return None
     for fold, why in not_pooled.items():
         if not quiet:
