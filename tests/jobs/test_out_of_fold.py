@@ -106,6 +106,9 @@ def test_binary_model_pools_its_folds_test_events(demo):
     assert hists["ttZ"][1] == pytest.approx(binning["edges"])
     for fold in model.glob("fold-*"):
         assert json.loads((fold / "binning.json").read_text())["chosen_on"] == "train"
+    pooled_file = json.loads((model / "folds" / "binning.json").read_text())
+    assert pooled_file["chosen_on"] == "valid" and pooled_file["by_k"][binning["chosen_k"] - 1]["edges"] == binning["edges"]
+    assert pooled_file["folds"] == [0, 1, 2] and pooled_file["events"] == pair["events"]
     report = json.loads((model / "folds" / "summary_report.json").read_text())
     assert report["out_of_fold"]["pairs"][next(iter(doc["pairs"]))]["auc"] == pair["auc"]
 
@@ -123,6 +126,8 @@ def test_multiclass_pairs_pool_the_likelihood_ratio_score(demo):
         hists = fit_templates(model / "folds", key)
         assert hists[pair["background"]][0] == pytest.approx(w[~y].sum(), rel=1e-12)
         assert len(pair["binning"]["edges"]) == pair["binning"]["chosen_k"] + 1
+        pooled_file = json.loads((model / "folds" / f"{pair['prefix']}binning.json").read_text())
+        assert pooled_file["chosen_on"] == "valid" and pooled_file["chosen_k"] == pair["binning"]["chosen_k"]
 
 
 def test_expected_yields_make_the_templates_sum_to_them(demo):

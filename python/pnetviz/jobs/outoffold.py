@@ -21,6 +21,7 @@ import numpy as np
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.io.trainer import display_label
+from pnetviz.jobs import fitbins
 from pnetviz.metrics import outoffold as oof
 from pnetviz.metrics.evaluate import SplitResult, lr_score
 from pnetviz.metrics.hep import mode_weights
@@ -137,7 +138,15 @@ class OutOfFold:
 
     @property
     def files(self) -> dict[str, str]:
-        return {FILE: dumps(plain(self.doc)) + "\n"}
+        """out_of_fold.json, and each pair's pooled binning as the fold sets' binning files are
+        named and laid out (`binning.json`, `signal_vs_<class>_binning.json`): the same jq reads both."""
+        out = {FILE: dumps(plain(self.doc)) + "\n"}
+        for name, pair in self.doc["pairs"].items():
+            if pair.get("binning"):
+                identity = {"folds": pair["folds"], "not_pooled": self.doc["not_pooled"], "events": pair["events"]}
+                out[f"{pair['prefix']}binning.json"] = fitbins.document(f"{self.doc['kind']} out of fold", identity,
+                                                                        {name: pair["binning"]})  # fmt: skip
+        return out
 
     @property
     def report(self) -> dict:
