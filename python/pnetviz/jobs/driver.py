@@ -155,9 +155,9 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     returns what was done, for the progress line ('' if there was no summary to touch)."""
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
-    replicas = first.hep.bootstrap
     if len(jobs) > 1:
-        pooled = outoffold.pooled(script, {job.fold: stages[job.output] for job in jobs if job.fold is not None}, missing, replicas, first.fit_binning)
+        pooled = outoffold.pooled(script, {job.fold: stages[job.output] for job in jobs if job.fold is not None}, missing,
+                                  first.hep, first.fit_binning)  # fmt: skip
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
                                      {job.fold: job.history for job in jobs}, pooled)  # fmt: skip
         return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}"
@@ -172,5 +172,5 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
                  summary_dir.parent / f"fold-{fold}" for fold in results}  # fmt: skip
     write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
                        foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}),
-                       outoffold.pooled(script, fold_dirs, still_missing, replicas, first.fit_binning))  # fmt: skip
+                       outoffold.pooled(script, fold_dirs, still_missing, first.hep, first.fit_binning))  # fmt: skip
     return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}"

@@ -24,6 +24,8 @@ from pnetviz.io.trainer import display_label
 from pnetviz.jobs import fitbins
 from pnetviz.metrics import outoffold as oof
 from pnetviz.metrics.evaluate import SplitResult, lr_score
+from pnetviz.metrics.hep import REJECTION_EFFICIENCIES
+from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.output.report import dumps, plain
 
@@ -169,12 +171,13 @@ class OutOfFold:
         return figs
 
 
-def pooled(script: str, fold_dirs: dict[int, Path], missing, replicas: int = 200, binning: bool = True,
+def pooled(script: str, fold_dirs: dict[int, Path], missing, opts: HepOptions = HepOptions(), binning: bool = True,
            quiet: bool = False) -> OutOfFold | None:  # fmt: skip
     """The out-of-fold evaluation of the folds `fold_dirs` (fold -> its set, staged or published);
     `missing`: folds without a predictions file. A fold whose events cannot be read is named (one
     line, and in the JSON's `not_pooled`), never silently left out; None for other kinds of runs
-    or with fewer than two folds to pool."""
+    or with fewer than two folds to pool. `opts`: the run's bootstrap replicas and seed, and its
+    --working-points (with the report's rejection efficiencies)."""
     if script not in KINDS:
         return None
     stored, not_pooled = {}, {str(f): "no predictions file" for f in missing}
@@ -203,7 +206,8 @@ def pooled(script: str, fold_dirs: dict[int, Path], missing, replicas: int = 200
         except ValueError as err:
             result.doc["pairs"][name] = {"error": str(err)}
             continue
-        doc, curve = oof.evaluate(pooled_pair, replicas=replicas, binning=binning)
+        targets = sorted({*REJECTION_EFFICIENCIES, *opts.working_points})
+        doc, curve = oof.evaluate(pooled_pair, targets, opts.bootstrap, opts.seed, binning=binning)
         result.doc["pairs"][name] = {"prefix": first["prefix"], "background": first["background"], **doc}
         result.curves[name], result.pooled[name] = curve, pooled_pair
     return result
