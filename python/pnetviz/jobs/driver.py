@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.folds import FoldCurves
-from pnetviz.jobs import foldsummary
+from pnetviz.jobs import foldsummary, outoffold
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.output import imageset, rounds
@@ -156,8 +156,10 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
     if len(jobs) > 1:
+        pooled = outoffold.pooled(script, {job.fold: stages[job.output] for job in jobs if job.fold is not None}, missing,
+                                  first.hep, first.fit_binning)  # fmt: skip
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
-                                     {job.fold: job.history for job in jobs})  # fmt: skip
+                                     {job.fold: job.history for job in jobs}, pooled)  # fmt: skip
         return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}"
     existed = is_output_set(summary_dir)
     update = foldsummary.updated_folds(summary_dir, script, fresh) if fresh else None
@@ -166,6 +168,9 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
         return f"withdrew the fold summary {summary_dir}: it no longer describes the folds on disk" if existed else ""
     results, still_missing = update
     pairs, shown = foldsummary.summary_from_results(results)
+    fold_dirs = {fold: stages[job.output] if (job := next((j for j in jobs if j.fold == fold), None)) else
+                 summary_dir.parent / f"fold-{fold}" for fold in results}  # fmt: skip
     write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
-                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}))  # fmt: skip
+                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}),
+                       outoffold.pooled(script, fold_dirs, still_missing, first.hep, first.fit_binning))  # fmt: skip
     return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}"

@@ -13,7 +13,7 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.metrics import pairmetrics, profiled
-from pnetviz.jobs import decisions, multibins, observers, subsets, systematics
+from pnetviz.jobs import decisions, multibins, observers, outoffold, subsets, systematics
 from pnetviz.metrics.calibration import pairwise_auc, reliability
 from pnetviz.metrics.evaluate import SPLITS, SplitResult, evaluate_samples, lr_score
 from pnetviz.jobs.driver import RunOutput
@@ -177,6 +177,8 @@ def run(job: MultiClassJob) -> RunOutput:
     extra |= multibins.files(decisions.identity(job), binning) if binning else {}
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra, only=imageset.selection(job.images))  # fmt: skip
+    if job.fold is not None:  # each pair's test (and binning-choice) events for the out-of-fold evaluation
+        outoffold.store(job.output, outoffold.multiclass_pairs(job, preds, ev, lambda bkg: f"signal_vs_{file_tag(bkg)}_"))
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: decisions.with_wp_scalars(fold_curves(job.fold, r, ev.hep[bkg][s]),
