@@ -116,6 +116,12 @@ EVALUATION = (
          help="the multi-class score binned for the fit (signal_vs_<class>_binning.json per pair): lr = each pair's "
               "P(signal) / (P(signal) + P(class)); signal = P(signal), per pair and against all backgrounds together "
               "(signal_vs_all_binning.json, each background class >= 1 MC event per bin) (default: %(default)s)"),
+    _opt("--score", "physics", {"multiclass", "compare"}, choices=("lr", "weighted-lr"), default="lr",
+         help="the multi-class scores evaluated: lr = each background's likelihood ratio P(signal) / (P(signal) + "
+              "P(class)); weighted-lr = also the analysis' score s0 / (s0 + sum_i w_i s_i), w_i the background classes' "
+              "--expected-yields (else the ntuple's weighted class totals) normalised to sum 1, evaluated signal vs all "
+              "backgrounds and vs each background (weighted_lr_* plots, the weights on each; docs/statistics.md) "
+              "(default: %(default)s)"),
     _opt("--binning", "physics", MODEL_KINDS, choices=("fit", "none"), default="fit",
          help="fit = the optimal binning of the score for a binned fit per pair (binning.json, its figures, the TH1s "
               "for a datacard; docs/binning.md); none = skip it (default: %(default)s)"),
