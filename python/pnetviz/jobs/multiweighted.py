@@ -33,12 +33,6 @@ class WeightedEvaluation:
     skipped: dict[str, str]
 
 
-def class_totals(job, used: np.ndarray, class_masks: list[np.ndarray], keep: np.ndarray | None) -> dict[str, float]:
-    """class -> summed weights after the weight mode, all splits (within --subset)."""
-    where = keep if keep is not None else slice(None)
-    return {c: float(used[where][class_masks[k][where]].sum()) for k, c in enumerate(job.classes)}
-
-
 def check_scores(path, score: np.ndarray, events: np.ndarray) -> None:
     """InputError naming the events whose denominator s0 + sum w_i s_i is 0 (or not finite)."""
     bad = ~np.isfinite(score)
@@ -79,7 +73,7 @@ def evaluate(job, preds, used: np.ndarray, selections: dict[str, np.ndarray], cl
     """The weighted score's pairs of one fold (None unless --score weighted-lr)."""
     if job.score != "weighted-lr":
         return None
-    totals = class_totals(job, used, class_masks, keep)
+    totals = weightedlr.class_totals(job.classes, preds.label, used, keep)
     yields = job.hep.expected_yields
     weights = weightedlr.resolve(job.classes[1:], yields, totals, str(preds.path))
     factors = weightedlr.mixture_factors(weights, totals)

@@ -105,3 +105,11 @@ def mixture_factors(weights: Weights, totals: dict[str, float]) -> dict[str, flo
                          "Fix: check the ntuple's true_label and weights (or --subset).")  # fmt: skip
     whole = sum(t.values())
     return {b: w * whole / t[b] for b, w in weights.weights.items()}
+
+
+def class_totals(classes: tuple[str, ...], label: np.ndarray, used: np.ndarray, keep: np.ndarray | None = None) -> dict[str, float]:
+    """class -> the summed weights `used` (after the weight mode) of its events, all splits,
+    within `keep` (--subset) when given."""
+    sel = np.ones(label.size, dtype=bool) if keep is None else np.asarray(keep, dtype=bool)
+    sums = np.bincount(label[sel], weights=used[sel], minlength=len(classes))
+    return {c: float(sums[k]) for k, c in enumerate(classes)}
