@@ -11,6 +11,8 @@ import pytest
 
 from conftest import contract_columns, load_script, write_ntuple
 from pnetviz.cli.common import run
+from pathlib import Path
+
 from pnetviz.io.ntuple import read_predictions
 
 CLASSES = ("signal", "nonprompt", "diboson", "ttZ")
@@ -73,7 +75,7 @@ def test_weighted_auc_equals_numpy(toy, yields):
         for pair in ("all", *CLASSES[1:]):
             assert line in captions[f"weighted_lr_signal_vs_{pair}_{stem}"]
     wp = json.loads((out / "working_points.json").read_text())
-    assert any(k.startswith("weighted LR: signal vs all") for k in json.dumps(wp).split('"'))
+    assert {f"signal vs weighted_lr_{p}" for p in ("all", *CLASSES[1:])} <= set(wp["pairs"])
 
 
 def test_without_the_option_no_weighted_score(toy):
@@ -108,3 +110,65 @@ def test_negative_class_total_refused(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "diboson = -" in err and "--expected-yields" in err and err.count("\n") == 0
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.slow
+def test_campaign_rows_and_comparison_records(toy):
+    """The campaign reads the weighted pairs as more multi-class rows (pair weighted_lr_<all|class>,
+    the report's numbers), labelled on its figures as the class's weighted LR."""
+    from pnetviz.campaign.plan import Job  # noqa: PLC0415
+    from pnetviz.summary.rows import job_rows  # noqa: PLC0415
+    from pnetviz.summary.summary import pair_label  # noqa: PLC0415
+
+    path, d = toy
+    out = d / "campaign-rows"
+    argv = ["--predictions", str(path), "--output", str(out), "--score", "weighted-lr", *BASE]
+    assert run(load_script("visualizeMultiClass").main, argv) == 0
+    job = Job("multiclass", "Run3Mu", "MHc130_MA90", "m", None, (0,), "multiclass", (), (path,), (out,))
+    rows, info = job_rows(job)
+    report = json.loads((out / "summary_report.json").read_text())["weighted_lr"]
+    by_pair = {r["pair"]: r for r in rows}
+    assert set(by_pair) == {*CLASSES[1:], *(f"weighted_lr_{p}" for p in ("all", *CLASSES[1:]))}
+    for name in ("all", *CLASSES[1:]):
+        row = by_pair[f"weighted_lr_{name}"]
+        assert row["auc_test"] == report["pairs"][name]["test"] and row["auc_train"] == report["pairs"][name]["train"]
+        used = report["pairs"][name]["events_used"]["test"]
+        assert row["events_test_signal"] == used["signal"] and row["events_test_background"] == sum(used.values()) - used["signal"]
+    assert pair_label("weighted_lr_all") == "all backgrounds, weighted LR"
+    assert pair_label("weighted_lr_ttZ") == "t#bar{t}Z, weighted LR" and pair_label("ttZ") == "t#bar{t}Z"
+
+
+@pytest.mark.slow
+def test_compare_against_the_weighted_lr(tmp_path_factory):
+    """pnetviz compare --score weighted-lr: per binary background the weighted LR's AUC on the
+    multi-class test events of the pair (numpy), its difference to the binary model's AUC (paired:
+    the demo's ntuples hold the same events), the weights of --expected-yields, the figures."""
+    from conftest import make_demo  # noqa: PLC0415
+    from pnetviz.demo.toys import DemoConfig  # noqa: PLC0415
+
+    results = make_demo(tmp_path_factory, DemoConfig(events=1500, folds=1))
+    out = tmp_path_factory.mktemp("cmp")
+    yields = "signal=2,nonprompt=300,diboson=60,ttZ=40"
+    argv = ["--results-dir", str(results), "--fold", "0", "--output", str(out), "--formats", "png", "--bootstrap", "20",
+            "--score", "weighted-lr", "--expected-yields", yields, "-q"]  # fmt: skip
+    assert run(load_script("visualizeComparison").main, argv) == 0
+    report = json.loads((out / "summary_report.json").read_text())
+    mc = read_predictions(Path(report["multiclass_input"]))
+    w = np.array([300.0, 60.0, 40.0]) / 400.0
+    s = [mc.scores[c].astype(np.float64) for c in CLASSES]
+    score = s[0] / (s[0] + w[0] * s[1] + w[1] * s[2] + w[2] * s[3])
+    for i, bkg in enumerate(CLASSES[1:], start=1):
+        section = report["pairs"][bkg]["weighted_lr"]
+        assert section["source"] == "expected-yields"
+        np.testing.assert_allclose(list(section["weights"].values()), w, rtol=1e-14)
+        m = mc.masks["test"] & np.isin(mc.label, [0, i])
+        expected = sorted_auc(score[m], mc.label[m] == 0, np.abs(mc.weight[m]))
+        assert section["auc"]["multiclass"]["value"] == pytest.approx(expected, abs=1e-12)
+        binary = report["pairs"][bkg]["auc"]["binary"]["value"]
+        assert section["auc"]["binary"]["value"] == binary
+        assert section["difference"]["multiclass_minus_binary"] == pytest.approx(expected - binary, abs=1e-12)
+        assert section["difference"]["method"].startswith("paired")
+        for stem in ("roc", "rejection"):
+            assert (out / f"weighted_lr_signal_vs_{bkg}_{stem}_comparison.png").stat().st_size > 1000
+            caption = report["figure_captions"][f"weighted_lr_signal_vs_{bkg}_{stem}_comparison"]
+            assert "w: Nonprompt 0.75, Diboson 0.15, ttZ 0.1 (expected yields)" in caption

@@ -179,7 +179,7 @@ def run(job: MultiClassJob) -> RunOutput:
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}"),
              decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),
                                                    {**{f"signal vs {b}": v for b, v in report["working_points"].items()},
-                                                    **{f"weighted LR: signal vs {b}": v for b, v in
+                                                    **{f"signal vs weighted_lr_{b}": v for b, v in
                                                        (report.get("weighted_lr") or {}).get("working_points", {}).items()}})}  # fmt: skip
     extra |= multibins.files(decisions.identity(job), binning) if binning else {}
     written = write_set(job.output, job.formats, job.style, figures, report,
