@@ -11,6 +11,7 @@ import pytest
 
 from conftest import contract_columns, load_script, write_ntuple
 from pnetviz.cli.common import run
+from pnetviz.errors import InputError
 from pathlib import Path
 
 from pnetviz.io.ntuple import read_predictions
@@ -172,3 +173,18 @@ def test_compare_against_the_weighted_lr(tmp_path_factory):
             assert (out / f"weighted_lr_signal_vs_{bkg}_{stem}_comparison.png").stat().st_size > 1000
             caption = report["figure_captions"][f"weighted_lr_signal_vs_{bkg}_{stem}_comparison"]
             assert "w: Nonprompt 0.75, Diboson 0.15, ttZ 0.1 (expected yields)" in caption
+
+
+@pytest.mark.slow
+def test_the_api_takes_it_from_the_option_table(toy):
+    """evaluate_multiclass(score="weighted-lr", expected_yields={...}): the same section as the command."""
+    from pnetviz.api.evaluate import evaluate_multiclass  # noqa: PLC0415
+
+    path, d = toy
+    out = d / "api"
+    evaluate_multiclass(path, classes=list(CLASSES), output=out, formats="none", bootstrap=2, binning="none",
+                        score="weighted-lr", expected_yields=YIELDS)  # fmt: skip
+    section = json.loads((out / "summary_report.json").read_text())["weighted_lr"]
+    assert section["source"] == "expected-yields" and section["normalised_from"] == {c: YIELDS[c] for c in CLASSES[1:]}
+    with pytest.raises(InputError, match="weighted"):
+        evaluate_multiclass(path, classes=list(CLASSES), output=d / "api2", score="weighted")
