@@ -102,7 +102,8 @@ EVALUATION = (
          help="expected event counts per class, e.g. signal=12.5,nonprompt=410,diboson=95,ttX=60, or a JSON file "
               "{channel: {signal point: {class: N}}} (a campaign's table): Punzi, Asimov, FIP and the operating points "
               "use them; without it they are relative figures of the training weights (said in the report); the "
-              "background classes' yields are also the weights of --score weighted-lr (compare: only those)"),
+              "background classes' yields are also the weights of the multi-class weighted LR score (compare: only that; "
+              "docs/statistics.md)"),
     _opt("--working-points", "physics", MODEL_KINDS, metavar="EPS_S,...", default="0.5,0.7,0.9",
          type=ranges.checked_text("--working-points", ranges.working_points),
          help="working points as weighted signal efficiencies: each is the highest score cut s >= t reaching it on "
