@@ -134,11 +134,14 @@ def curves(job, wev: WeightedEvaluation, decided: dict[str, decisions.PairDecisi
     """The fold summary's curves of the weighted pairs (RunOutput.curves) and their display text:
     the pair, then the weights (a line of its own on the summary's plots)."""
     out, display = {}, {}
+    # the summary's line: the weights of --expected-yields, the same in every fold; the ntuple's totals
+    # may differ from fold to fold (each fold set's figures and report give its own)
+    summary_line = weights_line(job, wev) if wev.weights.source == weightedlr.FROM_YIELDS else "w: each fold's ntuple class totals"
     for name, results in wev.pairs.items():
         key = f"{job.signal} vs {'all backgrounds' if name == ALL else name} (weighted LR)"
         out[key] = (f"{tag(name)}_", {s: decisions.with_wp_scalars(fold_curves(job.fold, r, wev.hep[name][s]),
                                                                   decided[name].points, s) for s, r in results.items()})  # fmt: skip
-        display[key] = f"{pair_text(job, name)}\n{weights_line(job, wev)}"
+        display[key] = f"{pair_text(job, name)}\n{summary_line}"
     return out, display
 
 
