@@ -188,3 +188,24 @@ def test_the_api_takes_it_from_the_option_table(toy):
     assert section["source"] == "expected-yields" and section["normalised_from"] == {c: YIELDS[c] for c in CLASSES[1:]}
     with pytest.raises(InputError, match="weighted"):
         evaluate_multiclass(path, classes=list(CLASSES), output=d / "api2", score="weighted")
+
+
+@pytest.mark.slow
+def test_fold_summary_of_the_weighted_pairs(tmp_path_factory):
+    """Several folds: folds/ holds each weighted pair's mean curves, its AUC the mean of the folds'
+    reports, its figures' context the weights of --expected-yields."""
+    from conftest import make_demo  # noqa: PLC0415
+    from pnetviz.demo.toys import DemoConfig  # noqa: PLC0415
+
+    results = make_demo(tmp_path_factory, DemoConfig(events=1200, folds=2))
+    out = tmp_path_factory.mktemp("folds")
+    argv = ["--results-dir", str(results), "--fold", "all", "--output", str(out), "--formats", "none", "--bootstrap", "2",
+            "--binning", "none", "--score", "weighted-lr", "--expected-yields", "signal=2,nonprompt=300,diboson=60,ttZ=40", "-q"]  # fmt: skip
+    assert run(load_script("visualizeMultiClass").main, argv) == 0
+    summary = json.loads((out / "folds" / "summary_report.json").read_text())
+    folds = [json.loads((out / f"fold-{k}" / "summary_report.json").read_text())["weighted_lr"] for k in range(2)]
+    signal = summary["pairs"]  # pair name -> split -> aggregate
+    key = next(k for k in signal if k.endswith("vs all backgrounds (weighted LR)"))
+    assert signal[key]["test"]["mean"]["auc"] == pytest.approx(np.mean([f["pairs"]["all"]["test"] for f in folds]), abs=1e-12)
+    caption = summary["figure_captions"]["weighted_lr_signal_vs_all_roc_curve_folds"]
+    assert "vs all backgrounds, weighted LR" in caption and "w: Nonprompt 0.75, Diboson 0.15, ttZ 0.1 (expected yields)" in caption
