@@ -91,7 +91,8 @@ def jobs(args) -> tuple[list, list[int], Path]:
         if unpaired and not args.quiet:
             print(f"[pnetviz compare] {mc.fold_name}: binary {', '.join(unpaired)} has no multi-class counterpart "
                   "(use --pair binary:class)")  # fmt: skip
-        yields = expected_yields(args.expected_yields, mc.channel, mc.signal)  # compare: the weighted LR's weights only
+        # compare reads --expected-yields for the weighted LR's weights only
+        yields = expected_yields(args.expected_yields, mc.channel, mc.signal) if args.score == "weighted-lr" else None
         todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold, score=args.score,
                                   binary_files={b: binaries[b].predictions for b in pairs},
                                   binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
