@@ -47,7 +47,8 @@ class Weights:
 
     def report(self, weight_mode: str) -> dict:
         meaning = ("--expected-yields, normalised to sum 1 over the background classes" if self.source == FROM_YIELDS else
-                   f"the ntuple's class totals (sum of the weights after --weights {weight_mode}, all splits), "
+                   f"the ntuple's class totals (sum of the weights after --weights {weight_mode}, all splits, within --subset "
+                   "when given), "
                    "normalised to sum 1 over the background classes; --expected-yields sets them")  # fmt: skip
         return {"score": formula(tuple(self.weights)), "weights": dict(self.weights), "source": self.source,
                 "normalised_from": dict(self.yields), "meaning": meaning}  # fmt: skip
