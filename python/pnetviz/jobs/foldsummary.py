@@ -104,10 +104,12 @@ def band_fill(series: str, reference: str) -> dict:
 
 def pair_context(context: Sequence[str], pair: str) -> list[str]:
     """The context of one pair's fold-summary plots: the signal point, then the pair (e.g. "vs
-    ttX (LR)") joined to the next line (kind and channel)."""
+    ttX (LR)") joined to the next line (kind and channel); a second line of the pair's text (the
+    weighted LR's weights) after them."""
+    pair, *more = pair.split("\n")
     if len(context) < 2:
-        return [*context, pair]
-    return [context[0], f"{pair}, {context[1]}", *context[2:]]
+        return [*context, pair, *more]
+    return [context[0], f"{pair}, {context[1]}", *context[2:], *more]
 
 
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
