@@ -121,6 +121,10 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("signal_vs_<bkg>_roc_comparison", "Binary vs multi-class ROC on linear axes, AUC difference, ratio to binary", _C),
     FigureEntry("roc_curve_folds, rejection_curve_folds, signal_vs_<bkg>_roc_curve_folds, signal_vs_<bkg>_rejection_curve_folds",
                 "Mean over folds with a +-1 sigma band, train and test (or binary and multi-class), ratio panel", _F),
+    FigureEntry("out_of_fold_roc_curve, out_of_fold_rejection_curve, out_of_fold_score_distributions, "
+                "out_of_fold_binning_objective, out_of_fold_binning_histograms (signal_vs_<bkg>_ prefixed per multi-class pair)",
+                "Out of fold: every fold's test split pooled (each event scored by the model that did not train on it): "
+                "ROC, rejection, score distributions with the working points, the one binning for the fit and its templates", _F),
     FigureEntry("signal_vs_<bkg>_auc_by_fold, training_loss_folds", "Test AUC per fold of binary and multi-class; "
                 "training loss of every fold", _F),
     FigureEntry("overlay_roc_curve_folds, overlay_rejection_curve_folds", "Fold means of several models overlaid "

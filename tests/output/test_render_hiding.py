@@ -110,19 +110,27 @@ def _in_list_in_a_list(ROOT, canvas, planted) -> None:
 
 PLACES = {"canvas": _in_canvas, "subpad": _in_subpad, "pad-execs": _in_pad_execs, "histogram-functions": _in_histogram_functions,
           "graph-frame": _in_graph_frame, "multigraph-frame": _in_multigraph_frame, "stack-frame": _in_stack_frame,
-          "legend-entry": _in_legend_entry, "list-in-list": _in_list_in_a_list, "own-key": None}  # fmt: skip
+          "legend-entry": _in_legend_entry, "list-in-list": _in_list_in_a_list, "own-key": None,
+          "list-key-among-canvases": None}  # fmt: skip
 
 
 def _plant(root_file: Path, place: str, make) -> None:
     """`make(ROOT)` written into `root_file` at `place`: into the stored canvas CANVAS (read and
-    written over, never drawn), or as a key of its own ("own-key")."""
+    written over, never drawn), as a key of its own ("own-key"), or in a list stored beside the
+    canvases ("list-key-among-canvases")."""
     ROOT = root()
     tfile = ROOT.TFile.Open(str(root_file), "UPDATE")
     try:
         planted = make(ROOT)
         _keep(ROOT, planted)
-        if PLACES[place] is None:
+        if place == "own-key":
             tfile.WriteTObject(planted, "extra")
+            return
+        if place == "list-key-among-canvases":  # never drawn, yet in the file
+            holder = ROOT.TList()
+            _keep(ROOT, holder)
+            holder.Add(planted)
+            tfile.GetDirectory("canvases").WriteTObject(holder, "extra", "SingleKey")
             return
         canvas = tfile.Get(f"canvases/{CANVAS}")
         PLACES[place](ROOT, canvas, planted)
@@ -247,3 +255,14 @@ def test_a_read_figure_keeps_its_stored_palette(demo_round, tmp_path):
     assert run_command("render", [str(campaign), "--formats", "png", "-q"]) == 0
     assert _pixels(first, tmp_path) == _pixels((campaign / f"{difference}.png").read_bytes(), tmp_path)
     assert _pixels(figures[sequential].to_png(), tmp_path) == _pixels((campaign / f"{sequential}.png").read_bytes(), tmp_path)
+
+
+def test_a_string_after_a_class_tag_counts_as_a_class_when_root_could_take_it():
+    """The bytes after a class tag: a class ROOT finds (or type-like text it might normalise to
+    one) is checked; the bytes of numbers that only look like a tag name no class."""
+    from pnetviz.draw.stored import _makes_a_class  # noqa: PLC0415
+
+    assert _makes_a_class("TF1") and _makes_a_class("TFormula") and _makes_a_class("TMacro")
+    assert _makes_a_class(" TExec") and _makes_a_class("vector<TF1>") and _makes_a_class("TF1*")
+    assert not _makes_a_class("TH1F")  # allowed
+    assert not _makes_a_class("@") and not _makes_a_class("?\x80\x1f") and not _makes_a_class("PnetvizNoSuchClass")

@@ -50,6 +50,7 @@ def jobs(args) -> tuple[list, list[int], Path]:
     """One ComparisonJob per fold, the missing folds and the fold-summary directory."""
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
+    from pnetviz.io.yields import expected_yields  # noqa: PLC0415
     from pnetviz.jobs.comparison import ComparisonJob  # noqa: PLC0415
     from pnetviz.output.paths import plots_comparison_dir  # noqa: PLC0415
 
@@ -90,11 +91,14 @@ def jobs(args) -> tuple[list, list[int], Path]:
         if unpaired and not args.quiet:
             print(f"[pnetviz compare] {mc.fold_name}: binary {', '.join(unpaired)} has no multi-class counterpart "
                   "(use --pair binary:class)")  # fmt: skip
-        todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold,
+        # compare reads --expected-yields for the weighted LR's weights only
+        yields = expected_yields(args.expected_yields, mc.channel, mc.signal) if args.score == "weighted-lr" else None
+        todo.append(ComparisonJob(signal=mc.signal, classes=classes, pairs=pairs, channel=mc.channel, fold=mc.fold, score=args.score,
                                   binary_files={b: binaries[b].predictions for b in pairs},
                                   binary_models={b: binaries[b].model for b in pairs}, multiclass_file=mc.predictions,
                                   multiclass_model=mc.model, groups=info.groups(), output=out, formats=formats, images=args.images,
-                                  tree=args.tree, columns=columns, style=style, hep=hep, subset=args.subset, hull=args.hull,
+                                  tree=args.tree, columns=columns, style=style, hep=replace(hep, expected_yields=yields),
+                                  subset=args.subset, hull=args.hull,
                                   progress=not args.quiet, observe=observe,
                                   labels={c: trainer.display_label(c, labels) for c in (*classes[1:], *pairs)}
                                   | {o: labels[o] for o in observe if o in labels}))  # fmt: skip

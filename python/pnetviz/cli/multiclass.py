@@ -38,7 +38,8 @@ def make_job(args):
     """The job factory of `pnetviz multiclass` (driver.FoldJob's fields -> MultiClassJob)."""
     from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    return functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes), fit_score=args.fit_score)
+    return functools.partial(multiclass.MultiClassJob, classes=parse_classes(args.classes), fit_score=args.fit_score,
+                             score=args.score)
 
 
 def what(job) -> tuple[list[str], str]:

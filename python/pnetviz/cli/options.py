@@ -98,10 +98,12 @@ EVALUATION = (
     _opt("--signal-scale", "physics", type=ranges.SIGNAL_SCALE, default=1.0,
          help="multiply signal weights for prevalence-aware metrics (FIP, Punzi, Asimov), since the signal "
               "normalisation is a hypothesis (default: %(default)s)"),
-    _opt("--expected-yields", "physics", MODEL_KINDS, metavar="CLASS=N,...|FILE.json",
+    _opt("--expected-yields", "physics", EVAL_KINDS, metavar="CLASS=N,...|FILE.json",
          help="expected event counts per class, e.g. signal=12.5,nonprompt=410,diboson=95,ttX=60, or a JSON file "
               "{channel: {signal point: {class: N}}} (a campaign's table): Punzi, Asimov, FIP and the operating points "
-              "use them; without it they are relative figures of the training weights (said in the report)"),
+              "use them; without it they are relative figures of the training weights (said in the report); the "
+              "background classes' yields are also the weights of the multi-class weighted LR score (compare: only that; "
+              "docs/statistics.md)"),
     _opt("--working-points", "physics", MODEL_KINDS, metavar="EPS_S,...", default="0.5,0.7,0.9",
          type=ranges.checked_text("--working-points", ranges.working_points),
          help="working points as weighted signal efficiencies: each is the highest score cut s >= t reaching it on "
@@ -116,6 +118,12 @@ EVALUATION = (
          help="the multi-class score binned for the fit (signal_vs_<class>_binning.json per pair): lr = each pair's "
               "P(signal) / (P(signal) + P(class)); signal = P(signal), per pair and against all backgrounds together "
               "(signal_vs_all_binning.json, each background class >= 1 MC event per bin) (default: %(default)s)"),
+    _opt("--score", "physics", {"multiclass", "compare"}, choices=("lr", "weighted-lr"), default="lr",
+         help="the multi-class scores evaluated: lr = each background's likelihood ratio P(signal) / (P(signal) + "
+              "P(class)); weighted-lr = also the analysis' score s0 / (s0 + sum_i w_i s_i), w_i the background classes' "
+              "--expected-yields (else the ntuple's weighted class totals) normalised to sum 1, evaluated signal vs all "
+              "backgrounds and vs each background (weighted_lr_* plots, the weights on each; docs/statistics.md) "
+              "(default: %(default)s)"),
     _opt("--binning", "physics", MODEL_KINDS, choices=("fit", "none"), default="fit",
          help="fit = the optimal binning of the score for a binned fit per pair (binning.json, its figures, the TH1s "
               "for a datacard; docs/binning.md); none = skip it (default: %(default)s)"),

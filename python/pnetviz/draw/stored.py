@@ -95,6 +95,7 @@ def _text(value: object) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
+@functools.cache
 def _makes_a_class(name: str) -> bool:
     """Whether ROOT could take `name`, found after a class tag in an object's bytes, for a class
     other than the allowed ones: a plain (qualified) name ROOT finds a class of (as TClass::Load
@@ -113,22 +114,31 @@ def _makes_a_class(name: str) -> bool:
 
 def records_problem(tfile) -> str | None:
     """What in the records of the open TFile `tfile` names a class pnetviz does not write, as a
-    phrase ("objects of class TF1 (in key canvases/roc)"), or None. Nothing of the file is read
-    as an object."""
+    phrase ("objects of class 'TF1' (key canvases/roc)"), or None. Nothing of the file is read
+    as an object. A TExec (older sets' palette command) only inside a canvas under canvases/."""
     kernel = _kernel()
     found = kernel.file_classes(tfile)
+    key_class: dict[str, str] = {}  # each key's class (listed before the classes in its bytes)
     for raw, raw_where in zip(kernel.names(found), kernel.places(found)):
         name, where = _text(raw), _text(raw_where)
         if where.startswith("unreadable key "):
             return f"a record ROOT cannot uncompress whole ({_quoted(where.removeprefix('unreadable key '))})"
-        if name == "TExec" and not where.startswith(("streamer info", "object of key canvases/")):
-            return f"objects of class 'TExec' ({text_line(where)}: not a canvas)"  # a palette TExec is in a canvas
+        if where.startswith("key "):
+            key_class[where.removeprefix("key ")] = name
+        if name == "TExec" and where != "streamer info" and not _in_a_canvas(where, key_class):
+            return f"objects of class 'TExec' ({text_line(where)}: not a canvas)"
         if name in ALLOWED_CLASSES:
             continue
         if where.startswith("object of key ") and not _makes_a_class(name):
             continue
         return f"objects of class {_quoted(name)} ({text_line(where)})"
     return None
+
+
+def _in_a_canvas(where: str, key_class: dict[str, str]) -> bool:
+    """Whether `where` ("object of key <path>") is inside a canvas stored under canvases/."""
+    path = where.removeprefix("object of key ")
+    return where.startswith("object of key canvases/") and key_class.get(path) in ("TCanvas", "TPad")
 
 
 def check_records(tfile, source: Path, outcome: str = "nothing was drawn") -> None:

@@ -9,7 +9,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, fitbins, observers, subsets, systematics
+from pnetviz.jobs import decisions, fitbins, observers, outoffold, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
@@ -256,5 +256,7 @@ def run(job: BinaryJob) -> RunOutput:
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"), extra,
                       only=imageset.selection(job.images))  # fmt: skip
+    if job.fold is not None:  # the fold's test (and binning-choice) events for the out-of-fold evaluation
+        outoffold.store(job.output, outoffold.binary_pairs(job, preds, results, metrics, keep))
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

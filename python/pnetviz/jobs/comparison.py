@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.draw import canvas, plots
-from pnetviz.metrics import hep, pairmetrics
-from pnetviz.jobs import compareobservers, observers
+from pnetviz.metrics import hep, pairmetrics, weightedlr
+from pnetviz.jobs import compareobservers, multiweighted, observers
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
@@ -61,6 +61,7 @@ class ComparisonJob:
     hull: bool = False  # draw both models' convex hulls on the ROC comparison
     progress: bool = False  # progress bar while reading large files
     observe: tuple[str, ...] = ()  # --observe: observer branches, both models of every pair (jobs.compareobservers)
+    score: str = "lr"  # --score weighted-lr: the binary models also against the weighted LR (weighted_pair)
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,8 @@ def pairing_note(job: ComparisonJob, background: str) -> str:
     return f"binary {background} model vs multi-class class {target} ({how}); the multi-class class holds more events"
 
 
-def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[dict, BinaryCurve, BinaryCurve]:
+def compare_pair(job: ComparisonJob, background: str, mc: Predictions,
+                 weights: weightedlr.Weights | None = None) -> tuple[dict, BinaryCurve, BinaryCurve]:  # fmt: skip
     target = job.pairs[background]
     index = job.classes.index(target)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
@@ -218,8 +220,28 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions) -> tuple[
                              "background_events": n_eff[name]["background"], "auc": c.auc}
                       for name, c in (("binary", cb), ("multiclass", cm))},  # fmt: skip
         **compareobservers.pair_observers(job, binary, keep_b, mc, lr, sel),
+        **(weighted_pair(job, mc, sel, side_b, cb, weights) if weights else {}),
     }
     return result, cb, cm
+
+
+WEIGHTED, WEIGHTED_CURVE = weightedlr.NAME, "weighted_lr_curve"  # the latter popped by run (a curve, not JSON)
+
+
+def weighted_pair(job: ComparisonJob, mc: Predictions, sel: np.ndarray, side_b: Side, cb: BinaryCurve,
+                  weights: weightedlr.Weights) -> dict:  # fmt: skip
+    """--score weighted-lr: the binary model against the multi-class weighted LR on the same
+    multi-class events as the pairwise LR (AUC difference, rejection, dominance), with the weights."""
+    score = weightedlr.score(mc.scores[job.classes[0]], [mc.scores[c] for c in weights.weights], weights.vector)
+    multiweighted.check_scores(mc.path, score[sel], np.flatnonzero(sel))
+    side_w = make_side(score, mc.label == 0, mc, sel, job.hep.weight_mode)
+    cw = side_w.curve()
+    n_eff = {name: {"signal": hep.effective_events(side.used[side.is_signal]),
+                    "background": hep.effective_events(side.used[~side.is_signal])}
+             for name, side in (("binary", side_b), ("multiclass", side_w))}  # fmt: skip
+    section = {**weights.report(job.hep.weight_mode), "effective_events": n_eff, **auc_difference(side_b, side_w, cb, cw, job.hep),
+               **rejection_05(side_b, side_w, cb, cw), "dominance": dominance(cb, cw)}  # fmt: skip
+    return {WEIGHTED: section, WEIGHTED_CURVE: cw}
 
 
 FOLD_CURVES = "fold_curves"
@@ -233,10 +255,13 @@ DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
 }
 
 
-def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve) -> list[canvas.Figure]:
-    tag = f"signal_vs_{background}"
+def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve,
+                 weights_line: str | None = None) -> list[canvas.Figure]:  # fmt: skip
+    """The rejection and ROC comparisons of one pair; with `weights_line` those of the weighted LR
+    (weighted_lr_signal_vs_<bkg>_*, the line among the context)."""
+    tag = f"{WEIGHTED}_signal_vs_{background}" if weights_line else f"signal_vs_{background}"
     auc = result["auc"]
-    ctx = pair_context(job, background)
+    ctx = [*pair_context(job, background), *([weights_line] if weights_line else [])]
 
     def label(name: str, key: str) -> str:
         err = auc[key]["error"]
@@ -244,11 +269,12 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
 
     # binary and multi-class by colour and line style (style.ENCODINGS), never by colour alone
     (bc, bl), (mc, ml) = ((meaning_color(k), line_style(k)) for k in ("binary", "multiclass"))
+    multi = quantity("multiclass") + (", weighted LR" if weights_line else "")
     roc = [CurveSpec(f"{tag}/roc_binary", cb.fpr, cb.tpr, label(quantity("binary"), "binary"), bc, bl),
-           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label(quantity("multiclass"), "multiclass"), mc, ml)]  # fmt: skip
+           CurveSpec(f"{tag}/roc_multiclass", cm.fpr, cm.tpr, label(multi, "multiclass"), mc, ml)]  # fmt: skip
     ok_b, ok_m = cb.fpr > 0, cm.fpr > 0
     rej = [CurveSpec(f"{tag}/rejection_binary", cb.tpr[ok_b], 1 / cb.fpr[ok_b], quantity("binary"), bc, bl),
-           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], quantity("multiclass"), mc, ml)]  # fmt: skip
+           CurveSpec(f"{tag}/rejection_multiclass", cm.tpr[ok_m], 1 / cm.fpr[ok_m], multi, mc, ml)]  # fmt: skip
     d = result["difference"]
     paired = "paired" if d["method"].startswith("paired") else "unpaired"  # the error's bootstrap (auc_difference)
     diff_line = (f"#DeltaAUC (multi-class #minus binary): {d['multiclass_minus_binary']:+.3f}"
@@ -289,10 +315,17 @@ def hulls(tag: str, cb: BinaryCurve, cm: BinaryCurve) -> list[tuple]:
 def run(job: ComparisonJob) -> RunOutput:
     mc = read_predictions(job.multiclass_file, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                           with_event_id=True, subsets=[job.subset] if job.subset else [], observe=job.observe)  # fmt: skip
+    weights = None
+    if job.score == "weighted-lr":  # the weights from the multi-class ntuple's class totals, or --expected-yields
+        used = hep.mode_weights(mc.weight, job.hep.weight_mode)
+        totals = weightedlr.class_totals(job.classes, mc.label, used, mc.subsets[job.subset] if job.subset else None)
+        weights = weightedlr.resolve(job.classes[1:], job.hep.expected_yields, totals, str(mc.path))
     pairs, curves = {}, {}
     for background in job.pairs:
-        pairs[background], cb, cm = compare_pair(job, background, mc)
+        pairs[background], cb, cm = compare_pair(job, background, mc, weights)
         curves[background] = (cb, cm)
+    weighted = {b: p.pop(WEIGHTED_CURVE) for b, p in pairs.items() if WEIGHTED_CURVE in p}
+    line = weights.line({c: job.labels.get(c) or display_label(c, {}) for c in job.classes[1:]}) if weights else None
     observed = compareobservers.take(pairs)
     report = {
         "kind": "comparison",
@@ -318,6 +351,7 @@ def run(job: ComparisonJob) -> RunOutput:
 
     def figures() -> list[canvas.Figure]:
         return [*(fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)),
+                *(fig for b, cw in weighted.items() for fig in pair_figures(job, b, pairs[b][WEIGHTED], curves[b][0], cw, line)),
                 *compareobservers.figures(observed, {b: pair_context(job, b) for b in observed}, job.labels)]
 
     written = write_set(job.output, job.formats, job.style, figures, report,

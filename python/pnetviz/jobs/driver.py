@@ -9,8 +9,7 @@ from pathlib import Path
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.folds import FoldCurves
-from pnetviz.jobs import foldsummary
-from pnetviz.jobs import deployedfold
+from pnetviz.jobs import deployedfold, foldsummary, outoffold
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.output import imageset, rounds
@@ -158,9 +157,11 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     stage = stages.add(summary_dir)  # locked now: no other run publishes a fold here meanwhile
     first = jobs[0]
     if len(jobs) > 1:
+        pooled = outoffold.pooled(script, {job.fold: stages[job.output] for job in jobs if job.fold is not None}, missing,
+                                  first.hep, first.fit_binning)  # fmt: skip
         deployed = deployedfold.of_jobs(jobs, summary_dir)
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
-                                     {job.fold: job.history for job in jobs}, deployed)  # fmt: skip
+                                     {job.fold: job.history for job in jobs}, pooled, deployed=deployed)  # fmt: skip
         note = deployedfold.line(deployed, first.deployed_fold)
         return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}{'; ' * bool(note)}{note}"
     existed = is_output_set(summary_dir)
@@ -170,8 +171,11 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
         return f"withdrew the fold summary {summary_dir}: it no longer describes the folds on disk" if existed else ""
     results, still_missing = update
     pairs, shown = foldsummary.summary_from_results(results)
+    fold_dirs = {fold: stages[job.output] if (job := next((j for j in jobs if j.fold == fold), None)) else
+                 summary_dir.parent / f"fold-{fold}" for fold in results}  # fmt: skip
     deployed = deployedfold.of_jobs(jobs, summary_dir)
     write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
-                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}), deployed)  # fmt: skip
+                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}),
+                       outoffold.pooled(script, fold_dirs, still_missing, first.hep, first.fit_binning), deployed=deployed)  # fmt: skip
     note = deployedfold.line(deployed, first.deployed_fold)
     return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}{'; ' * bool(note)}{note}"

@@ -104,20 +104,24 @@ def band_fill(series: str, reference: str) -> dict:
 
 def pair_context(context: Sequence[str], pair: str) -> list[str]:
     """The context of one pair's fold-summary plots: the signal point, then the pair (e.g. "vs
-    ttX (LR)") joined to the next line (kind and channel)."""
+    ttX (LR)") joined to the next line (kind and channel); a second line of the pair's text (the
+    weighted LR's weights) after them."""
+    pair, *more = pair.split("\n")
     if len(context) < 2:
-        return [*context, pair]
-    return [context[0], f"{pair}, {context[1]}", *context[2:]]
+        return [*context, pair, *more]
+    return [context[0], f"{pair}, {context[1]}", *context[2:], *more]
 
 
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
                        pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int],
                        display: dict[str, str] | None = None, histories: dict[int, Path | None] | None = None,
-                       deployed: dict | None = None) -> list[Path]:  # fmt: skip
+                       out_of_fold=None, deployed: dict | None = None) -> list[Path]:  # fmt: skip
     """pairs: name -> (file prefix, split -> per-fold curves); display: name -> plot text (default
     the name); histories: fold -> its training history file (the trainer's performance JSON), for
-    `training_loss_folds` (every fold's losses, best epochs marked); deployed: the --deployed-fold
-    section (jobs.deployedfold), in the report and deployed_fold.json. Writes figures, report, plots.root."""
+    `training_loss_folds` (every fold's losses, best epochs marked); `out_of_fold`: the pooled
+    evaluation (jobs.outoffold.OutOfFold: its report entry, file and figures); deployed: the
+    --deployed-fold section (jobs.deployedfold), in the report and deployed_fold.json. Writes
+    figures, report, plots.root."""
     loaded = load_histories(histories or {})
     report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
                         for name, (_, per_split) in pairs.items()}}  # fmt: skip
@@ -128,6 +132,8 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
     if points:
         report["working_points"] = points
         extra[WP_FILE] = document("fold summary", {"title": title, "folds": report["folds"]}, points)
+    if out_of_fold is not None:
+        report["out_of_fold"], extra = out_of_fold.report, {**extra, **out_of_fold.files}
     if deployed:  # --deployed-fold K: fold K's model on its train vs its test split (jobs.deployedfold)
         report["deployed_fold"] = deployed
         extra["deployed_fold.json"] = dumps(deployed, allow_nan=False) + "\n"
@@ -138,6 +144,8 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
             figs += band_figures(prefix, per_split, pair_context(context, (display or {}).get(name, name)) if prefix else context)
         if len(loaded) > 1 and (losses := training.fold_training_figure(loaded, list(context[:2]))) is not None:
             figs.append(losses)
+        if out_of_fold is not None:
+            figs += out_of_fold.figures(lambda name: pair_context(context, (display or {}).get(name, name)))
         return figs
 
     return write_set(output, formats, style, figures, report, title, extra)

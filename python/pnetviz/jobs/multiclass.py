@@ -13,7 +13,7 @@ import numpy as np
 
 from pnetviz.draw import canvas
 from pnetviz.metrics import pairmetrics, profiled
-from pnetviz.jobs import decisions, multibins, observers, subsets, systematics
+from pnetviz.jobs import decisions, multibins, multiweighted, observers, outoffold, subsets, systematics
 from pnetviz.metrics.calibration import pairwise_auc, reliability
 from pnetviz.metrics.evaluate import SPLITS, SplitResult, evaluate_samples, lr_score
 from pnetviz.jobs.driver import RunOutput
@@ -78,7 +78,7 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
                                                       hep_metrics[background]["test"]["auc_error"])  # fmt: skip
     return Evaluation(pairs=pairs, tables=tables, metrics=metrics, selections=selections, hep=hep_metrics,
                       one_vs_rest=ovr, class_masks=class_masks, used=used, subset_comparisons=comparisons,
-                      skipped=skipped)  # fmt: skip
+                      skipped=skipped, weighted=multiweighted.evaluate(job, preds, used, selections, class_masks, keep))  # fmt: skip
 
 
 def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
@@ -149,6 +149,9 @@ def run(job: MultiClassJob) -> RunOutput:
     report["skipped_pairs"] = dict(ev.skipped)
     decided = decide(job, preds, ev)
     report |= decision_report(job, ev, decided)
+    weighted = multiweighted.decide(job, ev.weighted) if ev.weighted else {}  # --score weighted-lr
+    if ev.weighted:
+        report["weighted_lr"] = multiweighted.report(job, ev.weighted, weighted)
     profiles = profiled_pairs(job, preds, ev, templates) if job.syst.active else {}
     if profiles:
         report["systematics"] = {b: r for b, (r, _) in profiles.items()}
@@ -163,6 +166,8 @@ def run(job: MultiClassJob) -> RunOutput:
                                         f"{tag}_roc_curve_profiled", f"{tag}_rejection_curve_profiled",
                                         ev.hep[b]["test"]["auc_error"])  # fmt: skip
         figs += multibins.figures(job, binning, context_lines) if binning else []
+        if ev.weighted:
+            figs += multiweighted.figures(job, ev.weighted, weighted, [f"weights: {job.hep.weight_mode}"] * (job.hep.weight_mode != "abs"))
         return figs
 
     figures = observers.attach(report, figures, job, preds, preds.scores[job.classes[0]],
@@ -173,10 +178,14 @@ def run(job: MultiClassJob) -> RunOutput:
              "classification_report.txt": classification_text(classes, f"Classification report: {job.signal}, "
                                                               f"{job.channel}, {job.fold_text or 'multi-class'}"),
              decisions.WP_FILE: decisions.document("multiclass", decisions.identity(job),
-                                                   {f"signal vs {b}": v for b, v in report["working_points"].items()})}  # fmt: skip
+                                                   {**{f"signal vs {b}": v for b, v in report["working_points"].items()},
+                                                    **{f"signal vs weighted_lr_{b}": v for b, v in
+                                                       (report.get("weighted_lr") or {}).get("working_points", {}).items()}})}  # fmt: skip
     extra |= multibins.files(decisions.identity(job), binning) if binning else {}
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra, only=imageset.selection(job.images))  # fmt: skip
+    if job.fold is not None:  # each pair's test (and binning-choice) events for the out-of-fold evaluation
+        outoffold.store(job.output, outoffold.multiclass_pairs(job, preds, ev, lambda bkg: f"signal_vs_{file_tag(bkg)}_"))
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: decisions.with_wp_scalars(fold_curves(job.fold, r, ev.hep[bkg][s]),
@@ -184,4 +193,7 @@ def run(job: MultiClassJob) -> RunOutput:
         for bkg, results in ev.pairs.items()
     }  # fmt: skip
     display = {f"{job.signal} vs {bkg} (LR)": lr_pair(job.label(bkg)) for bkg in ev.pairs}
+    if ev.weighted:  # the weighted LR's pairs, after the pairwise ones
+        more, shown = multiweighted.curves(job, ev.weighted, weighted)
+        curves, display = {**curves, **more}, {**display, **shown}
     return RunOutput(written, curves, extra={"display": display})

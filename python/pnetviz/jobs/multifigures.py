@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-
-
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics
@@ -33,29 +31,10 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     """Signal vs class `index`: LR ROC, rejection and score distribution, the direct P(signal) and
     P(bkg) distributions of the pair's events, and the b-jet comparison when made."""
     background, label = job.classes[index], job.display[index]
-    results, metrics = ev.pairs[background], ev.hep[background]
     tag = f"signal_vs_{file_tag(background)}"
     ctx = [*context_lines(job, lr_pair(label)), *ctx[len(context_lines(job)):]]
-    sig, bkg = color("signal"), color("background")
-    roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
-        "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
-    hists = []
-    for s, r in results.items():
-        hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
-        hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{label} ({s})", bkg, s == "test"))
     xtitle = f"{job.p_of(0)} / ({job.p_of(0)} + {job.p_of(index)})"
-    hull = None
-    if job.hull:
-        h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
-        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
-    figs = [
-        plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
-        rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
-        plots.score_figure(f"{tag}_lr_score_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
-                           **decisions.score_cuts(decided)),
-    ]
-    if decided is not None:
-        figs.append(decisions.scan_figure(f"{tag}_cut_scan", f"{tag}/cut_scan", decided, f"Cut on {xtitle}", ctx, metrics))
+    figs = score_pair_figures(job, tag, ev.pairs[background], ev.hep[background], label, xtitle, ctx, decided)
     direct_ctx = [*context_lines(job, ""), f"{job.display[0]} and {label} events", *ctx[len(context_lines(job)):]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
         figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
@@ -63,6 +42,34 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     if comp is not None:
         figs += subsets.figures(comp, f"{tag}_roc_bjet_comparison", f"{tag}_lr_score_bjet_comparison",
                                 f"{tag}/compare_bjet", (job.display[0], label), xtitle, ctx)  # fmt: skip
+    return figs
+
+
+def score_pair_figures(job: MultiClassJob, tag: str, results: dict, metrics: dict, label: str, xtitle: str,
+                       ctx: list[str], decided: decisions.PairDecisions | None = None,
+                       score_stem: str = "lr_score") -> list[canvas.Figure]:  # fmt: skip
+    """One score's pair (a class's LR, or the weighted LR): ROC, rejection, score distribution
+    (<tag>_<score_stem>_distribution) and the cut scan; `label` the background's plot label,
+    `tag` the file stem and key prefix."""
+    sig, bkg = color("signal"), color("background")
+    roc = [CurveSpec(f"{tag}/roc_{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {
+        "auc": r.curve.auc, "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
+    hists = []
+    for s, r in results.items():
+        hists.append(HistSpec(f"{tag}/scores_{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
+        hists.append(HistSpec(f"{tag}/scores_{s}_background", r.hist_background, f"{label} ({s})", bkg, s == "test"))
+    hull = None
+    if job.hull:
+        h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
+        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
+    figs = [
+        plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
+        rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
+        plots.score_figure(f"{tag}_{score_stem}_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
+                           **decisions.score_cuts(decided)),
+    ]
+    if decided is not None:
+        figs.append(decisions.scan_figure(f"{tag}_cut_scan", f"{tag}/cut_scan", decided, f"Cut on {xtitle}", ctx, metrics))
     return figs
 
 

@@ -27,6 +27,7 @@ class MultiClassJob(FoldJob):
 
     classes: tuple[str, ...] | None = None
     fit_score: str = "lr"  # --fit-score: the score binned for the fit (jobs.multibins)
+    score: str = "lr"  # --score: lr = the pairwise LR scores; weighted-lr = also the weighted LR (jobs.multiweighted)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -206,6 +207,7 @@ class Evaluation:
     used: np.ndarray  # weights after the weight mode, all events
     subset_comparisons: dict[str, subsets.SubsetComparison]  # background -> has_bjet comparison (if made)
     skipped: dict[str, str] = field(default_factory=dict)  # background -> why its pair was not evaluated (a class absent)
+    weighted: object = None  # jobs.multiweighted.WeightedEvaluation (--score weighted-lr), else None
 
 
 def context_lines(job: MultiClassJob, what: str = "multi-class") -> list[str]:

@@ -4,6 +4,8 @@ Edges are chosen on the training split (metrics.binning's exact optimum, and the
 heuristics for comparison: uniform, flat signal, TRExFitter's TransfoD) and evaluated on the
 test split, whose events are disjoint from them: the report gives both numbers and the optimism
 (train - test; the optimum chosen on a finite sample is biased upward on that sample). The
+number of bins K is chosen on the training split too (`choose`: the smallest K within 1% of the
+best train value), so that neither the edges nor K depend on the test events they are judged on. The
 binning efficiency is the test value over its unbinned limit (FIP2 on the test ROC's convex hull
 for the binned FIP, Valassi eq. 5). Yields: each split's weights scaled to the yields the pair's
 metrics use (`signal_yield`, `background_yield`: relative training weights, or --expected-yields).
@@ -22,7 +24,9 @@ from pnetviz.metrics import hep
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 
 BASELINES = ("uniform", "flat_signal", "transfo_d")
-CHOSEN_WITHIN = 0.01  # the chosen K: the smallest whose test value is within 1% of the best
+CHOSEN_WITHIN = 0.01  # the chosen K: the smallest whose value on the split the edges were chosen on is within 1% of the best
+CHOSEN_BY = ("the smallest K whose value on the events the edges were chosen on (never the test events) is within 1% "
+             "of the best K's value there")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -226,15 +230,17 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
                            for k, e, v_test, v_train, n in zip(range(1, k_max + 1), sets, on_test, on_train, fewest, strict=True)]  # fmt: skip
     chosen = choose(by_k)
     return {"objective": objective, "constraints": constraints.report(), "fine_bins": int(fine.size), "k_max": k_max,
-            "chosen_on": "train", "evaluated_on": "test", "by_k": by_k, "baselines": baselines,
+            "chosen_on": "train", "chosen_by": CHOSEN_BY, "evaluated_on": "test", "by_k": by_k, "baselines": baselines,
             "unbinned_limit": limit, "chosen_k": chosen["k"] if chosen else None,
             "efficiency": chosen["efficiency"] if chosen else None, "value": chosen["test"] if chosen else None}  # fmt: skip
 
 
-def choose(by_k: list[dict]) -> dict | None:
-    """The smallest K whose test value is within CHOSEN_WITHIN of the best test value."""
-    finite = [r for r in by_k if np.isfinite(r["test"])]
+def choose(by_k: list[dict], on: str = "train") -> dict | None:
+    """The smallest K whose value on the split `on` (the one the edges were chosen on: never the
+    test split, whose values are reported at that K) is within CHOSEN_WITHIN of the best there;
+    a K without a finite test value is never chosen."""
+    finite = [r for r in by_k if r[on] is not None and np.isfinite(r[on]) and r["test"] is not None and np.isfinite(r["test"])]
     if not finite:
         return None
-    top = max(r["test"] for r in finite)
-    return next(r for r in finite if r["test"] >= (1 - CHOSEN_WITHIN) * top)
+    top = max(r[on] for r in finite)
+    return next(r for r in finite if r[on] >= top - CHOSEN_WITHIN * abs(top))

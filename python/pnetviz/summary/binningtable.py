@@ -1,7 +1,8 @@
 """The campaign's binned sensitivity (issue 39): per (channel, signal point, kind, model, pair) the
 binned objective of the fit binning (jobs.fitbins: edges chosen on train, evaluated on test) at
-one K for all folds (the smallest K whose fold-mean test value is within 1% of the best fold
-mean), mean and spread over folds; the binary vs multi-class comparison of that number per
+one K for all folds (the smallest K whose fold-mean train value is within 1% of the best fold
+mean: never chosen on the test values it reports), and each model's one binning for the datacard
+(summary.pooledbinning: the out-of-fold edges), mean and spread over folds; the binary vs multi-class comparison of that number per
 background with the paired error (per-fold difference, its sample std over folds and the
 standard error of the mean); maps over the mass grid. Read from the `binning.json` of every
 binary set and the `signal_vs_<class>_binning.json` of every multi-class set.
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz import escape
-from pnetviz.summary import setfiles
+from pnetviz.summary import pooledbinning, setfiles
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
 from pnetviz.summary.ranking import adjust_family
@@ -29,16 +30,18 @@ from pnetviz.metrics.folds import mean_std
 from pnetviz.output.report import dumps, plain
 
 WHAT = "the fit binning from this file"
-CHOSEN_WITHIN = 0.01  # as metrics.fitbinning.CHOSEN_WITHIN, on the fold means
+CHOSEN_WITHIN = 0.01  # as metrics.fitbinning.CHOSEN_WITHIN, on the fold means of the train values
 FIELDS = ("channel", "signal", "m_hc", "m_a", "kind", "model", "pair", "score", "objective", "yields", "folds", "k",
-          "value_mean", "value_std", "train_mean", "optimism_mean", "efficiency_mean", "unbinned_limit_mean", "per_fold")  # fmt: skip
+          "value_mean", "value_std", "train_mean", "optimism_mean", "efficiency_mean", "unbinned_limit_mean", "per_fold", *pooledbinning.FIELDS)  # fmt: skip
 COMPARED = ("channel", "signal", "m_hc", "m_a", "tag", "background", "multiclass_class", "binary_model",
             "multiclass_model", "k_binary", "k_multiclass", "value_binary_mean", "value_multiclass_mean", "folds",
             "diff_mean", "diff_std", "diff_standard_error", "diff_t", "diff_p_value", "diff_p_holm", "diff_q_bh",
             "diff_t_naive", "diff_p_naive_t", "diff_test_train_ratio")  # fmt: skip
 CONVENTION = ("binned sensitivity = the fit binning's objective (binned FIP, Valassi eq. 4) on the test split with the "
-              "edges chosen on the train split, at one K per model and pair: the smallest K whose mean over folds is "
-              "within 1% of the best mean; difference = multi-class minus binary per fold (the folds both have), "
+              "edges chosen on the train split, at one K per model and pair: the smallest K whose mean train value over folds is "
+              "within 1% of the best mean (K never chosen on the test values); pooled_*: the model's one binning for the "
+              "datacard, out of fold (edges and K chosen on the pooled validation or training events, value on the pooled "
+              "test events); difference = multi-class minus binary per fold (the folds both have), "
               "mean, sample std over folds and the corrected resampled t test (Nadeau-Bengio: standard error std sqrt(1/n + n_test/n_train)), Holm- and BH-adjusted over every binary vs multi-class comparison of this table")  # fmt: skip
 
 
@@ -77,9 +80,11 @@ def fold_rows(jobs: Sequence[dict]) -> list[dict]:
 
 
 def chosen_k(members: Sequence[dict]) -> int | None:
-    """The smallest K (present in every fold) whose fold-mean test value is within 1% of the best."""
+    """The smallest K (present in every fold) whose fold-mean train value (the split the edges were
+    chosen on) is within 1% of the best."""
     common = set.intersection(*(set(m["by_k"]) for m in members)) if members else set()
-    means = {k: float(np.mean([m["by_k"][k]["test"] for m in members])) for k in sorted(common)}
+    means = {k: float(np.mean([m["by_k"][k]["train"] for m in members])) for k in sorted(common)
+             if all(setfiles.is_number(m["by_k"][k].get("train")) for m in members)}  # fmt: skip
     if not means:
         return None
     top = max(means.values())
@@ -142,6 +147,7 @@ def comparisons(agg: Sequence[dict], compared: Sequence[dict]) -> list[dict]:
 def section(data: dict) -> dict:
     """The campaign's fit-binning section from its summary data (`jobs`, `binary_vs_multiclass`)."""
     agg = aggregate(fold_rows(data["jobs"]))
+    pooledbinning.attach(agg, data["jobs"])
     return {"rows": agg, "comparison": comparisons(agg, data["binary_vs_multiclass"]), "convention": CONVENTION}
 
 

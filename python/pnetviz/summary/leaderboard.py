@@ -134,9 +134,10 @@ def leaderboard(rows: Sequence[dict], agg: Sequence[dict], pairing: Pairing) -> 
     for a in agg:
         if a["kind"] == "binary":
             backgrounds = [a["pair"]]
-        else:  # the binary backgrounds this class is compared with, else the class itself
+        else:  # the binary backgrounds this class (or its weighted LR's row) is compared with, else the pair itself
+            cls_of = a["pair"].removeprefix("weighted_lr_")
             backgrounds = [b for (c, s, m, cls), b in classes.items()
-                           if (c, s, m, cls) == (a["channel"], a["signal"], a["model"], a["pair"])] or [a["pair"]]  # fmt: skip
+                           if (c, s, m, cls) == (a["channel"], a["signal"], a["model"], cls_of)] or [a["pair"]]  # fmt: skip
         for b in backgrounds:
             groups.setdefault((a["channel"], a["signal"], b), []).append(a)
     out = []

@@ -48,6 +48,7 @@ def _row(job: Job, fold, pair: str, metrics: dict, events: tuple, syst: dict | N
     }  # fmt: skip
 
 
+WEIGHTED = "weighted_lr"  # a multi-class report's section of the weighted LR (metrics.weightedlr.NAME)
 REPORT_FILE = "summary_report.json"  # what every binary and multi-class fold set holds (output.report)
 NUMBER_FIELDS = ("auc_test", "auc_test_error", "auc_train", "rejection_0.5", "rejection_0.9", "eps_b_0.5", "eps_b_0.9",
                  "fip2", "punzi", "ks_p_signal", "ks_p_background", "auc_test_profiled")  # a number, or null (not finite)
@@ -110,6 +111,12 @@ def _multiclass_rows(job: Job, fold, report: dict, path: Path) -> tuple[dict, li
         used, train = report["auc"][pair]["events_used"]["test"], report["auc"][pair]["events_used"].get("train") or {}
         rows.append(_row(job, fold, pair, metrics, (used[classes[0]], used[pair]), report.get("systematics", {}).get(pair),
                          (train.get(classes[0]), train.get(pair))))
+    weighted = report.get(WEIGHTED)
+    for name, metrics in (weighted["hep_metrics"].items() if weighted is not None else ()):  # --score weighted-lr:
+        events = weighted["pairs"][name]["events_used"]  # more rows, pair weighted_lr_all, weighted_lr_<class>
+        used, train, other = events["test"], events.get("train") or {}, "background" if name == "all" else name
+        rows.append(_row(job, fold, f"{WEIGHTED}_{name}", metrics, (used[classes[0]], used[other]), None,
+                         (train.get(classes[0]), train.get(other))))
     return {"classes": classes, "groups": groups}, rows
 
 

@@ -34,7 +34,7 @@ from pnetviz.summary.leaderboard import (COMPARED_FIELDS, DIFFERENCE_CONVENTION,
                                          variant_names)
 from pnetviz.summary.maps import SIGNIFICANCE, MapSpec, map_figure, share_ranges
 from pnetviz.summary.rows import (AGG_FIELDS, COUNT_FIELDS, GROUP_KEY, NUMBER_FIELDS, REJECTION_FIELDS,  # noqa: F401 - callers use summary.*
-                                  REPORT_FILE, ROW_FIELDS, TRAIN_FIELDS, WHAT, _multiclass_rows, _row, aggregate,
+                                  REPORT_FILE, ROW_FIELDS, TRAIN_FIELDS, WEIGHTED, WHAT, _multiclass_rows, _row, aggregate,
                                   check_reports, damaged, job_rows, masses, read_report)
 from pnetviz.summary.workingpoints import FIELDS as WORKING_POINT_FIELDS, working_point_rows
 
@@ -91,7 +91,8 @@ def summary(results: Sequence[JobResult], pair: dict[str, str] | None = None) ->
     compared = []
     index = {(a["channel"], a["signal"], a["kind"], a["model"], a["pair"]): a for a in agg}
     for b in (a for a in agg if a["kind"] == "binary"):
-        for model, target in pairing.table.get((b["channel"], b["signal"], b["pair"]), []):
+        for model, target in ((name, c) for name, t in pairing.table.get((b["channel"], b["signal"], b["pair"]), [])
+                              for c in (t, f"{WEIGHTED}_{t}")):  # the pairwise LR, and the weighted LR's rows if any
             m = index.get((b["channel"], b["signal"], "multiclass", model, target))
             if m is None or hyper_tag(model) != hyper_tag(b["model"]):
                 continue
@@ -148,6 +149,15 @@ def fold_standard_error(c: dict, key: str, side: str) -> float:
     return float(std) / math.sqrt(k) if isinstance(std, (int, float)) and k > 1 and math.isfinite(std) else math.nan
 
 
+def pair_label(pair: str) -> str:
+    """A row's pair on a figure: the class's label, or for the weighted LR's rows (weighted_lr_<all|class>)
+    "<class label>, weighted LR" (its weights, per signal point, in each set's report)."""
+    if pair.startswith(f"{WEIGHTED}_"):
+        rest = pair.removeprefix(f"{WEIGHTED}_")
+        return f"{'all backgrounds' if rest == 'all' else trainer.display_label(rest, {})}, weighted LR"
+    return trainer.display_label(pair, {})
+
+
 def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
     """Mean test AUC and rejection at eps_s = 0.5 per channel and pair, binary, multi-class and
     multi-class minus binary."""
@@ -165,7 +175,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
             limit = (lambda c, side: c.get(f"{key}_{side}_limit", False))  # noqa: E731 - a rejection's lower limit
             for side in ("binary", "multiclass"):
                 label = quantity(side).lower()
-                vs = trainer.display_label(background if side == "binary" else cls, {})
+                vs = pair_label(background if side == "binary" else cls)
                 specs.append(MapSpec(f"map_{key.replace('.', 'p')}_{side}_{channel}_{pair}{suffix}",
                                      f"{what}, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
                                      what, {(c["m_hc"], c["m_a"]): c[f"{key}_{side}_mean"] for c in sel}, fmt,
@@ -182,7 +192,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
             significant = ({(c["m_hc"], c["m_a"]) for c in sel if (c.get("auc_diff_p_holm") or 1.0) < SIGNIFICANCE}
                            if key == "auc_test" else set())  # fmt: skip
             specs.append(MapSpec(f"map_{key.replace('.', 'p')}_difference_{channel}_{pair}{suffix}",
-                                 f"{what}: multi-class ({trainer.display_label(cls, {})}) minus binary "
+                                 f"{what}: multi-class ({pair_label(cls)}) minus binary "
                                  f"({trainer.display_label(background, {})}), {channel}", f"#Delta {what}",
                                  diff, "+.4f" if key == "auc_test" else "+.1f", diverging=True, bounds=bounds,
                                  significant=tuple(sorted(significant)),
@@ -229,7 +239,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
             key = f"graphs/{name}_MHc{mhc}"
             graph = canvas.add_error_points(fig, key, x, y, e, f"{symbol('mhc')} = {mhc} GeV", marker_color=cycle_color(i),
                                             marker=20 + i)  # fmt: skip
-            set_title(graph, f"Test AUC vs {symbol('ma')}, {symbol('mhc')} = {mhc} GeV, {what}, signal vs {trainer.display_label(pair, {})}, "
+            set_title(graph, f"Test AUC vs {symbol('ma')}, {symbol('mhc')} = {mhc} GeV, {what}, signal vs {pair_label(pair)}, "
                              f"{trainer.channel_label(channel)}", quantity("ma"), "Test AUC (mean #pm std over folds)")  # fmt: skip
             graph.SetLineColor(cycle_color(i))
             graph.Draw("LP SAME")
@@ -237,7 +247,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
     # fitted to the points, then with the lower part free for the box; a bounded quantity: the axis ends at 1.1 at most
     frames = [canvas.Frame((min(mas) - 8.0, max(mas) + 8.0), (lo - room * span, min(hi + 0.2 * span, 1.1)), quantity("ma"),
                            "Test AUC") for room in (0.2, 1.1)]  # fmt: skip
-    context = [f"vs {trainer.display_label(pair, {})} ({what}), {trainer.channel_label(channel)}", "mean #pm std over folds"]
+    context = [f"vs {pair_label(pair)} ({what}), {trainer.channel_label(channel)}", "mean #pm std over folds"]
     if variant:  # the short variant name (summary.variant_names), escaped for TLatex
         context[1] = f"{escape.tlatex(variant)}, {context[1]}"
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, y_title_offset=1.45, cms_pos=0),

@@ -1,0 +1,221 @@
+"""The out-of-fold evaluation of a model with several folds (issue 51): every fold set stores its
+pairs' test events (and the events its binning may be chosen on) in `out_of_fold_events.npz`;
+the `folds/` set pools them (metrics.outoffold) into `out_of_fold.json` and the `out_of_fold/`
+directory of its plots.root: the pooled ROC and rejection, the pooled score distributions with
+the working points, and the one binning for the fit with its templates `fit_binning/<process>`.
+
+Stored rather than re-read: a run of one fold updates the `folds/` set from the stored results of
+the others (jobs.foldsummary), without their ntuples, column mappings or options; the events'
+scores, weights and labels are a few numbers per event (compressed).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pnetviz.errors import PnetvizWarning
+from pnetviz.io.trainer import display_label
+from pnetviz.jobs import fitbins
+from pnetviz.metrics import outoffold as oof
+from pnetviz.metrics.evaluate import SplitResult, lr_score
+from pnetviz.metrics.hep import REJECTION_EFFICIENCIES
+from pnetviz.metrics.pairmetrics import HepOptions
+from pnetviz.metrics.hep import mode_weights
+from pnetviz.output.report import dumps, plain
+
+EVENTS_FILE = "out_of_fold_events.npz"
+FILE = "out_of_fold.json"
+FORMAT = 1
+KINDS = ("binary", "multiclass")
+FIELDS = ("scores", "signal", "weights")
+
+
+def split_of(result: SplitResult) -> oof.Split:
+    s = result.sample
+    return oof.Split(np.asarray(s.scores), np.asarray(s.is_signal, bool), np.asarray(s.used, float))
+
+
+def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str) -> oof.Split | None:
+    """The validation events of `mask` (None without a validation split or without both classes)."""
+    if "valid" not in preds.masks:
+        return None
+    sel = preds.masks["valid"] if mask is None else preds.masks["valid"] & mask
+    is_signal = preds.label[sel] == 0
+    if not is_signal.any() or is_signal.all():
+        return None
+    return oof.Split(np.asarray(scores[sel]), is_signal, mode_weights(preds.weight[sel], mode).astype(float))
+
+
+def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split | None) -> oof.FoldPair:
+    """What the fold contributes to the pair's pooling: test events, valid (else train) events, expected yields."""
+    yields = metrics.get("yields", {})
+    expected = (float(yields["signal"]), float(yields["background"])) if yields.get("kind") == "expected" else None
+    choice, name = (valid, "valid") if valid is not None else (split_of(results["train"]), "train")
+    return oof.FoldPair(split_of(results["test"]), choice, name, expected)
+
+
+def binary_pairs(job, preds, results: dict, metrics: dict, keep: np.ndarray | None) -> dict[str, dict]:
+    """The binary fold's one pair, as stored (`store`)."""
+    valid = valid_split(preds, keep, preds.scores["signal"], job.hep.weight_mode)
+    return {f"{job.signal} vs {job.background}": {"prefix": "", "background": job.background,
+                                                  "pair": fold_pair(results, metrics, valid)}}  # fmt: skip
+
+
+def multiclass_pairs(job, preds, ev, prefix) -> dict[str, dict]:
+    """Each background pair of a multi-class fold on its likelihood-ratio score, as stored
+    (`prefix(background)`: the pair's file prefix, as the fold's curves have it)."""
+    out = {}
+    keep = preds.subsets[job.subset] if job.subset else None
+    signal = preds.scores[job.classes[0]]
+    for i, bkg in enumerate(job.classes[1:], start=1):
+        if bkg not in ev.pairs or not all(s in ev.pairs[bkg] for s in ("train", "test")):
+            continue
+        classes = ev.class_masks[0] | ev.class_masks[i]
+        mask = classes if keep is None else classes & keep
+        valid = valid_split(preds, mask, lr_score(signal, preds.scores[bkg]), job.hep.weight_mode)
+        out[f"{job.signal} vs {bkg} (LR)"] = {"prefix": prefix(bkg), "background": bkg,
+                                              "pair": fold_pair(ev.pairs[bkg], ev.hep[bkg], valid)}  # fmt: skip
+    return out
+
+
+def store(directory: Path, pairs: dict[str, dict]) -> None:
+    """`out_of_fold_events.npz` of one fold set: per pair (index j) its test and choice arrays, the
+    choice split's name and the expected yields; the pair names, prefixes and backgrounds as JSON."""
+    arrays, meta = {}, []
+    for j, (name, entry) in enumerate(pairs.items()):
+        pair: oof.FoldPair = entry["pair"]
+        for part in ("test", "choice"):
+            split = getattr(pair, part)
+            arrays[f"p{j}_{part}_scores"] = np.asarray(split.scores)
+            arrays[f"p{j}_{part}_signal"] = np.asarray(split.is_signal, bool)
+            arrays[f"p{j}_{part}_weights"] = np.asarray(split.weights, float)
+        meta.append({"name": name, "prefix": entry["prefix"], "background": entry["background"],
+                     "choice_split": pair.choice_split, "expected": list(pair.expected) if pair.expected else None})  # fmt: skip
+    arrays["meta"] = np.array(json.dumps({"format": FORMAT, "pairs": meta}))
+    # np.savez_compressed's layout (one .npy per array in a deflated zip) with a fixed time stamp:
+    # two runs of the same code write the same bytes (benchmarks/compare_trees.py compares them)
+    with zipfile.ZipFile(Path(directory) / EVENTS_FILE, "w", compression=zipfile.ZIP_DEFLATED) as out:
+        for key, value in arrays.items():
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with out.open(info, "w") as member:
+                np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+
+
+def load(directory: Path) -> dict[str, dict] | None:
+    """A fold set's stored pairs (name -> {prefix, background, pair}), None where the file is
+    missing, damaged or of another format (a fold of an older pnetviz)."""
+    path = Path(directory) / EVENTS_FILE
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                return None
+            out = {}
+            for j, m in enumerate(meta["pairs"]):
+                parts = {part: oof.Split(*(np.asarray(data[f"p{j}_{part}_{f}"]) for f in FIELDS)) for part in ("test", "choice")}
+                expected = tuple(float(v) for v in m["expected"]) if m.get("expected") else None
+                out[m["name"]] = {"prefix": m["prefix"], "background": m["background"],
+                                  "pair": oof.FoldPair(parts["test"], parts["choice"], m["choice_split"], expected)}  # fmt: skip
+            return out
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, json.JSONDecodeError):
+        return None
+
+
+@dataclass
+class OutOfFold:
+    """The pooled evaluation handed to the fold summary: its report entry, files and figures."""
+
+    doc: dict
+    curves: dict = field(default_factory=dict)  # pair name -> pooled ROC curve
+    pooled: dict = field(default_factory=dict)  # pair name -> metrics.outoffold.Pooled
+
+    @property
+    def files(self) -> dict[str, str]:
+        """out_of_fold.json, and each pair's pooled binning as the fold sets' binning files are
+        named and laid out (`binning.json`, `signal_vs_<class>_binning.json`): the same jq reads both."""
+        out = {FILE: dumps(plain(self.doc)) + "\n"}
+        for name, pair in self.doc["pairs"].items():
+            if pair.get("binning"):
+                identity = {"folds": pair["folds"], "not_pooled": self.doc["not_pooled"], "events": pair["events"]}
+                out[f"{pair['prefix']}binning.json"] = fitbins.document(f"{self.doc['kind']} out of fold", identity,
+                                                                        {name: pair["binning"]})  # fmt: skip
+        return out
+
+    @property
+    def report(self) -> dict:
+        """The summary report's short entry: per pair events, AUC +- error, chosen K."""
+        return {"file": FILE, "folds": self.doc["folds"], "not_pooled": self.doc["not_pooled"],
+                "pairs": {n: {"events": p["events"], "auc": p["auc"], "auc_error": p["auc_error"],
+                              "chosen_k": (p.get("binning") or {}).get("chosen_k")} if "auc" in p else p
+                          for n, p in self.doc["pairs"].items()}}  # fmt: skip
+
+    def figures(self, context_of) -> list:
+        """Every pooled pair's figures (`context_of(pair name)`: its plot context)."""
+        from pnetviz.jobs import outoffoldfigures  # noqa: PLC0415 - drawing modules only when the set is drawn
+
+        figs = []
+        for name, curve in self.curves.items():
+            doc = self.doc["pairs"][name]
+            labels = ("Signal", display_label(doc["background"], {}))
+            figs += outoffoldfigures.pair_figures(doc, curve, self.pooled[name], ("signal", doc["background"]), labels,
+                                                  context_of(name))  # fmt: skip
+        return figs
+
+
+def pooled(script: str, fold_dirs: dict[int, Path], missing, opts: HepOptions = HepOptions(), binning: bool = True,
+           quiet: bool = False) -> OutOfFold | None:  # fmt: skip
+    """The out-of-fold evaluation of the folds `fold_dirs` (fold -> its set, staged or published);
+    `missing`: folds without a predictions file. A fold whose events cannot be read is named (one
+    line, and in the JSON's `not_pooled`), never silently left out; None for other kinds of runs
+    or with fewer than two folds to pool. `opts`: the run's bootstrap replicas and seed, and its
+    --working-points (with the report's rejection efficiencies)."""
+    if script not in KINDS:
+        return None
+    stored, not_pooled = {}, {str(f): "no predictions file" for f in missing}
+    for fold, directory in sorted(fold_dirs.items()):
+        pairs = load(directory)
+        if pairs is None:
+            not_pooled[str(fold)] = f"no readable {EVENTS_FILE} in {Path(directory).name} (written by an older pnetviz, or damaged)"
+        else:
+            stored[fold] = pairs
+    if len(stored) < 2:
+        if len(fold_dirs) > 1 and not quiet:
+            warnings.warn(f"no out-of-fold evaluation: fewer than two folds with stored events "
+                          f"({'; '.join(f'fold {f}: {why}' for f, why in not_pooled.items())})", PnetvizWarning, stacklevel=2)  # fmt: skip
+        return None
+    for fold, why in not_pooled.items():
+        if not quiet:
+            warnings.warn(f"out-of-fold evaluation without fold {fold}: {why}", PnetvizWarning, stacklevel=2)
+    names = [n for n in next(iter(stored.values())) if all(n in p for p in stored.values())]
+    result = OutOfFold({"format": FORMAT, "kind": script, "folds": sorted(stored), "not_pooled": not_pooled,
+                        "rule": RULE, "pairs": {}})  # fmt: skip
+    for name in names:
+        per_fold = {f: p[name]["pair"] for f, p in stored.items()}
+        first = stored[min(stored)][name]
+        try:
+            pooled_pair = oof.pool(per_fold)
+        except ValueError as err:
+            result.doc["pairs"][name] = {"error": str(err)}
+            continue
+        targets = sorted({*REJECTION_EFFICIENCIES, *opts.working_points})
+        doc, curve = oof.evaluate(pooled_pair, targets, opts.bootstrap, opts.seed, binning=binning)
+        result.doc["pairs"][name] = {"prefix": first["prefix"], "background": first["background"], **doc}
+        result.curves[name], result.pooled[name] = curve, pooled_pair
+    return result
+
+
+RULE = ("out of fold: the test splits of every fold pooled, each event scored by the fold model that did not train "
+        "on it; AUC and rejections on the pooled events with Poisson-bootstrap errors over them; one binning per pair "
+        "chosen on the pooled validation splits (else training splits: `chosen_on`) and judged on the pooled test events; "
+        "yields relative (the pooled weights) or expected (each fold's test split scaled by its share: pooled weights "
+        "times expected / pooled weight per class)")  # fmt: skip
+

@@ -1,0 +1,49 @@
+"""A fold set's `out_of_fold_events.npz` (jobs.outoffold): read back exactly (dtypes, choice split,
+expected yields), the same bytes from two writes (no time stamp: compare_trees compares runs byte
+for byte), and a damaged or foreign file is None (the fold is then named as not pooled)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+
+from pnetviz.jobs import outoffold
+from pnetviz.metrics import outoffold as oof
+
+
+def pairs() -> dict:
+    test = oof.Split(np.array([0.1, 0.7, 0.9], np.float32), np.array([False, False, True]), np.array([1.0, 0.5, 2.0]))
+    choice = oof.Split(np.array([0.2, 0.8]), np.array([False, True]), np.array([1.5, 0.25]))
+    return {"S vs ttZ": {"prefix": "", "background": "ttZ", "pair": oof.FoldPair(test, choice, "valid", (3.0, 40.0))},
+            "S vs ttX (LR)": {"prefix": "signal_vs_ttX_", "background": "ttX", "pair": oof.FoldPair(test, test, "train")}}
+
+
+def test_round_trip_and_identical_bytes(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    outoffold.store(a, pairs())
+    outoffold.store(b, pairs())
+    assert (a / outoffold.EVENTS_FILE).read_bytes() == (b / outoffold.EVENTS_FILE).read_bytes()
+    back = outoffold.load(a)
+    assert list(back) == ["S vs ttZ", "S vs ttX (LR)"]
+    first = back["S vs ttZ"]["pair"]
+    assert first.test.scores.dtype == np.float32 and first.test.scores.tolist() == pairs()["S vs ttZ"]["pair"].test.scores.tolist()
+    assert first.choice.weights.tolist() == [1.5, 0.25] and first.choice_split == "valid" and first.expected == (3.0, 40.0)
+    assert back["S vs ttX (LR)"]["prefix"] == "signal_vs_ttX_" and back["S vs ttX (LR)"]["pair"].expected is None
+
+
+def test_damaged_or_foreign_files_are_not_read(tmp_path):
+    assert outoffold.load(tmp_path) is None  # none
+    (tmp_path / outoffold.EVENTS_FILE).write_bytes(b"PK\x03\x04 truncated")
+    assert outoffold.load(tmp_path) is None
+    outoffold.store(tmp_path, pairs())
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE) as z:  # an array missing
+        kept = {n: z.read(n) for n in z.namelist() if n != "p1_choice_weights.npy"}
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE, "w") as z:
+        for n, data in kept.items():
+            z.writestr(n, data)
+    assert outoffold.load(tmp_path) is None
+    np.savez(tmp_path / outoffold.EVENTS_FILE, meta=np.array(json.dumps({"format": 99, "pairs": []})))  # another format
+    assert outoffold.load(tmp_path) is None
