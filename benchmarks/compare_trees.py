@@ -19,8 +19,10 @@ other byte was equal), each replaced by a fixed placeholder on both sides before
   - `.pnetviz-set.json` (an output set's marker): its "pid" and "written" (the publishing
     process and time) fields;
   - JSON files: the value of every "seconds" key (a job's wall time in campaign_summary.json);
-  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, and the
-    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic);
+  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, the
+    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic),
+    and the byte offsets of the cross-reference table and `startxref` (they move when the
+    title's path has another length; every other byte is compared);
   - ROOT objects: names made unique by draw.geometry.unique (`<name>_<8 hex digits>`, a uuid4
     prefix, also inside a clone's `<name>_<8 hex digits>_copy`: ROOT object names are global) in
     the `"fName"` of an object inside a stored canvas;
@@ -44,6 +46,8 @@ MARKER_FIELDS = re.compile(rb'("(?:pid|written)"\s*:\s*)(?:-?\d+|"[^"]*")')
 SECONDS = re.compile(rb'("seconds"\s*:\s*)-?[0-9][0-9.eE+-]*')
 PDF_DATES = re.compile(rb"(/(?:CreationDate|ModDate) \()D:[^)]*(\))")
 STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging directories
+XREF = re.compile(rb"(?m)^\d{10} (\d{5} [nf])")  # a PDF cross-reference entry: offset, generation, kind
+STARTXREF = re.compile(rb"startxref(\s+)\d+")
 NAME = re.compile(rb'"fName" : "[^"]*"')
 UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
 
@@ -67,6 +71,7 @@ def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -
         data = SECONDS.sub(rb"\g<1>0", data)
     elif kind == "pdf":
         data = STAGE.sub(b".pnetviz-stage-0-0", PDF_DATES.sub(rb"\g<1>D:0\g<2>", data))
+        data = STARTXREF.sub(rb"startxref\g<1>0", XREF.sub(rb"0000000000 \g<1>", data))
     elif kind == "root":
         data = NAME.sub(lambda m: UNIQUE.sub(b"_00000000", m.group(0)), data)
     for place, token in places:
@@ -74,29 +79,85 @@ def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -
     return data
 
 
-def root_objects(path: Path) -> dict[str, str]:
-    """'dir/name;cycle' -> the object as ROOT's JSON, for every key of the file (directories
-    walked, not converted)."""
+class Colours:
+    """ROOT's global colour table, put back to what it held at the start before each object is
+    read: reading a stored canvas adds the colours it stores to that table, and ROOT's JSON of a
+    canvas lists the whole table (`ListOfColors`), so without the reset the JSON of an object
+    would depend on what was read before it."""
+
+    def __init__(self, ROOT) -> None:
+        self.table = ROOT.gROOT.GetListOfColors()
+        self.start = {i for i in range(self.table.GetLast() + 1) if self.table.At(i)}
+
+    def reset(self) -> None:
+        for i in range(self.table.GetLast() + 1):
+            if i not in self.start and self.table.At(i):
+                self.table.RemoveAt(i)
+
+    def added(self) -> dict[int, str]:
+        """Index -> '#rrggbb alpha' of every colour not in the start table."""
+        out = {}
+        for i in range(self.table.GetLast() + 1):
+            c = self.table.At(i)
+            if c and i not in self.start:
+                out[i] = f"{c.AsHexString()} {c.GetAlpha():.6g}"
+        return out
+
+
+def root_keys(tfile) -> dict[str, str]:
+    """'dir/name;cycle' -> class name of every key of a ROOT file, its directories walked."""
+    out = {}
+
+    def walk(directory, prefix: str) -> None:
+        for key in directory.GetListOfKeys():
+            name = f"{prefix}{key.GetName()};{key.GetCycle()}"
+            if key.IsFolder() and key.GetClassName().startswith("TDirectory"):
+                walk(directory.Get(key.GetName()), f"{prefix}{key.GetName()}/")
+            else:
+                out[name] = key.GetClassName()
+
+    walk(tfile, "")
+    return out
+
+
+def compare_root(rel: str, pa: Path, pb: Path, side_a: list, side_b: list) -> list[str]:
+    """The objects of two ROOT files compared key by key as ROOT's JSON (normalised as the
+    module says), each pair read into the same colour table; a canvas's stored colours (the
+    colours reading it adds to the table) compared too, read alone."""
     from pnetviz.rootenv import root  # noqa: PLC0415 - ROOT only for trees that hold .root files
 
     ROOT = root()
-    out = {}
-    tfile = ROOT.TFile.Open(str(path), "READ")
-    if not tfile or tfile.IsZombie():
-        return {"<file>": f"not readable by ROOT: {path}"}
+    colours = Colours(ROOT)
+    fa, fb = ROOT.TFile.Open(str(pa), "READ"), ROOT.TFile.Open(str(pb), "READ")
     try:
-        def walk(directory, prefix: str) -> None:
-            for key in directory.GetListOfKeys():
-                name = f"{prefix}{key.GetName()};{key.GetCycle()}"
-                obj = key.ReadObj()
-                if obj.InheritsFrom("TDirectory"):
-                    walk(obj, name.rpartition(";")[0] + "/")
-                else:
-                    out[name] = f"{key.GetClassName()} {ROOT.TBufferJSON.ConvertToJSON(obj, obj.IsA())}"
-        walk(tfile, "")
+        if not fa or fa.IsZombie() or not fb or fb.IsZombie():
+            return [f"{rel}: not readable by ROOT on {'A' if not fa or fa.IsZombie() else 'B'}"]
+        ka, kb = root_keys(fa), root_keys(fb)
+        out = [f"{rel}: object {k} only in {'A' if k in ka else 'B'}" for k in sorted(set(ka) ^ set(kb))]
+        for key in sorted(set(ka) & set(kb)):
+            if ka[key] != kb[key]:
+                out.append(f"{rel}: object {key} is a {ka[key]} in A, a {kb[key]} in B")
+                continue
+            colours.reset()
+            oa, ob = fa.Get(key), fb.Get(key)
+            ja = normalised(str(ROOT.TBufferJSON.ConvertToJSON(oa, oa.IsA())).encode(), side_a, "root")
+            jb = normalised(str(ROOT.TBufferJSON.ConvertToJSON(ob, ob.IsA())).encode(), side_b, "root")
+            if ja != jb:
+                out.append(f"{rel}: object {key} differs")
+            elif oa.InheritsFrom("TPad"):
+                colours.reset()
+                fa.Get(key)
+                stored_a = colours.added()
+                colours.reset()
+                fb.Get(key)
+                if stored_a != colours.added():
+                    out.append(f"{rel}: object {key}: its stored colours differ")
+        colours.reset()
+        return out
     finally:
-        tfile.Close()
-    return out
+        for f in (fa, fb):
+            if f:
+                f.Close()
 
 
 def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[str, list[str]]:
@@ -116,12 +177,7 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
             continue
         suffix = pa.suffix.lower()
         if suffix == ".root":
-            oa, ob = root_objects(pa), root_objects(pb)
-            for key in sorted(set(oa) | set(ob)):
-                if key not in ob or key not in oa:
-                    out["root"].append(f"{rel}: object {key} only in {'A' if key in oa else 'B'}")
-                elif normalised(oa[key].encode(), side_a, "root") != normalised(ob[key].encode(), side_b, "root"):
-                    out["root"].append(f"{rel}: object {key} differs")
+            out["root"] += compare_root(rel, pa, pb, side_a, side_b)
         elif suffix in TEXT:
             kind = "marker" if pa.name == MARKER else "json" if suffix == ".json" else ""
             na, nb = normalised(da, side_a, kind), normalised(db, side_b, kind)
