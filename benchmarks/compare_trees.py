@@ -7,7 +7,9 @@ the restructuring changes no byte of the demo round).
 Compared: the same set of files (relative paths; a symbolic link as its target text); PNG and
 every other binary file byte for byte; every `.root` file object by object as ROOT's JSON
 (`TBufferJSON::ConvertToJSON`), key by key through its directories (a ROOT file's own bytes hold
-its creation time and UUID, so they differ between two writes of the same objects); every text
+its creation time and UUID, so they differ between two writes of the same objects), without the
+global colour table and palette a canvas's JSON carries (`without_colour_table`: ROOT writes
+its process's table there, not the file's); every text
 file (json, csv, tex, txt, html, md, js, css, svg) byte for byte after the normalisation below.
 Prints one line per difference (at most --show per kind, then a count) and exits 1 if there is
 one, 0 if none, 2 if A or B is not a directory.
@@ -34,6 +36,7 @@ Nothing else is normalised: a difference anywhere else is a difference.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -48,7 +51,7 @@ PDF_DATES = re.compile(rb"(/(?:CreationDate|ModDate) \()D:[^)]*(\))")
 STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging directories
 XREF = re.compile(rb"(?m)^\d{10} (\d{5} [nf])")  # a PDF cross-reference entry: offset, generation, kind
 STARTXREF = re.compile(rb"startxref(\s+)\d+")
-NAME = re.compile(rb'"fName" : "[^"]*"')
+NAME = re.compile(rb'"fName": "[^"]*"')
 UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
 
 
@@ -79,29 +82,33 @@ def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -
     return data
 
 
-class Colours:
-    """ROOT's global colour table, put back to what it held at the start before each object is
-    read: reading a stored canvas adds the colours it stores to that table, and ROOT's JSON of a
-    canvas lists the whole table (`ListOfColors`), so without the reset the JSON of an object
-    would depend on what was read before it."""
+GLOBAL_ARRAYS = ("ListOfColors", "CurrentColorPalette")
 
-    def __init__(self, ROOT) -> None:
-        self.table = ROOT.gROOT.GetListOfColors()
-        self.start = {i for i in range(self.table.GetLast() + 1) if self.table.At(i)}
 
-    def reset(self) -> None:
-        for i in range(self.table.GetLast() + 1):
-            if i not in self.start and self.table.At(i):
-                self.table.RemoveAt(i)
+def without_colour_table(text: str) -> bytes:
+    """ROOT's JSON of an object without the `ListOfColors` and `CurrentColorPalette` arrays that
+    TCanvas's streamer adds: it writes ROOT's whole global colour table and palette, and only when
+    colours were defined since its last write, so they tell what the comparing process did
+    before, not what the file holds. The colours a canvas stores are not compared: reading it
+    merges them into ROOT's global table, whose new entries get indices that depend on what the
+    process read before (read twice, the same canvas gives another table); the colour index of
+    every drawn object is compared."""
 
-    def added(self) -> dict[int, str]:
-        """Index -> '#rrggbb alpha' of every colour not in the start table."""
-        out = {}
-        for i in range(self.table.GetLast() + 1):
-            c = self.table.At(i)
-            if c and i not in self.start:
-                out[i] = f"{c.AsHexString()} {c.GetAlpha():.6g}"
+    def is_global(v) -> bool:
+        return isinstance(v, dict) and v.get("_typename") == "TObjArray" and v.get("name") in GLOBAL_ARRAYS
+
+    def strip(node):
+        if isinstance(node, list):
+            return [strip(v) for v in node if not is_global(v)]
+        if not isinstance(node, dict):
+            return node
+        out = {k: strip(v) for k, v in node.items()}
+        arr, opt = node.get("arr"), node.get("opt")
+        if isinstance(arr, list) and isinstance(opt, list) and len(arr) == len(opt):  # a TList: its options too
+            out["opt"] = [o for a, o in zip(arr, opt) if not is_global(a)]
         return out
+
+    return json.dumps(strip(json.loads(text)), indent=0).encode()
 
 
 def root_keys(tfile) -> dict[str, str]:
@@ -121,13 +128,11 @@ def root_keys(tfile) -> dict[str, str]:
 
 
 def compare_root(rel: str, pa: Path, pb: Path, side_a: list, side_b: list) -> list[str]:
-    """The objects of two ROOT files compared key by key as ROOT's JSON (normalised as the
-    module says), each pair read into the same colour table; a canvas's stored colours (the
-    colours reading it adds to the table) compared too, read alone."""
+    """The objects of two ROOT files compared key by key as ROOT's JSON, normalised as the module
+    says and without the global colour table (`without_colour_table`)."""
     from pnetviz.rootenv import root  # noqa: PLC0415 - ROOT only for trees that hold .root files
 
     ROOT = root()
-    colours = Colours(ROOT)
     fa, fb = ROOT.TFile.Open(str(pa), "READ"), ROOT.TFile.Open(str(pb), "READ")
     try:
         if not fa or fa.IsZombie() or not fb or fb.IsZombie():
@@ -138,21 +143,11 @@ def compare_root(rel: str, pa: Path, pb: Path, side_a: list, side_b: list) -> li
             if ka[key] != kb[key]:
                 out.append(f"{rel}: object {key} is a {ka[key]} in A, a {kb[key]} in B")
                 continue
-            colours.reset()
             oa, ob = fa.Get(key), fb.Get(key)
-            ja = normalised(str(ROOT.TBufferJSON.ConvertToJSON(oa, oa.IsA())).encode(), side_a, "root")
-            jb = normalised(str(ROOT.TBufferJSON.ConvertToJSON(ob, ob.IsA())).encode(), side_b, "root")
+            ja = normalised(without_colour_table(str(ROOT.TBufferJSON.ConvertToJSON(oa, oa.IsA()))), side_a, "root")
+            jb = normalised(without_colour_table(str(ROOT.TBufferJSON.ConvertToJSON(ob, ob.IsA()))), side_b, "root")
             if ja != jb:
                 out.append(f"{rel}: object {key} differs")
-            elif oa.InheritsFrom("TPad"):
-                colours.reset()
-                fa.Get(key)
-                stored_a = colours.added()
-                colours.reset()
-                fb.Get(key)
-                if stored_a != colours.added():
-                    out.append(f"{rel}: object {key}: its stored colours differ")
-        colours.reset()
         return out
     finally:
         for f in (fa, fb):
