@@ -7,7 +7,9 @@ the restructuring changes no byte of the demo round).
 Compared: the same set of files (relative paths; a symbolic link as its target text); PNG and
 every other binary file byte for byte; every `.root` file object by object as ROOT's JSON
 (`TBufferJSON::ConvertToJSON`), key by key through its directories (a ROOT file's own bytes hold
-its creation time and UUID, so they differ between two writes of the same objects); every text
+its creation time and UUID, so they differ between two writes of the same objects), without the
+global colour table and palette a canvas's JSON carries (`without_colour_table`: ROOT writes
+its process's table there, not the file's); every text
 file (json, csv, tex, txt, html, md, js, css, svg) byte for byte after the normalisation below.
 Prints one line per difference (at most --show per kind, then a count) and exits 1 if there is
 one, 0 if none, 2 if A or B is not a directory.
@@ -19,8 +21,10 @@ other byte was equal), each replaced by a fixed placeholder on both sides before
   - `.pnetviz-set.json` (an output set's marker): its "pid" and "written" (the publishing
     process and time) fields;
   - JSON files: the value of every "seconds" key (a job's wall time in campaign_summary.json);
-  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, and the
-    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic);
+  - PDF files: the `/CreationDate (D:...)` and `/ModDate (D:...)` entries ROOT writes, the
+    staging directory in the `/Title` (`.<set>.pnetviz-stage-<pid>-<random>`, output.atomic),
+    and the byte offsets of the cross-reference table and `startxref` (they move when the
+    title's path has another length; every other byte is compared);
   - ROOT objects: names made unique by draw.geometry.unique (`<name>_<8 hex digits>`, a uuid4
     prefix, also inside a clone's `<name>_<8 hex digits>_copy`: ROOT object names are global) in
     the `"fName"` of an object inside a stored canvas;
@@ -32,6 +36,7 @@ Nothing else is normalised: a difference anywhere else is a difference.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -44,7 +49,9 @@ MARKER_FIELDS = re.compile(rb'("(?:pid|written)"\s*:\s*)(?:-?\d+|"[^"]*")')
 SECONDS = re.compile(rb'("seconds"\s*:\s*)-?[0-9][0-9.eE+-]*')
 PDF_DATES = re.compile(rb"(/(?:CreationDate|ModDate) \()D:[^)]*(\))")
 STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging directories
-NAME = re.compile(rb'"fName" : "[^"]*"')
+XREF = re.compile(rb"(?m)^\d{10} (\d{5} [nf])")  # a PDF cross-reference entry: offset, generation, kind
+STARTXREF = re.compile(rb"startxref(\s+)\d+")
+NAME = re.compile(rb'"fName": "[^"]*"')
 UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
 
 
@@ -67,6 +74,7 @@ def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -
         data = SECONDS.sub(rb"\g<1>0", data)
     elif kind == "pdf":
         data = STAGE.sub(b".pnetviz-stage-0-0", PDF_DATES.sub(rb"\g<1>D:0\g<2>", data))
+        data = STARTXREF.sub(rb"startxref\g<1>0", XREF.sub(rb"0000000000 \g<1>", data))
     elif kind == "root":
         data = NAME.sub(lambda m: UNIQUE.sub(b"_00000000", m.group(0)), data)
     for place, token in places:
@@ -74,29 +82,77 @@ def normalised(data: bytes, places: list[tuple[bytes, bytes]], kind: str = "") -
     return data
 
 
-def root_objects(path: Path) -> dict[str, str]:
-    """'dir/name;cycle' -> the object as ROOT's JSON, for every key of the file (directories
-    walked, not converted)."""
+GLOBAL_ARRAYS = ("ListOfColors", "CurrentColorPalette")
+
+
+def without_colour_table(text: str) -> bytes:
+    """ROOT's JSON of an object without the `ListOfColors` and `CurrentColorPalette` arrays that
+    TCanvas's streamer adds: it writes ROOT's whole global colour table and palette, and only when
+    colours were defined since its last write, so they tell what the comparing process did
+    before, not what the file holds. The colours a canvas stores are not compared: reading it
+    merges them into ROOT's global table, whose new entries get indices that depend on what the
+    process read before (read twice, the same canvas gives another table); the colour index of
+    every drawn object is compared."""
+
+    def is_global(v) -> bool:
+        return isinstance(v, dict) and v.get("_typename") == "TObjArray" and v.get("name") in GLOBAL_ARRAYS
+
+    def strip(node):
+        if isinstance(node, list):
+            return [strip(v) for v in node if not is_global(v)]
+        if not isinstance(node, dict):
+            return node
+        out = {k: strip(v) for k, v in node.items()}
+        arr, opt = node.get("arr"), node.get("opt")
+        if isinstance(arr, list) and isinstance(opt, list) and len(arr) == len(opt):  # a TList: its options too
+            out["opt"] = [o for a, o in zip(arr, opt) if not is_global(a)]
+        return out
+
+    return json.dumps(strip(json.loads(text)), indent=0).encode()
+
+
+def root_keys(tfile) -> dict[str, str]:
+    """'dir/name;cycle' -> class name of every key of a ROOT file, its directories walked."""
+    out = {}
+
+    def walk(directory, prefix: str) -> None:
+        for key in directory.GetListOfKeys():
+            name = f"{prefix}{key.GetName()};{key.GetCycle()}"
+            if key.IsFolder() and key.GetClassName().startswith("TDirectory"):
+                walk(directory.Get(key.GetName()), f"{prefix}{key.GetName()}/")
+            else:
+                out[name] = key.GetClassName()
+
+    walk(tfile, "")
+    return out
+
+
+def compare_root(rel: str, pa: Path, pb: Path, side_a: list, side_b: list) -> list[str]:
+    """The objects of two ROOT files compared key by key as ROOT's JSON, normalised as the module
+    says and without the global colour table (`without_colour_table`)."""
     from pnetviz.rootenv import root  # noqa: PLC0415 - ROOT only for trees that hold .root files
 
     ROOT = root()
-    out = {}
-    tfile = ROOT.TFile.Open(str(path), "READ")
-    if not tfile or tfile.IsZombie():
-        return {"<file>": f"not readable by ROOT: {path}"}
+    fa, fb = ROOT.TFile.Open(str(pa), "READ"), ROOT.TFile.Open(str(pb), "READ")
     try:
-        def walk(directory, prefix: str) -> None:
-            for key in directory.GetListOfKeys():
-                name = f"{prefix}{key.GetName()};{key.GetCycle()}"
-                obj = key.ReadObj()
-                if obj.InheritsFrom("TDirectory"):
-                    walk(obj, name.rpartition(";")[0] + "/")
-                else:
-                    out[name] = f"{key.GetClassName()} {ROOT.TBufferJSON.ConvertToJSON(obj, obj.IsA())}"
-        walk(tfile, "")
+        if not fa or fa.IsZombie() or not fb or fb.IsZombie():
+            return [f"{rel}: not readable by ROOT on {'A' if not fa or fa.IsZombie() else 'B'}"]
+        ka, kb = root_keys(fa), root_keys(fb)
+        out = [f"{rel}: object {k} only in {'A' if k in ka else 'B'}" for k in sorted(set(ka) ^ set(kb))]
+        for key in sorted(set(ka) & set(kb)):
+            if ka[key] != kb[key]:
+                out.append(f"{rel}: object {key} is a {ka[key]} in A, a {kb[key]} in B")
+                continue
+            oa, ob = fa.Get(key), fb.Get(key)
+            ja = normalised(without_colour_table(str(ROOT.TBufferJSON.ConvertToJSON(oa, oa.IsA()))), side_a, "root")
+            jb = normalised(without_colour_table(str(ROOT.TBufferJSON.ConvertToJSON(ob, ob.IsA()))), side_b, "root")
+            if ja != jb:
+                out.append(f"{rel}: object {key} differs")
+        return out
     finally:
-        tfile.Close()
-    return out
+        for f in (fa, fb):
+            if f:
+                f.Close()
 
 
 def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[str, list[str]]:
@@ -116,12 +172,7 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
             continue
         suffix = pa.suffix.lower()
         if suffix == ".root":
-            oa, ob = root_objects(pa), root_objects(pb)
-            for key in sorted(set(oa) | set(ob)):
-                if key not in ob or key not in oa:
-                    out["root"].append(f"{rel}: object {key} only in {'A' if key in oa else 'B'}")
-                elif normalised(oa[key].encode(), side_a, "root") != normalised(ob[key].encode(), side_b, "root"):
-                    out["root"].append(f"{rel}: object {key} differs")
+            out["root"] += compare_root(rel, pa, pb, side_a, side_b)
         elif suffix in TEXT:
             kind = "marker" if pa.name == MARKER else "json" if suffix == ".json" else ""
             na, nb = normalised(da, side_a, kind), normalised(db, side_b, kind)

@@ -56,7 +56,9 @@ def tree(top: Path, *, png: bytes = PNG, csv: str = "a,b\n1,2\n", pid: int = 11,
     (top / "set" / "roc.pdf").write_bytes(b"%PDF-1.4\n/Creator (ROOT)\n/CreationDate (D:" + pdf_date.encode()
                                           + b"+00'00')\n/ModDate (D:" + pdf_date.encode() + b"+00'00')\n/Title ("
                                           + f"{top.resolve()}/.set.pnetviz-stage-{pid}-{stage}/roc.pdf".encode()
-                                          + b")\nbody\n")  # fmt: skip
+                                          + b")\nbody\nxref\n0 2\n0000000000 65535 f \n"
+                                          + f"{90 + len(str(top.resolve())):010d} 00000 n \n".encode()
+                                          + f"trailer\nstartxref\n{200 + len(str(top.resolve()))}\n%%EOF\n".encode())  # fmt: skip
     (top / "summary.json").write_text(f'{{"jobs": [{{"job": "binary", "seconds": {seconds}}}]}}\n')
     write_root(top / "set" / "plots.root", **root_args)
     return top
@@ -68,7 +70,7 @@ def differences(ct, a: Path, b: Path) -> dict[str, list[str]]:
 
 def test_same_outputs_of_two_runs_are_equal(ct, tmp_path):
     a = tree(tmp_path / "A")
-    b = tree(tmp_path / "B", pid=22, written="2026-02-02T10:00:00", pdf_date="20260202100000", unique="89abcdef",
+    b = tree(tmp_path / "B-longer", pid=22, written="2026-02-02T10:00:00", pdf_date="20260202100000", unique="89abcdef",
              seconds=12.25, stage="ffee01")  # fmt: skip
     assert (a / "set" / "plots.root").read_bytes() != (b / "set" / "plots.root").read_bytes()  # the file's own bytes differ
     assert differences(ct, a, b) == {}

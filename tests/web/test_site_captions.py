@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import load_script
-from pnetviz.web import site, sitepages
+from pnetviz.web import parts, site, sitepages
 from pnetviz.cli.common import run
 from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.output.publish import CAPTIONS
@@ -47,7 +47,7 @@ def test_a_thumbnail_shows_its_caption(tmp_path):
 def test_a_live_view_shows_its_caption(tmp_path, monkeypatch):
     fold = _set(tmp_path, png=False)
     (fold / "plots.root").write_bytes(b"")
-    monkeypatch.setattr(site, "_figures", lambda directory: ["rejection_curve"])  # its canvas, as plots.root lists it
+    monkeypatch.setattr(parts, "_figures", lambda directory: ["rejection_curve"])  # its canvas, as plots.root lists it (web.parts)
     shown = sitepages.figure("results/m/fold-0", "rejection_curve", tmp_path, "../")
     assert "<iframe" in shown and SHOWN in shown
 
