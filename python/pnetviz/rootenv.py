@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import os
 import sys
+import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,3 +170,19 @@ def set_title(obj, title: str, *axis_titles: str) -> None:
         axis = get()
         if axis:
             axis.SetTitle(text)
+
+
+@contextlib.contextmanager
+def silent_stderr() -> Iterator[None]:
+    """File descriptor 2 sent to a scratch file inside the block (cling writes its diagnostics
+    there directly, past Python and ROOT's message handler)."""
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)

@@ -19,18 +19,17 @@ file the structural check cannot verify is read in a guarded child either way.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import os
 import re
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from pnetviz.errors import InputError
+from pnetviz.io.grammar import _short, option_text, parsed, used_names  # noqa: F401 - callers use columns.*
+from pnetviz.rootenv import silent_stderr
 
 ColumnMap = tuple[tuple[str, str], ...]  # (contract column, branch or expression), hashable and picklable
 FIX = "correct the mapping (--column NAME=EXPR / --columns FILE; docs/inputs.md, 'Your own ntuple')"
@@ -83,34 +82,9 @@ def _expr(expr: object, where: str) -> str:
     return expr.strip()
 
 
-def parsed(name: str, expr: str) -> object:
-    """The parsed tree of the mapped column `name`'s `expr` (InputError naming the option if it is
-    not in the grammar: a mapping that did not come through `parse_columns` is checked here)."""
-    from pnetviz.io import grammar  # noqa: PLC0415
-
-    return grammar.parse(expr, option_text(name, expr))
-
-
-def used_names(name: str, expr: str) -> list[str]:
-    """The names the mapped column `name`'s `expr` reads (branches, RDataFrame columns), from its tree."""
-    from pnetviz.io import grammar  # noqa: PLC0415
-
-    return grammar.names(parsed(name, expr))
-
-
-def option_text(name: str, expr: str) -> str:
-    """How a mapped column is named in messages: `--column NAME=EXPR` (a long EXPR shortened)."""
-    return f"--column {name}={_short(expr)}"
-
-
-def _short(text: str, limit: int = 100) -> str:
-    """`text` for a message: at most `limit` characters (a long one ends in '...')."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def is_plain(expr: str, types: Mapping[str, str]) -> bool:
     """Whether `expr` is a branch of a type the compiled reader reads (a rename, no expression)."""
-    from pnetviz.io.ntuple import DTYPES  # noqa: PLC0415
+    from pnetviz.io.branches import DTYPES  # noqa: PLC0415
 
     return expr in types and types[expr] in DTYPES
 
@@ -170,7 +144,7 @@ def _frame(path: Path, tree: str, exprs: ColumnMap, branches: Sequence[str]) -> 
     for k, (name, expr) in enumerate(exprs):
         call = f"{space}::pnetviz_f{k}({', '.join(used_names(name, expr))})"
         try:
-            with _silent_stderr():
+            with silent_stderr():
                 frame = ROOT.RDF.AsRNode((frame.Redefine if name in branches else frame.Define)(name, call))
         except Exception:  # noqa: BLE001 - cling's compilation error, raised as a C++ exception
             raise InputError(f"{path}: {option_text(name, expr)}: ROOT cannot compile this expression for the types "
@@ -209,34 +183,21 @@ def _declare_templates(exprs: ColumnMap) -> str:
         cpp = grammar.to_cpp(parsed(name, expr), param.__getitem__)
         code.append(f"{template}inline auto pnetviz_f{k}({params}) {{ return {cpp}; }}")
     code.append("}")
-    with _silent_stderr():
+    with silent_stderr():
         if not root().gInterpreter.Declare("\n".join(code)):
             raise InputError(f"{', '.join(option_text(*e) for e in exprs)}: ROOT cannot compile these expressions "
                              f"(e.g. '%' of a floating-point number). Fix: {FIX}.")  # fmt: skip
     return space
 
 
-@contextlib.contextmanager
-def _silent_stderr() -> Iterator[None]:
-    """File descriptor 2 sent to a scratch file inside the block (cling writes its diagnostics
-    there directly, past Python and ROOT's message handler)."""
-    saved = os.dup(2)
-    try:
-        with tempfile.TemporaryFile() as sink:
-            os.dup2(sink.fileno(), 2)
-            try:
-                yield
-            finally:
-                os.dup2(saved, 2)
-    finally:
-        os.close(saved)
 
 
 def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str], types: dict[str, str],
               entries: int, progress: bool, block: Sequence[str]) -> dict[str, np.ndarray]:  # fmt: skip
     """Column name -> array for `columns` (name -> type from `view_types`), in entry order: the
     plain branches with the compiled reader, the expressions in one RDataFrame event loop."""
-    from pnetviz.io import expressions, guard, ntuple  # noqa: PLC0415
+    from pnetviz.io import expressions, guard, treefile  # noqa: PLC0415
+    from pnetviz.io.branches import read_columns  # noqa: PLC0415
 
     source = dict(mapping)
     wanted = {name: source.get(name, name) for name in columns}
@@ -248,7 +209,7 @@ def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str]
     branches = {expr: types[expr] for expr in dict.fromkeys([*plain.values(), *(b for b, _ in inputs)])}
     data = {}
     if branches:
-        data = ntuple.read_columns(path, tree, branches, entries, progress, block=[plain[b] for b in block if b in plain])
+        data = read_columns(path, tree, branches, entries, progress, block=[plain[b] for b in block if b in plain])
     out = {name: data[expr] for name, expr in plain.items()}
     if compiled:
         try:
@@ -260,9 +221,9 @@ def read_view(path: Path, tree: str, mapping: ColumnMap, columns: dict[str, str]
     # the expressions alone through RDataFrame: its just-in-time compilation grows with every column
     # it reads (measured at 1e6 events: 3 boolean columns 4.9 s, the same and 6 renamed branches 10.9 s)
     args = (path, tree, exprs, tuple(n for n, _ in exprs), tuple(sorted(types)), entries)
-    if ntuple.check_structure(path, tree).verified:
+    if treefile.check_structure(path, tree).verified:
         return out | _read_frame(*args)
-    return out | guard.run(_read_frame, *args, subject=path, threads=ntuple._implicit_threads())
+    return out | guard.run(_read_frame, *args, subject=path, threads=treefile._implicit_threads())
 
 
 def divided_by_zero(path: Path, tree: str, exprs: Sequence[tuple[str, str]]) -> str:
@@ -276,17 +237,18 @@ def _read_frame(path: Path, tree: str, exprs: ColumnMap, columns: tuple[str, ...
                 entries: int) -> dict[str, np.ndarray]:  # fmt: skip
     """`columns` through RDataFrame (AsNumpy: one event loop), in entry order also with
     implicit multi-threading; every array a plain numpy array of its own."""
-    from pnetviz.io import ntuple, structure  # noqa: PLC0415
+    from pnetviz.io import structure, treefile  # noqa: PLC0415
+    from pnetviz.io.branches import DTYPES, _cpp_error  # noqa: PLC0415
     from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
     ROOT = root()
     used = {b for n, e in exprs for b in used_names(n, e) if b in branches}
-    sizes = {b: np.dtype(ntuple.DTYPES[t]).itemsize for b, t in ntuple.branch_types(path, tree).items()
-             if b in used and t in ntuple.DTYPES}  # fmt: skip
+    sizes = {b: np.dtype(DTYPES[t]).itemsize for b, t in treefile.branch_types(path, tree).items()
+             if b in used and t in DTYPES}  # fmt: skip
     try:
-        structure.check_baskets(path, ntuple._basket_tables(path, tree, sizes, entries))
+        structure.check_baskets(path, treefile._basket_tables(path, tree, sizes, entries))
     except structure.Damaged as err:
-        raise InputError(f"{path}: not a readable ROOT file (damaged: {err}). {ntuple.REMADE}") from None
+        raise InputError(f"{path}: not a readable ROOT file (damaged: {err}). {treefile.REMADE}") from None
     frame = _frame(path, tree, exprs, branches)
     names = list(columns) + ["rdfentry_"] * ROOT.IsImplicitMTEnabled()
     try:
@@ -298,7 +260,7 @@ def _read_frame(path: Path, tree: str, exprs: ColumnMap, columns: tuple[str, ...
 
             divided = [(n, e) for n, e in exprs if grammar.divides(parsed(n, e))]
             raise InputError(divided_by_zero(path, tree, divided)) from None
-        raise InputError(f"{path}: ROOT failed reading it through RDataFrame ({ntuple._cpp_error(err)}). "
+        raise InputError(f"{path}: ROOT failed reading it through RDataFrame ({_cpp_error(err)}). "
                          f"Fix: {FIX}.") from None  # fmt: skip
     order = data.pop("rdfentry_", None)
     if order is not None:

@@ -28,7 +28,8 @@ ColumnMap = tuple[tuple[str, str], ...]
 def _kernel(exprs: ColumnMap, inputs: tuple[tuple[str, str], ...]) -> tuple[str, tuple[str, ...]] | None:
     """(namespace, result type per expression) of the declared evaluator, None if cling refuses."""
     from pnetviz.io import grammar  # noqa: PLC0415
-    from pnetviz.io.columns import _silent_stderr, parsed  # noqa: PLC0415
+    from pnetviz.io.grammar import parsed  # noqa: PLC0415
+    from pnetviz.rootenv import silent_stderr  # noqa: PLC0415
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     ROOT = root()
@@ -54,7 +55,7 @@ def _kernel(exprs: ColumnMap, inputs: tuple[tuple[str, str], ...]) -> tuple[str,
                     f"}} catch (const std::domain_error &) {{ return {k}; }}\n" for k in range(len(exprs)))  # fmt: skip
     code.append(f"long long eval(long long n, const std::uint64_t *in, const std::uint64_t *out) {{\n{casts}"
                 f"{loops}return -1;\n}}\n}}")  # fmt: skip
-    with _silent_stderr():
+    with silent_stderr():
         if not ROOT.gInterpreter.Declare("\n".join(code)):
             return None
     ns = getattr(ROOT, space)
@@ -65,8 +66,8 @@ def inputs_of(exprs: ColumnMap, types: Mapping[str, str]) -> tuple[tuple[str, st
     """(branch, type) the expressions read (none for constants), or None when one of their names
     is not a branch of a type the compiled reader reads or is another of the mapped expressions
     (left to RDataFrame)."""
-    from pnetviz.io.columns import used_names  # noqa: PLC0415
-    from pnetviz.io.ntuple import DTYPES  # noqa: PLC0415
+    from pnetviz.io.grammar import used_names  # noqa: PLC0415
+    from pnetviz.io.branches import DTYPES  # noqa: PLC0415
 
     defined = {name for name, _ in exprs}
     # a column's own name in its expression is its branch (Define's Redefine sees the branch)
@@ -81,7 +82,7 @@ def inputs_of(exprs: ColumnMap, types: Mapping[str, str]) -> tuple[tuple[str, st
 def result_types(exprs: ColumnMap, types: Mapping[str, str]) -> dict[str, str] | None:
     """Column name -> C++ result type of each expression, None when the compiled path cannot
     take them (RDataFrame then compiles them and reports the errors)."""
-    from pnetviz.io.ntuple import DTYPES  # noqa: PLC0415
+    from pnetviz.io.branches import DTYPES  # noqa: PLC0415
 
     inputs = inputs_of(exprs, types)
     kernel = _kernel(tuple(exprs), inputs) if inputs is not None else None
@@ -94,7 +95,7 @@ def evaluate(exprs: ColumnMap, types: Mapping[str, str], data: Mapping[str, np.n
              entries: int) -> dict[str, np.ndarray]:  # fmt: skip
     """Column name -> values of each expression over the branch arrays `data` (entry order);
     DividedByZero naming the expression where an integer is divided by zero."""
-    from pnetviz.io.ntuple import DTYPES  # noqa: PLC0415
+    from pnetviz.io.branches import DTYPES  # noqa: PLC0415
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     inputs = inputs_of(exprs, types)

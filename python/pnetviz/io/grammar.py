@@ -410,3 +410,24 @@ def _declare() -> None:
 
     if not root().gInterpreter.Declare(HELPERS):
         raise RuntimeError("cling refused pnetviz's expression helpers")
+
+
+def parsed(name: str, expr: str) -> object:
+    """The parsed tree of the mapped column `name`'s `expr` (InputError naming the option if it is
+    not in the grammar: a mapping that did not come through `parse_columns` is checked here)."""
+    return parse(expr, option_text(name, expr))
+
+
+def used_names(name: str, expr: str) -> list[str]:
+    """The names the mapped column `name`'s `expr` reads (branches, RDataFrame columns), from its tree."""
+    return names(parsed(name, expr))
+
+
+def option_text(name: str, expr: str) -> str:
+    """How a mapped column is named in messages: `--column NAME=EXPR` (a long EXPR shortened)."""
+    return f"--column {name}={_short(expr)}"
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """`text` for a message: at most `limit` characters (a long one ends in '...')."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
