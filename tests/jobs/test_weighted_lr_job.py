@@ -209,3 +209,39 @@ def test_fold_summary_of_the_weighted_pairs(tmp_path_factory):
     assert signal[key]["test"]["mean"]["auc"] == pytest.approx(np.mean([f["pairs"]["all"]["test"] for f in folds]), abs=1e-12)
     caption = summary["figure_captions"]["weighted_lr_signal_vs_all_roc_curve_folds"]
     assert "vs all backgrounds, weighted LR" in caption and "w: Nonprompt 0.75, Diboson 0.15, ttZ 0.1 (expected yields)" in caption
+
+
+@pytest.mark.slow
+def test_out_of_fold_pools_the_weighted_pairs(tmp_path_factory):
+    """The weighted pairs enter the out-of-fold evaluation: signal vs all backgrounds pooled over the
+    folds' test events, each background class's weights times its share factor, AUC against the
+    sort-based numpy AUC of the pooled events read from the ntuples."""
+    from conftest import make_demo  # noqa: PLC0415
+    from pnetviz.demo.toys import DemoConfig  # noqa: PLC0415
+
+    results = make_demo(tmp_path_factory, DemoConfig(events=1200, folds=2))
+    out = tmp_path_factory.mktemp("oof")
+    argv = ["--results-dir", str(results), "--fold", "all", "--output", str(out), "--formats", "none", "--bootstrap", "2",
+            "--binning", "none", "--score", "weighted-lr", "-q"]  # fmt: skip
+    assert run(load_script("visualizeMultiClass").main, argv) == 0
+    pooled = json.loads((out / "folds" / "out_of_fold.json").read_text())["pairs"]
+    key = next(k for k in pooled if k.endswith("vs all backgrounds (weighted LR)"))
+    files = sorted(p for p in results.rglob("*.root") if "multiclass" in p.parts)
+    assert [p.parent.name for p in files] == ["fold-0", "fold-1"]  # the multi-class model's ntuple per fold
+    scores, is_signal, weights = [], [], []
+    for k, path in enumerate(files):
+        section = json.loads((out / f"fold-{k}" / "summary_report.json").read_text())["weighted_lr"]
+        preds = read_predictions(path, classes=CLASSES)
+        w = np.abs(preds.weight)
+        totals = np.bincount(preds.label, w, minlength=4)[1:]
+        share = np.r_[1.0, np.array(list(section["weights"].values())) * totals.sum() / totals]
+        s = [preds.scores[c].astype(np.float64) for c in CLASSES]
+        v = list(section["weights"].values())
+        score = s[0] / (s[0] + v[0] * s[1] + v[1] * s[2] + v[2] * s[3])
+        m = preds.masks["test"]
+        scores.append(score[m]), is_signal.append(preds.label[m] == 0), weights.append((w * share[preds.label])[m])
+    expected = sorted_auc(np.concatenate(scores), np.concatenate(is_signal), np.concatenate(weights))
+    assert pooled[key]["events"] == sum(len(s) for s in scores)
+    assert pooled[key]["auc"] == pytest.approx(expected, abs=1e-12)
+    assert pooled[key]["prefix"] == "weighted_lr_signal_vs_all_"
+    assert any(k.endswith("vs ttZ (weighted LR)") for k in pooled)

@@ -185,7 +185,8 @@ def run(job: MultiClassJob) -> RunOutput:
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz multi-class evaluation: {job.signal}"), extra, only=imageset.selection(job.images))  # fmt: skip
     if job.fold is not None:  # each pair's test (and binning-choice) events for the out-of-fold evaluation
-        outoffold.store(job.output, outoffold.multiclass_pairs(job, preds, ev, lambda bkg: f"signal_vs_{file_tag(bkg)}_"))
+        outoffold.store(job.output, {**outoffold.multiclass_pairs(job, preds, ev, lambda bkg: f"signal_vs_{file_tag(bkg)}_"),
+                                     **multiweighted.out_of_fold_pairs(job, preds, ev.weighted)})  # fmt: skip
     curves = {
         f"{job.signal} vs {bkg} (LR)": (f"signal_vs_{file_tag(bkg)}_",
                                         {s: decisions.with_wp_scalars(fold_curves(job.fold, r, ev.hep[bkg][s]),

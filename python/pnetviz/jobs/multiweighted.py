@@ -160,3 +160,31 @@ def figures(job, wev: WeightedEvaluation, decided: dict[str, decisions.PairDecis
         label = "Backgrounds" if name == ALL else job.label(name)
         figs += score_pair_figures(job, tag(name), results, wev.hep[name], label, xtitle, ctx, decided[name], "score")
     return figs
+
+
+def out_of_fold_pairs(job, preds, wev: WeightedEvaluation | None) -> dict[str, dict]:
+    """The weighted pairs' test (and binning-choice) events of one fold, stored beside the pairwise
+    ones for the out-of-fold evaluation (jobs.outoffold), under the fold summary's names: signal vs
+    all backgrounds with each class's weights times its share factor, signal vs each background."""
+    from pnetviz.jobs import outoffold  # noqa: PLC0415
+
+    if wev is None:
+        return {}
+    classes = preds.classes
+    score = weightedlr.score(preds.scores[classes[0]], [preds.scores[b] for b in wev.weights.weights], wev.weights.vector)
+    factor = np.array([1.0] + [wev.factors[c] for c in classes[1:]])
+    keep = preds.subsets[job.subset] if job.subset else None
+    out = {}
+    for name, results in wev.pairs.items():
+        if not all(s in results for s in ("train", "test")):
+            continue
+        if name == ALL:
+            mask, per_event = keep, factor[preds.label]
+        else:
+            mask, per_event = (preds.label == 0) | (preds.label == classes.index(name)), None
+            mask = mask if keep is None else mask & keep
+        valid = outoffold.valid_split(preds, mask, score, job.hep.weight_mode, per_event)
+        key = f"{job.signal} vs {'all backgrounds' if name == ALL else name} (weighted LR)"
+        out[key] = {"prefix": f"{tag(name)}_", "background": "backgrounds" if name == ALL else name,
+                    "pair": outoffold.fold_pair(results, wev.hep[name], valid)}  # fmt: skip
+    return out

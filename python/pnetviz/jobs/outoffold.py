@@ -41,15 +41,18 @@ def split_of(result: SplitResult) -> oof.Split:
     return oof.Split(np.asarray(s.scores), np.asarray(s.is_signal, bool), np.asarray(s.used, float))
 
 
-def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str) -> oof.Split | None:
-    """The validation events of `mask` (None without a validation split or without both classes)."""
+def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
+                factor: np.ndarray | None = None) -> oof.Split | None:  # fmt: skip
+    """The validation events of `mask` (None without a validation split or without both classes);
+    `factor`: a per-event factor on their weights (the weighted LR's background shares)."""
     if "valid" not in preds.masks:
         return None
     sel = preds.masks["valid"] if mask is None else preds.masks["valid"] & mask
     is_signal = preds.label[sel] == 0
     if not is_signal.any() or is_signal.all():
         return None
-    return oof.Split(np.asarray(scores[sel]), is_signal, mode_weights(preds.weight[sel], mode).astype(float))
+    weights = mode_weights(preds.weight[sel], mode).astype(float)
+    return oof.Split(np.asarray(scores[sel]), is_signal, weights if factor is None else weights * factor[sel])
 
 
 def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split | None) -> oof.FoldPair:
