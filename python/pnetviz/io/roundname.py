@@ -35,7 +35,7 @@ def registry(plots_root: Path) -> dict[str, str]:
     name = escape.printable(str(path))
     if not os.path.exists(path):  # no registry yet (or no plots tree: said where it is made)
         return {}
-    data = parse_json(read_bytes(path, "round registry", MAX_SMALL_BYTES, name, REGISTRY_FIX), name, REGISTRY_FIX)
+    data = parse_json(read_bytes(path, "round registry", MAX_SMALL_BYTES, name, REGISTRY_FIX), name, REGISTRY_FIX, unique=True)
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in rounds.items()):
         raise InputError(f"{name}: not a round registry ({{\"rounds\": {{name: results path}}}}). Fix: {REGISTRY_FIX}.")
