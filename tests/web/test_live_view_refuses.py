@@ -1,10 +1,9 @@
 """The live view (view.js) draws nothing pnetviz never writes. JSROOT turns a TF1's formula text
-into JavaScript (`new Function`, modules/base/func.mjs) and runs it when it needs the function's
-values, so a TF1 planted in a plots.root of a shared tree would be code run in the browser of
-whoever opens the report; `pnetviz render` and the notebook refuse such files (draw.stored), the
-live view drew them. It now walks the object read and shows one error naming the class instead:
-the classes of draw.stored.ALLOWED_CLASSES (a TExec only as an older set's palette command).
-Served on 127.0.0.1 and opened in headless Chromium (skipped with a reason where absent)."""
+into JavaScript (`new Function`, modules/base/func.mjs) to evaluate it; the page's
+Content-Security-Policy (no 'unsafe-eval') already keeps the browser from compiling it, and the
+view now also refuses the object before JSROOT sees it, as `pnetviz render` and the notebook
+refuse such files (draw.stored): one error naming the class, nothing drawn. The classes are those
+of draw.stored.ALLOWED_CLASSES (a TExec only as an older set's palette command). Served on 127.0.0.1 and opened in headless Chromium (skipped with a reason where absent)."""
 
 from __future__ import annotations
 
