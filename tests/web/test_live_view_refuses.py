@@ -3,7 +3,8 @@ into JavaScript (`new Function`, modules/base/func.mjs) to evaluate it; the page
 Content-Security-Policy (no 'unsafe-eval') already keeps the browser from compiling it, and the
 view now also refuses the object before JSROOT sees it, as `pnetviz render` and the notebook
 refuse such files (draw.stored): one error naming the class, nothing drawn. The classes are those
-of draw.stored.ALLOWED_CLASSES (a TExec only as an older set's palette command). Served on 127.0.0.1 and opened in headless Chromium (skipped with a reason where absent)."""
+of draw.stored.ALLOWED_CLASSES (a TExec only as an older set's palette command). Served on
+127.0.0.1 and opened in headless Chromium (skipped with a reason where absent)."""
 
 from __future__ import annotations
 
