@@ -142,3 +142,14 @@ def test_open_round_on_a_bad_summary_is_an_input_error_naming_the_file(tmp_path,
 def test_open_round_of_a_summary_without_jobs_has_no_models(tmp_path):
     plots, _ = round_with(tmp_path, {"rows": []})
     assert pnetviz.open_round(plots, frames=False).models == []
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 1e999])
+@pytest.mark.parametrize("options", [lambda v: {"column": {"weight": v}}, lambda v: {"column": [v]},
+                                     lambda v: {"working_points": [0.5, v]}, lambda v: {"bootstrap": v}])  # fmt: skip
+def test_a_non_finite_number_is_refused_before_it_becomes_text(options, bad):
+    """str(nan) is 'nan': column={'weight': nan} read a branch named 'nan' (or 'inf'), if the tree had one."""
+    parser = binary.parser("pnetviz binary")
+    with pytest.raises(InputError, match=r"=: (nan|inf|-inf) is not a finite number"):
+        to_argv(parser, options(bad))
+    assert to_argv(parser, options(0.5))  # a finite number passes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -220,3 +221,41 @@ def test_a_damaged_registry_is_one_line_naming_it(tmp_path, text, said):
     (plots / REGISTRY).write_text(text)
     with pytest.raises(InputError, match=f"^{plots / REGISTRY}: {said}.*Fix: repair or remove it"):
         round_name(plots, tmp_path / "results", None)
+
+
+@pytest.mark.parametrize(("registered", "said"), [
+    ("x/y", "it contains '/'"), (".", "'.' is not a name"), ("..", "'..' is not a name"),
+    ("../../escaped", "it contains '/'"), ("", "it is empty"), ("-q", "it starts with '-'"),
+    ("campaign", "'campaign' is the plots tree's own"), ("diff", "'diff' is the plots tree's own"),
+])  # fmt: skip
+def test_a_registered_name_that_is_no_round_is_refused(tmp_path, registered, said):
+    """A registry edited by someone else: a round name is a directory of the plots tree, checked as
+    --round is; before, 'x/y' published into plots/x/y/, '.' into the plots tree's top, 'campaign'
+    into the campaign summary and '../../escaped' two levels above the plots tree."""
+    plots, results = tmp_path / "plots", tmp_path / "results"
+    plots.mkdir()
+    (plots / REGISTRY).write_text(json.dumps({"rounds": {registered: str(results.resolve())}}))
+    with pytest.raises(InputError, match=f"^{plots / REGISTRY}: rounds: {re.escape(repr(registered))} is not a round name "
+                                         f"\\({re.escape(said)}.*Fix: repair or remove it"):  # fmt: skip
+        round_name(plots, results, None)
+
+
+def test_a_registered_relative_results_path_is_refused(tmp_path):
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    (plots / REGISTRY).write_text(json.dumps({"rounds": {"results": "results"}}))
+    with pytest.raises(InputError, match="rounds: 'results' is not a round name \\(its results path is not absolute"):
+        round_name(plots, tmp_path / "results", None)
+
+
+def test_a_registry_naming_the_plots_top_publishes_nothing(rounds, tmp_path, capsys):
+    """The command as a user runs it: exit 2, one line, nothing but the registry in the plots tree."""
+    a, _ = rounds
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    (plots / REGISTRY).write_text(json.dumps({"rounds": {".": str(a.resolve())}}))
+    capsys.readouterr()
+    assert binary(a, plots, "0") == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(err) == 1 and "rounds: '.' is not a round name ('.' is not a name)" in err[0] and "Traceback" not in err[0]
+    assert sorted(p.name for p in plots.iterdir()) == [REGISTRY]

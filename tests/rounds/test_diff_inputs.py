@@ -108,3 +108,33 @@ def test_the_paired_p_value_equals_scipys_normal_tail(z):
     expected = 2 * stats.norm.sf(abs(z))
     assert two_sided_normal(z) == pytest.approx(expected, rel=1e-12, abs=0.0)
     assert math.isfinite(two_sided_normal(z))
+
+
+@pytest.mark.parametrize(("field", "value", "shown"), [
+    ("auc_test", "0.9", "rows[1].auc_test '0.9' is not a number or null"),
+    ("auc_test", True, "rows[1].auc_test True is not a number or null"),
+    ("fold", "0", "rows[1].fold '0' is not a fold index (0 to 9999) or null"),
+    ("fold", 0.5, "rows[1].fold 0.5 is not a fold index"),
+    ("fold", True, "rows[1].fold True is not a fold index"),
+    ("fold", -1, "rows[1].fold -1 is not a fold index"),
+    ("fold", 10**30, "rows[1].fold 1000000000000000000000000000000 is not a fold index"),
+])  # fmt: skip
+def test_a_fold_or_auc_of_the_wrong_type_is_one_line_not_a_dropped_row(tmp_path, capsys, field, value, shown):
+    """Before, such a row was left out without a word (as a pilot row is): the model's fold, or
+    the model, silently missing from the comparison."""
+    a = summary(tmp_path / "a", rows_of("Run3Mu"))
+    damaged = rows_of("Run3Mu")
+    damaged[1][field] = value
+    b = summary(tmp_path / "b", damaged)
+    assert run_command("diff", [str(a), str(b), "--output", str(tmp_path / "out"), "--formats", "none", "-q"]) == 2
+    err = one_error(capsys)
+    assert str(b / "campaign" / diff.SUMMARY) in err and shown in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_null_fold_or_auc_rows_are_still_left_out(tmp_path):
+    rows = rows_of("Run3Mu")
+    rows[1]["auc_test"] = None
+    rows[2]["fold"] = None  # a pilot row
+    b = summary(tmp_path / "b", rows)
+    assert [(r["pair"], r["fold"]) for r in diff.load_rows(b / "campaign")] == [("diboson", 0), ("ttZ", 1)]

@@ -14,6 +14,7 @@ checks the command line's (ranges, NaN, TLatex bounds, choices): InputError, one
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Mapping
 
@@ -33,6 +34,8 @@ def _scalar(key: str, value: object, what: str = "value") -> str:
     if isinstance(value, bool) or not isinstance(value, SCALARS):
         raise TypeError(f"{key}=: a {type(value).__name__} is not a {what} of this option; give a string or a "
                         "number (a list only where the option takes a comma list)")  # fmt: skip
+    if isinstance(value, float) and not math.isfinite(value):  # str() would be 'nan'/'inf': a branch name in column=
+        raise InputError(f"{key}=: {value} is not a finite number. Fix: give a finite number.")
     return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 

@@ -118,7 +118,8 @@ def recorded_command(directory: Path) -> list[str] | None:
     that is not a list of strings) is one line naming it."""
     path = Path(directory) / MARKER
     name = printable(path)
-    data = read_json(path, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True)
+    data = read_json(path, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True,
+                     unique=True)  # fmt: skip
     command = (data or {}).get("command")
     if command is None:
         return None
@@ -144,7 +145,7 @@ def read_manifest(summary: Path, parser: argparse.ArgumentParser) -> dict[str, o
     and checked as the command line is; a bad value is one line naming the file and the field."""
     path = Path(summary) / MANIFEST
     name = printable(path)
-    data = read_json(path, "round options", RECORD_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True)
+    data = read_json(path, "round options", RECORD_FIX, limit=MAX_SMALL_BYTES, name=name, missing_ok=True, unique=True)
     options = (data or {}).get("options", {})
     if not isinstance(options, dict):
         raise BadFile(name, "options is not an object of option -> value", RECORD_FIX)

@@ -45,7 +45,7 @@ def parse_columns(pairs: Sequence[str] | None, file: str | Path | None) -> Colum
     mapping: dict[str, str] = {}
     if file is not None:
         doc = read_json(Path(file), "column mapping", 'write {"<contract column>": "<branch or expression>", ...}',
-                        name=f"--columns {file}")  # fmt: skip
+                        name=f"--columns {file}", unique=True)  # fmt: skip
         for name, expr in doc.items():
             _name(name, f"--columns {file}")
             mapping[name] = _expr(expr, f"--columns {file}: '{name}'")

@@ -103,7 +103,9 @@ def evaluate(exprs: ColumnMap, types: Mapping[str, str], data: Mapping[str, np.n
     arrays = [np.ascontiguousarray(data[b]) for b, _ in inputs]
     out = {name: np.empty(entries, dtype=DTYPES[t]) for (name, _), t in zip(exprs, kinds)}
     if entries:
-        ins = np.array([a.ctypes.data for a in arrays], dtype=np.uint64)
+        # one unused entry when no expression reads a branch (constants: valid_mask=false): cppyy
+        # takes no empty array for a pointer
+        ins = np.array([a.ctypes.data for a in arrays] or [0], dtype=np.uint64)
         outs = np.array([a.ctypes.data for a in out.values()], dtype=np.uint64)
         failed = int(getattr(root(), space).eval(entries, ins, outs))
         if failed >= 0:

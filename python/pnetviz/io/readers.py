@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from pnetviz.errors import InputError
+from pnetviz.io import jsonkeys
 
 MiB = 1 << 20
 MAX_JSON_BYTES = 64 * MiB  # the largest pnetviz writes (a fold's curves) is a few MB; the trainer's, kB
@@ -201,15 +202,21 @@ def _check_tree(doc: Any, name: str, fix: str) -> None:
 JSON_TYPES = {list: "list", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
 
 
-def parse_json(data: bytes, name: str, fix: str = DEFAULT_FIX, finite: bool = True) -> Any:
-    """The JSON document in `data` (any top-level type), checked as `read_json` does."""
+def parse_json(data: bytes, name: str, fix: str = DEFAULT_FIX, finite: bool = True, unique: bool = False) -> Any:
+    """The JSON document in `data` (any top-level type), checked as `read_json` does; `unique`:
+    a key given twice in an object is a bad file (a record others can edit: a reader sees the
+    first value, json keeps the last)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise BadFile(name, f"not valid JSON ({err})", fix) from None
     constant = _BadNumber if finite else float
+    hook = jsonkeys.unique_object if unique else None
     try:
-        doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=constant)
+        doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=constant,
+                         object_pairs_hook=hook)  # fmt: skip
+    except jsonkeys.Duplicate as err:
+        raise BadFile(name, f"the key {str(err.args[0])[:80]!r} is given twice in one object", fix) from None
     except json.JSONDecodeError as err:
         raise BadFile(name, f"not valid JSON ({' '.join(str(err).split())[:120]})", fix) from None
     except RecursionError:
@@ -219,14 +226,14 @@ def parse_json(data: bytes, name: str, fix: str = DEFAULT_FIX, finite: bool = Tr
 
 
 def read_json(path: Path, what: str, fix: str = DEFAULT_FIX, finite: bool = True, limit: int = MAX_JSON_BYTES,
-              name: str | None = None, missing_ok: bool = False) -> dict | None:  # fmt: skip
+              name: str | None = None, missing_ok: bool = False, unique: bool = False) -> dict | None:  # fmt: skip
     """The JSON object in the file `path` (`what` names it in errors: "training history"; `name`
     replaces the path there, e.g. "--expected-yields FILE"). `finite=False` lets NaN/Infinity
     through (files that record a diverged training). None if absent and `missing_ok`."""
     name = name or str(path)
     if missing_ok and not os.path.lexists(path):
         return None
-    doc = parse_json(read_bytes(path, what, limit, name, fix), name, fix, finite)
+    doc = parse_json(read_bytes(path, what, limit, name, fix), name, fix, finite, unique)
     if not isinstance(doc, dict):
         raise BadFile(name, f"a JSON {JSON_TYPES.get(type(doc), 'value')}, not an object", fix)
     return doc
@@ -235,7 +242,7 @@ def read_json(path: Path, what: str, fix: str = DEFAULT_FIX, finite: bool = True
 def read_marker(path: Path) -> dict:
     """The output set marker (`<set>/.pnetviz-set.json`) at `path`: an object whose `files` (if
     given) is a list of names."""
-    doc = read_json(path, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES)
+    doc = read_json(path, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES, unique=True)
     if "files" in doc:
         text_list(doc["files"], str(path), "files", MARKER_FIX)
     return doc

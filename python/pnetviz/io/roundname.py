@@ -35,10 +35,17 @@ def registry(plots_root: Path) -> dict[str, str]:
     name = escape.printable(str(path))
     if not os.path.exists(path):  # no registry yet (or no plots tree: said where it is made)
         return {}
-    data = parse_json(read_bytes(path, "round registry", MAX_SMALL_BYTES, name, REGISTRY_FIX), name, REGISTRY_FIX)
+    data = parse_json(read_bytes(path, "round registry", MAX_SMALL_BYTES, name, REGISTRY_FIX), name, REGISTRY_FIX, unique=True)
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if not isinstance(rounds, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in rounds.items()):
         raise InputError(f"{name}: not a round registry ({{\"rounds\": {{name: results path}}}}). Fix: {REGISTRY_FIX}.")
+    for round_, results in rounds.items():  # a name is a directory of the plots tree: as --round is checked
+        problem = name_problem(round_) or (f"'{round_}' is the plots tree's own" if round_ in RESERVED else None)
+        if problem is None and not os.path.isabs(results):
+            problem = "its results path is not absolute (pnetviz records resolved paths)"
+        if problem:
+            raise InputError(f"{name}: rounds: {escape.printable(round_)[:80]!r} is not a round name ({problem}): pnetviz places "
+                             f"output sets in the plots tree by this name. Fix: {REGISTRY_FIX}.")  # fmt: skip
     return rounds
 
 

@@ -74,6 +74,7 @@ def summary_dir(path: Path) -> Path:
 
 
 ROW_FIX = "rerun `pnetviz campaign` for it (its summary was changed or damaged)"
+MAX_FOLD = 9999  # a fold row's index (fold-<k>): a trainer's k-fold has a handful
 NAME_FIELDS = ("channel", "signal", "kind")  # path components of the round's fold sets
 
 
@@ -88,7 +89,13 @@ def load_rows(directory: Path) -> list[dict]:
     rows = readers.object_list(data["rows"], text_line(path), "rows", ROW_FIX)
     kept = []
     for index, row in enumerate(rows):
-        if not (isinstance(row.get("fold"), int) and not isinstance(row.get("fold"), bool) and finite(row.get("auc_test"))):
+        fold, auc = row.get("fold"), row.get("auc_test")
+        if fold is not None and not (isinstance(fold, int) and not isinstance(fold, bool) and 0 <= fold <= MAX_FOLD):
+            raise readers.BadFile(text_line(path), f"rows[{index}].fold {fold!r:.60} is not a fold index (0 to {MAX_FOLD}) or null",
+                          ROW_FIX)  # fmt: skip
+        if auc is not None and not finite(auc):  # a text or a boolean: the row was dropped without a word
+            raise readers.BadFile(text_line(path), f"rows[{index}].auc_test {auc!r:.60} is not a number or null", ROW_FIX)
+        if fold is None or auc is None:  # a pilot row, a fold without a test AUC
             continue
         for key in NAME_FIELDS:
             readers.name_part(row.get(key), text_line(path), f"rows[{index}].{key}", ROW_FIX)

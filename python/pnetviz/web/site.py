@@ -88,7 +88,12 @@ def root_files(jsroot: str) -> dict[str, str]:
             '<div id="drawing" style="width: 800px; height: 600px"></div><p id="error" class="failed"></p>')
     view = _page("pnetviz live view", body, jsroot, "campaign/site/", scripts=())
     view = view.replace("</head>", f'<style>{font_faces()}</style><script type="module" src="view.js"></script></head>', 1)
-    return {"index.html": door, "view.html": view, "view.js": VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))}
+    from pnetviz.draw.stored import ALLOWED_CLASSES, ALLOWED_EXECS  # noqa: PLC0415
+
+    script = (VIEW_JS.replace("@JSROOT@", json.dumps(jsroot)).replace("@VERSION@", json.dumps(JSROOT_VERSION))
+              .replace("@ALLOWED@", json.dumps(sorted(ALLOWED_CLASSES)))
+              .replace("@EXECS@", json.dumps(sorted(f"{name}\n{command}" for name, command in ALLOWED_EXECS))))  # fmt: skip
+    return {"index.html": door, "view.html": view, "view.js": script}
 
 
 def publish_root_files(plots_root: Path, jsroot_dir: Path | None) -> None:

@@ -110,6 +110,7 @@ function rootSizes(obj, seen) {
 
 VIEW_JS = """// Draw one object of a plots.root with JSROOT: ?file=<path relative to this page>&item=<key>&opt=<draw option>[&fit=1].
 const base = @JSROOT@, VERSION = @VERSION@;
+const ALLOWED = new Set(@ALLOWED@), PALETTE_EXECS = @EXECS@;
 const params = new URLSearchParams(window.location.search);
 const file = params.get('file') || '', item = params.get('item') || '', opt = params.get('opt') || '';
 const what = document.getElementById('what'), error = document.getElementById('error');
@@ -139,6 +140,9 @@ if (bad) {
     if (item) {
       const f = await jsroot.openFile(url);
       const obj = await f.readObject(item);
+      const foreign = foreignObject(obj);
+      if (foreign)  // JSROOT turns a TF1's formula into JavaScript and runs it: nothing pnetviz never writes is drawn
+        throw new Error(`it holds ${foreign}, which pnetviz never writes (the file was changed by someone else?): not drawn`);
       plainDivisions(obj);
       await asRootDraws(base, obj);
       if (obj.fCw && obj.fCh) {  // a stored canvas: drawn at its own size, or framed at its own aspect
@@ -178,6 +182,21 @@ async function showCaption(parts, key) {
   } catch (err) {
     // no report or no caption: the drawing alone
   }
+}
+
+// The first object `obj` reaches whose class pnetviz never writes (draw.stored.ALLOWED_CLASSES;
+// a TExec only as the palette command older sets stored), as text; null when there is none
+function foreignObject(obj, seen = new Set()) {
+  if (!obj || typeof obj !== 'object' || ArrayBuffer.isView(obj) || seen.has(obj)) return null;
+  seen.add(obj);
+  const type = obj._typename;
+  if (typeof type === 'string' && (type === 'TExec' ? !PALETTE_EXECS.includes(`${obj.fName}\n${obj.fTitle}`) : !ALLOWED.has(type)))
+    return `a ${type}`;
+  for (const value of Object.values(obj)) {
+    const found = foreignObject(value, seen);
+    if (found) return found;
+  }
+  return null;
 }
 
 // ROOT keeps an axis's MaxDigits in its fNdivisions (x 1000000, TAttAxis::GetMaxDigits), which
