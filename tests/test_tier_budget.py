@@ -92,3 +92,21 @@ def test_an_unregistered_marker_is_an_error(pytester):
     pytester.makepyfile(test_typo="import pytest\n\n@pytest.mark.slwo\ndef test_x():\n    pass\n")
     result = pytester.runpytest_inprocess("-p", "tier_budget")
     assert result.ret == pytest.ExitCode.INTERRUPTED and "slwo" in result.stdout.str()
+
+
+def test_every_reader_of_the_session_demo_round_is_marked_slow(request):
+    """tests/conftest.py marks them at collection (the round is a demo and its whole campaign)."""
+    import conftest
+
+    class Item:
+        def __init__(self, fixturenames):
+            self.fixturenames, self.marks = fixturenames, []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    items = [Item(["tmp_path", "demo_round"]), Item(["tmp_path"]), Item(["demo_round"])]
+    conftest.pytest_collection_modifyitems(request.config, items)
+    assert [item.marks for item in items] == [["slow"], [], ["slow"]]
+    readers = [item for item in request.session.items if "demo_round" in getattr(item, "fixturenames", ())]
+    assert all(item.get_closest_marker("slow") for item in readers)  # this session's, if any

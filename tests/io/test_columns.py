@@ -95,6 +95,7 @@ def test_invalid_expression_is_one_line_without_cling_output(other, capfd):
     assert "error" not in capfd.readouterr().err
 
 
+@pytest.mark.slow
 def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(other, monkeypatch):
     path, cols = other
     exprs = (("true_label", "isSignal ? 0 : 1"), ("weight", "evt_weight * 2"), ("test_mask", "event % 5 == 3"),

@@ -43,6 +43,7 @@ def typed_file(tmp_path):
     return path, cols, {k: types[k] for k in cols}
 
 
+@pytest.mark.slow
 def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file):
     path, cols, types = typed_file
     cache = tmp_path / "cache"
@@ -59,6 +60,7 @@ def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file)
     assert built["x_uint64"][0] == 2**64 - 7 and built["x_int64"][1] == 2**62 + 5
 
 
+@pytest.mark.slow
 def test_library_reader_reports_errors_as_cling_did(tmp_path, use_cache, typed_file):
     path, _, types = typed_file
     use_cache(tmp_path / "cache")
@@ -102,6 +104,7 @@ def test_a_cache_others_may_write_is_not_used(tmp_path, monkeypatch):
         assert native.library(readonly) is None
 
 
+@pytest.mark.slow
 def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_file, monkeypatch):
     """Branch types and basket tables from the one C call equal the PyROOT look-ups they replace."""
     from pnetviz.io import ntuple, treefile

@@ -100,6 +100,7 @@ def test_script_summary_and_missing_fold(tmp_path, recwarn):
     assert json.loads((out / "folds" / "summary_report.json").read_text())["missing_folds"] == [1]
 
 
+@pytest.mark.slow
 def test_multiclass_fold_summary_per_pair(tmp_path):
     cfg = DemoConfig(events=3000, folds=2)
     for fold in range(cfg.folds):

@@ -29,6 +29,7 @@ def auc_error(auc: float, n_s: int, n_b: int) -> float:
     return math.sqrt((auc * (1 - auc) + (n_s - 1) * (q1 - auc**2) + (n_b - 1) * (q2 - auc**2)) / (n_s * n_b))
 
 
+@pytest.mark.slow
 def test_gaussian_background_shift_matches_the_closed_form():
     rng = np.random.default_rng(11)
     n, mu_s, mu_b, sig_s, sig_b, tau, k = 1_000_000, 1.0, 0.0, 1.0, 1.3, 0.1, 1.5

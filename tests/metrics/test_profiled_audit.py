@@ -12,6 +12,7 @@ from pnetviz.metrics.profiled import Nuisance, profile, summary
 from test_profiled import area, exact_roc, lower_envelope_auc, moved, sample, worst_background_auc
 
 
+@pytest.mark.slow
 def test_seven_one_sided_weight_nuisances_match_every_vertex():
     """Six background nuisances raise the signal-like region (worst at Up); a seventh adds background
     almost flat, slightly tilted to high scores: alone it is worst at Up, but on top of the other six it

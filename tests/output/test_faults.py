@@ -21,6 +21,8 @@ from pnetviz.cli.common import run
 from pnetviz.output.atomic import MARKER, verify_file
 from pnetviz.rootenv import root
 
+pytestmark = pytest.mark.slow  # fault injection on real runs in subprocesses
+
 SCRIPT = str(REPO / "python" / "visualizeBinary.py")
 
 
