@@ -400,8 +400,8 @@ def stored_files(tmp_path_factory):
             for fold in FOLDS:
                 write_trainer_fold(base, channel, signal, fold, events=1500)
     out = tmp_path_factory.mktemp("lint_plots")
-    # --images none: the linter reads the canvases in plots.root, which hold every figure either way
-    argv = ["--results-dir", str(base), "--plots-dir", str(out), "--workers", "0", "--images", "none",
+    # --images all: the redraw and axis rules compare each canvas with the PNG beside its plots.root
+    argv = ["--results-dir", str(base), "--plots-dir", str(out), "--workers", "0", "--images", "all", "--formats", "png",
             "--bootstrap", "20", "--syst", "all", "--score-shift", "background=0.02", "--hull", "-q"]  # fmt: skip
     assert run(load_script("visualizeCampaign").main, argv) == 0
     files = sorted(out.rglob("plots.root")) + [out / "campaign" / "campaign.root"]
