@@ -350,6 +350,7 @@ def test_bad_scheduler_or_workers_is_one_line_and_exit_2(case, results, pem, por
     assert not (tmp_path / "plots").exists()  # no job ran, no summary was written
 
 
+@pytest.mark.slow
 def test_oversubscribe_allows_more_workers_and_the_defaults_stay_in_time(results, capsys, tmp_path):
     many = str(4 * (os.cpu_count() or 1) + 1)
     argv = ["--results-dir", str(results), "--dry-run", "--workers", many, "--oversubscribe", "--plots-dir", str(tmp_path / "plots")]

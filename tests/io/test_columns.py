@@ -115,6 +115,7 @@ def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(
 
 
 @pytest.mark.parametrize("expr", ["event % 5 ==", "rdfentry_ % 5 == 3"])
+@pytest.mark.slow
 def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
     path, cols = other
     pairs = [*MAPPING[:4], f"test_mask={expr}"]

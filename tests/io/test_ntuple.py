@@ -69,6 +69,7 @@ def test_missing_branch_lists_branches_found(ntuple_factory):
         read_predictions(path)
 
 
+@pytest.mark.slow
 def test_wrong_branch_type(ntuple_factory):
     path = ntuple_factory({"weight": np.ones(400, dtype=np.int32)})
     with pytest.raises(InputError, match="branch 'weight' has type Int_t"):

@@ -99,6 +99,7 @@ def test_root_file_has_every_pair_and_class(mc_run):
         f.Close()
 
 
+@pytest.mark.slow
 def test_model_blind_to_one_background_gives_auc_one_half(tmp_path):
     rng = np.random.default_rng(3)
     n = 40_000

@@ -77,6 +77,7 @@ def test_mean_and_std_equal_numpy_on_per_fold_values():
     assert np.all(lo <= agg.rejection_mean) and np.all(agg.rejection_mean <= hi)
 
 
+@pytest.mark.slow
 def test_script_summary_and_missing_fold(tmp_path, recwarn):
     cfg = DemoConfig(events=3000, folds=3)
     results = tmp_path / "results"
