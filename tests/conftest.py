@@ -138,6 +138,14 @@ class DemoRound:
     plots: Path
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
+def pytest_collection_modifyitems(config, items):
+    """A test that reads the session's demo round (a demo and its whole campaign) is slow."""
+    for item in items:
+        if "demo_round" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def demo_round(tmp_path_factory) -> DemoRound:
     base = tmp_path_factory.mktemp("round")

@@ -5,6 +5,8 @@ took longer than the budget (tests/tier_budget.py). The inner sessions fake thei
 
 from __future__ import annotations
 
+import configparser
+
 import pytest
 
 import tier_budget
@@ -53,7 +55,9 @@ def test_the_slow_marker_is_registered_and_markers_are_strict(pytestconfig):
     markers = {line.split(":")[0].split("(")[0].strip() for line in pytestconfig.getini("markers")}
     assert "slow" in markers
     assert "--strict-markers" in pytestconfig.getini("addopts")
-    assert float(pytestconfig.getini(tier_budget.BUDGET_INI)) == 5.0
+    ini = configparser.ConfigParser()
+    ini.read(pytestconfig.rootpath / "pytest.ini")
+    assert float(ini["pytest"][tier_budget.BUDGET_INI]) == tier_budget.DEFAULT_BUDGET_S == 5.0  # -o may change it
     assert pytestconfig.pluginmanager.get_plugin(tier_budget.PLUGIN_NAME) is not None
 
 
@@ -92,3 +96,21 @@ def test_an_unregistered_marker_is_an_error(pytester):
     pytester.makepyfile(test_typo="import pytest\n\n@pytest.mark.slwo\ndef test_x():\n    pass\n")
     result = pytester.runpytest_inprocess("-p", "tier_budget")
     assert result.ret == pytest.ExitCode.INTERRUPTED and "slwo" in result.stdout.str()
+
+
+def test_every_reader_of_the_session_demo_round_is_marked_slow(request):
+    """tests/conftest.py marks them at collection (the round is a demo and its whole campaign)."""
+    import conftest
+
+    class Item:
+        def __init__(self, fixturenames):
+            self.fixturenames, self.marks = fixturenames, []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    items = [Item(["tmp_path", "demo_round"]), Item(["tmp_path"]), Item(["demo_round"])]
+    conftest.pytest_collection_modifyitems(request.config, items)
+    assert [item.marks for item in items] == [["slow"], [], ["slow"]]
+    readers = [item for item in request.session.items if "demo_round" in getattr(item, "fixturenames", ())]
+    assert all(item.get_closest_marker("slow") for item in readers)  # this session's, if any

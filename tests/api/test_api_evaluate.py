@@ -30,6 +30,7 @@ def test_import_is_light_and_exports_the_api():
     assert done.stdout.split() == ["5", "False"]  # the API's names, and still no ROOT
 
 
+@pytest.mark.slow
 def test_evaluate_binary_equals_the_cli(demo_round, tmp_path):
     where = ["--results-dir", str(demo_round.results), "--channel", CHANNEL, "--signal", SIGNAL, "--background",
              "diboson", "--fold", "0", *FAST, "--working-points", "0.5,0.8"]  # fmt: skip
@@ -50,6 +51,7 @@ def test_evaluate_binary_equals_the_cli(demo_round, tmp_path):
     assert "roc_curve" in res.figures
 
 
+@pytest.mark.slow
 def test_evaluate_multiclass_equals_the_cli(demo_round, tmp_path):
     where = ["--results-dir", str(demo_round.results), "--channel", CHANNEL, "--signal", SIGNAL, "--fold", "1", *FAST]
     cli = _cli("multiclass", [*where, "--output", str(tmp_path / "cli")])
@@ -69,6 +71,7 @@ def test_an_option_mistake_is_one_input_error(demo_round, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_roots_alpha_warning_is_filtered_only_while_importing_it():
     code = ("import warnings; warnings.simplefilter('always'); before = list(warnings.filters)\n"
             "from pnetviz.rootenv import root; root()\n"

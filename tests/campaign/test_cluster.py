@@ -76,6 +76,7 @@ def failures(err: str) -> dict[str, str]:
     return dict(line.strip().split(": ", 1) for line in lines[start + 1:])
 
 
+@pytest.mark.slow
 def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, capsys):
     """A segfault inside ROOT and an abort in a 2-worker local cluster: both named with their
     signal, the other four jobs done (on replaced workers too), the summary written."""
@@ -98,6 +99,7 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
     assert len(done) == 4 and len(list((plots / "campaign").glob("campaign_summary.csv"))) == 1
 
 
+@pytest.mark.slow
 def test_in_process_a_job_over_time_fails_alone(results, tmp_path, capsys):
     plots = tmp_path / "plots"
     argv = ["--results-dir", str(results), "--plots-dir", str(plots), "--kinds", "binary", "--signals", "MHc100_MA95",
@@ -113,6 +115,7 @@ def test_in_process_a_job_over_time_fails_alone(results, tmp_path, capsys):
     assert (plots / "campaign" / "summary_report.json").is_file()
 
 
+@pytest.mark.slow
 def test_hanging_and_crashing_jobs_fail_alone_and_workers_are_replaced():
     """Two workers, eight jobs: one hangs holding the GIL, one segfaults, one exits; each is
     named with its reason, every other job runs (sent again if it waited on a dying worker),
@@ -143,6 +146,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_job_over_time_on_another_cluster_restarts_its_worker_through_the_nanny(tmp_path):
     """A --scheduler cluster whose workers are not this process's children: the worker of a
     job over time is restarted by its nanny, and the next job runs on the new worker."""
@@ -323,6 +327,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", list(BAD))
+@pytest.mark.slow
 def test_bad_scheduler_or_workers_is_one_line_and_exit_2(case, results, pem, port, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 3)  # the silent and refused cases wait this long (30 s for real)
     junk = tmp_path / "junk.pem"
@@ -345,6 +350,7 @@ def test_bad_scheduler_or_workers_is_one_line_and_exit_2(case, results, pem, por
     assert not (tmp_path / "plots").exists()  # no job ran, no summary was written
 
 
+@pytest.mark.slow
 def test_oversubscribe_allows_more_workers_and_the_defaults_stay_in_time(results, capsys, tmp_path):
     many = str(4 * (os.cpu_count() or 1) + 1)
     argv = ["--results-dir", str(results), "--dry-run", "--workers", many, "--oversubscribe", "--plots-dir", str(tmp_path / "plots")]

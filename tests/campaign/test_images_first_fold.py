@@ -18,6 +18,8 @@ from pnetviz.output import imageset
 from pnetviz.output.atomic import MARKER
 from pnetviz.output.render import canvas_names, figure_name
 
+pytestmark = pytest.mark.slow  # a demo round and its campaigns
+
 CHANNEL, SIGNAL = "Run3Mu", "MHc130_MA90"
 
 

@@ -65,6 +65,7 @@ def test_comment_in_grouped_background_info_is_no_class():
     assert info.classes() == ("signal", "nonprompt", "diboson", "ttX")
 
 
+@pytest.mark.slow
 def test_campaign_compares_all_three_and_names_the_model_without_ntuple(tree, tmp_path, recwarn):
     plots = tmp_path / "plots"
     argv = ["--results-dir", str(tree), "--plots-dir", str(plots), "--workers", "0", "--formats", "none",

@@ -49,8 +49,9 @@ def results(tmp_path_factory):
 
 
 def campaign(slurm, results: Path, plots: Path, *extra: str) -> subprocess.Popen:
+    """`pnetviz campaign` of the binary models in a subprocess; --images none (the reports are the subject)."""
     argv = [PNETVIZ, "campaign", "--results-dir", str(results), "--plots-dir", str(plots), "--kinds", "binary",
-            "--formats", "png", "--bootstrap", "50", *extra]  # fmt: skip
+            "--images", "none", "--bootstrap", "50", *extra]  # fmt: skip
     return subprocess.Popen(argv, env=slurm.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=plots.parent)  # fmt: skip
 
@@ -88,6 +89,7 @@ def worker_command_lines() -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_slurm_campaign_writes_the_local_reports_over_tls_and_leaves_no_job(slurm, results, tmp_path):
     local = tmp_path / "local" / "plots"
     local.parent.mkdir()
@@ -122,6 +124,7 @@ def test_slurm_campaign_writes_the_local_reports_over_tls_and_leaves_no_job(slur
     assert len(list((plots / "batch-logs").glob("*.err"))) >= 2  # the worker jobs' logs stay
 
 
+@pytest.mark.slow
 def test_a_cancelled_worker_job_is_replaced_and_its_job_sent_again(slurm, results, tmp_path):
     plots = tmp_path / "plots"
     proc = campaign(slurm, results, plots, "--cluster", "slurm", "--jobs", "2", "-q")
@@ -138,6 +141,7 @@ def test_a_cancelled_worker_job_is_replaced_and_its_job_sent_again(slurm, result
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_an_interrupted_campaign_leaves_no_job(slurm, results, tmp_path, sig):
     plots = tmp_path / "plots"
     proc = campaign(slurm, results, plots, "--cluster", "slurm", "--jobs", "2", "-q")
@@ -155,6 +159,7 @@ def test_an_interrupted_campaign_leaves_no_job(slurm, results, tmp_path, sig):
      r"--cluster slurm: no worker connected within 4 s \(0 of 1 workers up; queue: 1 PENDING \(PartitionTimeLimit\)\)"),
     (("--job-queue", "nosuch"), r"--cluster slurm: sbatch refused the worker job \(sbatch: error: .*Invalid partition name.*\)"),
 ])  # fmt: skip
+@pytest.mark.slow
 def test_no_worker_is_one_line_exit_2_and_no_job(slurm, results, tmp_path, extra, message):
     plots = tmp_path / "plots"
     code, err = finish(campaign(slurm, results, plots, "--cluster", "slurm", "--jobs", "1", "-q", *extra))
@@ -251,6 +256,7 @@ def dies_once(marker: str, command: str, argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize("retries", [0, 2])
+@pytest.mark.slow
 def test_a_job_whose_worker_is_lost_is_sent_again_up_to_the_retries(tmp_path, retries):
     import functools
 
@@ -264,6 +270,7 @@ def test_a_job_whose_worker_is_lost_is_sent_again_up_to_the_retries(tmp_path, re
     assert got == {"a": (0, ""), "b": (0, ""), "c": (0, ""), "lost": lost}
 
 
+@pytest.mark.slow
 def test_a_tick_reason_fails_the_jobs_left(tmp_path):
     jobs = [Job("binary", "Run3Mu", "MHc100_MA95", None, n, (0,), "x", (n,), (), ()) for n in ("a", "b", "c", "d")]
     ticks = []

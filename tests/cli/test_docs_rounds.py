@@ -9,6 +9,8 @@ import json
 import re
 import shlex
 
+import pytest
+
 from conftest import REPO
 from pnetviz.cli.commands import COMMANDS, parser_of, run_command
 
@@ -22,6 +24,7 @@ def doc_commands() -> list[list[str]]:
     return [shlex.split(line)[1:] for block in blocks for line in block.splitlines() if line.startswith("pnetviz ")]
 
 
+@pytest.mark.slow
 def test_the_comparing_rounds_commands_run_on_the_demo(tmp_path, monkeypatch):
     commands = doc_commands()
     assert [c[0] for c in commands] == ["demo", "demo", "campaign", "campaign", "diff"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from sklearn.metrics import roc_auc_score
 
 from conftest import write_ntuple
@@ -37,6 +38,7 @@ def report(out) -> dict:
     return doc
 
 
+@pytest.mark.slow
 def test_mapped_ntuple_gives_sklearn_auc_and_the_contract_files_report(tmp_path):
     cols = other_group()
     other = write_ntuple(tmp_path / "other.root", cols, "tree")

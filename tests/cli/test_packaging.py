@@ -17,6 +17,8 @@ from sklearn.metrics import roc_auc_score
 
 from conftest import REPO, contract_columns, write_ntuple
 
+pytestmark = pytest.mark.slow  # a wheel built and run in subprocesses
+
 # A meta-path finder that makes `import ROOT` fail, as in an environment without PyROOT.
 NO_ROOT = ("import sys\n"
            "class NoROOT:\n"

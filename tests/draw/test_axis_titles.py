@@ -47,6 +47,7 @@ def _linted(tmp_path, figures) -> list[dict]:
     return figlint.lint_records([tmp_path / "plots.root"], jobs=1)
 
 
+@pytest.mark.slow
 def test_long_tick_labels_keep_clear_of_the_y_title(tmp_path):
     """A narrow AUC range (labels "0.91" ...) in a CMS figure and a ratio panel with labels
     0.95 ... 1.05 under a short upper frame: no `axis` violation, titles on the canvas."""

@@ -96,6 +96,7 @@ def test_default_label_unchanged_after_private(results, private, tmp_path):
     assert "Run 2 (13 TeV)" in [t for t, _ in texts] and PRIVATE_TEXT not in [t for t, _ in texts]
 
 
+@pytest.mark.slow
 def test_private_and_14_tev_figures_pass_the_linter(private, hl_lhc):
     records = figlint.settled(figlint.lint_records([private, hl_lhc], jobs=2))
     assert not records, figlint.summarize(records)

@@ -44,6 +44,7 @@ def check(paths: list[Path]) -> dict:
     return json.loads(proc.stdout[marker + len("ALONE-JSON:"):])
 
 
+@pytest.mark.slow
 def test_every_stored_object_draws_well_alone(stored):
     result = check(stored)
     assert result["checked"] >= 40  # every kind of object of five output sets (alike ones once per file)

@@ -15,6 +15,8 @@ import figlint
 from pnetviz.rootenv import root
 from test_figure_lint import _canvas, _curve, _frame
 
+pytestmark = pytest.mark.slow  # every test reads the linted frames of a module fixture (several seconds)
+
 
 def _ratio_canvas(ROOT, keep: list, name: str, h: int, split: float, ratio_top: float):
     """A main pad over a ratio panel (lower pad `split` of the canvas, top margin `ratio_top`)."""

@@ -277,24 +277,28 @@ def rules(found, name: str) -> set[str]:
     return {rule for rule, _, _ in found[name]}
 
 
+@pytest.mark.slow
 def test_clean_canvases_pass(synthetic):
     assert synthetic["clean_square"] == []
     assert synthetic["clean_four_three"] == []
     assert synthetic["ratio_panel"] == []
 
 
+@pytest.mark.slow
 def test_a_5pt_text_fails_on_size(synthetic):
     found = synthetic["small_text"]
     assert [(rule, obj) for rule, obj, _ in found] == [("size", "text 'tiny context line'")], found
     assert "4.99 pt" in found[0][2]
 
 
+@pytest.mark.slow
 def test_overlapping_legend_and_text_fail(synthetic):
     found = synthetic["legend_over_text"]
     assert rules(synthetic, "legend_over_text") == {"overlap"}, found
     assert any("legend" in obj and "MHc100_MA95 vs ttZ" in obj for _, obj, _ in found), found
 
 
+@pytest.mark.slow
 def test_legend_over_the_curve_fails_on_data(synthetic):
     found = synthetic["legend_over_curve"]
     assert [(rule, obj.split(" / ")[0]) for rule, obj, _ in found] == [("data", "legend")], found
@@ -302,62 +306,73 @@ def test_legend_over_the_curve_fails_on_data(synthetic):
     assert "near px" in found[0][2]
 
 
+@pytest.mark.slow
 def test_two_side_by_side_panels_fail(synthetic):
     found = synthetic["side_by_side"]
     assert "panels" in rules(synthetic, "side_by_side"), found
     assert "aspect" in rules(synthetic, "side_by_side"), found  # 2:1
 
 
+@pytest.mark.slow
 def test_signal_efficiency_to_1p32_fails(synthetic):
     found = synthetic["efficiency_to_1p32"]
     assert [(rule, obj) for rule, obj, _ in found] == [("range", "y axis 'Signal efficiency'")], found
     assert "1.32" in found[0][2]
 
 
+@pytest.mark.slow
 def test_frame_title_gives_a_title_box(synthetic):
     found = synthetic["frame_with_title"]
     assert [(rule, obj) for rule, obj, _ in found] == [("title", "title box")], found
     assert "ROC curve, test events" in found[0][2]
 
 
+@pytest.mark.slow
 def test_stats_box_fails(synthetic):
     assert rules(synthetic, "stats_box") == {"stats"}, synthetic["stats_box"]
 
 
+@pytest.mark.slow
 def test_batch_mode_canvas_size_is_not_square(synthetic):
     found = synthetic["batch_size_596x572"]
     assert [rule for rule, _, _ in found] == ["aspect"], found
     assert "596x572" in found[0][2]
 
 
+@pytest.mark.slow
 def test_legend_text_size_zero_fails(synthetic):
     found = synthetic["legend_size_zero"]
     assert [(rule, obj) for rule, obj, _ in found] == [("size", "legend")], found
 
 
+@pytest.mark.slow
 def test_log_axis_with_decades_of_headroom_fails(synthetic):
     found = synthetic["log_headroom"]
     assert [rule for rule, _, _ in found] == ["logrange"], found
     assert "3.00 decades above" in found[0][2]
 
 
+@pytest.mark.slow
 def test_text_leaving_the_pad_fails(synthetic):
     found = synthetic["text_off_pad"]
     assert [rule for rule, _, _ in found] == ["outside"], found
     assert "at the right" in found[0][2]
 
 
+@pytest.mark.slow
 def test_bin_labels_are_measured_at_two_thirds(synthetic):
     found = synthetic["bin_labels"]
     assert [(rule, obj.split(" (")[0]) for rule, obj, _ in found] == [("size", "x axis bin labels")], found
 
 
+@pytest.mark.slow
 def test_a_y_title_over_its_tick_labels_fails_on_axis(synthetic):
     assert synthetic["axis_clear"] == []
     found = [(rule, obj) for rule, obj, _ in synthetic["y_title_on_labels"]]
     assert found == [("axis", "y axis 'Signal efficiency'")], synthetic["y_title_on_labels"]
 
 
+@pytest.mark.slow
 def test_redraw_differs_when_a_title_is_added_after_the_png(synthetic):
     assert rules(synthetic, "titled_after_png") == {"title", "redraw"}, synthetic["titled_after_png"]
 
@@ -400,6 +415,7 @@ def stored_files(tmp_path_factory):
             for fold in FOLDS:
                 write_trainer_fold(base, channel, signal, fold, events=1500)
     out = tmp_path_factory.mktemp("lint_plots")
+    # --images all: the redraw and axis rules compare each canvas with the PNG beside its plots.root
     argv = ["--results-dir", str(base), "--plots-dir", str(out), "--workers", "0", "--images", "all", "--formats", "png",
             "--bootstrap", "20", "--syst", "all", "--score-shift", "background=0.02", "--hull", "-q"]  # fmt: skip
     assert run(load_script("visualizeCampaign").main, argv) == 0
@@ -411,6 +427,7 @@ def stored_files(tmp_path_factory):
 PENDING_RULES = figlint.PENDING_RULES  # rules whose fixes are in progress (figlint.py says which and why)
 
 
+@pytest.mark.slow
 def test_every_stored_canvas_passes(stored_files):
     records = figlint.lint_records(stored_files, jobs=2)
     broken = [figlint.format_violation(r) for r in records if r["rule"] in ("worker", "file", "error")]

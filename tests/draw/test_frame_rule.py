@@ -66,6 +66,7 @@ def lint(fig: canvas.Figure, path: Path) -> list[dict]:
     return lint_records([path], jobs=1, redraw=False)
 
 
+@pytest.mark.slow
 def test_a_four_class_score_figure_of_a_few_hundred_events_keeps_its_frame_and_legend(tmp_path):
     """150 weighted events a background class, 75 signal (525 in all): the data reach the top
     decade over the whole score range; the legend goes inside, in more decades of headroom, not
@@ -155,6 +156,7 @@ def _log_canvas(ROOT, name: str, legend: bool):
     return c, keep
 
 
+@pytest.mark.slow
 def test_log_headroom_a_legend_takes_is_allowed(tmp_path):
     ROOT = root()
     path = tmp_path / "logrange.root"

@@ -18,6 +18,8 @@ from pnetviz.cli.common import run
 from pnetviz.draw.imagestats import image_stats
 from pnetviz.demo.trainertree import write_trainer_fold
 
+pytestmark = pytest.mark.slow  # a campaign writing every image, compared with the reference
+
 REFERENCE = Path(__file__).parent / "reference" / "image_stats.json"
 INK_TOLERANCE, CENTROID_TOLERANCE = 0.004, 0.015  # absolute: a legend moved or a curve lost moves more
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import figlint  # tests/draw is on sys.path (see test_figure_lint.py)
 from pnetviz.draw import canvas, plots, training
@@ -56,6 +57,7 @@ def _figures():
     return figs, ratio
 
 
+@pytest.mark.slow
 def test_ratio_panel_draws_the_computed_ratio_and_passes_the_linter(tmp_path):
     with cms_style(StyleOptions()):
         figs, ratio = _figures()

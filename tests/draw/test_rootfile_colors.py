@@ -219,6 +219,7 @@ def test_the_writers_colour_list_is_unchanged(written):
     assert written["after"] == written["before"]  # the same TColor objects at the same indices
 
 
+@pytest.mark.slow
 def test_a_fresh_reader_draws_the_colours_written(written):
     paths = [str(written["path"]), str(written["own_palette"]), str(written["light"])]
     proc = subprocess.run([sys.executable, "-c", PAINTED_CELLS + READ, *paths, json.dumps(GREY), str(CHANGED), str(written["png"])],

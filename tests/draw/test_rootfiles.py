@@ -14,6 +14,8 @@ from conftest import load_script
 from pnetviz.cli.common import run
 from pnetviz.demo.trainertree import write_trainer_fold
 
+pytestmark = pytest.mark.slow  # every command run to read what they store
+
 COMMON = ["--formats", "png", "--bootstrap", "20", "-q"]
 
 WALK = textwrap.dedent(r'''

@@ -102,6 +102,7 @@ def test_an_incomplete_expression_is_refused_where_the_mapping_is_parsed():
     assert "\n" not in text and text.startswith("--column 'test_mask=evnt % 5 ==': at position 12 of the expression")
 
 
+@pytest.mark.slow
 def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(other, monkeypatch):
     path, cols = other
     exprs = (("true_label", "isSignal ? 0 : 1"), ("weight", "evt_weight * 2"), ("test_mask", "event % 5 == 3"),
@@ -121,6 +122,7 @@ def test_expressions_of_branches_are_compiled_once_with_define_types_and_values(
 
 
 @pytest.mark.parametrize("expr", ["bdt_score % 5 == 3", "rdfentry_ % 5 == 3"])
+@pytest.mark.slow
 def test_other_expressions_still_go_through_rdataframe(other, expr, capfd):
     path, cols = other
     pairs = [*MAPPING[:4], f"test_mask={expr}"]

@@ -42,6 +42,7 @@ def _cli(path: Path, out: Path) -> tuple[subprocess.CompletedProcess, float]:
     return proc, time.monotonic() - start
 
 
+@pytest.mark.slow
 def test_corpus_through_the_command_line(tmp_path):
     """Every damaged file: exit 2, exactly one `pnetviz: error:` line naming it, no traceback, no
     ROOT crash dump, nothing published, within 60 s (two at a time: the whole corpus in ~10 s)."""
@@ -83,6 +84,7 @@ def _snapshot(path: Path, cols: dict, algorithm: int, level: int, tree: str = "E
     return path
 
 
+@pytest.mark.slow
 def test_unverifiable_file_is_read_in_the_guarded_child_with_the_same_values(tmp_path):
     """Uncompressed (no checksum): types and columns come from the child, equal to the in-process
     read of the same columns written with zlib; the score block is one matrix again."""
@@ -185,11 +187,13 @@ def test_basket_table_disagreeing_with_the_file(ntuple_factory):
         structure.check_baskets(path, [beyond])
 
 
+@pytest.mark.slow
 def test_guard_maps_a_crash_to_one_error():
     with pytest.raises(InputError, match=r"^x\.root: ROOT crashed reading it \(SIGSEGV\): the file is damaged\. Fix:"):
         guard.run(ctypes.string_at, 0, subject=Path("x.root"))
 
 
+@pytest.mark.slow
 def test_guard_stops_a_hang_at_its_timeout():
     start = time.monotonic()
     with pytest.raises(InputError, match=r"^x\.root: ROOT did not finish reading it within 2 s \(it hangs\)"):
@@ -197,11 +201,13 @@ def test_guard_stops_a_hang_at_its_timeout():
     assert time.monotonic() - start < 6
 
 
+@pytest.mark.slow
 def test_guard_bounds_the_childs_memory():
     with pytest.raises(InputError, match=r"^x\.root: ROOT failed reading it \(MemoryError"):
         guard.run(bytearray, 64 << 30, subject=Path("x.root"))
 
 
+@pytest.mark.slow
 def test_guard_returns_values_errors_and_warnings(tmp_path):
     assert guard.run(sorted, [3, 1, 2], subject=Path("x.root")) == [1, 2, 3]
     with pytest.raises(InputError, match=r"nope\.root: no such file"):
@@ -220,6 +226,7 @@ def test_guard_child_ignores_the_working_directory(tmp_path, monkeypatch):
     assert not list(tmp_path.glob("core*"))
 
 
+@pytest.mark.slow
 def test_corpus_regenerates_the_same_failures(tmp_path):
     """make_damaged.py re-creates every corpus file; the flips land on the same fields."""
     proc = subprocess.run([sys.executable, str(CORPUS.parent / "make_damaged.py"), str(tmp_path)], capture_output=True,

@@ -32,6 +32,18 @@ def use_cache(monkeypatch):
     native._native.cache_clear()
 
 
+@pytest.fixture(scope="module")
+def built_cache(tmp_path_factory):
+    """A library cache where pnetviz.io.native built the reader once for the module's tests."""
+    cache = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PNETVIZ_CACHE", str(cache))
+        native._native.cache_clear()
+        assert native._native() is not None  # built and loaded
+    native._native.cache_clear()
+    return cache
+
+
 @pytest.fixture
 def typed_file(tmp_path):
     rng = np.random.default_rng(11)
@@ -43,9 +55,10 @@ def typed_file(tmp_path):
     return path, cols, {k: types[k] for k in cols}
 
 
-def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file):
+@pytest.mark.slow
+def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file, built_cache):
     path, cols, types = typed_file
-    cache = tmp_path / "cache"
+    cache = built_cache
     use_cache(cache)
     built = read_columns(path, "Events", types, 5000)
     assert native._native() is not None  # the library was built and loaded, not cling
@@ -59,9 +72,10 @@ def test_library_and_cling_read_the_same_values(tmp_path, use_cache, typed_file)
     assert built["x_uint64"][0] == 2**64 - 7 and built["x_int64"][1] == 2**62 + 5
 
 
-def test_library_reader_reports_errors_as_cling_did(tmp_path, use_cache, typed_file):
+@pytest.mark.slow
+def test_library_reader_reports_errors_as_cling_did(tmp_path, use_cache, typed_file, built_cache):
     path, _, types = typed_file
-    use_cache(tmp_path / "cache")
+    use_cache(built_cache)
     pointers, sizes = np.zeros(1, np.uint64), np.array([4], np.int32)
     out = np.empty(10, np.float32)
     pointers[0] = out.ctypes.data
@@ -102,12 +116,13 @@ def test_a_cache_others_may_write_is_not_used(tmp_path, monkeypatch):
         assert native.library(readonly) is None
 
 
-def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_file, monkeypatch):
+@pytest.mark.slow
+def test_library_describes_the_tree_as_pyroot_does(tmp_path, use_cache, typed_file, monkeypatch, built_cache):
     """Branch types and basket tables from the one C call equal the PyROOT look-ups they replace."""
     from pnetviz.io import ntuple, treefile
 
     path, _, _ = typed_file
-    use_cache(tmp_path / "cache")
+    use_cache(built_cache)
     info = native.describe(str(path), "Events")
     assert info is not None and info.entries == 5000
     assert info.branches["x_float64"].type_name == "Double_t" and info.branches["x_float64"].size == 8

@@ -94,18 +94,21 @@ def env() -> dict:
     return {**os.environ, "PYTHONPATH": str(REPO / "python")}
 
 
+@pytest.mark.slow
 def test_campaign_in_process_leaves_the_directory_out_and_writes_its_summary(tree, tmp_path):
     plots = tmp_path / "plots"
     proc = subprocess.run(campaign_argv(tree, plots, "--workers", "0"), capture_output=True, text=True, env=env(), timeout=300)
     check_campaign(tree, plots, proc)
 
 
+@pytest.mark.slow
 def test_campaign_on_the_local_cluster_leaves_the_directory_out(tree, tmp_path):
     plots = tmp_path / "plots"
     proc = subprocess.run(campaign_argv(tree, plots, "--workers", "1"), capture_output=True, text=True, env=env(), timeout=600)
     check_campaign(tree, plots, proc)
 
 
+@pytest.mark.slow
 def test_campaign_results_dir_that_is_not_utf8_is_one_line(tree, tmp_path):
     bad = tmp_path / os.fsdecode(b"res\xff")
     shutil.copytree(tree / CHANNEL / "binary" / f"{PREFIX}{GOOD}", bad / CHANNEL / "binary" / f"{PREFIX}{GOOD}")

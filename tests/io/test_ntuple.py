@@ -69,6 +69,7 @@ def test_missing_branch_lists_branches_found(ntuple_factory):
         read_predictions(path)
 
 
+@pytest.mark.slow
 def test_wrong_branch_type(ntuple_factory):
     path = ntuple_factory({"weight": np.ones(400, dtype=np.int32)})
     with pytest.raises(InputError, match="branch 'weight' has type Int_t"):
@@ -126,6 +127,7 @@ def test_missing_subset_branch(ntuple_factory):
 LEAF_DTYPES = ("bool", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64")
 
 
+@pytest.mark.slow
 def test_reader_copies_every_leaf_type_exactly(tmp_path):
     rng = np.random.default_rng(3)
     cols = {f"x_{d}": (rng.random(1000) * 200 - 50).astype(d) for d in LEAF_DTYPES}

@@ -162,6 +162,7 @@ def test_the_bomb_is_a_valid_npz(tmp_path):
     assert path.stat().st_size < 200_000
 
 
+@pytest.mark.slow
 def test_predictions_inflating_to_1e8_events_are_refused_from_their_headers(tmp_path):
     run_dir = ga_run(tmp_path)
     npz = run_dir / "GA-iter0" / "overfitting_diagnostics" / "model0_predictions.npz"

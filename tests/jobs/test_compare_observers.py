@@ -85,6 +85,7 @@ def _figlint():
     return module
 
 
+@pytest.mark.slow
 def test_plots_root_holds_each_models_figures_and_they_pass_the_linter(compared):
     report = json.loads((compared / "summary_report.json").read_text())
     tfile = root().TFile.Open(str(compared / "plots.root"))

@@ -47,6 +47,7 @@ def hand_threshold(s: np.ndarray, w: np.ndarray, target: float) -> float:
     return float(values[np.argmax(selected >= target - 1e-12)])
 
 
+@pytest.mark.slow
 def test_working_points_json_in_every_set(sets):
     for kind, pairs in (("binary", 1), ("mc", 3)):
         for d in ("fold-0", "fold-1", "folds"):
@@ -60,6 +61,7 @@ def test_working_points_json_in_every_set(sets):
     assert pair["0.8"]["train"]["eps_s"]["mean"] == pytest.approx(0.8, abs=0.02)
 
 
+@pytest.mark.slow
 def test_binary_thresholds_and_efficiencies_by_numpy(sets):
     for fold in range(CFG.folds):
         d = sets / "binary" / f"fold-{fold}"
@@ -100,6 +102,7 @@ def test_binary_thresholds_and_efficiencies_by_numpy(sets):
             assert (d / f"{stem}.png").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_multiclass_pairwise_auc_equals_sklearn_and_wp_from_test(sets):
     for fold in range(CFG.folds):
         d = sets / "mc" / f"fold-{fold}"

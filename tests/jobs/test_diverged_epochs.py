@@ -102,6 +102,7 @@ def _canvas_texts(plots_root: Path, name: str) -> str:
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf], ids=["NaN", "Infinity"])
+@pytest.mark.slow
 def test_one_diverged_epoch_is_left_out_and_named(results, tmp_path, value):
     out = tmp_path / "out"
     code, records = _evaluate(results, out, {"valid_loss": {12: value}})

@@ -61,6 +61,7 @@ def retrain_fold_0(results: Path) -> None:
     write_trainer_fold(results, CHANNEL, SIGNAL, 0, models=STANDARD_MODELS, events=800, seed=7)
 
 
+@pytest.mark.slow
 def test_one_fold_rerun_updates_the_summary_as_a_full_run_would(fresh, tmp_path):
     plots = tmp_path / "plots"
     assert binary(fresh, plots, "all") == 0
@@ -80,6 +81,7 @@ def test_one_fold_rerun_updates_the_summary_as_a_full_run_would(fresh, tmp_path)
     assert "--fold" in marker["command"] and marker["command"][marker["command"].index("--fold") + 1] == "0"
 
 
+@pytest.mark.slow
 def test_summary_is_withdrawn_when_another_fold_has_no_stored_results(fresh, tmp_path, capsys):
     plots = tmp_path / "plots"
     assert binary(fresh, plots, "all") == 0

@@ -96,6 +96,7 @@ def test_csv_text_and_latex(five_classes):
     assert first.startswith("1 & 0 & model2 & 128 & Adam & 0.0009 & 2e-05 & ExponentialLR & 0.9200")
 
 
+@pytest.mark.slow
 def test_figures_exist_and_pass_the_linter(five_classes):
     names = {p.stem for p in five_classes.glob("*.png")}
     want = {"ga_fitness", "ga_loss_iter0", "ga_loss_iter1", "ga_ks_iter0_model2", "ga_lr_roc_iter0_model2",

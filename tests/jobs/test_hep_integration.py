@@ -78,6 +78,7 @@ def test_signal_scale_changes_prevalence_metrics_only(results, tmp_path):
     assert reports["10"]["fip2_hull"] > reports["1"]["fip2_hull"]  # higher prevalence, purer
 
 
+@pytest.mark.slow
 def test_multiclass_report_has_metrics_per_pair(results, tmp_path):
     run_script("visualizeMultiClass", ["--results-dir", str(results), "--fold", "1", "--output", str(tmp_path),
                                        "--formats", "png", "--bootstrap", "30"])  # fmt: skip

@@ -79,6 +79,7 @@ def test_report_numbers_equal_a_numpy_recomputation(evaluated):
     assert set(section) >= {"m_mumu", "pt_lead"}
 
 
+@pytest.mark.slow
 def test_plots_root_holds_the_figures_and_they_pass_the_linter(evaluated):
     cols, out = evaluated
     section = json.loads((out / "summary_report.json").read_text())["observers"]["pt_lead"]["var_vs_eff"]

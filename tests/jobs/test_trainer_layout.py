@@ -121,6 +121,7 @@ def multiclass_out(base, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_multiclass_classes_from_json_and_trainer_outputs(multiclass_out):
     stems = ["f1_score_by_class", "precision_by_class", "recall_by_class", "overall_confusion_matrix"]
     for bkg in ("nonprompt", "diboson", "ttX"):
@@ -143,6 +144,7 @@ def test_multiclass_classes_from_json_and_trainer_outputs(multiclass_out):
             assert report["bjet_performance"][bkg]["with"]["auc"] == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_classification_report_equals_sklearn(multiclass_out):
     d = multiclass_out / "fold-0"
     ours = json.loads((d / "classification_report.json").read_text())
@@ -168,6 +170,7 @@ def test_individual_model_class_names_follow_the_trainer(base, tmp_path):
     assert (tmp_path / "signal_vs_ttz_roc_curve.png").exists()
 
 
+@pytest.mark.slow
 def test_comparison_pairs_binary_ttZ_with_multiclass_ttX(base, tmp_path):
     argv = ["--results-dir", str(base), "--signal", SIGNAL, "--fold", "all", "--output", str(tmp_path), *COMMON]
     assert script("visualizeComparison", argv) == 0

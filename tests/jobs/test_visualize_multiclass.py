@@ -39,6 +39,7 @@ def test_spec_worked_example():
     assert lr_score(0.0, 0.0) == 0.0  # the 1e-10 guard
 
 
+@pytest.mark.slow
 def test_every_output_for_every_fold(mc_run):
     stems = ["overall_confusion_matrix", "overall_confusion_matrix_counts", "precision_by_class", "recall_by_class",
              "f1_score_by_class", "training_loss", "training_accuracy"]
@@ -53,6 +54,7 @@ def test_every_output_for_every_fold(mc_run):
                 assert (d / f"{stem}.{fmt}").stat().st_size > 1000, f"fold {fold}: {stem}.{fmt}"
 
 
+@pytest.mark.slow
 def test_lr_aucs_and_argmax_metrics_equal_sklearn(mc_run):
     for fold in range(CFG.folds):
         report = json.loads((mc_run / f"fold-{fold}" / "summary_report.json").read_text())
@@ -83,6 +85,7 @@ def test_lr_aucs_and_argmax_metrics_equal_sklearn(mc_run):
             np.testing.assert_allclose(ovr, confusion_matrix(y == 3, pred == 3, sample_weight=w, labels=[True, False]), rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_root_file_has_every_pair_and_class(mc_run):
     f = root().TFile.Open(str(mc_run / "fold-1" / "plots.root"))
     try:
@@ -96,6 +99,7 @@ def test_root_file_has_every_pair_and_class(mc_run):
         f.Close()
 
 
+@pytest.mark.slow
 def test_model_blind_to_one_background_gives_auc_one_half(tmp_path):
     rng = np.random.default_rng(3)
     n = 40_000
@@ -129,6 +133,7 @@ def test_classes_mismatch_lists_branches(tmp_path, capsys):
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
+@pytest.mark.slow
 def test_threads_give_the_same_numbers(tmp_path, capsys):
     import subprocess
     import sys

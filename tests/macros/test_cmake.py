@@ -37,7 +37,7 @@ def build(tmp_path_factory):
                    env={"PATH": env_path + ":/usr/bin:/bin"})  # fmt: skip
     ctest = subprocess.run([Path(cmake).parent / "ctest", "--test-dir", str(build), "--show-only=json-v1"],
                            check=True, capture_output=True, text=True)  # fmt: skip
-    return build, json.loads(ctest.stdout)["tests"]
+    return build, json.loads(ctest.stdout)["tests"], Path(cmake).parent / "ctest"
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +56,10 @@ def test_ctest_runs_each_test_folder_apart_and_every_test_file_once(build):
         assert command[:4] == [sys.executable, "-m", "pytest", "-q"] and command[5:8] == ["no:cacheprovider", *FAST]
         basetemp = next(arg for arg in command if arg.startswith("--basetemp="))
         basetemps.add(basetemp)
+        assert Path(basetemp.split("=", 1)[1]).parent == build[0]  # pytest makes it, not its parents
         properties = {p["name"]: p["value"] for p in test.get("properties", [])}
         assert Path(properties["WORKING_DIRECTORY"]) == REPO and "RUN_SERIAL" not in properties
+        assert properties["SKIP_RETURN_CODE"] == 5  # a folder whose tests are all deselected is skipped, not failed
         for arg in command[command.index(basetemp) + 1:]:
             path = REPO / arg
             covered += sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
@@ -82,3 +84,11 @@ def test_compiled_library_links_root_and_matches_cling(library):
     np.testing.assert_array_equal(tps[:m], jit.tps)
     np.testing.assert_array_equal(thr[:m], jit.thresholds)
     assert auc[0] == jit.auc
+
+
+def test_ctest_runs_the_top_level_test_files(build):
+    """One registered test run by ctest (the top-level test files, fast tier): it passes."""
+    done = subprocess.run([build[2], "--test-dir", str(build[0]), "-R", "^tests/top-level$", "--output-on-failure"],
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "1/1 Test #" in done.stdout and "tests/top-level" in done.stdout and "Passed" in done.stdout

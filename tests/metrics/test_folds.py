@@ -77,6 +77,7 @@ def test_mean_and_std_equal_numpy_on_per_fold_values():
     assert np.all(lo <= agg.rejection_mean) and np.all(agg.rejection_mean <= hi)
 
 
+@pytest.mark.slow
 def test_script_summary_and_missing_fold(tmp_path, recwarn):
     cfg = DemoConfig(events=3000, folds=3)
     results = tmp_path / "results"
@@ -100,6 +101,7 @@ def test_script_summary_and_missing_fold(tmp_path, recwarn):
     assert json.loads((out / "folds" / "summary_report.json").read_text())["missing_folds"] == [1]
 
 
+@pytest.mark.slow
 def test_multiclass_fold_summary_per_pair(tmp_path):
     cfg = DemoConfig(events=3000, folds=2)
     for fold in range(cfg.folds):

@@ -205,7 +205,7 @@ def test_effective_events():
     assert hep.effective_events(np.r_[np.ones(50), 3 * np.ones(50)]) == pytest.approx(200**2 / 500)
 
 
-@pytest.mark.parametrize("n", [300_000, 1_000_000])
+@pytest.mark.parametrize("n", [300_000, pytest.param(1_000_000, marks=pytest.mark.slow)])
 def test_binned_bootstrap_matches_event_level_bootstrap(n):
     rng = np.random.default_rng(13)
     y = rng.random(n) < 0.3

@@ -29,6 +29,7 @@ def auc_error(auc: float, n_s: int, n_b: int) -> float:
     return math.sqrt((auc * (1 - auc) + (n_s - 1) * (q1 - auc**2) + (n_b - 1) * (q2 - auc**2)) / (n_s * n_b))
 
 
+@pytest.mark.slow
 def test_gaussian_background_shift_matches_the_closed_form():
     rng = np.random.default_rng(11)
     n, mu_s, mu_b, sig_s, sig_b, tau, k = 1_000_000, 1.0, 0.0, 1.0, 1.3, 0.1, 1.5
@@ -187,6 +188,7 @@ def test_three_one_sided_weight_nuisances_use_the_whole_grid():
     assert "every vertex of {-kappa, 0, +kappa}^3" in numbers["rule"]
 
 
+@pytest.mark.slow
 def test_score_template_worst_inside_its_range_is_found_by_the_theta_scan():
     """A score template that moves two signal populations through the background: at Up, population A
     (above the background at nominal) falls through it early (theta ~ 0.25) and population B (below)
@@ -249,6 +251,7 @@ def test_weight_nuisance_moving_both_classes_is_scanned():
     assert summary(prof)["configurations"]["scanned"] == ["tilt"]
 
 
+@pytest.mark.slow
 def test_seven_nuisances_use_the_stated_reduction():
     """n = 7 > 6: nominal, one at a time, every pair on the 3x3 grid, the 2^7 corners and each nuisance at
     its own worst value together, plus the scan of the score shift with the others at nominal and at the
@@ -318,6 +321,7 @@ def tree(tmp_path_factory):
     return base
 
 
+@pytest.mark.slow
 def test_binary_and_multiclass_profiled_outputs(tree, tmp_path):
     common = ["--results-dir", str(tree), "--signal", "MHc130_MA90", "--syst", "all", "--score-shift",
               "background=0.02", "--formats", "png", "--bootstrap", "0", "-q"]  # fmt: skip

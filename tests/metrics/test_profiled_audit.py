@@ -12,6 +12,7 @@ from pnetviz.metrics.profiled import Nuisance, profile, summary
 from test_profiled import area, exact_roc, lower_envelope_auc, moved, sample, worst_background_auc
 
 
+@pytest.mark.slow
 def test_seven_one_sided_weight_nuisances_match_every_vertex():
     """Six background nuisances raise the signal-like region (worst at Up); a seventh adds background
     almost flat, slightly tilted to high scores: alone it is worst at Up, but on top of the other six it
@@ -71,6 +72,7 @@ def test_score_template_with_a_narrow_worst_window_at_theta_0_6():
     assert "every kappa/40" in numbers["rule"]
 
 
+@pytest.mark.slow
 def test_seven_background_nuisances_on_disjoint_score_ranges_are_exact():
     """Each nuisance raises the background in its own seventh of the score range (Up more than Down):
     at every threshold the worst vertex has the nuisances above it up and those below it at nominal, so

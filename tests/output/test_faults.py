@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from conftest import REPO, contract_columns, load_script, write_ntuple
 from pnetviz.cli.common import run
 from pnetviz.output.atomic import MARKER, verify_file
 from pnetviz.rootenv import root
+
+pytestmark = pytest.mark.slow  # fault injection on real runs in subprocesses
 
 SCRIPT = str(REPO / "python" / "visualizeBinary.py")
 
@@ -50,10 +53,18 @@ def litter(out: Path) -> list[str]:
                   not p.name.endswith("-lock"))  # fmt: skip
 
 
-@pytest.fixture
-def old_set(ntuple, tmp_path):
-    out = tmp_path / "out"
+@pytest.fixture(scope="module")
+def written_set(ntuple, tmp_path_factory):
+    """An output set of 10 bootstrap replicas, written once by a run (copied for each test)."""
+    out = tmp_path_factory.mktemp("written") / "out"
     subprocess.run(command(ntuple, out, "--bootstrap", "10"), check=True)
+    return out
+
+
+@pytest.fixture
+def old_set(written_set, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(written_set, out, symlinks=True)
     return out
 
 

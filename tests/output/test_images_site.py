@@ -64,6 +64,7 @@ def test_site_images_are_the_key_figures_only(sets):
         assert sorted(p.stem for p in folds.glob("*.png")) == sorted(figure_name(k) for k in canvas_names(folds / "plots.root"))
 
 
+@pytest.mark.slow
 def test_render_adds_the_rest_for_a_note(sets, tmp_path):
     site = sets["site"]
     before = tmp_path / "plots.root"

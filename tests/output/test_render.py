@@ -45,6 +45,7 @@ def _binary(tree, plots, formats):
     return next(plots.rglob("fold-0"))
 
 
+@pytest.mark.slow
 def test_render_writes_what_the_run_would_have(tree, tmp_path):
     bare = _binary(tree, tmp_path / "bare", "none")
     assert not list(bare.glob("*.png")) and (bare / "plots.root").is_file()

@@ -23,6 +23,8 @@ from pnetviz.draw.stored import CodeInFile, check_file
 from pnetviz.output.atomic import LOCK_SUFFIX, MARKER
 from pnetviz.rootenv import root
 
+pytestmark = pytest.mark.slow  # a campaign and pnetviz render in subprocesses
+
 CHANNEL, SIGNALS, FOLDS = "Run3Mu", ("MHc100_MA95", "MHc160_MA85"), (0, 1)
 
 

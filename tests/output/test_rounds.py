@@ -92,6 +92,7 @@ def test_default_round_names_keep_results_and_tell_two_trees_apart(tmp_path):
 
 
 @pytest.mark.parametrize("fold", ["0", "all"])
+@pytest.mark.slow
 def test_round_b_beside_round_a_gets_its_own_place_and_a_is_untouched(rounds, tmp_path, fold):
     a, b = rounds
     plots = tmp_path / "plots"

@@ -25,6 +25,8 @@ from pnetviz.cli.common import run
 from pnetviz.cli.commands import run_command
 from pnetviz.rootenv import root
 
+pytestmark = pytest.mark.slow  # three demo rounds and their campaigns
+
 CHANNEL, SIGNAL, SECOND, OTHER = "Run3Mu", "MHc130_MA90", "MHc160_MA85", "MHc100_MA95"
 SHIFTED = "nonprompt"  # the binary model whose signal scores are shifted
 CAMPAIGN = ["--workers", "0", "--kinds", "binary", "--bootstrap", "0", "--formats", "png", "--no-bjet-comparison", "-q"]

@@ -18,6 +18,8 @@ from conftest import compile_latex
 from pnetviz.demo.ga import write_demo_run
 from pnetviz.demo.trainertree import Hyper, ModelSpec, write_trainer_fold
 
+pytestmark = pytest.mark.slow  # a campaign per round and pdflatex
+
 SPECIALS = "&#$_{}~^\\%"
 HOSTILE_CHANNEL = "Run3Mu_50%"
 HOSTILE_SIGNAL = "Sig" + SPECIALS

@@ -24,6 +24,8 @@ from pnetviz.demo.trainertree import write_trainer_fold
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
+pytestmark = pytest.mark.slow  # a campaign's live views in Chromium
+
 MINUS = "#DeltaAUC (B #minus A)"
 
 # Writes the boxes (left, right, top, bottom) of the CMS label's texts into <pre id="boxes"> once drawn.

@@ -22,6 +22,8 @@ from pnetviz.web.siteassets import ROOT_FONTS
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, jsroot_package
 
+pytestmark = pytest.mark.slow  # a campaign's live views in Chromium
+
 SIZE = (600, 750)  # a ratio figure's canvas
 
 

@@ -22,6 +22,8 @@ from pnetviz.web import site
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
+pytestmark = pytest.mark.slow  # a campaign's live views in Chromium
+
 NAMES = ("a#b", "a?b", "a\\b", "a\tb", "a%41b", "a..b", "a b", "a&b", "Mü€ß")
 ITEM = "canvases/live"
 

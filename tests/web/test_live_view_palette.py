@@ -24,6 +24,8 @@ from pnetviz.draw.style import StyleOptions, cms_style, color
 from pnetviz.rootenv import root
 from test_site import CHROMIUM, CHROME_FLAGS, QuietHandler, live_site
 
+pytestmark = pytest.mark.slow  # a campaign's live views in Chromium
+
 KLIGHTTEMPERATURE, KBIRD = 87, 57
 CUSTOM = "#123456"  # no colour ROOT or JSROOT has built in
 

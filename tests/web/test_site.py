@@ -26,6 +26,8 @@ from pnetviz.web import site, sitepages
 from pnetviz.cli.common import run
 from pnetviz.metrics import rounding
 
+pytestmark = pytest.mark.slow  # a campaign's web report, opened in Chromium
+
 CHROMIUM = shutil.which("chromium")
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
