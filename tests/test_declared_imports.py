@@ -1,7 +1,7 @@
 """Every module pnetviz imports, at the top of a file or inside a function, is the standard library,
 pnetviz itself, ROOT/cppyy (the `root` extra) or a `dependencies` entry of pyproject.toml (issue 49,
 item 7: `pnetviz diff` imported scipy, which only the test extra installs). Two optional imports
-are allowed where they are guarded: dask_jobqueue (the `batch` extra) in campaign/batch.py behind
+are allowed where they are guarded: dask_jobqueue (the `batch` extra) in campaign/jobspec.py behind
 an ImportError that says how to install it, pandas in api/files.py only when it is importable."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PACKAGE = Path(pnetviz.__file__).parent
 IMPORT_NAMES = {"numpy": "numpy", "cmsstyle": "cmsstyle", "dask": "dask", "distributed": "distributed", "tqdm": "tqdm",
                 "cryptography": "cryptography", "scipy": "scipy", "cloudpickle": "cloudpickle", "psutil": "psutil"}  # fmt: skip
 ROOT_EXTRA = {"ROOT", "cppyy"}
-GUARDED = {"dask_jobqueue": "campaign/batch.py", "pandas": "api/files.py"}  # module -> the one file it may sit in
+GUARDED = {"dask_jobqueue": "campaign/jobspec.py", "pandas": "api/files.py"}  # module -> the one file it may sit in
 
 
 def dependencies() -> set[str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.errors import PnetvizWarning
+from pnetviz.io.readers import BadFile, parse_json
 from pnetviz.io.trainer import display_label
 from pnetviz.jobs import fitbins
 from pnetviz.metrics import outoffold as oof
@@ -119,7 +120,7 @@ def load(directory: Path) -> dict[str, dict] | None:
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            meta = parse_json(str(data["meta"]).encode(), str(path))
             if not isinstance(meta, dict) or meta.get("format") != FORMAT:
                 return None
             out = {}
@@ -129,7 +130,7 @@ def load(directory: Path) -> dict[str, dict] | None:
                 out[m["name"]] = {"prefix": m["prefix"], "background": m["background"],
                                   "pair": oof.FoldPair(parts["test"], parts["choice"], m["choice_split"], expected)}  # fmt: skip
             return out
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, json.JSONDecodeError):
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, BadFile):
         return None
 
 
