@@ -95,7 +95,7 @@ def figures_of(doc: dict, hists: list, context: Sequence[str], tag: str = "") ->
     stem, sub = (f"{tag}_", f"{tag}/") if tag else ("", "")
     key = "fit_binning" + (f"_{tag}" if tag else "")
     histograms = binningplots.histograms_figure(f"{stem}binning_histograms", key, hists, ytitle,
-                                                [*context, f"K = {doc['chosen_k']} (smallest within 1% of the best on train), test events"])  # fmt: skip
+                                                [*context, f"K = {doc['chosen_k']} (chosen on train), test events"])  # fmt: skip
     # a datacard's observation beside the processes (stored, not drawn): the background sum, i.e.
     # the background-only Asimov data set, so that `shapes * * plots.root <key>/$PROCESS` finds data_obs
     observed = background_sum(hists, f"{key}_{OBSERVED}")

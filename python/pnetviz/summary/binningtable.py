@@ -71,6 +71,8 @@ def fold_rows(jobs: Sequence[dict]) -> list[dict]:
             continue
         for directory in job["outputs"]:
             for doc in set_documents(Path(directory), job["kind"]):
+                if str(doc.get("kind", "")).endswith("out of fold"):  # the folds/ set's pooled binning (pooledbinning)
+                    continue
                 by_k = {r["k"]: r for r in doc["by_k"] if setfiles.is_number(r.get("test"))}
                 rows.append({"channel": job["channel"], "signal": job["signal"], "kind": job["kind"], "model": job["model"] or "",
                              "pair": str(doc.get("pair", "")).removeprefix("signal vs "), "fold": doc.get("fold"),
