@@ -67,7 +67,7 @@ def pair_figures(doc: dict, curve, pooled, processes: tuple[str, str], labels: t
                      plots.split_style("test"))]  # fmt: skip
     test = pooled.test
     hists = [HistSpec(f"{where}scores_{p}", score_histogram(f"oof_{prefix}scores_{p}", test.scores[sel], test.weights[sel]),
-                      f"{label} (pooled test)", col, True)
+                      label, col, True)  # the context line says "test splits pooled"
              for p, label, col, sel in (("signal", labels[0], color("signal"), test.is_signal),
                                         ("background", labels[1], color("background"), ~test.is_signal))]  # fmt: skip
     points = doc["rejection"]
