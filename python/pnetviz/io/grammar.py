@@ -360,15 +360,13 @@ def to_cpp(node: Node, name: Callable[[str], str] = str) -> str:
     raise TypeError(f"not an expression node: {node!r}")
 
 
-def names(node: Node) -> list[str]:
-    """The branch names `node` reads, in order of first appearance."""
-    out: dict[str, None] = {}
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of the tree `node`, each before its operands, operands left to right."""
     stack = [node]
     while stack:
         item = stack.pop()
+        yield item
         match item:
-            case Name(name=branch):
-                out.setdefault(branch)
             case Unary(operand=operand):
                 stack.append(operand)
             case Binary(left=left, right=right):
@@ -377,26 +375,16 @@ def names(node: Node) -> list[str]:
                 stack += (o, t, c)
             case Call(args=args):
                 stack += reversed(args)
-    return list(out)
+
+
+def names(node: Node) -> list[str]:
+    """The branch names `node` reads, in order of first appearance."""
+    return list(dict.fromkeys(item.name for item in walk(node) if isinstance(item, Name)))
 
 
 def divides(node: Node) -> bool:
     """Whether `node` has an integer-capable division or modulo (`/`, `%`) anywhere."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        match item:
-            case Binary(op="/" | "%"):
-                return True
-            case Unary(operand=operand):
-                stack.append(operand)
-            case Binary(left=left, right=right):
-                stack += (left, right)
-            case Conditional(condition=c, then=t, otherwise=o):
-                stack += (c, t, o)
-            case Call(args=args):
-                stack += args
-    return False
+    return any(isinstance(item, Binary) and item.op in ("/", "%") for item in walk(node))
 
 
 def declare_helpers() -> None:
