@@ -34,7 +34,7 @@ from pnetviz.io.readers import read_json
 from pnetviz.metrics.delong import delong_error
 from pnetviz.metrics.hep import auc_weight_modes, mode_weights, weighted_ks
 from pnetviz.metrics.multiplicity import holm
-from pnetviz.rootenv import root
+from pnetviz.metrics.shapetests import chi2_shapes, equal_population_edges  # noqa: F401 - tests use deployedfold.*
 
 FILE = "deployed_fold.json"
 BINS = 10
@@ -53,34 +53,6 @@ def check(folds: Sequence[int | None], deployed: int | None, model: str) -> None
         listed = " ".join(str(f) for f in folds if f is not None) or "none"
         raise InputError(f"--deployed-fold {deployed}: fold {deployed} of {model} is not evaluated in this run (folds: "
                          f"{listed}). Fix: give one of those folds, or evaluate fold {deployed} too (--fold all).")  # fmt: skip
-
-
-def equal_population_edges(values: np.ndarray, bins: int = BINS) -> np.ndarray:
-    """At most `bins` bins, edges at the quantiles of `values` (repeated edges merged); the outer
-    edges just outside the extremes, so every value falls inside."""
-    edges = np.unique(np.quantile(np.asarray(values, float), np.linspace(0.0, 1.0, bins + 1)))
-    if edges.size < 2:
-        edges = np.array([edges[0] - 0.5, edges[0] + 0.5])
-    edges[0], edges[-1] = np.nextafter(edges[0], -np.inf), np.nextafter(edges[-1], np.inf)
-    return edges
-
-
-def chi2_shapes(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray, edges: np.ndarray) -> dict:
-    """chi2 = sum_i (W_a w_bi - W_b w_ai)^2 / (W_a^2 s_bi^2 + W_b^2 s_ai^2) over the bins where a
-    histogram has an entry (w: sum of weights in the bin, s^2: sum of squared weights, W: the
-    totals), ndf = those bins - 1, p from the chi2 distribution: are the two shapes the same?"""
-    w_a, _ = np.histogram(a, edges, weights=wa)
-    w_b, _ = np.histogram(b, edges, weights=wb)
-    s_a, _ = np.histogram(a, edges, weights=np.square(wa))
-    s_b, _ = np.histogram(b, edges, weights=np.square(wb))
-    total_a, total_b = float(w_a.sum()), float(w_b.sum())
-    used = (s_a > 0) | (s_b > 0)
-    ndf = int(used.sum()) - 1
-    if ndf < 1 or total_a <= 0 or total_b <= 0:
-        return {"chi2": None, "ndf": max(ndf, 0), "p_value": None}
-    chi2 = float(np.sum((total_a * w_b[used] - total_b * w_a[used]) ** 2
-                        / (total_a**2 * s_b[used] + total_b**2 * s_a[used])))  # fmt: skip
-    return {"chi2": chi2, "ndf": ndf, "p_value": float(root().Math.chisquared_cdf_c(chi2, ndf))}
 
 
 def auc_and_error(score: np.ndarray, is_signal: np.ndarray, stored: np.ndarray, mode: str) -> tuple[float | None, float | None]:
@@ -117,7 +89,7 @@ def section(job) -> dict:
             out["templates"][name] = {"ks": None, "chi2": None, "why": "no event of the class in a split"}
             continue
         ks = weighted_ks(score[a], w[a], score[b], w[b])
-        edges = equal_population_edges(score[cls & (preds.masks["train"] | preds.masks["test"])])
+        edges = equal_population_edges(score[cls & (preds.masks["train"] | preds.masks["test"])], BINS)
         out["templates"][name] = {"ks": {"statistic": ks["statistic"], "p_value": ks["p_value"]},
                                   "chi2": chi2_shapes(score[a], w[a], score[b], w[b], edges), "edges": edges.tolist()}  # fmt: skip
     p_values = [t[test_name]["p_value"] for t in out["templates"].values() for test_name in ("ks", "chi2") if t.get(test_name)]
