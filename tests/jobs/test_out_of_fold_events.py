@@ -47,3 +47,12 @@ def test_damaged_or_foreign_files_are_not_read(tmp_path):
     assert outoffold.load(tmp_path) is None
     np.savez(tmp_path / outoffold.EVENTS_FILE, meta=np.array(json.dumps({"format": 99, "pairs": []})))  # another format
     assert outoffold.load(tmp_path) is None
+
+
+def test_a_file_that_would_inflate_past_the_bound_is_not_read(tmp_path, monkeypatch):
+    outoffold.store(tmp_path, pairs())
+    assert outoffold.load(tmp_path) is not None
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE) as z:
+        size = sum(i.file_size for i in z.infolist())
+    monkeypatch.setattr(outoffold, "MAX_EVENT_BYTES", size - 1)  # a deflate bomb's declared sizes, scaled down
+    assert outoffold.load(tmp_path) is None

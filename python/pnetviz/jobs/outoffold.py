@@ -35,6 +35,7 @@ FILE = "out_of_fold.json"
 FORMAT = 1
 KINDS = ("binary", "multiclass")
 FIELDS = ("scores", "signal", "weights")
+MAX_EVENT_BYTES = 4 << 30  # the arrays of one fold set, uncompressed (1e7 test events need ~0.3 GiB)
 
 
 def split_of(result: SplitResult) -> oof.Split:
@@ -119,6 +120,9 @@ def load(directory: Path) -> dict[str, dict] | None:
     if not path.is_file():
         return None
     try:
+        with zipfile.ZipFile(path) as archive:  # a file others can write: no deflate bomb (zipfile stops at the sizes)
+            if sum(info.file_size for info in archive.infolist()) > MAX_EVENT_BYTES:
+                return None
         with np.load(path, allow_pickle=False) as data:
             meta = parse_json(str(data["meta"]).encode(), str(path))
             if not isinstance(meta, dict) or meta.get("format") != FORMAT:
