@@ -154,7 +154,7 @@ def figures(job, wev: WeightedEvaluation, decided: dict[str, decisions.PairDecis
     """Each weighted pair's ROC, rejection, score distribution and cut scan; the weights are a
     context line of every one (`extra`: the lines after the job's context, e.g. the weight mode)."""
     figs = []
-    xtitle = "s_{0} / (s_{0} + #Sigma_{i} w_{i} s_{i})"
+    xtitle = weightedlr.AXIS
     for name, results in wev.pairs.items():
         ctx = [*job.context(pair_text(job, name)), weights_line(job, wev), *extra]
         label = "Backgrounds" if name == ALL else job.label(name)
@@ -185,6 +185,6 @@ def out_of_fold_pairs(job, preds, wev: WeightedEvaluation | None) -> dict[str, d
             mask = mask if keep is None else mask & keep
         valid = outoffold.valid_split(preds, mask, score, job.hep.weight_mode, per_event)
         key = f"{job.signal} vs {'all backgrounds' if name == ALL else name} (weighted LR)"
-        out[key] = {"prefix": f"{tag(name)}_", "background": "backgrounds" if name == ALL else name,
+        out[key] = {"prefix": f"{tag(name)}_", "background": "Backgrounds" if name == ALL else name,
                     "pair": outoffold.fold_pair(results, wev.hep[name], valid)}  # fmt: skip
     return out

@@ -74,8 +74,7 @@ def pair_figures(doc: dict, curve, pooled, processes: tuple[str, str], labels: t
     cuts = [p["threshold"] for p in points.values()]
     figs = [plots.roc_figure(f"{prefix}out_of_fold_roc_curve", roc, ctx),
             plots.rejection_figure(f"{prefix}out_of_fold_rejection_curve", rej, ctx),
-            plots.score_figure(f"{prefix}out_of_fold_score_distributions", hists, quantity("p_signal") if not prefix
-                               else quantity("lr_score"), ctx, cuts=cuts, cut_label="Working points",
+            plots.score_figure(f"{prefix}out_of_fold_score_distributions", hists, axis_title(prefix), ctx, cuts=cuts, cut_label="Working points",
                                cut_texts=[f"{p['eps_s'] * 100:g}%" for p in points.values()])]  # fmt: skip
     binning = doc.get("binning") or {}
     hists_fit = templates(doc, pooled, processes, labels, prefix)
@@ -101,3 +100,11 @@ def binning_figures(binning: dict, hists: list, context: Sequence[str], prefix: 
     # the objective figure labels the choice split's values "train" (metrics.fitbinning's field)
     return [binningplots.objective_figure(f"{prefix}out_of_fold_binning_objective", f"{directory(prefix)}binning", binning, ctx),
             figure]
+
+
+def axis_title(prefix: str) -> str:
+    """The pooled score's axis, as the fold sets title it: P(signal), the pairwise LR score, or the
+    weighted LR's formula (prefix weighted_lr_...)."""
+    from pnetviz.metrics.weightedlr import AXIS  # noqa: PLC0415
+
+    return quantity("p_signal") if not prefix else AXIS if prefix.startswith("weighted_lr_") else quantity("lr_score")

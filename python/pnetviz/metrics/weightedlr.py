@@ -25,6 +25,8 @@ NAME = "weighted_lr"  # the score's name in reports, file names and the fold sum
 FROM_YIELDS = "expected-yields"
 FROM_TOTALS = "ntuple class totals"
 
+AXIS = "s_{0} / (s_{0} + #Sigma_{i} w_{i} s_{i})"  # the score as an axis title (TLatex), in fold and folds/ sets alike
+
 
 @dataclass(frozen=True)
 class Weights:
