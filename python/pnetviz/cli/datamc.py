@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnetviz.cli import common
+from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
 DESCRIPTION = ("Compare the classifier's score in data with the stacked simulation of an analysis' preprocessed samples "
@@ -19,6 +19,7 @@ EXAMPLES = """\
   pnetviz datamc --samples-dir samples --era 2018 --channel WZ3Mu,ZG3Mu --masspoint MHc130_MA90 --method ParticleNet
   pnetviz datamc --samples-dir samples --era 2018 --channel SR3Mu --masspoint MHc130_MA90 --method ParticleNet --score weighted-lr --bins 0,0.2,0.5,0.8,1"""
 SHARED = ("formats", "energy", "cms_label", "run", "extra_text")
+SENSITIVITY = ranges.Range(0.0, 100.0, "an expected s/sqrt(b) {range}", low_open=True)
 SET_NAME = "datamc"  # the output set: <plots-dir>/datamc/<era>/<masspoint>/<method>/
 
 
@@ -46,8 +47,8 @@ def parser(prog: str | None = None):
     physics.add_argument("--syst", help="systematics to use, comma-separated (default: every variation tree)")
     physics.add_argument("--blind-channels", default=",".join(DEFAULT_PATTERNS),
                          help="blind regions: channel name patterns, comma-separated (default: %(default)s)")
-    physics.add_argument("--blind-sensitivity", type=float, default=DEFAULT_SENSITIVITY,
-                         help="in a blind region mask data bins with expected s/sqrt(b) above this (default: %(default)s)")
+    ranges.add(physics, "--blind-sensitivity", type=SENSITIVITY, default=DEFAULT_SENSITIVITY,
+               help="in a blind region mask data bins with expected s/sqrt(b) above this (default: %(default)s)")
     physics.add_argument("--unblind", action="store_true", help="show the data in every bin (recorded in the outputs)")
     common.add_plots_dir(groups["outputs"], f"<plots-dir>/{SET_NAME}/<era>/<masspoint>/<method>/")
     groups["outputs"].add_argument("--output", help="write exactly this output set's directory instead")
@@ -85,8 +86,6 @@ def _names(text: str | None, option: str) -> tuple[str, ...]:
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     formats = tuple(common.parse_formats(args.formats))
-    if not (math.isfinite(args.blind_sensitivity) and args.blind_sensitivity > 0):
-        raise InputError(f"--blind-sensitivity {args.blind_sensitivity}: give a positive number.")
     from pnetviz.jobs import datamc  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     channels = _names(args.channel, "--channel")
