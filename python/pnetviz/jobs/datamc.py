@@ -68,6 +68,27 @@ def parse_score(text: str) -> str:
                      f"{', '.join(NODES[1:])}.")  # fmt: skip
 
 
+def fit_edges(path: Path, pair: str | None) -> tuple[float, ...]:
+    """The chosen K's edges of a pnetviz binning.json (the model's binning for the fit): its one
+    pair, or `pair` of a multi-class document; InputError (one line) otherwise."""
+    from pnetviz.io.readers import read_json  # noqa: PLC0415
+
+    fix = "give the binning.json of an evaluation's output set (docs/binning.md)"
+    doc = read_json(Path(path), "fit binning", fix)
+    pairs = doc.get("pairs") if isinstance(doc.get("pairs"), dict) else {doc.get("pair"): doc}
+    if pair is None and len(pairs) != 1:
+        raise InputError(f"{path}: binning for {len(pairs)} pairs ({', '.join(map(str, pairs))}). Fix: choose one with --fit-pair.")
+    body = pairs.get(pair) if pair is not None else next(iter(pairs.values()))
+    if not isinstance(body, dict):
+        raise InputError(f"{path}: no pair {pair!r}; pairs: {', '.join(map(str, pairs))}. Fix: choose one with --fit-pair.")
+    chosen = next((r for r in body.get("by_k") or () if isinstance(r, dict) and r.get("k") == body.get("chosen_k")), None)
+    edges = chosen.get("edges") if chosen else None
+    if not (isinstance(edges, list) and len(edges) >= 2 and all(isinstance(e, (int, float)) for e in edges)
+            and all(b > a for a, b in zip(edges, edges[1:]))):  # fmt: skip
+        raise InputError(f"{path}: no chosen binning (chosen_k with increasing edges in by_k). Fix: {fix}.")
+    return tuple(float(e) for e in edges)
+
+
 def score_tag(score: str) -> str:
     return {"signal": "signal", "weighted-lr": weightedlr.NAME}.get(score, score.replace(":", "_"))
 
