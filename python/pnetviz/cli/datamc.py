@@ -90,6 +90,7 @@ def _names(text: str | None, option: str) -> tuple[str, ...]:
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     formats = tuple(common.parse_formats(args.formats))
+    from pnetviz.io.samples import check_columns  # noqa: PLC0415
     from pnetviz.jobs import datamc  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     channels = _names(args.channel, "--channel")
@@ -101,11 +102,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         edges, source = datamc.fit_edges(args.fit_binning, args.fit_pair), f"--fit-binning {args.fit_binning}"
     else:
         edges, source = parse_bins(args.bins), f"--bins {args.bins}"
+    columns = common.column_map(args)
+    check_columns(columns)
     output = Path(args.output) if args.output else common.plots_root(args) / SET_NAME / era / masspoint / method
     job = datamc.DatamcJob(samples_dir=args.samples_dir, era=era, channels=channels, masspoint=masspoint, method=method,
                            output=output, processes=_names(args.processes, "--processes"),
                            systematics=_names(args.syst, "--syst") if args.syst is not None else None,
-                           columns=common.column_map(args), scores=scores, edges=edges, binning_source=source, blind_patterns=patterns,
+                           columns=columns, scores=scores, edges=edges, binning_source=source, blind_patterns=patterns,
                            sensitivity=args.blind_sensitivity, unblind=args.unblind, formats=formats,
                            style=common.style_options(args))  # fmt: skip
     written, report = datamc.run(job, wait=args.wait, meta=common.provenance("datamc", argv))

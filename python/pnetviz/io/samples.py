@@ -79,7 +79,7 @@ class Samples:
     spec: SampleSpec
     processes: tuple[str, ...]  # in stacking order (config order; the signal point first if present)
     simulation: dict[str, dict[str, TreeArrays]]  # process -> tree name (Central, X_Up, X_Down) -> arrays
-    data: TreeArrays | None  # all data files' Central trees concatenated (None: no data file)
+    data: TreeArrays  # all data files' Central trees concatenated
     files: dict[str, Path]  # process -> file; "data" -> the first data file
     data_files: tuple[Path, ...] = ()
     process_source: str = "files"  # "config <path>", "--processes" or "files"
@@ -150,6 +150,14 @@ def variation_trees(path: Path) -> tuple[str, ...]:
     return tuple(sorted({name for name, cls in keys if cls.startswith("TTree") and name.endswith(SUFFIXES)}))
 
 
+def check_columns(columns: mapped.ColumnMap, nodes: Sequence[str] = NODES) -> None:
+    """--column names a samples column: weight, mass or score_<node>; InputError otherwise."""
+    known = ("weight", "mass", *(f"score_{n}" for n in nodes))
+    for name, _ in columns:
+        if name not in known:
+            raise InputError(f"--column {name}=...: '{name}' is not a samples column. Fix: map one of {', '.join(known)}.")
+
+
 def read_tree(path: Path, tree: str, spec: SampleSpec, data: bool = False) -> TreeArrays:
     """The weight, mass and node scores of one tree (compiled reader); InputError naming the file,
     tree and branch when one is missing."""
@@ -197,7 +205,7 @@ def _concat(parts: Sequence[TreeArrays], nodes: Sequence[str]) -> TreeArrays:
 def read_samples(spec: SampleSpec) -> Samples:
     """Every process' Central and variation trees and the data's Central tree of one region.
     InputError (one line, the file and the fix) for a missing directory, file, tree or branch, a
-    named systematic no file holds, or a region without simulated events."""
+    named systematic no file holds, a region without simulated events or without data."""
     processes, source, files, data_files = discover(spec)
     simulation: dict[str, dict[str, TreeArrays]] = {}
     held: set[str] = set()
@@ -218,9 +226,10 @@ def read_samples(spec: SampleSpec) -> Samples:
     if sum(t[CENTRAL].n_events for t in simulation.values()) == 0:
         raise InputError(f"{spec.directory}: the region is empty (no simulated event in any 'Central' tree). Fix: "
                          "check --channel and the preprocessing of this region.")
-    data = _concat([read_tree(p, CENTRAL, spec, data=True) for p in data_files], spec.nodes) if data_files else None
-    all_files = dict(files)
-    if data_files:
-        all_files[DATA_GROUP] = data_files[0]
+    if not data_files:
+        raise InputError(f"{spec.directory}: no data file (data.root or <period>_data.root). Fix: write the region's "
+                         "data there, as the analysis' preprocessing does.")
+    data = _concat([read_tree(p, CENTRAL, spec, data=True) for p in data_files], spec.nodes)
+    all_files = {**files, DATA_GROUP: data_files[0]}
     return Samples(spec=spec, processes=processes, simulation=simulation, data=data, files=all_files,
                    data_files=data_files, process_source=source, systematics=systs)

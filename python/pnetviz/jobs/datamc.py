@@ -144,7 +144,7 @@ def region(job: DatamcJob, samples: Samples, score: str) -> tuple[dict, datamc.C
     s_hist = datamc.binned(*central[signal], edges)[0] if signal else None
     b_hist = np.sum([datamc.binned(*central[p], edges)[0] for p in backgrounds], axis=0) if backgrounds else np.zeros(edges.size - 1)
     masked = blinding.mask(edges, s_hist, b_hist, loosest, job.sensitivity) if blind and not job.unblind else np.zeros(edges.size - 1, bool)
-    data_scores = score_of(score, samples.data, weights) if samples.data is not None else np.zeros(0)
+    data_scores = score_of(score, samples.data, weights)
     comp = datamc.compare(edges, data_scores, {p: central[p] for p in backgrounds}, variations, masked)
     # the events outside masked bins, for the KS test (bin index as datamc.binned counts it)
     index = lambda v: np.clip(np.searchsorted(edges, v, side="right") - 1, 0, edges.size - 2)  # noqa: E731
