@@ -2,12 +2,16 @@
 
 Layout (the charged-Higgs analysis' SignalRegionStudy, read as it is):
 ``<samples-dir>/<era>/<channel>/<masspoint>/<method>/`` holds one ``<process>.root`` per simulated
-(or data-driven) process and the data as ``data.root`` or ``<period>_data.root`` (several periods
-are added). Each file has a tree ``Central`` and one tree per systematic variation, named
+(or data-driven) process and the data as ``data.root`` or else ``<period>_data.root`` (the periods
+added). Each file has a tree ``Central`` and one tree per systematic variation, named
 ``<syst>_Up`` / ``<syst>_Down`` (``Nonprompt_Up``/``Nonprompt_Down`` for the data-driven nonprompt).
 Branches: ``mass`` (optional here), ``weight`` (physics weight; not read in data, whose events
 count 1 each, as the analysis writes them) and
 ``score_<masspoint>_<node>`` for the deployed model's nodes (signal, nonprompt, diboson, ttZ).
+The analysis' preprocessing (SignalRegionStudy/python/preprocess.py) writes ``<masspoint>.root``,
+``nonprompt.root``, ``conversion.root`` (the group ``conv``), ``diboson.root``, ``ttX.root``,
+``others.root`` and ``data.root`` (its periods' ``<period>_data.root`` added; when ``data.root`` is
+there the period files are not read, so a leftover is never counted twice).
 
 The process list: the analysis' ``configs/samplegroups.json`` (looked for in the samples directory
 and its parent: ``<era>`` -> ``<channel>`` -> group names; ``data`` is the data, every other group a
@@ -38,6 +42,7 @@ CENTRAL = "Central"
 SUFFIXES = ("_Up", "_Down")
 CONFIG = Path("configs") / "samplegroups.json"
 DATA_GROUP = "data"
+GROUP_FILES = {"conv": "conversion"}  # a samplegroups.json group whose file the preprocessing names otherwise
 
 
 @dataclass(frozen=True)
@@ -106,7 +111,7 @@ def config_processes(spec: SampleSpec) -> tuple[tuple[str, ...], Path] | None:
         groups = doc.get(spec.era, {}).get(spec.channel) if isinstance(doc.get(spec.era), dict) else None
         if not isinstance(groups, dict):
             return None
-        names = [g for g in groups if g != DATA_GROUP and isinstance(g, str)]
+        names = [GROUP_FILES.get(g, g) for g in groups if g != DATA_GROUP and isinstance(g, str)]
         return (spec.masspoint, *(g for g in names if g != spec.masspoint)), path
     return None
 
@@ -118,14 +123,15 @@ def discover(spec: SampleSpec) -> tuple[tuple[str, ...], str, dict[str, Path], t
     if not directory.is_dir():
         raise InputError(f"{directory}: no such samples directory. Fix: check --samples-dir, --era, --channel, "
                          "--masspoint and --method (the layout is <samples-dir>/<era>/<channel>/<masspoint>/<method>/).")
-    data_files = tuple(sorted(p for p in directory.glob("*.root") if p.name == "data.root" or p.name.endswith("_data.root")))
+    merged = directory / "data.root"  # the analysis hadds its periods into it (and removes them)
+    data_files = (merged,) if merged.is_file() else tuple(sorted(directory.glob("*_data.root")))
     from_config = config_processes(spec) if not spec.processes else None
     if spec.processes:
         processes, source = tuple(spec.processes), "--processes"
     elif from_config is not None:
         processes, source = from_config[0], f"config {from_config[1]}"
     else:
-        found = sorted(p.stem for p in directory.glob("*.root") if p not in data_files)
+        found = sorted(p.stem for p in directory.glob("*.root") if p not in data_files and not p.name.endswith("_data.root"))
         signal = [p for p in found if p == spec.masspoint]
         processes, source = (*signal, *(p for p in found if p != spec.masspoint)), "files"
     if not processes:

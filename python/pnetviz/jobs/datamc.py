@@ -225,7 +225,7 @@ def figures(job: DatamcJob, drawn: list) -> list:
     out = []
     for entry, comp, sig, samples in drawn:
         tag = score_tag(entry["score"])
-        labels = {p: display_label(p, {"conv": "Conversion"}) for p in comp.mc}
+        labels = {p: display_label(p, {}) for p in comp.mc}
         out.append(datamc_figure(f"datamc_{entry['channel']}_{tag}", f"{entry['channel']}/{tag}", comp, labels, sig,
                                  entry["axis"], context(job, entry)))  # fmt: skip
     return out
