@@ -50,7 +50,7 @@ def section(plots_root: Path) -> str:
     if not rows:
         return ""
     head = ("Set", "Region", "Score", "Verdict (Holm over the set's regions and scores)", "p (chi2)", "Blinding")
-    return ('<h2 id="datamc">Data against simulation (pnetviz datamc)</h2><p>The score in data against the stacked '
+    return ('<h2 id="data-mc">Data against simulation (pnetviz datamc)</h2><p>The score in data against the stacked '
             "simulation of the analysis' samples: chi2 with the full covariance (MC stat. and one rank-one term per "
             "systematic), Holm-adjusted verdicts; signal-region data blinded unless --unblind (docs/datamc.md).</p>"
             + _table("datamc", head, rows, "filter (e.g. WZ3Mu)") + "".join(figures))
