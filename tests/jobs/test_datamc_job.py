@@ -137,6 +137,9 @@ def test_blinded_bins_appear_nowhere_and_unblind_shows_them(runs):
     # --unblind: every bin shown, and said so
     assert unblind["unblinded"] is True and not any(_region(unblind, "SR3Mu")["masked"])
     assert any("UNBLINDED" in line for line in job_module.summary_lines(unblind))
+    assert "UNBLINDED (--unblind): every bin shown, the signal regions SR3Mu too" in (base / "unblind" / "summary_report.txt").read_text()
+    assert "blinded: " in (base / "blind" / "summary_report.txt").read_text() and "UNBLINDED" not in (
+        base / "blind" / "summary_report.txt").read_text()
     f = _file(base / "unblind" / "plots.root")
     assert _graph_y(f.Get("SR3Mu/signal/data"))[1].tolist() == hand["data"].tolist()
     values, texts = _canvas_values(f.Get("canvases/datamc_SR3Mu_signal"))

@@ -206,6 +206,7 @@ def evaluate(job: DatamcJob) -> tuple[dict, list]:
     report = {
         "format": FORMAT, "kind": "datamc",
         "verdicts": [f"{e['channel']} / {e['score']}: {e['verdict']}" for e in entries],
+        "data_shown": blinding_state(job, entries),
         "unblinded": job.unblind,
         "blinding": {"patterns": list(job.blind_patterns), "sensitivity_threshold": job.sensitivity,
                      "working_point_targets": list(TARGETS), "rule": blinding.RULE, "unblind": job.unblind},
@@ -219,6 +220,16 @@ def evaluate(job: DatamcJob) -> tuple[dict, list]:
         "regions": entries,
     }  # fmt: skip
     return report, drawn, inputs
+
+
+def blinding_state(job: DatamcJob, entries: Sequence[dict]) -> str:
+    """The report's line on blinding: unblinded, masked bins in the blind regions, or nothing blind."""
+    blind = sorted({e["channel"] for e in entries if e["blind_region"]})
+    if job.unblind:
+        return f"{UNBLINDED}: every bin shown" + (f", the signal regions {', '.join(blind)} too" if blind else "")
+    masked = sum(sum(e["masked"]) for e in entries)
+    return (f"blinded: {masked} data bins masked in {', '.join(blind)} (--unblind shows them)" if blind else
+            "no blind region (--blind-channels)")  # fmt: skip
 
 
 def figures(job: DatamcJob, drawn: list) -> list:
@@ -243,4 +254,4 @@ def run(job: DatamcJob, wait: bool = False, meta: dict | None = None) -> tuple[l
 
 def summary_lines(report: dict) -> Sequence[str]:
     """The verdict lines the command prints (and the unblinding, when asked for)."""
-    return [*report["verdicts"], *([UNBLINDED + ": data shown in every bin"] if report["unblinded"] else [])]
+    return [*report["verdicts"], report["data_shown"]]
