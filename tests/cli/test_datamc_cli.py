@@ -64,6 +64,7 @@ def test_runs_and_prints_one_verdict_per_region_and_score(tmp_path, capsys):
     ("ok", ("--blind-sensitivity", "-1"), "--blind-sensitivity"),
     ("ok", ("--column", "true_label=x"), "'true_label' is not a samples column"),
     ("nodata", (), "no data file (data.root or <period>_data.root)"),
+    ("ok", ("--score", "weighted-lr"), "ttZ (process ttX/ttZ) has none"),
 ])
 def test_bad_inputs_are_one_line_and_exit_2(tmp_path, capsys, case, more, expected):
     config = {"2018": {"WZ3Mu": {"data": [], "nonprompt": [], "diboson": [], "ttX": []}}} if case == "config" else None

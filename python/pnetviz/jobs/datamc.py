@@ -109,6 +109,11 @@ def lr_weights(samples: Samples) -> np.ndarray:
         node = PROCESS_NODE.get(process)
         if node is not None:
             totals[node] += float(trees[CENTRAL].weight.sum())
+    missing = [n for n, t in totals.items() if not t > 0]
+    if missing:
+        named = ", ".join(f"{n} (process {'/'.join(p for p, m in PROCESS_NODE.items() if m == n)})" for n in missing)
+        raise InputError(f"{samples.spec.directory}: --score weighted-lr weighs the classes by their simulated yields, "
+                         f"and {named} has none. Fix: include the process or choose --score signal or lr:<node>.")  # fmt: skip
     return weightedlr.resolve(NODES[1:], None, totals, str(samples.spec.directory)).vector
 
 
