@@ -21,8 +21,9 @@ node j, process p) summed over the processes, T[i][j]:
   distance T[i][j] + T[j][i] (`pairs`), for reading;
 - a node whose distribution matches nothing: node i matches prediction node j when no process's
   KS test of (i, j) rejects at `alpha` after Holm over the whole matrix (processes x nodes x
-  nodes); a node with a failing test under the best assignment that matches no j (a wrong
-  normalisation, feature order or checkpoint) is named;
+  nodes); a node whose test fails in every process under the best assignment and that matches no
+  j (a wrong normalisation, feature order or checkpoint: all processes differ, not one process'
+  sample) is named;
 - the failing (process, node) tests left under the best assignment.
 """
 
@@ -199,8 +200,9 @@ def closure(comparisons: Sequence[Comparison], nodes: Sequence[str], alpha: floa
         out["reordered"] = {"tests": after, "min_p_holm": _min_holm(after), "passes": _min_holm(after) >= alpha}
         if out["reordered"]["passes"]:
             reasons[-1] += f"; reordered, the {len(after)} tests pass (min Holm p = {_min_holm(after):.2g})"
-    failing = {r["node"] for r in after if r["p_holm"] < alpha}
-    out["unmatched"] = [n for i, n in enumerate(nodes) if n in failing and not matched[i].any()]
+    failing = {n: {r["process"] for r in after if r["node"] == n and r["p_holm"] < alpha} for n in nodes}
+    everywhere = {n for n, procs in failing.items() if len(procs) == len(comparisons)}
+    out["unmatched"] = [n for i, n in enumerate(nodes) if n in everywhere and not matched[i].any()]
     reasons += [f"output '{n}' matches none of the model's outputs (a wrong normalisation, feature order or checkpoint?)"
                 for n in out["unmatched"]]  # fmt: skip
     left = sorted((r for r in after if r["p_holm"] < alpha and r["node"] not in out["unmatched"]), key=lambda r: r["p_holm"])
