@@ -16,7 +16,7 @@ COMMANDS = {
     "render": ("pnetviz.cli.render", "write the PNG/PDF a run left to stored canvases (the PDFs for a note)"),
     "ga": ("pnetviz.cli.ga", "evaluate a whole GA hyperparameter search (every iteration and model): the true best model"),
     "diff": ("pnetviz.cli.diff", "round B against round A: matched models, delta AUC with paired fold tests, Holm-adjusted"),
-    "closure": ("pnetviz.cli.closure", "the deployed model checked against its training: samples vs the trainer's test predictions"),
+    "datamc": ("pnetviz.cli.datamc", "data against the stacked simulation of an analysis' samples: verdicts, systematics, blinding"),
     "demo": ("pnetviz.cli.demo", "write the shipped demo: a toy results tree in the trainer's layout"),
 }
 

@@ -10,12 +10,14 @@ from pnetviz.errors import InputError
 
 SIGNALS = "MHc100_MA95,MHc130_MA90,MHc130_MA100,MHc160_MA85,MHc160_MA155"
 CHANNELS = "Run1E2Mu,Run3Mu"
+SAMPLES_DIR = "samples"  # <output>/samples/: the analysis' preprocessed samples layout (demo.samples, pnetviz datamc)
 DESCRIPTION = ("Generate a deterministic toy results tree in the trainer's layout (docs/inputs.md): per channel, signal "
                "point and fold, binary models vs nonprompt, diboson and ttZ and a grouped multi-class model "
                "(nonprompt, diboson, ttX), each with trees/<model>.root (the ntuple contract), "
                "<model>_performance.json, <model>_model_info.json, CSV/ and models/; and one GA hyperparameter "
                "search (GAOptim_bjets/<channel>/multiclass/<prefix><signal>/GA-iter<N>/, 2 iterations of 5 models: "
-               "pnetviz ga, docs/evaluating.md).")  # fmt: skip
+               "pnetviz ga, docs/evaluating.md); and samples/ in the analysis' preprocessed layout (simulation per process with "
+               "variation trees, data; pnetviz datamc, docs/datamc.md).")  # fmt: skip
 EXAMPLES = """\
   pnetviz demo --output results                  # the whole demo (2 channels x 5 signal points x 5 folds)
   pnetviz demo --output small --signals MHc130_MA90 --channels Run3Mu --folds 2 --events 500"""
@@ -32,6 +34,8 @@ def parser(prog: str | None = None):
                      help=f"signal points, MHc<m(H+)>_MA<m(A)>, comma-separated (default: {SIGNALS.replace(',', ', ')})")
     toy.add_argument("--channels", default=CHANNELS, help=f"channels (default: {CHANNELS.replace(',', ', ')})")
     toy.add_argument("--no-ga", action="store_true", help="do not write the GA search run")
+    toy.add_argument("--no-samples", action="store_true",
+                     help="do not write the analysis-layout samples tree (<output>/samples/, for pnetviz datamc)")
     ranges.add(toy, "--seed", type=ranges.SEED, default=20251001, help="random seed (default: %(default)s)")
     return parser
 
@@ -61,6 +65,11 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             signal = "MHc130_MA90" if "MHc130_MA90" in signals else signals[0]
             run = write_demo_run(args.output, channels[0], signal, seed=args.seed, events=min(args.events, 1500))
             print(f"[pnetviz demo] GA search run in {run}", flush=True)
+        if not args.no_samples:
+            from pnetviz.demo.samples import write_samples  # noqa: PLC0415
+
+            samples = write_samples(args.output / SAMPLES_DIR, mc_events=min(args.events, 3000), seed=args.seed)
+            print(f"[pnetviz demo] analysis samples (pnetviz datamc) in {samples}", flush=True)
     except OSError as err:
         raise InputError(f"{args.output}: cannot write ({err.strerror}). Fix: choose another --output.") from None
     print(f"[pnetviz demo] demo results tree in {args.output}")

@@ -45,7 +45,7 @@ ALLOWED_CLASSES = frozenset((
     "TCanvas", "TPad", "TFrame", "TDirectoryFile", "TDirectory", "TNamed", "TObject", "TString", "TObjString",
     "TCollection", "TSeqCollection", "TList", "THashList", "TObjArray", "TColor",
     "TH1", "TH1D", "TH1F", "TH2", "TH2D", "TArray", "TArrayD", "TArrayF", "TAxis", "TAxisModLab",
-    "TGraph", "TGraphErrors", "TLegend", "TLegendEntry", "TPave", "TPaletteAxis", "TGaxis",
+    "TGraph", "TGraphErrors", "TGraphAsymmErrors", "TLegend", "TLegendEntry", "TPave", "TPaletteAxis", "TGaxis",
     "TText", "TLatex", "TLine", "TBox", "TWbox", "TVirtualPad", "TQObject",
     "TAttAxis", "TAttBBox2D", "TAttCanvas", "TAttFill", "TAttLine", "TAttMarker", "TAttPad", "TAttText",
     "TExec"))  # fmt: skip  (TExec: older sets' palette command only, see above)

@@ -149,12 +149,29 @@ def figures(doc: dict, comps: Sequence[mc.Comparison]) -> list:
     return figs
 
 
-def write(directory: Path, doc: dict, comps: Sequence[mc.Comparison], formats: Sequence[str], style) -> list[Path]:
-    """The closure's set into `directory` (a staging directory)."""
-    from pnetviz.output.publish import write_set  # noqa: PLC0415
+def report_entry(doc: dict) -> dict:
+    """What the set's reports (summary_report.json, datamc.json) say of the closure."""
+    return {"line": doc["line"], "verdict": doc["verdict"], "masspoint": doc["masspoint"], "region": doc["channel"],
+            "deployed_model": doc["deployed_model"]["name"], "predictions": doc["deployed_model"]["predictions"],
+            "file": FILE}  # fmt: skip
+
+
+def text(doc: dict) -> str:
+    """closure.json's text."""
     from pnetviz.output.report import dumps, plain  # noqa: PLC0415
 
-    report = {"closure": doc["line"], "verdict": doc["verdict"], "masspoint": doc["masspoint"],
-              "deployed_model": doc["deployed_model"]["name"]}  # fmt: skip
-    return write_set(directory, formats, style, lambda: figures(doc, comps), report, "pnetviz closure",
-                     {FILE: dumps(plain(doc), allow_nan=False) + "\n"})  # fmt: skip
+    return dumps(plain(doc), allow_nan=False) + "\n"
+
+
+def inputs(doc: dict) -> list[Path]:
+    """The files the closure read (an output set may not be written over them)."""
+    return [Path(doc["deployed_model"]["predictions"]), *(Path(p["file"]) for p in doc["processes"])]
+
+
+def write(directory: Path, doc: dict, comps: Sequence[mc.Comparison], formats: Sequence[str], style) -> list[Path]:
+    """The closure alone as a set into `directory` (a staging directory; `pnetviz datamc --closure`
+    adds its figures and closure.json to the data/MC set instead)."""
+    from pnetviz.output.publish import write_set  # noqa: PLC0415
+
+    return write_set(directory, formats, style, lambda: figures(doc, comps), {"closure": report_entry(doc)},
+                     "pnetviz closure", {FILE: text(doc)})  # fmt: skip
