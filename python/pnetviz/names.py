@@ -132,6 +132,12 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("map_*, auc_vs_mA_*", "Campaign maps over the mass grid m(H+-) x m(A) and AUC vs m(A)", _CAMP),
     FigureEntry("ga_fitness, ga_ks_<tag>, ga_lr_roc_<tag>", "GA search: fitness of every model, train-vs-test KS "
                 "grid, LR ROC of the best models", _GA),
+    FigureEntry("datamc_<channel>_<score>", "Data against the stacked simulation of an analysis' samples in one region "
+                "and score: MC stat. (+) syst. band, Garwood data intervals, ratio panel, chi2 verdict; blinded bins left "
+                "out", "pnetviz datamc"),
+    FigureEntry("closure_<node>", "Deployment closure: one output node's score, each process of the samples (points) "
+                "against its class in the trainer's test predictions of the deployed model (lines), normalised to unit "
+                "area", "pnetviz datamc --closure"),
 )  # fmt: skip
 
 

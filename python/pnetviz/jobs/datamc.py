@@ -22,6 +22,7 @@ from pnetviz.escape import tlatex
 from pnetviz.io.trainer import display_label
 from pnetviz.io.samples import CENTRAL, NODES, SampleSpec, Samples, TreeArrays, read_samples
 from pnetviz.jobs import closure
+from pnetviz import names
 from pnetviz.metrics import blinding, datamc, weightedlr
 from pnetviz.metrics.multiplicity import holm
 from pnetviz.output.atomic import transaction
@@ -75,10 +76,11 @@ def score_tag(score: str) -> str:
 
 def axis_title(score: str) -> str:
     if score == "signal":
-        return "P(signal)"
+        return names.name("p_signal")
     if score == "weighted-lr":
         return weightedlr.AXIS
-    return f"s_{{0}} / (s_{{0}} + s_{{{score[3:]}}})"
+    p = names.name("p_signal")
+    return f"{p} / ({p} + P({display_label(score[3:], {})}))"
 
 
 def lr_weights(samples: Samples) -> np.ndarray:
