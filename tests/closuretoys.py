@@ -17,7 +17,7 @@ from pnetviz.io.samples import SampleSpec
 MP = "MHc130_MA90"
 NODES = ("signal", "nonprompt", "diboson", "ttZ")
 CLASSES = ("signal", "nonprompt", "diboson", "ttX")
-PROCESSES = {MP: 0, "nonprompt": 1, "diboson": 2, "ttX": 3, "conv": 1}  # conv: no training class
+PROCESSES = {MP: 0, "nonprompt": 1, "diboson": 2, "ttX": 3, "conv": 1, "others": 3}  # conv, others: no training class
 
 
 def softmax(rng: np.random.Generator, klass: int, n: int) -> np.ndarray:
@@ -34,7 +34,7 @@ def write_region(base: Path, seed: int, n: int = 700) -> Path:
     for process, klass in PROCESSES.items():
         p = softmax(rng, klass, n)
         columns = {f"score_{MP}_{node}": p[:, i].astype(np.float32) for i, node in enumerate(NODES)}
-        columns["weight"] = rng.uniform(0.005, 0.015, n)  # physics weights
+        columns["weight"] = rng.uniform(0.005, 0.015, n) * (-1.0 if process == "others" else 1.0)  # others: a negative sum
         columns["mass"] = rng.normal(90.0, 10.0, n)
         write_trees(directory / f"{process}.root", {"Central": columns})
     return base

@@ -30,7 +30,7 @@ def test_ga_model_passes_and_swapped_samples_name_the_pair(files):
     assert good["verdict"] == "pass" and good["line"].startswith("closure: pass (16 tests")
     assert [p["process"] for p in good["processes"]] == [MP, "diboson", "nonprompt", "ttX"]  # the files' order
     assert [p["class"] for p in good["processes"]] == ["signal", "diboson", "nonprompt", "ttX"]
-    assert good["not_compared"] == [{"process": "conv", "why": "not a training class of the model"}]
+    assert good["not_compared"] == [{"process": p, "why": "not a training class of the model"} for p in ("conv", "others")]
     assert good["deployed_model"]["classes"] == list(CLASSES) and "background_groups" in good["deployed_model"]["classes_from"]
     assert good["node_columns"] == dict(zip(NODES, CLASSES, strict=True))
     bad, _ = jc.evaluate(jc.ClosureJob(spec(files["samples"], columns=SWAP), "model3", iteration))
@@ -81,7 +81,14 @@ def test_wrong_model_and_bad_mapping_are_one_line(files):
         jc.evaluate(jc.ClosureJob(spec(base, processes=("conv",)), "3", iteration))
     mapped = jc.evaluate(jc.ClosureJob(spec(base), "3", iteration, (("conv", "nonprompt"),)))[0]
     assert [p["process"] for p in mapped["processes"]] == [MP, "conv", "diboson", "nonprompt", "ttX"]
-    assert mapped["processes"][1]["class"] == "nonprompt" and mapped["not_compared"] == []
+    assert mapped["processes"][1]["class"] == "nonprompt" and [p["process"] for p in mapped["not_compared"]] == ["others"]
+    with pytest.raises(InputError, match=r"others\.root: process 'others' has 700 events of weight sum -[0-9.]+ in tree 'Central'"):
+        jc.evaluate(jc.ClosureJob(spec(base), "3", iteration, (("others", "ttX"),)))
+    ntuple = files["checkpoint"].parent.parent / "trees" / f"{files['checkpoint'].stem}.root"
+    with pytest.raises(InputError, match="but --deployed-model says 'ParticleNet-other'"):
+        jc.evaluate(jc.ClosureJob(spec(base), "ParticleNet-other", ntuple))
+    with pytest.raises(InputError, match=r"trees/ParticleNet-other\.root: no such ntuple"):
+        jc.evaluate(jc.ClosureJob(spec(base), "ParticleNet-other", ntuple.parent.parent))
 
 
 def test_parse_pairs_and_mapping():
