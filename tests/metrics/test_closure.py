@@ -77,6 +77,27 @@ def test_false_alarm_rate_near_nominal():
     assert named == 20
 
 
+def test_alike_outputs_are_not_named_swapped_when_the_closure_fails_elsewhere():
+    """Nodes 1 and 2 carry the same noise in every class (alike: their best assignment may swap
+    them by chance); process 0's samples differ in node 0. The closure fails, naming the node-0
+    tests, never a swap of 1 and 2 (they match their own outputs)."""
+    raw_swaps = 0
+    for seed in range(8):
+        rng = np.random.default_rng(40 + seed)
+        comparisons = []
+        for k in range(2):
+            a, b = rng.random((800, 3)), rng.random((900, 3))
+            a[:, 0], b[:, 0] = rng.beta(2 + 3 * k, 2, 800), rng.beta(2 + 3 * k, 2, 900)
+            if k == 0:
+                a[:, 0] = rng.beta(2.8, 2, 800)  # the samples of process 0 differ in node 0
+            comparisons.append(cl.Comparison(f"p{k}", f"c{k}", a, np.ones(800), b, np.ones(900)))
+        got = cl.closure(comparisons, ("n0", "n1", "n2"))
+        assert got["verdict"] == "fail" and got["order"]["swapped"] == [] and "swapped" not in got["line"]
+        assert "p0/n0" in got["line"]
+        raw_swaps += got["order"]["best_assignment"] != ["n0", "n1", "n2"]
+    assert raw_swaps >= 1  # the raw minimum did swap the alike nodes at least once: the rule was needed
+
+
 def test_node_that_matches_nothing_is_named():
     comparisons = toy(5)
     for c in comparisons:  # the samples' 'ttZ' column computed from wrongly normalised inputs: squeezed towards 0.5

@@ -14,9 +14,10 @@ diagnosis from the matrix of KS distances D_p[i][j] (samples' node i against the
 node j, process p) summed over the processes, T[i][j]:
 - the class order: the assignment of sample nodes to prediction nodes with the smallest total
   distance (every permutation, up to EXACT_NODES nodes; beyond, pairwise swaps from the identity
-  until none helps). Where it is not the identity, its 2-cycles are named ("outputs 'diboson' and
-  'ttZ' look swapped"), longer cycles as permuted, and the tests are made again under it (the
-  family's Holm p says whether the reordering explains the samples);
+  until none helps). Its cycles whose nodes all fail to match their own output (below) are named:
+  2-cycles as swapped ("outputs 'diboson' and 'ttZ' look swapped"), longer ones as permuted; the
+  tests are made again under them (the family's Holm p says whether the reordering explains the
+  samples). A cycle of outputs that do match their own (alike in every process) is not named;
 - per pair of nodes (i, j) the table of identity distance T[i][i] + T[j][j] against swapped
   distance T[i][j] + T[j][i] (`pairs`), for reading;
 - a node whose distribution matches nothing: node i matches prediction node j when no process's
@@ -148,6 +149,18 @@ def matches(p: np.ndarray, alpha: float) -> np.ndarray:
     return adjusted.min(axis=0) >= alpha
 
 
+def supported(pi: Sequence[int], matched: np.ndarray) -> tuple[int, ...]:
+    """`pi` with the cycles the tests do not support undone: a cycle is kept only where none of
+    its nodes matches its own output (matched[i, i] false), so that two outputs alike in every
+    process are not named as swapped when the closure fails elsewhere."""
+    out = list(range(len(pi)))
+    for cycle in cycles(pi):
+        if not any(matched[i, i] for i in cycle):
+            for i in cycle:
+                out[i] = pi[i]
+    return tuple(out)
+
+
 def order_names(pi: Sequence[int], nodes: Sequence[str]) -> list[str]:
     """Each cycle of `pi` said in words: a 2-cycle as a swapped pair, a longer one as permuted."""
     out = []
@@ -173,18 +186,20 @@ def closure(comparisons: Sequence[Comparison], nodes: Sequence[str], alpha: floa
         for row in tests[k * len(nodes):(k + 1) * len(nodes)]:
             row["n_eff_samples"], row["n_eff_predictions"] = n_eff[k]
     total = d.sum(axis=0)
-    pi = best_assignment(total)
+    best = best_assignment(total)
+    matched = matches(p, alpha)
+    pi = supported(best, matched)
     pairs = [{"nodes": [nodes[i], nodes[j]], "identity_distance": float(total[i, i] + total[j, j]),
               "swapped_distance": float(total[i, j] + total[j, i]),
               "swap_better": bool(total[i, j] + total[j, i] < total[i, i] + total[j, j])}
              for i, j in itertools.combinations(range(len(nodes)), 2)]  # fmt: skip
-    matched = matches(p, alpha)
     passed = _min_holm(tests) >= alpha
     out: dict = {"nodes": nodes, "alpha": alpha, "tests": tests,
                  "distances": {c.process: d[k].tolist() for k, c in enumerate(comparisons)},
                  "order": {"total_distance": total.tolist(), "identity_distance": float(np.trace(total)),
-                           "best_assignment": [nodes[j] for j in pi],
-                           "best_distance": float(total[np.arange(len(nodes)), list(pi)].sum()), "pairs": pairs,
+                           "best_assignment": [nodes[j] for j in best],
+                           "best_distance": float(total[np.arange(len(nodes)), list(best)].sum()), "pairs": pairs,
+                           "named_assignment": [nodes[j] for j in pi],
                            "swapped": [[nodes[a] for a in cyc] for cyc in cycles(pi) if len(cyc) == 2],
                            "permuted": [[nodes[a] for a in cyc] for cyc in cycles(pi) if len(cyc) > 2]},
                  "matches": {nodes[i]: [nodes[j] for j in range(len(nodes)) if matched[i, j]] for i in range(len(nodes))},
