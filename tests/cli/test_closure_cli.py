@@ -20,6 +20,26 @@ def files(tmp_path_factory) -> dict[str, Path]:
     return write_files(tmp_path_factory.mktemp("closure_cli"))
 
 
+def canvas_texts(path: Path) -> dict[str, list[str]]:
+    """The TLatex texts of each stored canvas (and its sub-pads) of a plots.root."""
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    def walk(pad, out: list[str]) -> list[str]:
+        for obj in pad.GetListOfPrimitives():
+            if obj.InheritsFrom("TPad"):
+                walk(obj, out)
+            elif obj.InheritsFrom("TLatex"):
+                out.append(str(obj.GetTitle()))
+        return out
+
+    f = root().TFile.Open(str(path))
+    try:
+        canvases = f.GetDirectory("canvases")
+        return {key.GetName(): walk(key.ReadObj(), []) for key in canvases.GetListOfKeys()}
+    finally:
+        f.Close()
+
+
 def argv(files: dict[str, Path], output: Path, *extra: str) -> list[str]:
     return ["--samples-dir", str(files["samples"]), "--era", "2018", "--channel", "SR3Mu", "--masspoint", MP,
             "--method", "Baseline", "--output", str(output), "--formats", "png", *extra]  # fmt: skip
@@ -37,6 +57,9 @@ def test_closure_in_the_datamc_set(files, tmp_path, capsys):
     assert json.loads((out / "datamc.json").read_text())["closure"]["line"] == doc["line"]
     assert all((out / f"closure_{node}.png").is_file() for node in doc["nodes"])
     assert (out / "datamc_SR3Mu_signal.png").is_file()  # the data/MC figure beside them
+    labels = canvas_texts(out / "plots.root")
+    assert "Simulation Preliminary" in labels["closure_signal"]  # no data in the closure figures
+    assert "Preliminary" in labels["datamc_SR3Mu_signal"] and "Simulation Preliminary" not in labels["datamc_SR3Mu_signal"]
 
     swapped = tmp_path / "swapped"
     code = run_command("datamc", argv(files, swapped, "--closure", "SR3Mu", "--deployed-model", str(files["checkpoint"]),

@@ -125,9 +125,24 @@ def evaluate(job: ClosureJob) -> tuple[dict, list[mc.Comparison]]:
     return doc, comps
 
 
-def figures(doc: dict, comps: Sequence[mc.Comparison]) -> list:
+def simulation_style(style):
+    """`style` with the CMS label's extra text saying "Simulation" (the closure shows no data; the
+    data/MC set's default extra text is "Preliminary")."""
+    from dataclasses import replace as with_field  # noqa: PLC0415
+
+    extra = style.extra_text
+    return style if "simulation" in extra.lower() else with_field(style, extra_text=f"Simulation {extra}".strip())
+
+
+def figures(doc: dict, comps: Sequence[mc.Comparison], style=None) -> list:
     """One figure per output node: each process' samples (points) against its class' test
-    predictions (lines), normalised to unit area."""
+    predictions (lines), normalised to unit area; with `style`, drawn with its label marked as
+    simulation (simulation_style)."""
+    from pnetviz.draw.style import cms_style  # noqa: PLC0415
+
+    if style is not None:
+        with cms_style(simulation_style(style)):
+            return figures(doc, comps)
     from pnetviz.draw import plots  # noqa: PLC0415
     from pnetviz.draw.style import cycle_color  # noqa: PLC0415
     from pnetviz.metrics.evaluate import score_histogram  # noqa: PLC0415
@@ -173,5 +188,5 @@ def write(directory: Path, doc: dict, comps: Sequence[mc.Comparison], formats: S
     adds its figures and closure.json to the data/MC set instead)."""
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
-    return write_set(directory, formats, style, lambda: figures(doc, comps), {"closure": report_entry(doc)},
+    return write_set(directory, formats, style, lambda: figures(doc, comps, style), {"closure": report_entry(doc)},
                      "pnetviz closure", {FILE: text(doc)})  # fmt: skip

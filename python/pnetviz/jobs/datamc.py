@@ -224,7 +224,7 @@ def run(job: DatamcJob, wait: bool = False, meta: dict | None = None) -> tuple[l
     title = f"pnetviz datamc: {job.era}, {', '.join(job.channels)}, {job.masspoint}"
     with transaction([job.output], inputs, wait, meta) as stages:
         written = write_set(stages[job.output], job.formats, job.style,
-                            lambda: figures(job, drawn) + (closure.figures(*closed) if closed else []), report, title, files)  # fmt: skip
+                            lambda: figures(job, drawn) + (closure.figures(*closed, job.style) if closed else []), report, title, files)  # fmt: skip
     return [job.output / p.name for p in written], report
 
 
