@@ -37,6 +37,8 @@ def write_region(base: Path, seed: int, n: int = 700) -> Path:
         columns["weight"] = rng.uniform(0.005, 0.015, n) * (-1.0 if process == "others" else 1.0)  # others: a negative sum
         columns["mass"] = rng.normal(90.0, 10.0, n)
         write_trees(directory / f"{process}.root", {"Central": columns})
+    data = {f"score_{MP}_{node}": softmax(rng, 1, 200)[:, i].astype(np.float32) for i, node in enumerate(NODES)}
+    write_trees(directory / "data.root", {"Central": {**data, "mass": rng.normal(90.0, 10.0, 200)}})  # datamc reads it
     return base
 
 

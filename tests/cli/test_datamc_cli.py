@@ -22,14 +22,15 @@ def _columns(n: int, seed: int, drop: tuple[str, ...] = ()) -> dict:
     return {k: v for k, v in out.items() if k not in drop}
 
 
-def _tree(base, *, central=True, drop=(), empty=False, config=None):
+def _tree(base, *, central=True, drop=(), empty=False, config=None, data=True):
     directory = base / "samples" / "2018" / "WZ3Mu" / MP / "ParticleNet"
     directory.mkdir(parents=True)
     for i, process in enumerate(("nonprompt", "diboson")):
         trees = {"Central": _columns(0 if empty else 200, i, drop)} if central or i else {}
         trees["JetEn_Up"], trees["JetEn_Down"] = _columns(200, i), _columns(200, i)
         write_trees(directory / f"{process}.root", trees)
-    write_trees(directory / "data.root", {"Central": _columns(150, 9)})
+    if data:
+        write_trees(directory / "data.root", {"Central": _columns(150, 9)})
     if config is not None:
         (base / "samples" / "configs").mkdir()
         (base / "samples" / "configs" / "samplegroups.json").write_text(json.dumps(config))
@@ -61,11 +62,13 @@ def test_runs_and_prints_one_verdict_per_region_and_score(tmp_path, capsys):
     ("ok", ("--bins", "0,0.5,0.4"), "--bins '0,0.5,0.4'"),
     ("ok", ("--syst", "Nope"), "no file holds the trees 'Nope_Up'/'Nope_Down'"),
     ("ok", ("--blind-sensitivity", "-1"), "--blind-sensitivity"),
+    ("ok", ("--column", "true_label=x"), "'true_label' is not a samples column"),
+    ("nodata", (), "no data file (data.root or <period>_data.root)"),
 ])
 def test_bad_inputs_are_one_line_and_exit_2(tmp_path, capsys, case, more, expected):
     config = {"2018": {"WZ3Mu": {"data": [], "nonprompt": [], "diboson": [], "ttX": []}}} if case == "config" else None
     drop = {"weight": ("weight",), "score": (f"score_{MP}_diboson",)}.get(case, ())
-    _tree(tmp_path, central=case != "central", drop=drop, empty=case == "empty", config=config)
+    _tree(tmp_path, central=case != "central", drop=drop, empty=case == "empty", config=config, data=case != "nodata")
     assert run_command("datamc", _argv(tmp_path, *more)) == 2
     err = capsys.readouterr().err.strip()
     assert expected in err and len(err.splitlines()) == 1 and "Traceback" not in err

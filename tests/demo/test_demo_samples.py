@@ -33,7 +33,8 @@ def test_layout_yields_and_variations(tree):
     assert "JetEn_Up" not in nonprompt and "Nonprompt_Up" not in s.simulation["diboson"]
     expected = sum(y["WZ3Mu"] for p, (_, y) in demo.PROCESSES.items() if p != demo.MASSPOINT)
     assert abs(s.data.n_events - expected) < 5 * np.sqrt(expected)  # Poisson around the backgrounds' yield
-    assert len(s.data_files) == len(demo.PERIODS)
+    assert [p.name for p in s.data_files] == ["data.root"]
+    assert "conv" in config[demo.ERA]["WZ3Mu"] and "conversion" in s.processes  # the analysis' group and file names
 
 
 def test_pnetviz_demo_writes_the_samples(tmp_path, capsys):
@@ -43,6 +44,6 @@ def test_pnetviz_demo_writes_the_samples(tmp_path, capsys):
     assert "analysis samples (pnetviz datamc)" in capsys.readouterr().out
     directory = tmp_path / "r" / "samples" / demo.ERA / "ZG3Mu" / demo.MASSPOINT / demo.METHOD
     assert sorted(p.name for p in directory.glob("*.root")) == sorted(
-        [*(f"{p}.root" for p in demo.PROCESSES), *(f"{p}_data.root" for p in demo.PERIODS)])
+        [*(f"{p}.root" for p in demo.PROCESSES), "data.root"])
     assert run_command("demo", ["--output", str(tmp_path / "s"), *argv[2:], "--no-samples"]) == 0
     assert (tmp_path / "s").is_dir() and not (tmp_path / "s" / "samples").exists()

@@ -52,9 +52,16 @@ def test_reads_every_process_tree_and_the_data(tmp_path):
 
 
 def test_process_list_from_the_analysis_config(tmp_path):
-    config = {"2018": {"WZ3Mu": {"data": ["DoubleMuon_A"], "nonprompt": ["x"], "diboson": ["y"]}}}
-    samples = read_samples(_region(tmp_path, config=config))
-    assert samples.processes == ("nonprompt", "diboson") and samples.process_source.startswith("config")
+    config = {"2018": {"WZ3Mu": {"data": ["DoubleMuon_A"], "nonprompt": ["x"], "conv": ["y"]}}}
+    samples = read_samples(_region(tmp_path, processes=("nonprompt", "conversion"), config=config))
+    assert samples.processes == ("nonprompt", "conversion") and samples.process_source.startswith("config")
+
+
+def test_a_merged_data_file_is_read_alone(tmp_path):
+    spec = _region(tmp_path)
+    write_trees(spec.directory / "data.root", {"Central": _columns(3, 4)})  # the analysis' hadd of the periods
+    samples = read_samples(spec)
+    assert [p.name for p in samples.data_files] == ["data.root"] and samples.data.n_events == 3
 
 
 def test_column_mapping(tmp_path):

@@ -46,6 +46,10 @@ def parser(prog: str | None = None):
                          help="score to compare: signal (P(signal)), lr:<node> (s/(s+b) against nonprompt, diboson or "
                               "ttZ) or weighted-lr; repeat for several (default: signal)")  # fmt: skip
     physics.add_argument("--bins", default="10", help="N equal bins on [0, 1] or comma-separated edges (default: %(default)s)")
+    physics.add_argument("--fit-binning", type=Path, metavar="FILE",
+                         help="bin in the model's binning for the fit: the chosen K's edges of an evaluation's "
+                              "binning.json (instead of --bins)")  # fmt: skip
+    physics.add_argument("--fit-pair", help="the pair of a multi-class binning.json, e.g. signal_vs_diboson")
     physics.add_argument("--syst", help="systematics to use, comma-separated (default: every variation tree)")
     physics.add_argument("--blind-channels", default=",".join(DEFAULT_PATTERNS),
                          help="blind regions: channel name patterns, comma-separated (default: %(default)s)")
@@ -89,6 +93,7 @@ def _names(text: str | None, option: str) -> tuple[str, ...]:
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser(prog).parse_args(argv)
     formats = tuple(common.parse_formats(args.formats))
+    from pnetviz.io.samples import check_columns  # noqa: PLC0415
     from pnetviz.jobs import datamc  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     channels = _names(args.channel, "--channel")
@@ -96,14 +101,19 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
                               ((args.era, "--era"), (args.masspoint, "--masspoint"), (args.method, "--method")))  # fmt: skip
     scores = tuple(dict.fromkeys(datamc.parse_score(s.strip()) for s in (args.score or ["signal"])))
     patterns = tuple(p.strip() for p in args.blind_channels.split(",") if p.strip())
+    if args.fit_binning is not None:
+        edges, source = datamc.fit_edges(args.fit_binning, args.fit_pair), f"--fit-binning {args.fit_binning}"
+    else:
+        edges, source = parse_bins(args.bins), f"--bins {args.bins}"
+    columns = common.column_map(args)
+    check_columns(columns)
     output = Path(args.output) if args.output else common.plots_root(args) / SET_NAME / era / masspoint / method
-    processes, columns = _names(args.processes, "--processes"), common.column_map(args)
+    processes = _names(args.processes, "--processes")
     closure = closure_options.job_of(args, era, masspoint, method, processes, columns)
     job = datamc.DatamcJob(samples_dir=args.samples_dir, era=era, channels=channels, masspoint=masspoint, method=method,
                            output=output, processes=processes, closure=closure,
                            systematics=_names(args.syst, "--syst") if args.syst is not None else None,
-                           columns=columns, scores=scores, edges=parse_bins(args.bins),
-                           binning_source=f"--bins {args.bins}", blind_patterns=patterns,
+                           columns=columns, scores=scores, edges=edges, binning_source=source, blind_patterns=patterns,
                            sensitivity=args.blind_sensitivity, unblind=args.unblind, formats=formats,
                            style=common.style_options(args))  # fmt: skip
     written, report = datamc.run(job, wait=args.wait, meta=common.provenance("datamc", argv))

@@ -1,7 +1,7 @@
 """A toy samples tree in the analysis' preprocessed layout, for `pnetviz datamc` (docs/datamc.md).
 
 ``<output>/<era>/<channel>/<masspoint>/<method>/<process>.root`` for the signal point and the
-backgrounds (nonprompt, conv, diboson, ttX, others) and ``<period>_data.root``; every file has the
+backgrounds (nonprompt, conversion, diboson, ttX, others) and ``data.root``; every file has the
 tree ``Central`` (branches ``mass``, ``weight``, ``score_<masspoint>_{signal,nonprompt,diboson,ttZ}``)
 and, for simulation, the variation trees ``JetEn_Up/Down`` (a score-dependent weight shift) and
 ``MuonIDSF_Up/Down`` (a flat 3 %); the data-driven nonprompt has ``Nonprompt_Up/Down`` (30 %).
@@ -33,12 +33,13 @@ NODES = ("signal", "nonprompt", "diboson", "ttZ")
 PROCESSES = {
     MASSPOINT: (0, {"SR3Mu": 40.0, "WZ3Mu": 5.0, "ZG3Mu": 2.0}),
     "nonprompt": (1, {"SR3Mu": 300.0, "WZ3Mu": 250.0, "ZG3Mu": 400.0}),
-    "conv": (1, {"SR3Mu": 60.0, "WZ3Mu": 40.0, "ZG3Mu": 600.0}),
+    "conversion": (1, {"SR3Mu": 60.0, "WZ3Mu": 40.0, "ZG3Mu": 600.0}),
     "diboson": (2, {"SR3Mu": 250.0, "WZ3Mu": 1500.0, "ZG3Mu": 500.0}),
     "ttX": (3, {"SR3Mu": 120.0, "WZ3Mu": 80.0, "ZG3Mu": 30.0}),
     "others": (3, {"SR3Mu": 30.0, "WZ3Mu": 60.0, "ZG3Mu": 40.0}),
 }
-PERIODS = ("DoubleMuon_A", "DoubleMuon_B")
+PERIODS = ("DoubleMuon_A", "DoubleMuon_B")  # the config's data group (their events are in data.root)
+GROUPS = {"conversion": "conv"}  # process -> its samplegroups.json group, as the analysis names them
 
 
 def _events(rng: np.random.Generator, node: int, n: int, shift: float = 0.0) -> dict[str, np.ndarray]:
@@ -106,12 +107,8 @@ def write_samples(output: Path, mc_events: int = 4000, seed: int = 20251001) -> 
         directory.mkdir(parents=True, exist_ok=True)
         for process in PROCESSES:
             write_trees(directory / f"{process}.root", _simulation(rng, process, channel, mc_events))
-        data = _data(rng, channel)
-        half = data["mass"].size // 2  # two periods, as the analysis' per-period data files
-        for i, period in enumerate(PERIODS):
-            part = {k: v[:half] if i == 0 else v[half:] for k, v in data.items()}
-            write_trees(directory / f"{period}_data.root", {"Central": part})
-    groups = {"data": list(PERIODS), **{p: [p] for p in PROCESSES if p != MASSPOINT}}
+        write_trees(directory / "data.root", {"Central": _data(rng, channel)})  # the periods hadded, as the analysis'
+    groups = {"data": list(PERIODS), **{GROUPS.get(p, p): [p] for p in PROCESSES if p != MASSPOINT}}
     config = output / "configs" / "samplegroups.json"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(json.dumps({ERA: {channel: groups for channel in CHANNELS}}, indent=2) + "\n")

@@ -2,12 +2,16 @@
 
 Layout (the charged-Higgs analysis' SignalRegionStudy, read as it is):
 ``<samples-dir>/<era>/<channel>/<masspoint>/<method>/`` holds one ``<process>.root`` per simulated
-(or data-driven) process and the data as ``data.root`` or ``<period>_data.root`` (several periods
-are added). Each file has a tree ``Central`` and one tree per systematic variation, named
+(or data-driven) process and the data as ``data.root`` or else ``<period>_data.root`` (the periods
+added). Each file has a tree ``Central`` and one tree per systematic variation, named
 ``<syst>_Up`` / ``<syst>_Down`` (``Nonprompt_Up``/``Nonprompt_Down`` for the data-driven nonprompt).
 Branches: ``mass`` (optional here), ``weight`` (physics weight; not read in data, whose events
 count 1 each, as the analysis writes them) and
 ``score_<masspoint>_<node>`` for the deployed model's nodes (signal, nonprompt, diboson, ttZ).
+The analysis' preprocessing (SignalRegionStudy/python/preprocess.py) writes ``<masspoint>.root``,
+``nonprompt.root``, ``conversion.root`` (the group ``conv``), ``diboson.root``, ``ttX.root``,
+``others.root`` and ``data.root`` (its periods' ``<period>_data.root`` added; when ``data.root`` is
+there the period files are not read, so a leftover is never counted twice).
 
 The process list: the analysis' ``configs/samplegroups.json`` (looked for in the samples directory
 and its parent: ``<era>`` -> ``<channel>`` -> group names; ``data`` is the data, every other group a
@@ -38,6 +42,7 @@ CENTRAL = "Central"
 SUFFIXES = ("_Up", "_Down")
 CONFIG = Path("configs") / "samplegroups.json"
 DATA_GROUP = "data"
+GROUP_FILES = {"conv": "conversion"}  # a samplegroups.json group whose file the preprocessing names otherwise
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,7 @@ class Samples:
     spec: SampleSpec
     processes: tuple[str, ...]  # in stacking order (config order; the signal point first if present)
     simulation: dict[str, dict[str, TreeArrays]]  # process -> tree name (Central, X_Up, X_Down) -> arrays
-    data: TreeArrays | None  # all data files' Central trees concatenated (None: no data file)
+    data: TreeArrays  # all data files' Central trees concatenated
     files: dict[str, Path]  # process -> file; "data" -> the first data file
     data_files: tuple[Path, ...] = ()
     process_source: str = "files"  # "config <path>", "--processes" or "files"
@@ -106,7 +111,7 @@ def config_processes(spec: SampleSpec) -> tuple[tuple[str, ...], Path] | None:
         groups = doc.get(spec.era, {}).get(spec.channel) if isinstance(doc.get(spec.era), dict) else None
         if not isinstance(groups, dict):
             return None
-        names = [g for g in groups if g != DATA_GROUP and isinstance(g, str)]
+        names = [GROUP_FILES.get(g, g) for g in groups if g != DATA_GROUP and isinstance(g, str)]
         return (spec.masspoint, *(g for g in names if g != spec.masspoint)), path
     return None
 
@@ -118,14 +123,15 @@ def discover(spec: SampleSpec) -> tuple[tuple[str, ...], str, dict[str, Path], t
     if not directory.is_dir():
         raise InputError(f"{directory}: no such samples directory. Fix: check --samples-dir, --era, --channel, "
                          "--masspoint and --method (the layout is <samples-dir>/<era>/<channel>/<masspoint>/<method>/).")
-    data_files = tuple(sorted(p for p in directory.glob("*.root") if p.name == "data.root" or p.name.endswith("_data.root")))
+    merged = directory / "data.root"  # the analysis hadds its periods into it (and removes them)
+    data_files = (merged,) if merged.is_file() else tuple(sorted(directory.glob("*_data.root")))
     from_config = config_processes(spec) if not spec.processes else None
     if spec.processes:
         processes, source = tuple(spec.processes), "--processes"
     elif from_config is not None:
         processes, source = from_config[0], f"config {from_config[1]}"
     else:
-        found = sorted(p.stem for p in directory.glob("*.root") if p not in data_files)
+        found = sorted(p.stem for p in directory.glob("*.root") if p not in data_files and not p.name.endswith("_data.root"))
         signal = [p for p in found if p == spec.masspoint]
         processes, source = (*signal, *(p for p in found if p != spec.masspoint)), "files"
     if not processes:
@@ -148,6 +154,14 @@ def variation_trees(path: Path) -> tuple[str, ...]:
     """The variation trees (``*_Up`` / ``*_Down``) in the file, from its keys (no ROOT)."""
     keys = check_structure(path, CENTRAL).keys
     return tuple(sorted({name for name, cls in keys if cls.startswith("TTree") and name.endswith(SUFFIXES)}))
+
+
+def check_columns(columns: mapped.ColumnMap, nodes: Sequence[str] = NODES) -> None:
+    """--column names a samples column: weight, mass or score_<node>; InputError otherwise."""
+    known = ("weight", "mass", *(f"score_{n}" for n in nodes))
+    for name, _ in columns:
+        if name not in known:
+            raise InputError(f"--column {name}=...: '{name}' is not a samples column. Fix: map one of {', '.join(known)}.")
 
 
 def read_tree(path: Path, tree: str, spec: SampleSpec, data: bool = False) -> TreeArrays:
@@ -197,7 +211,7 @@ def _concat(parts: Sequence[TreeArrays], nodes: Sequence[str]) -> TreeArrays:
 def read_samples(spec: SampleSpec) -> Samples:
     """Every process' Central and variation trees and the data's Central tree of one region.
     InputError (one line, the file and the fix) for a missing directory, file, tree or branch, a
-    named systematic no file holds, or a region without simulated events."""
+    named systematic no file holds, a region without simulated events or without data."""
     processes, source, files, data_files = discover(spec)
     simulation: dict[str, dict[str, TreeArrays]] = {}
     held: set[str] = set()
@@ -218,9 +232,10 @@ def read_samples(spec: SampleSpec) -> Samples:
     if sum(t[CENTRAL].n_events for t in simulation.values()) == 0:
         raise InputError(f"{spec.directory}: the region is empty (no simulated event in any 'Central' tree). Fix: "
                          "check --channel and the preprocessing of this region.")
-    data = _concat([read_tree(p, CENTRAL, spec, data=True) for p in data_files], spec.nodes) if data_files else None
-    all_files = dict(files)
-    if data_files:
-        all_files[DATA_GROUP] = data_files[0]
+    if not data_files:
+        raise InputError(f"{spec.directory}: no data file (data.root or <period>_data.root). Fix: write the region's "
+                         "data there, as the analysis' preprocessing does.")
+    data = _concat([read_tree(p, CENTRAL, spec, data=True) for p in data_files], spec.nodes)
+    all_files = {**files, DATA_GROUP: data_files[0]}
     return Samples(spec=spec, processes=processes, simulation=simulation, data=data, files=all_files,
                    data_files=data_files, process_source=source, systematics=systs)

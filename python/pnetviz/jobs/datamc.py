@@ -70,6 +70,27 @@ def parse_score(text: str) -> str:
                      f"{', '.join(NODES[1:])}.")  # fmt: skip
 
 
+def fit_edges(path: Path, pair: str | None) -> tuple[float, ...]:
+    """The chosen K's edges of a pnetviz binning.json (the model's binning for the fit): its one
+    pair, or `pair` of a multi-class document; InputError (one line) otherwise."""
+    from pnetviz.io.readers import read_json  # noqa: PLC0415
+
+    fix = "give the binning.json of an evaluation's output set (docs/binning.md)"
+    doc = read_json(Path(path), "fit binning", fix)
+    pairs = doc.get("pairs") if isinstance(doc.get("pairs"), dict) else {doc.get("pair"): doc}
+    if pair is None and len(pairs) != 1:
+        raise InputError(f"{path}: binning for {len(pairs)} pairs ({', '.join(map(str, pairs))}). Fix: choose one with --fit-pair.")
+    body = pairs.get(pair) if pair is not None else next(iter(pairs.values()))
+    if not isinstance(body, dict):
+        raise InputError(f"{path}: no pair {pair!r}; pairs: {', '.join(map(str, pairs))}. Fix: choose one with --fit-pair.")
+    chosen = next((r for r in body.get("by_k") or () if isinstance(r, dict) and r.get("k") == body.get("chosen_k")), None)
+    edges = chosen.get("edges") if chosen else None
+    if not (isinstance(edges, list) and len(edges) >= 2 and all(isinstance(e, (int, float)) for e in edges)
+            and all(b > a for a, b in zip(edges, edges[1:]))):  # fmt: skip
+        raise InputError(f"{path}: no chosen binning (chosen_k with increasing edges in by_k). Fix: {fix}.")
+    return tuple(float(e) for e in edges)
+
+
 def score_tag(score: str) -> str:
     return {"signal": "signal", "weighted-lr": weightedlr.NAME}.get(score, score.replace(":", "_"))
 
@@ -125,7 +146,7 @@ def region(job: DatamcJob, samples: Samples, score: str) -> tuple[dict, datamc.C
     s_hist = datamc.binned(*central[signal], edges)[0] if signal else None
     b_hist = np.sum([datamc.binned(*central[p], edges)[0] for p in backgrounds], axis=0) if backgrounds else np.zeros(edges.size - 1)
     masked = blinding.mask(edges, s_hist, b_hist, loosest, job.sensitivity) if blind and not job.unblind else np.zeros(edges.size - 1, bool)
-    data_scores = score_of(score, samples.data, weights) if samples.data is not None else np.zeros(0)
+    data_scores = score_of(score, samples.data, weights)
     comp = datamc.compare(edges, data_scores, {p: central[p] for p in backgrounds}, variations, masked)
     # the events outside masked bins, for the KS test (bin index as datamc.binned counts it)
     index = lambda v: np.clip(np.searchsorted(edges, v, side="right") - 1, 0, edges.size - 2)  # noqa: E731
@@ -206,7 +227,7 @@ def figures(job: DatamcJob, drawn: list) -> list:
     out = []
     for entry, comp, sig, samples in drawn:
         tag = score_tag(entry["score"])
-        labels = {p: display_label(p, {"conv": "Conversion"}) for p in comp.mc}
+        labels = {p: display_label(p, {}) for p in comp.mc}
         out.append(datamc_figure(f"datamc_{entry['channel']}_{tag}", f"{entry['channel']}/{tag}", comp, labels, sig,
                                  entry["axis"], context(job, entry)))  # fmt: skip
     return out
