@@ -95,5 +95,7 @@ def test_parse_pairs_and_mapping():
     assert jc.parse_pairs("ttX=ttZ, diboson = wz") == (("ttX", "ttZ"), ("diboson", "wz"))
     with pytest.raises(InputError, match="give PROCESS=CLASS"):
         jc.parse_pairs("ttX")
+    with pytest.raises(InputError, match="process 'ttX' is paired twice"):
+        jc.parse_pairs("ttX=ttZ,ttX=ttX")
     pairs, left = jc.mapping([MP, "nonprompt", "conv", "ttX"], ["signal", "nonprompt", "ttX"], MP, ())
     assert pairs == {MP: "signal", "nonprompt": "nonprompt", "ttX": "ttX"} and left == ["conv"]

@@ -55,6 +55,8 @@ def parse_pairs(text: str | None, option: str = "--process-class") -> tuple[tupl
         process, sep, klass = item.partition("=")
         if not sep or not process.strip() or not klass.strip():
             raise InputError(f"{option} {item!r}: give PROCESS=CLASS, e.g. ttX=ttZ.")
+        if process.strip() in (p for p, _ in out):
+            raise InputError(f"{option} {text!r}: process '{process.strip()}' is paired twice. Fix: pair it once.")
         out.append((process.strip(), klass.strip()))
     return tuple(out)
 
