@@ -137,5 +137,4 @@ def read_deployed(deployed: str, predictions: Path | None, n_nodes: int, tree: s
 def _check_nodes(path: Path, classes: tuple[str, ...], n_nodes: int) -> None:
     if len(classes) != n_nodes:
         raise InputError(f"{path}: the model has {len(classes)} outputs ({', '.join(classes)}), the samples' score "
-                         f"branches {n_nodes}. Fix: give the model deployed in these samples (or --nodes to name "
-                         "the samples' outputs).")  # fmt: skip
+                         f"branches {n_nodes}. Fix: give the predictions of the model deployed in these samples.")  # fmt: skip

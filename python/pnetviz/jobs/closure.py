@@ -103,7 +103,7 @@ def comparisons(job: ClosureJob, preds: DeployedPredictions, files: Mapping[str,
 def evaluate(job: ClosureJob) -> tuple[dict, list[mc.Comparison]]:
     """closure.json's content and the comparisons (for the figures)."""
     for node in job.spec.nodes:
-        check_name(node, "output node", "--nodes", "name the nodes as plain words (signal,nonprompt,diboson,ttZ).")
+        check_name(node, "output node", "the samples' output nodes", "name the nodes as plain words (signal, nonprompt, diboson, ttZ).")
     preds = read_deployed(job.deployed, job.predictions, len(job.spec.nodes), job.tree)
     processes, source, files, _ = io_samples.discover(replace(job.spec, systematics=()))
     pairs, left = mapping(processes, preds.classes, job.spec.masspoint, job.process_classes)
@@ -159,7 +159,7 @@ def figures(doc: dict, comps: Sequence[mc.Comparison], style=None) -> list:
             for part, scores, weights, points in (("trainer test", c.reference_scores[:, i], c.reference_weights, False),
                                                   ("samples", c.sample_scores[:, i], c.sample_weights, True)):  # fmt: skip
                 hist = score_histogram(f"closure_{node}_{c.process}_{'samples' if points else 'trainer'}", scores, weights,
-                                       f"P({node}) of {c.process}, {part}")  # fmt: skip
+                                       f"P({escape.tlatex(node)}) of {escape.tlatex(c.process)}, {part}")  # fmt: skip
                 hists.append(plots.HistSpec(f"{tag}_{'samples' if points else 'trainer'}", hist,
                                             f"{escape.tlatex(c.process)} ({part})", cycle_color(k), points))  # fmt: skip
         figs.append(plots.score_figure(f"closure_{node}", hists, f"P({escape.tlatex(node)})", ctx))
