@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pnetviz set-up and entry points; creates/reuses the virtual environment .venv itself and
 # installs pnetviz into it (editable, with the ROOT wheel and the test tools).
-#   ./run.sh demo [--events N]   write the demo results tree (results/) and run the campaign on it (plots/),
-#                                then pnetviz datamc on its analysis samples (results/samples/)
+#   ./run.sh demo [--events N]   write the demo results tree (results/), run pnetviz datamc on its analysis
+#                                samples (results/samples/) and the campaign on it (plots/)
 #   ./run.sh test [pytest args]  run the whole test suite
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -37,8 +37,8 @@ demo() {
   local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/pnetviz" demo --output results --events "$events"
+  "$VENV/bin/pnetviz" datamc --samples-dir results/samples --era 2018 --channel SR3Mu,WZ3Mu,ZG3Mu --masspoint MHc130_MA90 --method ParticleNet --score signal --score weighted-lr --plots-dir plots --formats png  # before the campaign: its web report lists the set
   "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02
-  "$VENV/bin/pnetviz" datamc --samples-dir results/samples --era 2018 --channel SR3Mu,WZ3Mu,ZG3Mu --masspoint MHc130_MA90 --method ParticleNet --score signal --score weighted-lr --plots-dir plots --formats png
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
   echo "[run.sh] data against simulation in the demo's analysis samples (pnetviz datamc): plots/datamc/2018/MHc130_MA90/ParticleNet/ (docs/datamc.md)"
   echo "[run.sh] the web report: python3 -m http.server -d plots 8000, then open http://127.0.0.1:8000/"

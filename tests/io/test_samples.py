@@ -57,6 +57,12 @@ def test_process_list_from_the_analysis_config(tmp_path):
     assert samples.processes == ("nonprompt", "conversion") and samples.process_source.startswith("config")
 
 
+def test_a_config_group_that_is_no_plain_name_is_refused(tmp_path):
+    config = {"2018": {"WZ3Mu": {"data": [], "../nonprompt": []}}}
+    with pytest.raises(InputError, match=r"sample group '../nonprompt' is not a single path component"):
+        read_samples(_region(tmp_path, config=config))
+
+
 def test_a_merged_data_file_is_read_alone(tmp_path):
     spec = _region(tmp_path)
     write_trees(spec.directory / "data.root", {"Central": _columns(3, 4)})  # the analysis' hadd of the periods

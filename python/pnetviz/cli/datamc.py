@@ -12,7 +12,7 @@ from pnetviz.errors import InputError
 
 DESCRIPTION = ("Compare the classifier's score in data with the stacked simulation of an analysis' preprocessed samples "
                "(<samples-dir>/<era>/<channel>/<masspoint>/<method>/<process>.root with trees Central and <syst>_Up/Down, "
-               "<period>_data.root): per region and score the stack with the MC stat. (+) syst. band, data with Garwood "
+               "data.root or <period>_data.root; docs/datamc.md): per region and score the stack with the MC stat. (+) syst. band, data with Garwood "
                "intervals, the ratio panel, a chi2 with the full covariance, a weighted KS test, pulls, the data "
                "efficiency at the working points against the simulation's and one verdict per region and score, "
                "Holm-adjusted. Signal-region channels are blinded unless --unblind.")  # fmt: skip

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from pnetviz.draw import canvas
-from pnetviz.draw.style import STYLE, color, cycle_color
+from pnetviz.draw.style import STYLE, color
 from pnetviz.metrics.datamc import Comparison
 from pnetviz.rootenv import root, set_title
 
 HEADROOM = (1.5, 2.2, 3.0, 3.8)  # the upper frame's y range over the highest point: tried in turn for the box
 BAND_COLOR = "#717581"
+# the processes' fill colours: the style's cycle without the signal's blue and the band's grey
+PROCESS_COLORS = tuple(c for c in STYLE["colors"]["cycle"] if c not in (STYLE["colors"]["signal"], "#9c9ca1"))
 
 
 def _hist(key: str, edges: np.ndarray, values: np.ndarray, errors: np.ndarray | None = None) -> object:
@@ -93,8 +95,9 @@ def datamc_figure(name: str, key: str, comp: Comparison, labels: dict[str, str],
         cumulative = np.cumsum([comp.mc[p] for p in processes], axis=0) if processes else np.zeros((0, edges.size - 1))
         for i in reversed(range(len(processes))):  # the full stack first, each lower sum drawn over it
             hist = _hist(f"{key}/stack_{processes[i]}", edges, cumulative[i])
-            hist.SetFillColor(cycle_color(i + 1))
-            hist.SetLineColor(cycle_color(i + 1))
+            fill = color(PROCESS_COLORS[i % len(PROCESS_COLORS)])
+            hist.SetFillColor(fill)
+            hist.SetLineColor(fill)
             hist.SetLineWidth(1)
             set_title(hist, f"{labels.get(processes[i], processes[i])} (stacked: this and the processes below it)")
             _place(fig, f"{key}/stack_{processes[i]}", hist, "HIST SAME", labels.get(processes[i], processes[i]), "f", 0)

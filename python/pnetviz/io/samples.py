@@ -35,6 +35,7 @@ import numpy as np
 from pnetviz.errors import InputError
 from pnetviz.io import columns as mapped
 from pnetviz.io.branches import FLOAT_TYPES
+from pnetviz.io.rootnames import check_name
 from pnetviz.io.treefile import branch_types, check_structure
 
 NODES = ("signal", "nonprompt", "diboson", "ttZ")
@@ -111,7 +112,9 @@ def config_processes(spec: SampleSpec) -> tuple[tuple[str, ...], Path] | None:
         groups = doc.get(spec.era, {}).get(spec.channel) if isinstance(doc.get(spec.era), dict) else None
         if not isinstance(groups, dict):
             return None
-        names = [GROUP_FILES.get(g, g) for g in groups if g != DATA_GROUP and isinstance(g, str)]
+        names = [GROUP_FILES.get(g, g) for g in groups if g != DATA_GROUP]
+        for name in names:  # file names and ROOT keys are built from them
+            check_name(name, "sample group", f"{path} ({spec.era}/{spec.channel})", "name each group by a plain name.")
         return (spec.masspoint, *(g for g in names if g != spec.masspoint)), path
     return None
 
