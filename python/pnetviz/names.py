@@ -135,6 +135,9 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("datamc_<channel>_<score>", "Data against the stacked simulation of an analysis' samples in one region "
                 "and score: MC stat. (+) syst. band, Garwood data intervals, ratio panel, chi2 verdict; blinded bins left "
                 "out", "pnetviz datamc"),
+    FigureEntry("closure_<node>", "Deployment closure: one output node's score, each process of the samples (points) "
+                "against its class in the trainer's test predictions of the deployed model (lines), normalised to unit "
+                "area", "pnetviz datamc --closure"),
 )  # fmt: skip
 
 

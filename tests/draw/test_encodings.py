@@ -194,3 +194,8 @@ def test_score_legend_one_entry_per_class_and_one_per_split():
     assert [label for _, label, _ in score_legend(specs[:2])] == ["Signal (train)", "Signal (test)"]
     odd = [*specs[:3], plots.HistSpec("x", h, "ttZ, all", 1, True)]
     assert [label for _, label, _ in score_legend(odd)] == [s.label for s in odd]
+    words = [plots.HistSpec(f"c{i}", h, f"{c} ({s})", 1, s == "samples") for i, (c, s) in
+             enumerate((c, s) for c in ("nonprompt", "ttX") for s in ("trainer test", "samples"))]  # fmt: skip
+    assert [label for _, label, _ in score_legend(words)] == ["nonprompt", "ttX", "Lines: trainer test", "Points: samples"]
+    mixed = [*specs[:2], *words[2:]]  # two pairs of words: one entry each
+    assert [label for _, label, _ in score_legend(mixed)] == [s.label for s in mixed]

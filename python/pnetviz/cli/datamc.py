@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from pnetviz.cli import closure as closure_options
 from pnetviz.cli import common, ranges
 from pnetviz.errors import InputError
 
@@ -17,7 +18,8 @@ DESCRIPTION = ("Compare the classifier's score in data with the stacked simulati
                "Holm-adjusted. Signal-region channels are blinded unless --unblind.")  # fmt: skip
 EXAMPLES = """\
   pnetviz datamc --samples-dir samples --era 2018 --channel WZ3Mu,ZG3Mu --masspoint MHc130_MA90 --method ParticleNet
-  pnetviz datamc --samples-dir samples --era 2018 --channel SR3Mu --masspoint MHc130_MA90 --method ParticleNet --score weighted-lr --bins 0,0.2,0.5,0.8,1"""
+  pnetviz datamc --samples-dir samples --era 2018 --channel SR3Mu --masspoint MHc130_MA90 --method ParticleNet --score weighted-lr --bins 0,0.2,0.5,0.8,1
+  pnetviz datamc ... --closure SR3Mu --deployed-model 3 --predictions GAOptim_bjets/Combined/multiclass/TTToHcToWAToMuMu-MHc130_MA90/GA-iter3"""
 SHARED = ("formats", "energy", "cms_label", "run", "extra_text")
 SENSITIVITY = ranges.Range(0.0, 100.0, "an expected s/sqrt(b) {range}", low_open=True)
 SET_NAME = "datamc"  # the output set: <plots-dir>/datamc/<era>/<masspoint>/<method>/
@@ -60,6 +62,7 @@ def parser(prog: str | None = None):
         if opt.dest in SHARED:
             groups[opt.group].add_argument(*opt.flags, **opt.kwargs)
     parser.set_defaults(extra_text="Preliminary")  # data are shown
+    closure_options.add_options(parser)
     common.add_run_options(groups["execution"])
     return parser
 
@@ -105,8 +108,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     columns = common.column_map(args)
     check_columns(columns)
     output = Path(args.output) if args.output else common.plots_root(args) / SET_NAME / era / masspoint / method
+    processes = _names(args.processes, "--processes")
+    closure = closure_options.job_of(args, era, masspoint, method, processes, columns)
     job = datamc.DatamcJob(samples_dir=args.samples_dir, era=era, channels=channels, masspoint=masspoint, method=method,
-                           output=output, processes=_names(args.processes, "--processes"),
+                           output=output, processes=processes, closure=closure,
                            systematics=_names(args.syst, "--syst") if args.syst is not None else None,
                            columns=columns, scores=scores, edges=edges, binning_source=source, blind_patterns=patterns,
                            sensitivity=args.blind_sensitivity, unblind=args.unblind, formats=formats,

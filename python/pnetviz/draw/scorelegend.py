@@ -37,7 +37,8 @@ def grid_legend(fig: canvas.Figure, hists: Sequence[HistSpec]) -> list[tuple[obj
 
 def score_legend(hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
     """Legend entries of score histograms: one per histogram; with 4 or more that come as
-    "<class> (train)" line and "<class> (test)" points pairs, one per class (its test points over its
+    "<class> (train)" line and "<class> (test)" points pairs (or any one pair of words, the same for
+    every class: "(trainer test)" lines, "(samples)" points), one per class (its points over its
     line) and two short text entries saying which is which (short: the legend goes in columns where
     the data leave no room), so a 4-class figure needs 6 short entries instead of 8 long ones."""
     entries = [(h.hist, h.label, "pe" if h.points else "l") for h in hists]
@@ -45,8 +46,12 @@ def score_legend(hists: Sequence[HistSpec]) -> list[tuple[object, str, str]]:
     for h in hists:
         base, _, split = h.label.rpartition(" (")
         pairs.setdefault(base, set()).add((split, h.points))
-    if len(hists) < 4 or any(v != {("train)", False), ("test)", True)} for v in pairs.values()):
+    kinds = {frozenset(v) for v in pairs.values()}
+    kind = sorted(next(iter(kinds)), key=lambda part: part[1]) if len(kinds) == 1 else []
+    if len(hists) < 4 or len(kind) != 2 or [points for _, points in kind] != [False, True] or \
+            not all(split.endswith(")") for split, _ in kind):  # fmt: skip
         return entries
     tests = [h for h in hists if h.points]
+    (line, _), (point, _) = kind
     return [*[(h.hist, h.label.rpartition(" (")[0], "lpe") for h in tests],
-            (root().nullptr, "Lines: train", ""), (root().nullptr, "Points: test", "")]
+            (root().nullptr, f"Lines: {line[:-1]}", ""), (root().nullptr, f"Points: {point[:-1]}", "")]

@@ -21,6 +21,7 @@ from pnetviz.errors import InputError
 from pnetviz.escape import tlatex
 from pnetviz.io.trainer import display_label
 from pnetviz.io.samples import CENTRAL, NODES, SampleSpec, Samples, TreeArrays, read_samples
+from pnetviz.jobs import closure
 from pnetviz import names
 from pnetviz.metrics import blinding, datamc, weightedlr
 from pnetviz.metrics.multiplicity import holm
@@ -54,6 +55,7 @@ class DatamcJob:
     unblind: bool = False
     formats: tuple[str, ...] = ("png", "pdf")
     style: StyleOptions = field(default_factory=StyleOptions)
+    closure: object | None = None  # a jobs.closure.ClosureJob (--closure): its files join the set
 
     def spec(self, channel: str) -> SampleSpec:
         return SampleSpec(self.samples_dir, self.era, channel, self.masspoint, self.method, self.processes,
@@ -250,13 +252,19 @@ def figures(job: DatamcJob, drawn: list) -> list:
 def run(job: DatamcJob, wait: bool = False, meta: dict | None = None) -> tuple[list[Path], dict]:
     """Evaluate every region and score and publish the output set at job.output (all or nothing)."""
     report, drawn, inputs = evaluate(job)
+    closed = closure.evaluate(job.closure) if job.closure is not None else None
+    files = {}
+    if closed is not None:  # datamc.json and the summary report carry its verdict, closure.json the rest
+        report["closure"], files[closure.FILE] = closure.report_entry(closed[0]), closure.text(closed[0])
+        inputs += closure.inputs(closed[0])
+    files[FILE] = dumps(plain(report)) + "\n"
     title = f"pnetviz datamc: {job.era}, {', '.join(job.channels)}, {job.masspoint}"
     with transaction([job.output], inputs, wait, meta) as stages:
-        written = write_set(stages[job.output], job.formats, job.style, lambda: figures(job, drawn), report, title,
-                            {FILE: dumps(plain(report)) + "\n"})  # fmt: skip
+        written = write_set(stages[job.output], job.formats, job.style,
+                            lambda: figures(job, drawn) + (closure.figures(*closed, job.style) if closed else []), report, title, files)  # fmt: skip
     return [job.output / p.name for p in written], report
 
 
 def summary_lines(report: dict) -> Sequence[str]:
     """The verdict lines the command prints (and the unblinding, when asked for)."""
-    return [*report["verdicts"], report["data_shown"]]
+    return [*report["verdicts"], report["data_shown"], *([report["closure"]["line"]] if report.get("closure") else [])]

@@ -44,7 +44,12 @@ def section(plots_root: Path) -> str:
             chi2 = r.get("chi2") if isinstance(r.get("chi2"), dict) else {}
             rows.append((html(where), html(r.get("channel", "")), html(r.get("score", "")), html(r.get("verdict", "")),
                          _number(chi2.get("p_value"), ".3g"), _state(r, unblinded)))  # fmt: skip
-        stems = sorted(p.stem for p in path.parent.glob("datamc_*.png"))
+        closure = doc.get("closure") if isinstance(doc.get("closure"), dict) else None
+        if closure is not None:  # --closure: the deployed model against its training (simulation only)
+            model = html(closure.get("deployed_model", ""))
+            rows.append((html(where), html(closure.get("region", "")), f"closure ({model})" if model else "closure",
+                         html(closure.get("line", "")), "", "simulation only"))  # fmt: skip
+        stems = sorted(p.stem for p in [*path.parent.glob("datamc_*.png"), *path.parent.glob("closure_*.png")])
         if stems:
             figures.append(f"<h3>{html(where)}</h3>" + _thumbs(stems, where, TO_ROOT, f"{where}/plots.root", path.parent))
     if not rows:
@@ -52,7 +57,8 @@ def section(plots_root: Path) -> str:
     head = ("Set", "Region", "Score", "Verdict (Holm over the set's regions and scores)", "p (chi2)", "Blinding")
     return ('<h2 id="data-mc">Data against simulation (pnetviz datamc)</h2><p>The score in data against the stacked '
             "simulation of the analysis' samples: chi2 with the full covariance (MC stat. and one rank-one term per "
-            "systematic), Holm-adjusted verdicts; signal-region data blinded unless --unblind (docs/datamc.md).</p>"
+            "systematic), Holm-adjusted verdicts; signal-region data blinded unless --unblind; with --closure the "
+            "deployed model's scores in the samples against its training's test predictions (docs/datamc.md).</p>"
             + _table("datamc", head, rows, "filter (e.g. WZ3Mu)") + "".join(figures))
 
 
