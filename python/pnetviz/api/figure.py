@@ -32,13 +32,16 @@ def jsroot_base(plots_dir: Path | None = None, explicit: str | None = None) -> s
     """Where a figure's HTML imports JSROOT from, as the web report finds it: `explicit` if given,
     else the local copy a campaign put in <plots_dir>/jsroot/ (`pnetviz campaign --jsroot`, or the
     cached copy `./run.sh demo` fetches), as a path relative to the working directory (the
-    notebook's: `../plots/jsroot/` from examples/), else the pinned official release."""
+    notebook's) when it is inside it or its parent (`../plots/jsroot/` from examples/: what a
+    Jupyter server started in the checkout serves), else the pinned official release."""
     if explicit:
         return explicit if explicit.endswith("/") else explicit + "/"
     local = Path(plots_dir) / "jsroot" if plots_dir is not None else None
     if local is not None and (local / "modules" / "main.mjs").is_file():
         relative = Path(os.path.relpath(os.path.abspath(local), os.getcwd())).as_posix()  # as served: symbolic links kept
-        return (relative if relative.startswith("../") else "./" + relative) + "/"
+        ups = relative.split("/").count("..")
+        if ups <= 1:
+            return (relative if ups else "./" + relative) + "/"
     return JSROOT_URL
 
 
