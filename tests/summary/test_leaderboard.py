@@ -82,7 +82,7 @@ def test_leaderboard_ranks_by_mean_auc_with_corrected_p_values(board):
     low, high = sorted(p_values)
     assert ttz[2]["diff_to_best_p_holm"] == pytest.approx(2 * low) and ttz[1]["diff_to_best_p_holm"] == pytest.approx(max(2 * low, high))
     # the naive t would call BINARY_B worse (p 0.015, Holm 0.031); the corrected test leaves all three compatible
-    assert [e["rank"] for e in ttz] == ["1=", "1=", "1="] and [e["compatible_with_best"] for e in ttz] == [False, True, True]
+    assert [e["rank"] for e in ttz] == ["1=", "1=", "1="] and [e["compatible_with_best"] for e in ttz] == [True, True, True]
     lonely = [e for e in board if e["background"] == "nonprompt"]
     assert len(lonely) == 1 and lonely[0]["rank"] == "1" and math.isnan(lonely[0]["auc_test_standard_error"])
     assert lonely[0]["diff_to_best_p_holm"] is None
@@ -137,6 +137,7 @@ def test_ties_with_the_best_are_marked():
     assert [e["rank"] for e in board] == ["1=", "1=", "3"]
     assert board[1]["compatible_with_best"] and "compatible with the best" in board[1]["note"]
     assert not board[2]["compatible_with_best"] and board[2]["diff_to_best_p_holm"] < 0.05
+    assert board[0]["compatible_with_best"] and "compatible with the best" not in board[0]["note"]  # the best: with itself
     cells = list(csv.DictReader(io.StringIO(summary.csv_text(board, summary.LEADERBOARD_FIELDS))))
     assert [c["rank"] for c in cells] == ["1=", "1=", "3"]
     tex = latex.leaderboard_tables(board)

@@ -50,7 +50,7 @@ def headline(data: dict, pages: Sequence[parts.ModelPage]) -> str:
     for channel, signal, background in keys:
         mine = [e for e in board if (e["channel"], e["signal"], e["background"]) == (channel, signal, background)]
         best = [e for e in mine if e.get("position", e.get("rank")) == 1]
-        compatible = [_name(e) for e in mine if e.get("compatible_with_best")]
+        compatible = [_name(e) for e in mine if e.get("compatible_with_best") and e not in best]  # the best is compatible with itself
         point = f'<a href="{parts._link(signal_address(channel, signal))}">{html(channel)} / {html(signal)}</a>'
         cells = (point, html(background), ", ".join(_name(e) for e in best), ", ".join(compatible) or "none",
                  verdict(compared.get((channel, signal, background), {})))  # fmt: skip
