@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
-from pnetviz.rounds.diff import DIFF_FIELDS, UNMATCHED_FIELDS, Diff
+from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, UNMATCHED_FIELDS, Diff
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
@@ -61,7 +61,8 @@ def latex_table(diff: Diff) -> str:
         mark = "$^{*}$" if r["significant"] else ""
         cells = [tex(r["channel"]), tex(r["signal"]), tex(r["kind"]), tex(r["pair"]),
                  f"V{number_of[r['variant']]}", str(len(r["folds"].split())), number(r["auc_a_mean"]),
-                 number(r["auc_b_mean"]), delta, p_text(r["p_holm"]) + mark, number(r["rejection_ratio_0.5"], 2)]  # fmt: skip
+                 number(r["auc_b_mean"]), delta, p_text(r["p_holm"]) + mark,
+                 f"${bound_of(r, 'rejection_ratio_0.5')}$" * bool(bound_of(r, "rejection_ratio_0.5")) + number(r["rejection_ratio_0.5"], 2)]  # fmt: skip
         lines.append(" & ".join(cells) + " \\\\")
     if not diff.rows:
         lines.append("\\multicolumn{11}{c}{no model of round A matches one of round B} \\\\")
@@ -73,7 +74,8 @@ def latex_table(diff: Diff) -> str:
     caption = ("Round B vs round A: test AUC per model, mean over the $k$ folds both rounds have; $\\Delta$AUC = B $-$ A "
                f"with the error of {error}, $p$-value "
                f"Holm-adjusted over the {len(diff.rows)} matched models ($^{{*}}$: below {diff.alpha:g}); $R_{{0.5}}$: "
-               "ratio of the background rejections at a signal efficiency of 0.5.")  # fmt: skip
+               "ratio of the background rejections at a signal efficiency of 0.5 ($>$, $<$: a bound where one round's "
+               "rejection is a lower limit, no background passing in any fold; -- where both are).")  # fmt: skip
     lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{caption}}}", "\\label{tab:pnetviz-diff}", "\\end{table}"]
     if variants:
         lines += ["\\begingroup\\footnotesize\\raggedright\\noindent Model variants: " + names.replace("-", "-\\allowbreak ")
@@ -89,10 +91,28 @@ def files(diff: Diff) -> dict[str, str]:
     data = {"round_a": str(diff.a), "round_b": str(diff.b), "alpha": diff.alpha, "convention": CONVENTION,
             "fip2_convention": FIP2_CONVENTION,
             "models": diff.rows, "unmatched": diff.unmatched}  # fmt: skip
-    return {"diff_models.csv": escape.csv_table(diff.rows, DIFF_FIELDS),
+    return {"diff_models.csv": escape.csv_table([bounded_cells(r) for r in diff.rows], DIFF_FIELDS),
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
             "diff_models.tex": latex_table(diff),
             "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
+
+
+def bound_of(row: dict, name: str) -> str:
+    """">" or "<" when the value `name` of a diff row is a bound (diff.BOUNDED), else ""."""
+    flag, sign = BOUNDED.get(name, ("", None))
+    value = row.get(flag)
+    return (sign if value is True else "") if sign else (value if value in (">", "<") else "")
+
+
+def bounded_cells(row: dict) -> dict:
+    """A diff row for its CSV: a rejection that is a lower limit, or a difference or ratio that is
+    a bound, as "> X" / "< X" (full precision), as the campaign's CSV cells."""
+    out = dict(row)
+    for name in BOUNDED:
+        sign = bound_of(row, name)
+        if sign and isinstance(row.get(name), float) and math.isfinite(row[name]):
+            out[name] = f"{sign} {row[name]!r}"
+    return out
 
 
 def valid_text(text: str) -> str:
