@@ -172,8 +172,13 @@ def test_maps_overlays_and_the_page_exist_hold_the_numbers_and_pass_the_linter(r
     pairs = ("diboson", SHIFTED, "ttZ")
     for what in ("auc", "fip2"):
         assert all((out / f"diff_map_{what}_binary_{CHANNEL}_{p}.png").is_file() for p in pairs)
-    for i in range(6):
-        assert all((out / f"model{i:03d}_{c}_curve_folds.png").is_file() for c in ("roc", "rejection"))
+    for m in result["models"]:  # readable names: <channel>_<kind>_<signal>_vs_<pair>_
+        assert all((out / f"{CHANNEL}_binary_{m['signal']}_vs_{m['pair']}_{c}_curve_folds.png").is_file() for c in ("roc", "rejection"))
+    assert not list(out.glob("model0*"))
+    report = json.loads((out / "summary_report.json").read_text())
+    assert len(report["compared"]) == len(result["models"]) == 6
+    text = (out / "summary_report.txt").read_text()
+    assert all(repr(m["delta_auc"])[:8] in text or f"{m['delta_auc']:.6g}" in text for m in result["models"])
     ROOT = root()
     f = ROOT.TFile.Open(str(out / "plots.root"))
     xs, ys = sorted({m["m_hc"] for m in result["models"]}), sorted({m["m_a"] for m in result["models"]})

@@ -46,3 +46,22 @@ def test_a_limit_in_round_a_bounds_the_ratio_from_above_and_two_limits_give_none
     row = diff.matched_row(("Run3Mu", "MHc130_MA90", "binary", "ttZ", ""), a, b, [0, 1])
     assert row["rejection_a_0.5_limit"] and row["rejection_ratio_0.5_bound"] == "<"
     assert row["rejection_ratio_0.5"] == pytest.approx(100.0 / row["rejection_a_0.5"])
+
+
+def test_overlays_have_readable_names_and_the_report_holds_the_numbers(tmp_path):
+    a = {k: fold(k, 0.90 + 0.01 * k, 0.02, 0.2) for k in range(3)}
+    b = {k: fold(k, 0.91 + 0.01 * k, 0.0, 0.004) for k in range(3)}
+    result = diff.Diff(tmp_path / "a", tmp_path / "b")
+    result.rows.append(diff.matched_row(("Run3Mu", "MHc130_MA90", "binary", "ttZ", ""), a, b, [0, 1, 2]) | {"p_holm": 0.2, "significant": False})
+    from pnetviz.rounds import diffplots  # noqa: PLC0415
+
+    assert diffplots.overlay_prefix(result, 0) == "Run3Mu_binary_MHc130_MA90_vs_ttZ_"
+    result.rows.append(dict(result.rows[0], variant="nNodes64"))
+    assert [diffplots.overlay_prefix(result, i) for i in (0, 1)] == ["Run3Mu_binary_MHc130_MA90_vs_ttZ_V1_",
+                                                                     "Run3Mu_binary_MHc130_MA90_vs_ttZ_V2_"]  # fmt: skip
+    result.rows[1]["pair"] = "tt Z/../x"  # no plain file name: the numbered fallback
+    assert diffplots.overlay_prefix(result, 1) == "model001_"
+    report = difftables.report_of(result)
+    compared = report["compared"]["Run3Mu/MHc130_MA90/binary/ttZ/"]
+    assert compared["delta_auc"] == pytest.approx(0.01) and compared["p_holm"] == 0.2
+    assert compared["rejection_ratio_0.5"].startswith("> 5.0") and compared["rejection_a_0.5"] == pytest.approx(50.0)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pnetviz.rounds.diff import Diff
 from pnetviz.rounds.difftables import bound_of
+from pnetviz.rounds.diffplots import overlay_prefix
 from pnetviz.escape import html
 
 PAGE = "index.html"
@@ -71,8 +72,9 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
             parts.append("<h2>ROC and rejection curves, mean of the folds (A reference)</h2>")
         for i, r in overlays:
             what = f"{r['channel']} {r['kind']} {r['signal']} vs {r['pair']} ({r['variant']})"
-            parts.append(f"<h3>{html(what)}</h3>" + image(f"model{i:03d}_roc_curve_folds", "ROC")
-                         + image(f"model{i:03d}_rejection_curve_folds", "rejection"))  # fmt: skip
+            prefix = overlay_prefix(diff, i)
+            parts.append(f"<h3>{html(what)}</h3>" + image(f"{prefix}roc_curve_folds", "ROC")
+                         + image(f"{prefix}rejection_curve_folds", "rejection"))  # fmt: skip
     parts.append("<h2>Models of one round only</h2>")
     if diff.unmatched:
         keys = ("round", "channel", "signal", "kind", "pair", "variant", "model", "folds", "why")

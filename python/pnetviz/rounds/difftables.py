@@ -115,6 +115,25 @@ def bounded_cells(row: dict) -> dict:
     return out
 
 
+REPORT_FIELDS = ("folds", "auc_a_mean", "auc_b_mean", "delta_auc", "delta_auc_standard_error", "p_holm", "significant",
+                 "pairing", "delta_fip2", "delta_fip2_standard_error", "delta_fip2_p_holm")  # fmt: skip
+
+
+def report_of(diff: Diff) -> dict:
+    """summary_report.json (and .txt) of the diff: the counts, the significant models, and per
+    matched model its numbers (diff_models.csv's main columns; a rejection that is a lower limit,
+    a ratio that is a bound, as "> X" / "< X")."""
+    def name(r: dict) -> str:
+        return f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}"
+
+    models = {}
+    for r in diff.rows:
+        cells = bounded_cells(r)
+        models[name(r)] = {k: r.get(k) for k in REPORT_FIELDS} | {k: cells.get(k) for k in BOUNDED}
+    return {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
+            "significant": [name(r) for r in diff.rows if r["significant"]], "convention": CONVENTION, "compared": models}  # fmt: skip
+
+
 def valid_text(text: str) -> str:
     """`text` as valid UTF-8: a byte of a name that is not UTF-8 (a surrogate, as Python keeps it
     from a directory name and JSON hands it back from a campaign summary) as \\xNN, a lone
@@ -141,10 +160,7 @@ def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -
     def figures() -> list:
         return diffplots.overlay_figures(diff, names) + diffplots.map_figures(diff)
 
-    report = {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
-              "significant": [f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}" for r in diff.rows
-                              if r["significant"]]}  # fmt: skip
-    written = write_set(directory, formats, style, figures, report, "pnetviz diff", {})
+    written = write_set(directory, formats, style, figures, report_of(diff), "pnetviz diff", {})
     for name, text in {**files(diff), diffsite.PAGE: diffsite.page(diff, names, maps, "png" in formats)}.items():
         (Path(directory) / name).write_text(valid_text(text), encoding="utf-8")
         written.append(Path(directory) / name)
