@@ -65,3 +65,16 @@ def test_overlays_have_readable_names_and_the_report_holds_the_numbers(tmp_path)
     compared = report["compared"]["Run3Mu/MHc130_MA90/binary/ttZ/"]
     assert compared["delta_auc"] == pytest.approx(0.01) and compared["p_holm"] == 0.2
     assert compared["rejection_ratio_0.5"].startswith("> 5.0") and compared["rejection_a_0.5"] == pytest.approx(50.0)
+
+
+def test_a_rejection_ratio_has_its_paired_fold_interval():
+    """eps_b(0.5) A = 0.02, 0.04 and B = 0.01, 0.01: B/A = 0.03/0.01 = 3; per-fold ln(A/B) = ln 2,
+    ln 4, standard error (ln 2/sqrt 2)/sqrt 2 = ln(2)/2: the interval is 3/sqrt(2) to 3 sqrt(2)."""
+    a = {0: fold(0, 0.9, 0.02, 0.2), 1: fold(1, 0.9, 0.04, 0.2)}
+    b = {0: fold(0, 0.9, 0.01, 0.2), 1: fold(1, 0.9, 0.01, 0.2)}
+    row = diff.matched_row(("Run3Mu", "MHc130_MA90", "binary", "ttZ", ""), a, b, [0, 1])
+    assert row["rejection_ratio_0.5"] == pytest.approx(3.0)
+    assert (row["rejection_ratio_0.5_lower"], row["rejection_ratio_0.5_upper"]) == pytest.approx((3 / 2**0.5, 3 * 2**0.5))
+    assert row["rejection_ratio_0.9_lower"] == pytest.approx(1.0) == row["rejection_ratio_0.9_upper"]  # identical folds
+    assert diffsite.ratio_cell(row, "rejection_ratio_0.5") == "<td>3.00<sup>+1.24</sup><sub>&minus;0.88</sub></td>"
+    assert {"rejection_ratio_0.5_lower", "rejection_ratio_0.5_upper"} <= set(diff.DIFF_FIELDS)

@@ -54,7 +54,8 @@ DIFF_FIELDS = (*KEY_FIELDS, "model_a", "model_b", "m_hc", "m_a", "folds", "auc_a
                "delta_auc_std", "delta_auc_standard_error", "t", "dof", "p_value", "p_value_corrected", "p_value_naive_t", "p_holm", "significant",
                "test_train_ratio", "fip2_a_mean", "fip2_b_mean", "delta_fip2", "delta_fip2_standard_error",
                "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", "pairing",
-               *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b", "delta_rejection", "rejection_ratio")))  # fmt: skip
+               *(f"{w}_{e}{x}" for e in EPS_S for w in ("rejection_a", "rejection_b", "delta_rejection", "rejection_ratio")
+                 for x in (("", "_lower", "_upper") if w == "rejection_ratio" else ("",))))  # fmt: skip
 BOUNDED = {f"{w}_{e}": (f"{w}_{e}_limit", ">") for e in EPS_S for w in ("rejection_a", "rejection_b")} | \
     {f"{w}_{e}": (f"rejection_ratio_{e}_bound", None) for e in EPS_S for w in ("delta_rejection", "rejection_ratio")}  # fmt: skip
 UNMATCHED_FIELDS = ("round", *KEY_FIELDS, "model", "folds", "why")
@@ -182,10 +183,27 @@ def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[
     side_a, side_b = rejections(ra), rejections(rb)
     for eps in EPS_S:
         delta, ratio, bound = compared_rejections(side_a[eps], side_b[eps])
+        lower, upper = ratio_interval(ratio, [r.get(f"eps_b_{eps}") for r in ra], [r.get(f"eps_b_{eps}") for r in rb]) \
+            if not bound else (None, None)  # fmt: skip
         row |= {f"rejection_a_{eps}": side_a[eps][0], f"rejection_a_{eps}_limit": side_a[eps][1],
                 f"rejection_b_{eps}": side_b[eps][0], f"rejection_b_{eps}_limit": side_b[eps][1],
-                f"delta_rejection_{eps}": delta, f"rejection_ratio_{eps}": ratio, f"rejection_ratio_{eps}_bound": bound}  # fmt: skip
+                f"delta_rejection_{eps}": delta, f"rejection_ratio_{eps}": ratio, f"rejection_ratio_{eps}_bound": bound,
+                f"rejection_ratio_{eps}_lower": lower, f"rejection_ratio_{eps}_upper": upper}  # fmt: skip
     return row
+
+
+RATIO_ERROR = ("rejection_ratio_<eps>_lower/_upper: r exp(-+s) with s the standard error over the common folds of the "
+               "per-fold ln(eps_b A / eps_b B) (sample std / sqrt(k)), paired fold by fold; none with a fold where either "
+               "eps_b is 0 or fewer than two folds")  # fmt: skip
+
+
+def ratio_interval(ratio: float | None, eps_a: Sequence[object], eps_b: Sequence[object]) -> tuple[float | None, float | None]:
+    """The interval of a rejection ratio B/A (RATIO_ERROR), (None, None) where it is undefined."""
+    if ratio is None or len(eps_a) < 2 or not all(finite(e) and e > 0 for e in (*eps_a, *eps_b)):
+        return None, None
+    logs = np.log(np.asarray(eps_a, float) / np.asarray(eps_b, float))
+    s = float(np.std(logs, ddof=1)) / math.sqrt(logs.size)
+    return ratio * math.exp(-s), ratio * math.exp(s)
 
 
 ERROR_METHOD = "corrected resampled t-test over the common folds (Nadeau-Bengio)"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pnetviz.rounds.diff import Diff
 from pnetviz.rounds.difftables import bound_of
+from pnetviz.summary.latex import interval_digits
 from pnetviz.rounds.diffplots import overlay_prefix
 from pnetviz.escape import html
 
@@ -39,6 +40,16 @@ def cell(value: object, fmt: str | None, bound: str = "") -> str:
     return f"<td>{html(bound + ' ' if bound else '')}{html(format(value, fmt))}</td>"
 
 
+def ratio_cell(row: dict, key: str) -> str:
+    """A rejection ratio B/A: r<sup>+u</sup><sub>-d</sub> (its fold interval, rounded as the web
+    report's rejections), "&gt; r"/"&lt; r" for a bound, r alone without interval, "–" without r."""
+    value, bound = row.get(key), bound_of(row, key)
+    if bound or not isinstance(value, float):
+        return cell(value, ".3f", bound)
+    digits = interval_digits(value, row.get(f"{key}_lower"), row.get(f"{key}_upper"))
+    return f"<td>{digits[0]}<sup>+{digits[1]}</sup><sub>&minus;{digits[2]}</sub></td>" if digits else cell(value, ".3f")
+
+
 def image(stem: str, caption: str, width: int = 420) -> str:
     link = urllib.parse.quote(f"{stem}.png")
     return (f'<figure><a href="{link}"><img src="{link}" alt="{html(stem)}" width="{width}"></a>'
@@ -51,7 +62,8 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
     rows = []
     for row in diff.rows:
         mark = ' class="sig"' if row.get("significant") else ""
-        rows.append(f"<tr{mark}>" + "".join(cell(row.get(k), fmt, bound_of(row, k)) for k, _, fmt in COLUMNS) + "</tr>")
+        rows.append(f"<tr{mark}>" + "".join(ratio_cell(row, k) if k.startswith("rejection_ratio_") else
+                                             cell(row.get(k), fmt, bound_of(row, k)) for k, _, fmt in COLUMNS) + "</tr>")  # fmt: skip
     parts = [f"<h1>Round B vs round A</h1><p>A: <code>{html(names[0])}</code> ({html(diff.a)})<br>"
              f"B: <code>{html(names[1])}</code> ({html(diff.b)})</p>",
              f"<p>{len(diff.rows)} models matched, {sum(bool(r.get('significant')) for r in diff.rows)} with ΔAUC "

@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
-from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, UNMATCHED_FIELDS, Diff
+from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, RATIO_ERROR, UNMATCHED_FIELDS, Diff
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
@@ -21,7 +21,7 @@ CONVENTION = ("delta = round B - round A, per fold, averaged over the folds both
               "t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
               f"{RATIO_CONVENTION}); p_value_corrected: that fold test's p-value, p_value_naive_t: the naive paired t "
               "over the folds (no correction, for reference); p_holm: Holm's adjustment over every matched model with a test; rejection: "
-              "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A")  # fmt: skip
+              "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A; " + RATIO_ERROR)  # fmt: skip
 
 
 FIP2_CONVENTION = ("delta_fip2 = FIP2 (test ROC's convex hull) of B - A per fold, averaged; error, p-value: the same "
