@@ -31,10 +31,10 @@ def test_a_round_without_passing_background_gives_bounds(tmp_path):
     assert row["rejection_b_0.5"] == pytest.approx(250.0) and row["rejection_b_0.5_limit"]
     assert row["rejection_ratio_0.5"] == pytest.approx(5.0) and row["rejection_ratio_0.5_bound"] == ">"
     assert row["rejection_ratio_0.9"] == pytest.approx(50.0) and row["rejection_ratio_0.9_bound"] == ""
-    cells = next(csv.DictReader(io.StringIO(difftables.escape.csv_table([difftables.bounded_cells(row)], diff.DIFF_FIELDS))))
+    cells = next(csv.DictReader(io.StringIO(difftables.escape.csv_table([diff.bounded_cells(row)], diff.DIFF_FIELDS))))
     assert cells["rejection_b_0.5"] == f"> {row['rejection_b_0.5']!r}" and cells["rejection_ratio_0.5"] == f"> {row['rejection_ratio_0.5']!r}"
     assert cells["rejection_a_0.5"] == repr(row["rejection_a_0.5"]) and cells["rejection_ratio_0.9"] == repr(row["rejection_ratio_0.9"])
-    assert diffsite.cell(row["rejection_ratio_0.5"], ".3f", difftables.bound_of(row, "rejection_ratio_0.5")) == "<td>&gt; 5.000</td>"
+    assert diffsite.cell(row["rejection_ratio_0.5"], ".3f", diff.bound_of(row, "rejection_ratio_0.5")) == "<td>&gt; 5.000</td>"
 
 
 def test_a_limit_in_round_a_bounds_the_ratio_from_above_and_two_limits_give_none():

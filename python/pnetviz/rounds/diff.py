@@ -251,6 +251,24 @@ def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, 
     return diff
 
 
+def bound_of(row: dict, name: str) -> str:
+    """">" or "<" when the value `name` of a diff row is a bound (diff.BOUNDED), else ""."""
+    flag, sign = BOUNDED.get(name, ("", None))
+    value = row.get(flag)
+    return (sign if value is True else "") if sign else (value if value in (">", "<") else "")
+
+
+def bounded_cells(row: dict) -> dict:
+    """A diff row for its CSV: a rejection that is a lower limit, or a difference or ratio that is
+    a bound, as "> X" / "< X" (full precision), as the campaign's CSV cells."""
+    out = dict(row)
+    for name in BOUNDED:
+        sign = bound_of(row, name)
+        if sign and isinstance(row.get(name), float) and math.isfinite(row[name]):
+            out[name] = f"{sign} {row[name]!r}"
+    return out
+
+
 def unmatched(side: str, key: tuple, rows: dict[int, dict], why: str) -> dict:
     model = next(iter(rows.values())).get("model")
     return {"round": side, **dict(zip(KEY_FIELDS, key, strict=True)), "model": model,

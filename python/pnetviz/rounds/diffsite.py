@@ -10,8 +10,7 @@ import math
 import urllib.parse
 from collections.abc import Sequence
 
-from pnetviz.rounds.diff import Diff
-from pnetviz.rounds.difftables import bound_of
+from pnetviz.rounds.diff import Diff, bound_of
 from pnetviz.summary.latex import interval_digits
 from pnetviz.rounds.diffplots import overlay_prefix
 from pnetviz.escape import html

@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
-from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, RATIO_ERROR, UNMATCHED_FIELDS, Diff
+from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, RATIO_ERROR, UNMATCHED_FIELDS, Diff, bound_of, bounded_cells
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
@@ -95,24 +95,6 @@ def files(diff: Diff) -> dict[str, str]:
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
             "diff_models.tex": latex_table(diff),
             "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
-
-
-def bound_of(row: dict, name: str) -> str:
-    """">" or "<" when the value `name` of a diff row is a bound (diff.BOUNDED), else ""."""
-    flag, sign = BOUNDED.get(name, ("", None))
-    value = row.get(flag)
-    return (sign if value is True else "") if sign else (value if value in (">", "<") else "")
-
-
-def bounded_cells(row: dict) -> dict:
-    """A diff row for its CSV: a rejection that is a lower limit, or a difference or ratio that is
-    a bound, as "> X" / "< X" (full precision), as the campaign's CSV cells."""
-    out = dict(row)
-    for name in BOUNDED:
-        sign = bound_of(row, name)
-        if sign and isinstance(row.get(name), float) and math.isfinite(row[name]):
-            out[name] = f"{sign} {row[name]!r}"
-    return out
 
 
 REPORT_FIELDS = ("folds", "auc_a_mean", "auc_b_mean", "delta_auc", "delta_auc_standard_error", "p_holm", "significant",
