@@ -71,6 +71,12 @@ def test_the_local_jsroot_copy_comes_first(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert jsroot_base(tmp_path / "plots") == "./plots/jsroot/"
     assert jsroot_base(tmp_path / "plots", "https://example.org/js") == "https://example.org/js/"
+    (tmp_path / "examples").mkdir()
+    monkeypatch.chdir(tmp_path / "examples")  # the example notebook's kernel after ./run.sh demo
+    assert jsroot_base(tmp_path / "plots") == jsroot_base("../plots") == "../plots/jsroot/"
+    (tmp_path / "examples" / "deeper").mkdir()
+    monkeypatch.chdir(tmp_path / "examples" / "deeper")
+    assert jsroot_base(tmp_path / "plots") == JSROOT_URL  # two levels up: likely outside what a notebook server serves
 
 
 def test_a_planted_texec_is_refused_and_never_runs(demo_round, tmp_path):

@@ -115,7 +115,7 @@ def test_binary_vs_multiclass_paired_statistics_over_folds(done):
         t = d.mean() / (np.std(d, ddof=1) * np.sqrt(1 / 2 + ratio))
         assert float(c["auc_diff_t"]) == pytest.approx(t, rel=1e-9)
         assert float(c["auc_diff_p_value"]) == pytest.approx(2 * stats.t.sf(abs(t), 1), rel=1e-7)
-        assert float(c["auc_diff_combined_error"]) > 0
+        assert float(c["auc_diff_combined_error_unpaired"]) > 0 and "auc_diff_combined_error" not in c
     p_values = [float(c["auc_diff_p_value"]) for c in compared]
     holm = [float(c["auc_diff_p_holm"]) for c in compared]
     order = np.argsort(p_values)

@@ -107,3 +107,30 @@ def test_fewer_images_need_replace_and_the_site_figures_stay(demo_round, capsys)
     assert campaign(results, plots, *SYST[:4], "--images", "site", "--replace", "--dry-run") == 0
     out = capsys.readouterr().out
     assert f"removes {len(dropped)} outputs" in out
+
+
+def test_a_run_after_render_keeps_the_rendered_images(tmp_path, capsys):
+    """The demo's last lines: a campaign (--images site, PNGs), `pnetviz render plots --formats
+    pdf`, then the README's `pnetviz binary ... --fold all` without output options: the rendered
+    PDFs count as the sets' formats (--formats png,pdf --images all reused), nothing is refused or
+    lost; a run asking for PNGs only is refused with a message naming the options that keep them."""
+    from pnetviz.cli.commands import run_command  # noqa: PLC0415
+
+    results, plots = tmp_path / "ana" / "results", tmp_path / "plots"
+    for fold in (0, 1):
+        write_trainer_fold(results, CHANNEL, SIGNAL, fold, models=(ModelSpec("binary", "nonprompt"),), events=400)
+    assert campaign(results, plots) == 0
+    sets = sorted(p.parent for p in plots.rglob("fold-*/plots.root"))
+    assert run_command("render", [str(s) for s in sets] + ["--formats", "pdf", "-q"]) == 0
+    pdfs = sorted(p for s in sets for p in s.glob("*.pdf"))
+    assert len(pdfs) > 10
+    capsys.readouterr()
+    argv = ["--results-dir", str(results), "--plots-dir", str(plots), "--channel", CHANNEL, "--signal", SIGNAL,
+            "--background", "nonprompt", "--fold", "all"]  # fmt: skip
+    assert run_command("binary", [*argv, "--formats", "png"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Fix: add --formats png,pdf (what the outputs were made with), or add --replace" in err[0]
+    assert run_command("binary", [*argv, "--bootstrap", "0", "-q"]) == 0
+    assert sorted(p for s in sets for p in s.glob("*.pdf")) == pdfs
+    marker = json.loads((sets[0] / ".pnetviz-set.json").read_text())
+    assert "--formats=png,pdf" in marker["command"] and "--images=all" in marker["command"]

@@ -148,3 +148,21 @@ def test_fold_summary_spread_and_common_targets():
     assert entry["threshold"]["mean"] == pytest.approx(0.85) and entry["threshold"]["std"] == pytest.approx(0.1 / 2**0.5)
     assert entry["test"]["rejection"]["value"] == pytest.approx(1 / 0.05)  # 1/mean(eps_b), the zero included
     assert working_point_summary({"test": [fold(0, {"auc": 0.9})]}) is None
+
+
+def test_fold_summary_raises_a_working_point_limit_to_a_larger_targets_rejection():
+    """eps_s 0.5: no background passes in either fold (1/eps_b_limit(60) = 20.5, a lower limit);
+    eps_s 0.9: 1/mean(0.02, 0.03) = 40 measured: the limit reads > 40, as the campaign's table."""
+    from pnetviz.jobs.foldsummary import working_point_summary
+    from pnetviz.metrics import hep
+    from pnetviz.metrics.folds import FoldCurves
+
+    def fold(k, eps09):
+        scalars = {"wp_0.5_threshold": 0.9, "wp_0.5_eps_s": 0.5, "wp_0.5_eps_b": 0.0, "wp_0.9_threshold": 0.3,
+                   "wp_0.9_eps_s": 0.9, "wp_0.9_eps_b": eps09}  # fmt: skip
+        return FoldCurves(fold=k, tpr=np.zeros(1), eps_b=np.zeros(1), background_events=30.0, scalars=scalars)
+
+    summary = working_point_summary({"test": [fold(0, 0.02), fold(1, 0.03)]})
+    assert 1 / hep.eps_b_limit(60.0) == pytest.approx(20.5, abs=0.1)
+    assert summary["0.9"]["test"]["rejection"]["value"] == pytest.approx(40.0)
+    assert summary["0.5"]["test"]["rejection"]["lower_limit"] and summary["0.5"]["test"]["rejection"]["value"] == pytest.approx(40.0)

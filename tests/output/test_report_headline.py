@@ -63,7 +63,7 @@ def test_binary_fold_report_leads_with_the_test_auc(sets, fold):
     _agrees(_aucs(lines)[f"{SIGNAL} vs ttZ"], test["auc"], test["auc_error"])
     head = "\n".join(lines)
     assert report["model"]["model_name"] in head and f"fold: {fold}" in head
-    assert "rejection" in head and "at eps_s 0.5" in head and "KS p (train vs test)" in head and "FIP2" in head
+    assert "rejection (train-chosen cuts)" in head and "for eps_s 0.5" in head and "KS p (train vs test)" in head and "FIP2" in head
     assert f"K = {report['binning']['chosen_k']}" in head
     assert lines.index("details:") < 12
 

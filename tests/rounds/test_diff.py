@@ -23,6 +23,7 @@ from scipy import stats
 from conftest import compile_latex, load_script
 from pnetviz.cli.common import run
 from pnetviz.cli.commands import run_command
+from pnetviz.metrics import hep
 from pnetviz.rootenv import root
 
 pytestmark = pytest.mark.slow  # three demo rounds and their campaigns
@@ -80,6 +81,16 @@ def fold_rows(plots: Path) -> dict[tuple, dict[int, dict]]:
     return out
 
 
+def side_rejection(rows: dict[int, dict], folds: list[int]) -> tuple[float, bool]:
+    """R(0.5) = 1/mean(eps_b) over the folds; where no background passes, the 95% CL lower limit
+    from the summed N_eff, raised to a measured R(0.9) above it."""
+    n_eff = sum(rows[f]["n_eff_test_background"] for f in folds)
+    at = {e: np.mean([rows[f][f"eps_b_{e}"] for f in folds]) for e in ("0.5", "0.9")}
+    value = {e: (1 / m, False) if m > 0 else (1 / hep.eps_b_limit(n_eff), True) for e, m in at.items()}
+    (r05, limit), (r09, limit09) = value["0.5"], value["0.9"]
+    return (max(r05, r09) if limit and not limit09 else r05), limit
+
+
 def recompute(a: Path, b: Path) -> dict[tuple, dict]:
     """delta AUC, its corrected error, p, Holm's p and the rejections, from the reports' rows."""
     ra, rb = fold_rows(a), fold_rows(b)
@@ -94,12 +105,12 @@ def recompute(a: Path, b: Path) -> dict[tuple, dict]:
         p = 1.0 if np.all(d == 0) else 2 * stats.t.sf(abs(d.mean() / se), len(d) - 1)
         naive = 1.0 if np.all(d == 0) else stats.ttest_rel([rb[key][f]["auc_test"] for f in folds],
                                                            [ra[key][f]["auc_test"] for f in folds]).pvalue  # fmt: skip
-        eps = [np.mean([side[key][f]["eps_b_0.5"] for f in folds]) for side in (ra, rb)]
-        rej = [1 / e if e > 0 else None for e in eps]  # no background selected: a lower limit, no number
+        (rej_a, limit_a), (rej_b, limit_b) = (side_rejection(side[key], folds) for side in (ra, rb))
+        rej = [rej_a, rej_b]
         dfip = np.array([rb[key][f]["fip2"] - ra[key][f]["fip2"] for f in folds])
         out[key] = {"delta_auc": d.mean(), "delta_auc_standard_error": se if p < 1 else 0.0, "p_value": p,
                     "p_value_corrected": p, "p_value_naive_t": naive,
-                    "rejection_a_0.5": rej[0], "rejection_b_0.5": rej[1], "rejection_ratio_0.5": rej[1] / rej[0] if None not in rej else None,
+                    "rejection_a_0.5": rej[0], "rejection_b_0.5": rej[1], "rejection_ratio_0.5": None if limit_a and limit_b else rej[1] / rej[0],
                     "delta_fip2": dfip.mean(),
                     "delta_fip2_standard_error": dfip.std(ddof=1) * math.sqrt(1 / len(d) + np.mean(ratios))}  # fmt: skip
     order = sorted(out, key=lambda k: out[k]["p_value"])  # Holm: step-down over the family
@@ -161,8 +172,13 @@ def test_maps_overlays_and_the_page_exist_hold_the_numbers_and_pass_the_linter(r
     pairs = ("diboson", SHIFTED, "ttZ")
     for what in ("auc", "fip2"):
         assert all((out / f"diff_map_{what}_binary_{CHANNEL}_{p}.png").is_file() for p in pairs)
-    for i in range(6):
-        assert all((out / f"model{i:03d}_{c}_curve_folds.png").is_file() for c in ("roc", "rejection"))
+    for m in result["models"]:  # readable names: <channel>_<kind>_<signal>_vs_<pair>_
+        assert all((out / f"{CHANNEL}_binary_{m['signal']}_vs_{m['pair']}_{c}_curve_folds.png").is_file() for c in ("roc", "rejection"))
+    assert not list(out.glob("model0*"))
+    report = json.loads((out / "summary_report.json").read_text())
+    assert len(report["compared"]) == len(result["models"]) == 6
+    text = (out / "summary_report.txt").read_text()
+    assert all(repr(m["delta_auc"])[:8] in text or f"{m['delta_auc']:.6g}" in text for m in result["models"])
     ROOT = root()
     f = ROOT.TFile.Open(str(out / "plots.root"))
     xs, ys = sorted({m["m_hc"] for m in result["models"]}), sorted({m["m_a"] for m in result["models"]})

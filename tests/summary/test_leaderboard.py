@@ -82,7 +82,7 @@ def test_leaderboard_ranks_by_mean_auc_with_corrected_p_values(board):
     low, high = sorted(p_values)
     assert ttz[2]["diff_to_best_p_holm"] == pytest.approx(2 * low) and ttz[1]["diff_to_best_p_holm"] == pytest.approx(max(2 * low, high))
     # the naive t would call BINARY_B worse (p 0.015, Holm 0.031); the corrected test leaves all three compatible
-    assert [e["rank"] for e in ttz] == ["1=", "1=", "1="] and [e["compatible_with_best"] for e in ttz] == [False, True, True]
+    assert [e["rank"] for e in ttz] == ["1=", "1=", "1="] and [e["compatible_with_best"] for e in ttz] == [True, True, True]
     lonely = [e for e in board if e["background"] == "nonprompt"]
     assert len(lonely) == 1 and lonely[0]["rank"] == "1" and math.isnan(lonely[0]["auc_test_standard_error"])
     assert lonely[0]["diff_to_best_p_holm"] is None
@@ -137,6 +137,7 @@ def test_ties_with_the_best_are_marked():
     assert [e["rank"] for e in board] == ["1=", "1=", "3"]
     assert board[1]["compatible_with_best"] and "compatible with the best" in board[1]["note"]
     assert not board[2]["compatible_with_best"] and board[2]["diff_to_best_p_holm"] < 0.05
+    assert board[0]["compatible_with_best"] and "compatible with the best" not in board[0]["note"]  # the best: with itself
     cells = list(csv.DictReader(io.StringIO(summary.csv_text(board, summary.LEADERBOARD_FIELDS))))
     assert [c["rank"] for c in cells] == ["1=", "1=", "3"]
     tex = latex.leaderboard_tables(board)
@@ -151,3 +152,24 @@ def test_identical_per_fold_aucs_are_a_tie_not_a_coin_flip():
     board = board_of({BINARY_A: a, BINARY_B: b})
     assert board[1]["diff_to_best_t"] == 0.0 and board[1]["diff_to_best_p_value"] == 1.0
     assert [e["rank"] for e in board] == ["1=", "1="] and "identical per-fold AUCs" in board[1]["note"]
+
+
+def test_the_unpaired_combination_is_named_so():
+    """campaign_binary_vs_multiclass.csv: the inverse-variance combination with per-fold errors
+    sqrt(e_b^2 + e_m^2) (errors 0.03 and 0.04 -> 0.05 per fold, two folds -> 0.05/sqrt(2)) is named
+    *_unpaired; the paired error is auc_diff_standard_error."""
+    from pnetviz.summary import leaderboard as lb  # noqa: PLC0415
+
+    def fold(kind, model, pair, k, auc, error):
+        return {"channel": "Run3Mu", "signal": "MHc130_MA90", "kind": kind, "model": model, "pair": pair, "fold": k,
+                "auc_test": auc, "auc_test_error": error, "events_test_signal": 100, "events_test_background": 400,
+                "events_train_signal": 400, "events_train_background": 1600}  # fmt: skip
+
+    rows = [fold("binary", "B", "ttZ", k, 0.90 + 0.01 * k, 0.03) for k in (0, 1)] + \
+        [fold("multiclass", "M", "ttX", k, 0.91 + 0.012 * k, 0.04) for k in (0, 1)]  # fmt: skip
+    c = {"channel": "Run3Mu", "signal": "MHc130_MA90", "binary_model": "B", "multiclass_model": "M", "background": "ttZ",
+         "multiclass_class": "ttX"}  # fmt: skip
+    stats = lb.fold_statistics(rows, c)
+    assert stats["auc_diff_combined_error_unpaired"] == pytest.approx(0.05 / 2**0.5)
+    assert stats["auc_diff_combined_unpaired"] == pytest.approx((0.01 + 0.012) / 2)
+    assert "auc_diff_combined_error" not in stats and "auc_diff_combined_error_unpaired" in lb.COMPARED_FIELDS

@@ -57,3 +57,16 @@ def test_maps_mark_limits_and_bound_the_difference():
     diff = specs["map_rejection_0p5_difference_Run3Mu_ttZ_vs_ttX"]
     assert diff.points == {(130, 90): pytest.approx(LIMIT - 50.0)} and diff.bounds == {(130, 90): ">"}
     assert all(np.isfinite(v) for s in specs.values() for v in s.points.values())  # no placeholder numbers
+
+
+def test_a_fold_mean_lower_limit_is_raised_to_a_measured_rejection_at_larger_eps_s():
+    """R(0.5) over folds a lower limit (no background passes in any fold: 1/eps_b_limit(1200) =
+    401.1) beside a measured R(0.9) = 1/mean(eps_b) = 1/0.001 = 1000: the limit reads "> 1000"
+    (hep.monotone_limits), as in folds/."""
+    rows = [row(k, 0.0) | {"eps_b_0.9": 0.001, "rejection_0.9": 1000.0} for k in range(3)]
+    (agg,) = summary.aggregate(rows)
+    assert 1 / (1 - 0.05 ** (1 / 1200)) == pytest.approx(401.07, abs=0.01)  # the limit before raising
+    assert agg["rejection_0.5_limit"] and agg["rejection_0.5_mean"] == pytest.approx(1000.0)
+    assert agg["rejection_0.9_mean"] == pytest.approx(1000.0) and not agg["rejection_0.9_limit"]
+    text = summary.csv_text([agg], ["rejection_0.5_mean"])
+    assert text.splitlines()[1] == f"> {agg['rejection_0.9_mean']!r}"

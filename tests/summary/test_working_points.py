@@ -65,3 +65,16 @@ def test_csv_and_latex(jobs, tmp_path):
     tex = files["campaign_working_points.tex"]
     assert tex.count(r"\begin{table}") == 1 and r"$\varepsilon_s = 0.9$" in tex and "$>" in tex
     compile_latex(tex, tmp_path)
+
+
+def test_a_lower_limit_is_raised_to_a_measured_rejection_at_a_larger_target(tmp_path):
+    """eps_s 0.5: no background passes in either fold (a lower limit, 1/eps_b_limit(100) = 33.9);
+    eps_s 0.9: 1/mean(0.01, 0.02) = 66.7 measured: the limit at 0.5 reads > 66.7."""
+    folds = [write_fold(tmp_path / "b" / f"fold-{k}", "binary", k, {"signal vs ttZ": {"wp_from": "train", "points": [
+        point(0.5, 0.9, 0.5, 0.0), point(0.9, 0.4, 0.9, eps_b)]}}) for k, eps_b in ((0, 0.01), (1, 0.02))]  # fmt: skip
+    job = {"channel": "Run3Mu", "signal": "MHc130_MA90", "pair": None, "kind": "binary", "model": "PN-binary-ttZ",
+           "status": "done", "outputs": [str(f) for f in folds]}  # fmt: skip
+    rows = {r["target_eps_s"]: r for r in working_point_rows([job])}
+    assert 1 / hep.eps_b_limit(100.0) == pytest.approx(33.88, abs=0.01)
+    assert rows[0.9]["rejection_test"] == pytest.approx(1 / 0.015) and not rows[0.9]["rejection_test_limit"]
+    assert rows[0.5]["rejection_test_limit"] and rows[0.5]["rejection_test"] == pytest.approx(1 / 0.015)

@@ -279,7 +279,8 @@ def test_signal_page_shows_figures_of_every_background_first(report):
     assert page.index("<img") < page.index("<table") and "<h2>ga</h2>" not in page and "<h3>ga</h3>" not in page
     overview = (report / "campaign" / "site" / "index.html").read_text()
     assert overview.split('id="headline"')[1].split("</table>")[0].count("<tr>") == 1 + 6  # header + 2 points x 3 bkgs
-    assert overview.index('id="headline"') < overview.index("map_auc_test_binary") < overview.index('id="leaderboard"')
+    assert overview.index('id="headline"') < overview.index('id="leaderboard"') < overview.index("map_auc_test_binary")
+    assert 'class="verdict"' in overview.split('id="headline"')[0]  # the one-sentence answer above the table
 
 
 def test_model_page_lists_every_fold_as_in_its_report(report):

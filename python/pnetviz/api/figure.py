@@ -19,6 +19,7 @@ import uuid
 from pathlib import Path
 
 from pnetviz.draw.canvascolors import current_palette, set_palette
+from pnetviz.output.render import paint_stored
 from pnetviz.web.site import JSROOT_URL
 from pnetviz.web.siteassets import AS_ROOT_DRAWS_JS
 from pnetviz.errors import InputError
@@ -29,15 +30,18 @@ SAVE_FORMATS = ("png", "pdf", "svg", "root")
 
 def jsroot_base(plots_dir: Path | None = None, explicit: str | None = None) -> str:
     """Where a figure's HTML imports JSROOT from, as the web report finds it: `explicit` if given,
-    else the local copy a campaign put in <plots_dir>/jsroot/ (`pnetviz campaign --jsroot`), as a
-    path relative to the working directory (the notebook's), else the pinned official release."""
+    else the local copy a campaign put in <plots_dir>/jsroot/ (`pnetviz campaign --jsroot`, or the
+    cached copy `./run.sh demo` fetches), as a path relative to the working directory (the
+    notebook's) when it is inside it or its parent (`../plots/jsroot/` from examples/: what a
+    Jupyter server started in the checkout serves), else the pinned official release."""
     if explicit:
         return explicit if explicit.endswith("/") else explicit + "/"
     local = Path(plots_dir) / "jsroot" if plots_dir is not None else None
     if local is not None and (local / "modules" / "main.mjs").is_file():
-        relative = os.path.relpath(os.path.abspath(local), os.getcwd())  # as served: symbolic links kept
-        if not relative.startswith(".."):
-            return "./" + Path(relative).as_posix() + "/"
+        relative = Path(os.path.relpath(os.path.abspath(local), os.getcwd())).as_posix()  # as served: symbolic links kept
+        ups = relative.split("/").count("..")
+        if ups <= 1:
+            return (relative if ups else "./" + relative) + "/"
     return JSROOT_URL
 
 
@@ -47,13 +51,15 @@ class Figure:
     Attributes: `name` (the figure's file stem, e.g. "roc_curve"), `canvas` (the TCanvas),
     `jsroot` (JSROOT's base URL for the HTML output)."""
 
-    def __init__(self, name: str, canvas: object, jsroot: str = JSROOT_URL, keep: object = None, style: object = None) -> None:
+    def __init__(self, name: str, canvas: object, jsroot: str = JSROOT_URL, keep: object = None, style: object = None,
+                 palette: object = None) -> None:  # fmt: skip
         self.name = name
         self.canvas = canvas
         self.jsroot = jsroot
         self._keep = keep  # the drawn objects of a figure built here (draw.canvas.Figure): kept alive
         self._style = style  # draw.style.StyleOptions of a figure built here: its export is in the CMS style
-        self._palette = current_palette() if keep is None else None  # a canvas just read: the palette it stored
+        # a canvas read from a file (keep None): the palette its reading made current (output.render.read_canvases)
+        self._palette = (palette if palette is not None else current_palette()) if keep is None else None
         canvas.SetName(f"{name}_{uuid.uuid4().hex[:8]}")  # TCanvas::Draw deletes a listed canvas of its name
         self._unlist()
 
@@ -90,7 +96,11 @@ class Figure:
     def to_html(self) -> str:
         """A <div> and a module script that imports JSROOT from `jsroot` and draws the canvas in it."""
         div = f"pnetviz-{uuid.uuid4().hex}"
-        script = (f"const jsroot = await import({script_literal(self.jsroot + 'modules/main.mjs')});\n"
+        unloaded = (f"JSROOT could not be loaded from {self.jsroot}modules/main.mjs (offline? give jsroot= a local copy, "
+                    "docs/notebooks.md; figure.save('name.png') draws it with ROOT): ")  # fmt: skip
+        script = (f"let jsroot;\ntry {{\n  jsroot = await import({script_literal(self.jsroot + 'modules/main.mjs')});\n}} "
+                  f"catch (err) {{\n  document.getElementById({script_literal(div)}).textContent = {script_literal(unloaded)} + err;\n"
+                  "  throw err;\n}\n"
                   "jsroot.settings.SmallPad = null;  // a ratio panel's axes drawn whole, as in the web report\n"
                   f"const obj = jsroot.parse({script_literal(self.to_json())});\n"
                   f"await asRootDraws({script_literal(self.jsroot)}, obj);  // text sizes, symbols, log labels as ROOT draws them\n"
@@ -133,19 +143,25 @@ class Figure:
             os.replace(staged, path)  # whole or not at all
         return path
 
+    def _paint(self) -> None:
+        """A canvas built here painted at its own size."""
+        width, height = self.width, self.height
+        self.canvas.Draw()
+        self.canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
+        self.canvas.Modified()
+        self.canvas.Update()
+
     def _export(self, path: Path) -> None:
         """The canvas drawn at its own size into `path` (a plain name ROOT takes literally)."""
         from pnetviz.draw.style import cms_style  # noqa: PLC0415
         from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
         ROOT = root()
-        width, height = self.width, self.height
         with quiet_root(ROOT.kWarning), cms_style(self._style) if self._style else contextlib.nullcontext():
-            self._own_palette()
-            self.canvas.Draw()
-            self.canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
-            self.canvas.Modified()
-            self.canvas.Update()
+            if self._palette is not None:
+                paint_stored(self.canvas, self._palette)  # a stored canvas: drawn as `pnetviz render` draws it
+            else:
+                self._paint()
             self.canvas.SaveAs(str(path))
         self._unlist()
         if not path.is_file():

@@ -13,7 +13,7 @@ from pnetviz.errors import InputError
 from pnetviz.escape import text_line
 from pnetviz.io import readers
 from pnetviz.io.layout import root_path
-from pnetviz.output.render import canvas_names, figure_name
+from pnetviz.output.render import canvas_names, figure_name, read_canvases
 
 NOTHING_SHOWN = "nothing was shown"
 TABLE_FIX = "re-run `pnetviz campaign` for this round"
@@ -36,11 +36,11 @@ def read_figure(root_file: Path, name: str, jsroot: str) -> Figure:
             raise InputError(f"{text_line(root_file)}: ROOT cannot open it. Fix: re-run the evaluation that wrote it.")
         try:
             check_streamers(tfile, root_file, NOTHING_SHOWN)  # before any object is read
-            canvas = tfile.Get(f"canvases/{keys[name]}")
+            [(_, canvas, palette)] = read_canvases(tfile, [keys[name]])  # as `pnetviz render` reads it
             check_canvas(canvas, root_file, keys[name], NOTHING_SHOWN)  # the object that will be drawn
         finally:
             tfile.Close()
-    return Figure(name, canvas, jsroot)
+    return Figure(name, canvas, jsroot, palette=palette)
 
 
 class Figures(Mapping):

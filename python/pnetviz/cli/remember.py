@@ -127,6 +127,26 @@ def recorded_command(directory: Path) -> list[str] | None:
     return command[2:] if len(command) >= 2 else None
 
 
+def recorded_rendering(directory: Path) -> list[str]:
+    """The image formats `pnetviz render` wrote into a set after its run (its marker's `rendered`), [] if none."""
+    data = read_json(Path(directory) / MARKER, "output set marker", MARKER_FIX, limit=MAX_SMALL_BYTES,
+                     name=printable(Path(directory) / MARKER), missing_ok=True, unique=True)  # fmt: skip
+    rendered = (data or {}).get("rendered")
+    return [f for f in rendered if isinstance(f, str) and f] if isinstance(rendered, list) else []
+
+
+def with_rendered(recorded: dict[str, object], rendered: Sequence[str]) -> dict[str, object]:
+    """The recorded output options of a set that `pnetviz render` later gave every image in
+    `rendered` (formats): those formats join the recorded ones and --images is all (render draws
+    every stored canvas), so that a later run leaving the options out keeps those images (the
+    demo's `pnetviz render plots --formats pdf`, then `pnetviz binary ... --fold all`)."""
+    if not rendered:
+        return recorded
+    formats = [f for f in str(recorded.get("formats") or "png,pdf").split(",") if f]
+    formats += [f for f in rendered if f not in formats]
+    return {**recorded, "formats": ",".join(formats), "images": "all"}
+
+
 def recorded_options(parser: argparse.ArgumentParser, argv: Sequence[str], source: Path) -> dict[str, object]:
     """dest -> value of the options the command `argv` recorded in the marker `source` gives:
     parsed by the command's own `parser` and checked as the command line is (check_values)."""
@@ -334,9 +354,22 @@ def check_removals(changes: Changes, replace: bool, what: str) -> None:
     """InputError unless nothing is removed or --replace is given."""
     if changes.removed and not replace:
         lost = ", ".join(f"{f} {shown_value(o)} -> {shown_value(n)}" for f, (o, n) in changes.changed.items()) or LATER_FOLDS
+        keep = kept_options(changes)
+        again = f"add {keep} (what the outputs were made with)" if keep else "give the options again (or leave them out to reuse them)"
         raise InputError(f"{what}: this run would remove {len(changes.removed)} outputs made with the recorded options "
-                         f"(e.g. {changes.removed[0]}; {lost}). Fix: give the options again (or leave them out to "
-                         "reuse them), or add --replace to remove those outputs.")  # fmt: skip
+                         f"(e.g. {changes.removed[0]}; {lost}). Fix: {again}, or add --replace to remove those outputs.")  # fmt: skip
+
+
+def kept_options(changes: Changes) -> str:
+    """The --formats and --images that keep every output a change of them would remove (the
+    recorded formats joined by the new ones, the recorded --images), as command-line text."""
+    parts = []
+    if "--formats" in changes.changed:
+        old, new = (str(v or "png,pdf").lower().split(",") for v in changes.changed["--formats"])
+        parts.append("--formats " + ",".join(dict.fromkeys(f.strip() for f in [*old, *new] if f.strip())))
+    if "--images" in changes.changed and changes.changed["--images"][0]:
+        parts.append(f"--images {changes.changed['--images'][0]}")
+    return " ".join(parts)
 
 
 def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path],
@@ -352,7 +385,8 @@ def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make
     source = Path(found[0]) / MARKER
     parser = make_parser()  # one parser for both (_parsed only drops its defaults: the same for each)
     now = given_options(lambda: parser, argv)
-    changes = apply(args, now, recorded_options(parser, found[1], source), kind, str(source))
+    recorded = with_rendered(recorded_options(parser, found[1], source), recorded_rendering(found[0]))
+    changes = apply(args, now, recorded, kind, str(source))
     changes.removed = removed_files(changes, sets, bare_sets(getattr(args, "images", "all"), sets, folds))
     check_removals(changes, getattr(args, "replace", False), str(sets[0].parent))
     return changes

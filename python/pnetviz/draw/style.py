@@ -151,10 +151,12 @@ def cms_style(options: StyleOptions) -> Iterator[None]:
     cms, ROOT = module, root()
     saved = {name: getattr(module, name) for name in _GLOBALS}
     previous_style = ROOT.gStyle.GetName()  # by name: a TStyle proxy may outlive its object
+    forced = bool(ROOT.gROOT.GetForceStyle())  # setCMSStyle forces the style on every object read after it
     try:
         if cms.getCMSStyle() is None:
             cms.setCMSStyle()  # creates the TStyle once per process
         cms.getCMSStyle().cd()
+        ROOT.gROOT.ForceStyle(True)  # inside every block as setCMSStyle left it in the first
         _set_label(module, options)
         yield
     finally:
@@ -163,6 +165,7 @@ def cms_style(options: StyleOptions) -> Iterator[None]:
         style = ROOT.gROOT.GetStyle(previous_style)
         if style:
             style.cd()
+        ROOT.gROOT.ForceStyle(forced)  # a canvas read later (a stored figure) keeps its own style: log y, colours, no stats box
 
 
 @contextlib.contextmanager

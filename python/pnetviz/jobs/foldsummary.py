@@ -23,6 +23,7 @@ from pnetviz.errors import InputError
 from pnetviz.io.history import TrainingHistory, load_history
 from pnetviz.io.readers import read_json
 from pnetviz.jobs.decisions import WP_FILE, document
+from pnetviz.metrics import hep
 from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.folds import EFF_GRID, FPR_GRID, FoldCurves, REJECTION_INTERVAL_RULE, Rejection, aggregate, aggregate_report, fold_ratios
 from pnetviz.output.atomic import is_output_set
@@ -182,6 +183,11 @@ def working_point_summary(per_split: dict[str, list[FoldCurves]]) -> dict | None
                             "rejection": {"value": rej.value, "lower": rej.lower, "upper": rej.upper,
                                           "lower_limit": rej.lower_limit}}  # fmt: skip
         out[target] = entry
+    for split in per_split:  # a limit raised to a measured rejection at a larger target, as the campaign's table
+        at = {t: out[t][split]["rejection"] for t in targets}
+        raised = hep.monotone_limits({t: r["value"] for t, r in at.items()}, {t: bool(r["lower_limit"]) for t, r in at.items()})
+        for t, r in at.items():
+            r["value"] = raised[t]
     return out
 
 

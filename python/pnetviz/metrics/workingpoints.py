@@ -110,7 +110,18 @@ def working_points(curves: dict[str, BinaryCurve], n_eff: dict[str, tuple[float,
         threshold = threshold_for(curves[wp_from], target)
         points.append({"target_eps_s": float(target), "threshold": threshold,
                        **{split: _at_cut(c, threshold, n_eff[split], expected, samples[split]) for split, c in curves.items()}})  # fmt: skip
+    raise_limits(points, list(curves))
     return points
+
+
+def raise_limits(points: Sequence[dict], splits: Sequence[str]) -> None:
+    """In each split, a rejection that is a lower limit raised to the measured rejections at larger
+    targets (hep.monotone_limits: a looser cut, chosen for a larger eps_s, never rejects more)."""
+    for split in splits:
+        at = {str(p["target_eps_s"]): p[split] for p in points}
+        raised = hep.monotone_limits({t: v["rejection"] for t, v in at.items()}, {t: bool(v["rejection_lower_limit"]) for t, v in at.items()})
+        for target, values in at.items():
+            values["rejection"] = raised[target]
 
 
 def describe(wp_from: str, weight_mode: str, score: str, expected: bool) -> dict:

@@ -14,6 +14,7 @@ from pnetviz.escape import text_line
 from pnetviz.metrics.rounding import asymmetric, pm
 
 HEADER = "headline (test split):"
+HALF = 0.5  # a rejection error above this fraction of the rejection: shown as the range of 1/(eps_b +- error)
 
 
 def headline(report: dict) -> list[str]:
@@ -88,11 +89,21 @@ def _binned(fit: dict) -> str:
 
 
 def _rejection(point: dict) -> str:
-    """'148 ± 149 at eps_s 0.5' or '> 148 at eps_s 0.5' (a 95% CL lower limit)."""
+    """'148 ± 20 for eps_s 0.5', '> 148 (95% CL) for eps_s 0.5' (a lower limit, raised to the measured
+    rejections at larger eps_s), or, where the symmetric error is half the value or more (1/eps_b is
+    then far from symmetric), the range of 1/(eps_b ± its error): '10 +15 -4 for eps_s 0.9',
+    '20 (1 sigma: > 9.1) for eps_s 0.9' (no upper edge where the error reaches eps_b)."""
     test, target = point["test"], _g(point.get("target_eps_s"))
+    value, error = test.get("rejection"), test.get("rejection_error")
     if test.get("rejection_lower_limit"):
-        return f"> {_g(test.get('rejection'), 3)} (95% CL) at eps_s {target}"
-    return f"{pm(test.get('rejection'), test.get('rejection_error'), fallback='.3g')} at eps_s {target}"
+        return f"> {_g(value, 3)} (95% CL) for eps_s {target}"
+    eps_b, eps_error = test.get("eps_b"), test.get("eps_b_error")
+    if _number(value) and _number(error) and error >= HALF * value and _number(eps_b) and _number(eps_error) and eps_b > 0:
+        low = 1 / (eps_b + eps_error)
+        if eps_b > eps_error:
+            return f"{asymmetric(value, 1 / (eps_b - eps_error) - value, value - low, fallback='.3g')} for eps_s {target}"
+        return f"{_g(value, 2)} (1 sigma: > {_g(low, 2)}) for eps_s {target}"
+    return f"{pm(value, error, fallback='.3g')} for eps_s {target}"
 
 
 def _fold_summary(report: dict) -> list[str]:
@@ -107,8 +118,8 @@ def _fold_summary(report: dict) -> list[str]:
         first = f"  {text_line(name)}: AUC {pm(mean.get('auc'), std.get('auc'))}"
         points = (report.get("working_points") or {}).get(name) or {}
         rejections = [_fold_rejection(p) for p in points.values() if isinstance(p, dict) and "test" in p]
-        if rejections:
-            first += "; rejection " + ", ".join(rejections)
+        if rejections:  # the working points' rejection (docs/statistics.md: two rejections over folds, two names)
+            first += "; rejection (train-chosen cuts) " + ", ".join(rejections)
         lines.append(first)
         if _number(mean.get("fip2_hull")):
             lines.append(f"    FIP2 {pm(mean['fip2_hull'], std.get('fip2_hull'), fallback='.3g')}")
@@ -116,14 +127,14 @@ def _fold_summary(report: dict) -> list[str]:
 
 
 def _fold_rejection(point: dict) -> str:
-    """'300 +1160 -240 at eps_s 0.5' (the report's interval over folds) or '> 300 at eps_s 0.5'."""
+    """'300 +1160 -240 for eps_s 0.5' (the report's interval over folds) or '> 300 for eps_s 0.5'."""
     rejection, target = (point.get("test") or {}).get("rejection") or {}, _g(point.get("target_eps_s"))
     value, lower, upper = rejection.get("value"), rejection.get("lower"), rejection.get("upper")
     if rejection.get("lower_limit"):
-        return f"> {_g(value, 3)} (95% CL) at eps_s {target}"
+        return f"> {_g(value, 3)} (95% CL) for eps_s {target}"
     if _number(value) and _number(lower) and _number(upper):
-        return f"{asymmetric(value, upper - value, value - lower, fallback='.3g')} at eps_s {target}"
-    return f"{_g(value, 3)} at eps_s {target}"
+        return f"{asymmetric(value, upper - value, value - lower, fallback='.3g')} for eps_s {target}"
+    return f"{_g(value, 3)} for eps_s {target}"
 
 
 def _compared(pairs: dict) -> bool:

@@ -99,12 +99,7 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
                 check_canvas(canvas, source or root_file, key, NOTHING_RENDERED)
             for key, canvas, palette in canvases:
                 name = figure_name(key)
-                set_palette(palette)  # the one its reading set (a later canvas's reading set its own)
-                width, height = int(canvas.GetWw()), int(canvas.GetWh())
-                canvas.Draw()
-                canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
-                canvas.Modified()
-                canvas.Update()
+                paint_stored(canvas, palette)
                 plain = name if root_literal(name) else f"pnetviz-figure-{secrets.token_hex(4)}"  # as publish.save_literal
                 for fmt in formats:
                     canvas.SaveAs(f"{out}/{plain}.{fmt}")
@@ -120,17 +115,39 @@ def export(root_file: Path, directory: Path, formats: Sequence[str], source: Pat
     return written
 
 
+def paint_stored(canvas, palette) -> None:
+    """Paint the canvas `canvas` read from a file (read_canvases) as the run drew it, before it is
+    saved: `palette` (the one its reading set) made current, the canvas at its own size. The one
+    drawing of a stored canvas, for `pnetviz render` and the API's figures (their PNG)."""
+    set_palette(palette)
+    width, height = int(canvas.GetWw()), int(canvas.GetWh())
+    canvas.Draw()
+    canvas.SetCanvasSize(width, height)  # batch mode takes the window decoration off a second time
+    canvas.Modified()
+    canvas.Update()
+
+
 def read_canvases(tfile, keys: Sequence[str]) -> list[tuple[str, object, object]]:
     """(key, canvas, palette) of each canvas `keys` of the open `tfile` (under canvases/), read in
     turn and never drawn: its palette is the one ROOT made current when it read the canvas (the
     colours a pnetviz canvas stores with a COLZ figure; the palette current before reading the
-    first canvas when it stores none), to be set again before the canvas is painted."""
+    first canvas when it stores none), to be set again before the canvas is painted. Read with
+    ROOT's ForceStyle off (a style forced on would replace the canvas's own: log y, colours, the
+    frame's statistics box)."""
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    ROOT = root()
     start = current_palette()
     read = []
-    for key in keys:
-        set_palette(start)
-        canvas = tfile.Get(f"canvases/{key}")
-        read.append((key, canvas, current_palette()))
+    forced = bool(ROOT.gROOT.GetForceStyle())
+    ROOT.gROOT.ForceStyle(False)
+    try:
+        for key in keys:
+            set_palette(start)
+            canvas = tfile.Get(f"canvases/{key}")
+            read.append((key, canvas, current_palette()))
+    finally:
+        ROOT.gROOT.ForceStyle(forced)
     return read
 
 

@@ -18,8 +18,10 @@ folds by index. Per matched model, over the folds both rounds have:
   fold, with its own Holm adjustment over the models that have it (`error_method` names the
   test; the event-paired bootstrap needs both rounds' events, which the campaign rows do not
   hold: the corrected fold test is used);
-- the background rejection 1/mean(eps_b) at each fixed signal efficiency of each round, their
-  difference and ratio B/A (None where a round selects no background: a lower limit only).
+- the background rejection 1/mean(eps_b) at each fixed signal efficiency of each round (a lower
+  limit where no background passes in any fold, raised to a measured rejection at a larger eps_s,
+  as in the campaign's tables), their difference and ratio B/A, bounds where one round's rejection
+  is a limit ("> X" and "< X" in diff_models.csv), none where both are.
 
 Models of one round only, or without a common fold, are listed as unmatched, never dropped.
 """
@@ -31,9 +33,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from pnetviz.summary.ranking import fold_ratio
 from pnetviz.errors import InputError
 from pnetviz.io.layout import hyper_tag
+from pnetviz.metrics import hep
+from pnetviz.metrics.folds import Rejection
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.multiplicity import holm
 from pnetviz.escape import text_line
@@ -47,8 +53,11 @@ ALPHA = 0.05
 DIFF_FIELDS = (*KEY_FIELDS, "model_a", "model_b", "m_hc", "m_a", "folds", "auc_a_mean", "auc_b_mean", "delta_auc",
                "delta_auc_std", "delta_auc_standard_error", "t", "dof", "p_value", "p_value_corrected", "p_value_naive_t", "p_holm", "significant",
                "test_train_ratio", "fip2_a_mean", "fip2_b_mean", "delta_fip2", "delta_fip2_standard_error",
-               "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", "pairing", *(f"{w}_{e}" for e in EPS_S for w in ("rejection_a", "rejection_b",
-                                                                          "delta_rejection", "rejection_ratio")))  # fmt: skip
+               "delta_fip2_p_value", "delta_fip2_p_holm", "error_method", "pairing",
+               *(f"{w}_{e}{x}" for e in EPS_S for w in ("rejection_a", "rejection_b", "delta_rejection", "rejection_ratio")
+                 for x in (("", "_lower", "_upper") if w == "rejection_ratio" else ("",))))  # fmt: skip
+BOUNDED = {f"{w}_{e}": (f"{w}_{e}_limit", ">") for e in EPS_S for w in ("rejection_a", "rejection_b")} | \
+    {f"{w}_{e}": (f"rejection_ratio_{e}_bound", None) for e in EPS_S for w in ("delta_rejection", "rejection_ratio")}  # fmt: skip
 UNMATCHED_FIELDS = ("round", *KEY_FIELDS, "model", "folds", "why")
 
 
@@ -124,13 +133,38 @@ def by_model(rows: Sequence[dict], renames: Mapping[str, str]) -> dict[tuple, di
     return out
 
 
-def rejection(rows: Sequence[dict], eps_s: str) -> float | None:
-    """1/mean(eps_b at eps_s) over the folds' rows; None if a fold lacks it or none passes."""
+def rejection(rows: Sequence[dict], eps_s: str) -> tuple[float | None, bool]:
+    """(1/mean(eps_b at eps_s) over the folds' rows, whether it is a lower limit): where no
+    background passes in any fold, the 95% CL lower limit from the folds' summed effective
+    background events (metrics.folds.Rejection, as the campaign's tables); (None, False) if a fold
+    lacks eps_b, or none passes and the rows carry no effective event count."""
     values = [r.get(f"eps_b_{eps_s}") for r in rows]
     if not values or not all(finite(v) for v in values):
-        return None
-    mean = sum(values) / len(values)
-    return 1.0 / mean if mean > 0 else None
+        return None, False
+    n_eff = [r.get("n_eff_test_background") for r in rows]
+    if sum(values) <= 0 and not all(finite(n) and n > 0 for n in n_eff):
+        return None, False
+    rej = Rejection.over_folds(np.array(values, dtype=float), sum(n for n in n_eff if finite(n)) or 1.0)
+    return rej.value, rej.lower_limit
+
+
+def rejections(rows: Sequence[dict]) -> dict[str, tuple[float | None, bool]]:
+    """rejection() at each of EPS_S, a lower limit raised to a measured rejection at a larger eps_s
+    (hep.monotone_limits, as the campaign's tables)."""
+    found = {eps: rejection(rows, eps) for eps in EPS_S}
+    known = {eps: v for eps, v in found.items() if v[0] is not None}
+    raised = hep.monotone_limits({e: v for e, (v, _) in known.items()}, {e: limit for e, (_, limit) in known.items()})
+    return {eps: (raised.get(eps), limit) for eps, (_, limit) in found.items()}
+
+
+def compared_rejections(a: tuple[float | None, bool], b: tuple[float | None, bool]) -> tuple[float | None, float | None, str]:
+    """(B - A, B / A, bound) of two rejections (value, lower limit?): bound "" for two measured
+    values, "<" when A is a lower limit (B - A and B/A are at most the numbers), ">" when B is, and
+    (None, None, "") when both are limits or either is missing (no bound)."""
+    (ra, la), (rb, lb) = a, b
+    if ra is None or rb is None or (la and lb):
+        return None, None, ""
+    return rb - ra, rb / ra, "<" if la else ">" if lb else ""
 
 
 def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[int]) -> dict:
@@ -146,13 +180,30 @@ def matched_row(key: tuple, a: dict[int, dict], b: dict[int, dict], folds: list[
             "p_value_naive_t": stats["p_naive_t"], "test_train_ratio": stats["test_train_ratio"],
             "pairing": "not event-paired, the corrected fold test"}  # fmt: skip
     row |= fip2_difference(ra, rb, stats["test_train_ratio"])
+    side_a, side_b = rejections(ra), rejections(rb)
     for eps in EPS_S:
-        rej_a, rej_b = rejection(ra, eps), rejection(rb, eps)
-        both = rej_a is not None and rej_b is not None
-        row |= {f"rejection_a_{eps}": rej_a, f"rejection_b_{eps}": rej_b,
-                f"delta_rejection_{eps}": rej_b - rej_a if both else None,
-                f"rejection_ratio_{eps}": rej_b / rej_a if both else None}  # fmt: skip
+        delta, ratio, bound = compared_rejections(side_a[eps], side_b[eps])
+        lower, upper = ratio_interval(ratio, [r.get(f"eps_b_{eps}") for r in ra], [r.get(f"eps_b_{eps}") for r in rb]) \
+            if not bound else (None, None)  # fmt: skip
+        row |= {f"rejection_a_{eps}": side_a[eps][0], f"rejection_a_{eps}_limit": side_a[eps][1],
+                f"rejection_b_{eps}": side_b[eps][0], f"rejection_b_{eps}_limit": side_b[eps][1],
+                f"delta_rejection_{eps}": delta, f"rejection_ratio_{eps}": ratio, f"rejection_ratio_{eps}_bound": bound,
+                f"rejection_ratio_{eps}_lower": lower, f"rejection_ratio_{eps}_upper": upper}  # fmt: skip
     return row
+
+
+RATIO_ERROR = ("rejection_ratio_<eps>_lower/_upper: r exp(-+s) with s the standard error over the common folds of the "
+               "per-fold ln(eps_b A / eps_b B) (sample std / sqrt(k)), paired fold by fold; none with a fold where either "
+               "eps_b is 0 or fewer than two folds")  # fmt: skip
+
+
+def ratio_interval(ratio: float | None, eps_a: Sequence[object], eps_b: Sequence[object]) -> tuple[float | None, float | None]:
+    """The interval of a rejection ratio B/A (RATIO_ERROR), (None, None) where it is undefined."""
+    if ratio is None or len(eps_a) < 2 or not all(finite(e) and e > 0 for e in (*eps_a, *eps_b)):
+        return None, None
+    logs = np.log(np.asarray(eps_a, float) / np.asarray(eps_b, float))
+    s = float(np.std(logs, ddof=1)) / math.sqrt(logs.size)
+    return ratio * math.exp(-s), ratio * math.exp(s)
 
 
 ERROR_METHOD = "corrected resampled t-test over the common folds (Nadeau-Bengio)"
@@ -198,6 +249,24 @@ def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, 
     for row, p in zip(diff.rows, holm([r["delta_fip2_p_value"] for r in diff.rows]), strict=True):
         row["delta_fip2_p_holm"] = p if finite(p) else None
     return diff
+
+
+def bound_of(row: dict, name: str) -> str:
+    """">" or "<" when the value `name` of a diff row is a bound (diff.BOUNDED), else ""."""
+    flag, sign = BOUNDED.get(name, ("", None))
+    value = row.get(flag)
+    return (sign if value is True else "") if sign else (value if value in (">", "<") else "")
+
+
+def bounded_cells(row: dict) -> dict:
+    """A diff row for its CSV: a rejection that is a lower limit, or a difference or ratio that is
+    a bound, as "> X" / "< X" (full precision), as the campaign's CSV cells."""
+    out = dict(row)
+    for name in BOUNDED:
+        sign = bound_of(row, name)
+        if sign and isinstance(row.get(name), float) and math.isfinite(row[name]):
+            out[name] = f"{sign} {row[name]!r}"
+    return out
 
 
 def unmatched(side: str, key: tuple, rows: dict[int, dict], why: str) -> dict:

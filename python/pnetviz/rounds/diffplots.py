@@ -20,6 +20,8 @@ from pnetviz.jobs.foldsummary import RESULTS_FILE, band_figures, curves_of, read
 from pnetviz.metrics.folds import FoldCurves
 from pnetviz.errors import InputError
 from pnetviz.io.readers import read_json
+from pnetviz.io.rootnames import name_problem, root_literal
+from pnetviz.io.trainer import signal_label
 
 MAPS = (("auc", "delta_auc", "delta_auc_standard_error", "#DeltaAUC (B #minus A)", "+.3f"),
         ("fip2", "delta_fip2", "delta_fip2_standard_error", "#DeltaFIP2 (B #minus A)", "+.2f"))  # fmt: skip
@@ -67,9 +69,21 @@ def model_curves(root: Path, row: dict, model: str, folds: Sequence[int]) -> lis
     return out
 
 
+def overlay_prefix(diff: Diff, i: int) -> str:
+    """The file-name prefix of the overlays of matched model `i` (diff.rows[i]):
+    `<channel>_<kind>_<signal>_vs_<pair>[_V<n>]_` (n: its variant's number when the rounds have
+    several, as the maps'), `model<i>_` when that is no plain file name."""
+    row = diff.rows[i]
+    variants = sorted({r["variant"] for r in diff.rows})
+    tag = f"_V{variants.index(row['variant']) + 1}" if len(variants) > 1 else ""
+    prefix = f"{row['channel']}_{row['kind']}_{row['signal']}_vs_{row['pair']}{tag}_"
+    plain = not name_problem(prefix + "rejection_curve_folds") and root_literal(prefix) and len(prefix) < 120
+    return prefix if plain else f"model{i:03d}_"
+
+
 def overlay_figures(diff: Diff, names: tuple[str, str]) -> list[canvas.Figure]:
-    """Per matched model with curves in both rounds: `model<i>_roc_curve_folds` and
-    `model<i>_rejection_curve_folds` (i: its row's index in diff.rows), A the reference."""
+    """Per matched model with curves in both rounds: `<prefix>roc_curve_folds` and
+    `<prefix>rejection_curve_folds` (overlay_prefix), A the reference."""
     roots = (sets_root(diff.a), sets_root(diff.b))
     figs = []
     for i, row in enumerate(diff.rows):
@@ -79,8 +93,9 @@ def overlay_figures(diff: Diff, names: tuple[str, str]) -> list[canvas.Figure]:
         row["curves"] = a is not None and b is not None
         if not row["curves"]:
             continue
-        context = [f"{row['signal']} vs {row['pair']}", f"{row['kind']}, {row['channel']}"]
-        figs += band_figures(f"model{i:03d}_", {"A": a, "B": b}, context, reference="A",
+        # the signal point as every figure names it (m(H^{#pm}), m(A)): a raw name's "_" would be a TLatex subscript
+        context = [signal_label(row["signal"]), f"vs {tlatex(row['pair'])}, {tlatex(row['kind'])}, {tlatex(row['channel'])}"]
+        figs += band_figures(overlay_prefix(diff, i), {"A": a, "B": b}, context, reference="A",
                              labels={"A": f"Round A ({tlatex(names[0])})", "B": f"Round B ({tlatex(names[1])})"},
                              colors={"A": cycle_color(0), "B": cycle_color(1)})  # fmt: skip
     return figs

@@ -10,7 +10,9 @@ import math
 import urllib.parse
 from collections.abc import Sequence
 
-from pnetviz.rounds.diff import Diff
+from pnetviz.rounds.diff import Diff, bound_of
+from pnetviz.summary.latex import interval_digits
+from pnetviz.rounds.diffplots import overlay_prefix
 from pnetviz.escape import html
 
 PAGE = "index.html"
@@ -28,12 +30,23 @@ COLUMNS = (("channel", "Channel", None), ("signal", "Signal", None), ("kind", "K
            ("rejection_ratio_0.9", "R(0.9) B/A", ".3f"))  # fmt: skip
 
 
-def cell(value: object, fmt: str | None) -> str:
+def cell(value: object, fmt: str | None, bound: str = "") -> str:
+    """A table cell: text, a number in `fmt`, "> X"/"< X" for a bound, "–" without a number."""
     if fmt is None:
         return f'<td class="t">{html(value)}</td>'
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
         return "<td>–</td>"
-    return f"<td>{html(format(value, fmt))}</td>"
+    return f"<td>{html(bound + ' ' if bound else '')}{html(format(value, fmt))}</td>"
+
+
+def ratio_cell(row: dict, key: str) -> str:
+    """A rejection ratio B/A: r<sup>+u</sup><sub>-d</sub> (its fold interval, rounded as the web
+    report's rejections), "&gt; r"/"&lt; r" for a bound, r alone without interval, "–" without r."""
+    value, bound = row.get(key), bound_of(row, key)
+    if bound or not isinstance(value, float):
+        return cell(value, ".3f", bound)
+    digits = interval_digits(value, row.get(f"{key}_lower"), row.get(f"{key}_upper"))
+    return f"<td>{digits[0]}<sup>+{digits[1]}</sup><sub>&minus;{digits[2]}</sub></td>" if digits else cell(value, ".3f")
 
 
 def image(stem: str, caption: str, width: int = 420) -> str:
@@ -48,7 +61,8 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
     rows = []
     for row in diff.rows:
         mark = ' class="sig"' if row.get("significant") else ""
-        rows.append(f"<tr{mark}>" + "".join(cell(row.get(k), fmt) for k, _, fmt in COLUMNS) + "</tr>")
+        rows.append(f"<tr{mark}>" + "".join(ratio_cell(row, k) if k.startswith("rejection_ratio_") else
+                                             cell(row.get(k), fmt, bound_of(row, k)) for k, _, fmt in COLUMNS) + "</tr>")  # fmt: skip
     parts = [f"<h1>Round B vs round A</h1><p>A: <code>{html(names[0])}</code> ({html(diff.a)})<br>"
              f"B: <code>{html(names[1])}</code> ({html(diff.b)})</p>",
              f"<p>{len(diff.rows)} models matched, {sum(bool(r.get('significant')) for r in diff.rows)} with ΔAUC "
@@ -57,7 +71,10 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
              '<a href="diff_models.csv">diff_models.csv</a> · <a href="diff_models.tex">diff_models.tex</a> · '
              '<a href="diff_unmatched.csv">diff_unmatched.csv</a> · <a href="diff.json">diff.json</a> · '
              '<a href="plots.root">plots.root</a></p>',
-             f"<table><tr>{head}</tr>{''.join(rows)}</table>"]  # fmt: skip
+             f"<table><tr>{head}</tr>{''.join(rows)}</table>",
+             "<p>R(0.5), R(0.9): the background rejection 1/mean(ε<sub>b</sub>) over the folds at ε<sub>s</sub> = 0.5, 0.9 "
+             "(docs/statistics.md). B/A “&gt; X” or “&lt; X”: a bound, where one round's rejection is a 95% CL lower "
+             "limit (no background passes in any fold); “–” where both rounds' are.</p>"]  # fmt: skip
     if with_images and maps:
         parts.append("<h2>Difference maps over the mass grid</h2>" + "".join(image(m, m) for m in maps))
     if with_images:
@@ -66,8 +83,9 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
             parts.append("<h2>ROC and rejection curves, mean of the folds (A reference)</h2>")
         for i, r in overlays:
             what = f"{r['channel']} {r['kind']} {r['signal']} vs {r['pair']} ({r['variant']})"
-            parts.append(f"<h3>{html(what)}</h3>" + image(f"model{i:03d}_roc_curve_folds", "ROC")
-                         + image(f"model{i:03d}_rejection_curve_folds", "rejection"))  # fmt: skip
+            prefix = overlay_prefix(diff, i)
+            parts.append(f"<h3>{html(what)}</h3>" + image(f"{prefix}roc_curve_folds", "ROC")
+                         + image(f"{prefix}rejection_curve_folds", "rejection"))  # fmt: skip
     parts.append("<h2>Models of one round only</h2>")
     if diff.unmatched:
         keys = ("round", "channel", "signal", "kind", "pair", "variant", "model", "folds", "why")

@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
-from pnetviz.rounds.diff import DIFF_FIELDS, UNMATCHED_FIELDS, Diff
+from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, RATIO_ERROR, UNMATCHED_FIELDS, Diff, bound_of, bounded_cells
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
 
@@ -21,7 +21,7 @@ CONVENTION = ("delta = round B - round A, per fold, averaged over the folds both
               "t-test over those folds (Nadeau-Bengio, k - 1 degrees of freedom; "
               f"{RATIO_CONVENTION}); p_value_corrected: that fold test's p-value, p_value_naive_t: the naive paired t "
               "over the folds (no correction, for reference); p_holm: Holm's adjustment over every matched model with a test; rejection: "
-              "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A")  # fmt: skip
+              "1/mean(eps_b) over the folds at the fixed signal efficiency, rejection_ratio = B/A; " + RATIO_ERROR)  # fmt: skip
 
 
 FIP2_CONVENTION = ("delta_fip2 = FIP2 (test ROC's convex hull) of B - A per fold, averaged; error, p-value: the same "
@@ -61,7 +61,8 @@ def latex_table(diff: Diff) -> str:
         mark = "$^{*}$" if r["significant"] else ""
         cells = [tex(r["channel"]), tex(r["signal"]), tex(r["kind"]), tex(r["pair"]),
                  f"V{number_of[r['variant']]}", str(len(r["folds"].split())), number(r["auc_a_mean"]),
-                 number(r["auc_b_mean"]), delta, p_text(r["p_holm"]) + mark, number(r["rejection_ratio_0.5"], 2)]  # fmt: skip
+                 number(r["auc_b_mean"]), delta, p_text(r["p_holm"]) + mark,
+                 f"${bound_of(r, 'rejection_ratio_0.5')}$" * bool(bound_of(r, "rejection_ratio_0.5")) + number(r["rejection_ratio_0.5"], 2)]  # fmt: skip
         lines.append(" & ".join(cells) + " \\\\")
     if not diff.rows:
         lines.append("\\multicolumn{11}{c}{no model of round A matches one of round B} \\\\")
@@ -73,7 +74,8 @@ def latex_table(diff: Diff) -> str:
     caption = ("Round B vs round A: test AUC per model, mean over the $k$ folds both rounds have; $\\Delta$AUC = B $-$ A "
                f"with the error of {error}, $p$-value "
                f"Holm-adjusted over the {len(diff.rows)} matched models ($^{{*}}$: below {diff.alpha:g}); $R_{{0.5}}$: "
-               "ratio of the background rejections at a signal efficiency of 0.5.")  # fmt: skip
+               "ratio of the background rejections at a signal efficiency of 0.5 ($>$, $<$: a bound where one round's "
+               "rejection is a lower limit, no background passing in any fold; -- where both are).")  # fmt: skip
     lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{caption}}}", "\\label{tab:pnetviz-diff}", "\\end{table}"]
     if variants:
         lines += ["\\begingroup\\footnotesize\\raggedright\\noindent Model variants: " + names.replace("-", "-\\allowbreak ")
@@ -89,10 +91,29 @@ def files(diff: Diff) -> dict[str, str]:
     data = {"round_a": str(diff.a), "round_b": str(diff.b), "alpha": diff.alpha, "convention": CONVENTION,
             "fip2_convention": FIP2_CONVENTION,
             "models": diff.rows, "unmatched": diff.unmatched}  # fmt: skip
-    return {"diff_models.csv": escape.csv_table(diff.rows, DIFF_FIELDS),
+    return {"diff_models.csv": escape.csv_table([bounded_cells(r) for r in diff.rows], DIFF_FIELDS),
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
             "diff_models.tex": latex_table(diff),
             "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
+
+
+REPORT_FIELDS = ("folds", "auc_a_mean", "auc_b_mean", "delta_auc", "delta_auc_standard_error", "p_holm", "significant",
+                 "pairing", "delta_fip2", "delta_fip2_standard_error", "delta_fip2_p_holm")  # fmt: skip
+
+
+def report_of(diff: Diff) -> dict:
+    """summary_report.json (and .txt) of the diff: the counts, the significant models, and per
+    matched model its numbers (diff_models.csv's main columns; a rejection that is a lower limit,
+    a ratio that is a bound, as "> X" / "< X")."""
+    def name(r: dict) -> str:
+        return f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}"
+
+    models = {}
+    for r in diff.rows:
+        cells = bounded_cells(r)
+        models[name(r)] = {k: r.get(k) for k in REPORT_FIELDS} | {k: cells.get(k) for k in BOUNDED}
+    return {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
+            "significant": [name(r) for r in diff.rows if r["significant"]], "convention": CONVENTION, "compared": models}  # fmt: skip
 
 
 def valid_text(text: str) -> str:
@@ -121,10 +142,7 @@ def write(directory: Path, diff: Diff, formats, style, names: tuple[str, str]) -
     def figures() -> list:
         return diffplots.overlay_figures(diff, names) + diffplots.map_figures(diff)
 
-    report = {"round_a": str(diff.a), "round_b": str(diff.b), "models": len(diff.rows), "unmatched": len(diff.unmatched),
-              "significant": [f"{r['channel']}/{r['signal']}/{r['kind']}/{r['pair']}/{r['variant']}" for r in diff.rows
-                              if r["significant"]]}  # fmt: skip
-    written = write_set(directory, formats, style, figures, report, "pnetviz diff", {})
+    written = write_set(directory, formats, style, figures, report_of(diff), "pnetviz diff", {})
     for name, text in {**files(diff), diffsite.PAGE: diffsite.page(diff, names, maps, "png" in formats)}.items():
         (Path(directory) / name).write_text(valid_text(text), encoding="utf-8")
         written.append(Path(directory) / name)

@@ -43,8 +43,10 @@ DIFFERENCE_CONVENTION = ("difference = multi-class minus binary test AUC per fol
                          "resampled t over folds (Nadeau-Bengio: variance var (1/k + n_test/n_train)) with its two-sided "
                          "p-value (p_value), the naive paired Student t for reference (t_naive, p_naive_t), Holm-adjusted "
                          "(p_holm) and Benjamini-Hochberg (q_bh) over every binary vs multi-class comparison of the "
-                         "campaign; inverse-variance combination with the per-fold errors sqrt(e_binary^2 + "
-                         "e_multiclass^2)")  # fmt: skip
+                         "campaign; auc_diff_combined_unpaired (_error_unpaired): the inverse-variance combination with "
+                         "the per-fold errors sqrt(e_binary^2 + e_multiclass^2), which treats the two models' errors as "
+                         "independent although they share their test events: an upper bound on the error, several times the "
+                         "paired one (auc_diff_standard_error; the comparison job's event-paired bootstrap per fold)")  # fmt: skip
 
 
 def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
@@ -62,14 +64,15 @@ def fold_statistics(rows: Sequence[dict], c: dict) -> dict:
                               [math.hypot(b[f]["auc_test_error"] or math.nan, m[f]["auc_test_error"] or math.nan)
                                for f in folds])  # fmt: skip
     stats |= ranking.paired_statistics(m, b, folds)
-    return {f"auc_diff_{k}": stats[k] for k in (*ranking.STAT_KEYS, "combined", "combined_error")}
+    return {f"auc_diff_{k}": stats[k] for k in ranking.STAT_KEYS} | \
+        {f"auc_diff_{k}_unpaired": stats[k] for k in ("combined", "combined_error")}  # fmt: skip
 
 
 COMPARED_FIELDS = ("channel", "signal", "m_hc", "m_a", "variant", "tag", "background", "multiclass_class", "binary_model",
                    "multiclass_model", "auc_test_binary_mean", "auc_test_binary_std", "auc_test_multiclass_mean",
                    "auc_test_multiclass_std", "auc_diff_folds", "auc_diff_mean", "auc_diff_standard_error", "auc_diff_t",
                    "auc_diff_p_value", "auc_diff_p_holm", "auc_diff_q_bh", "auc_diff_t_naive", "auc_diff_p_naive_t",
-                   "auc_diff_test_train_ratio", "auc_diff_combined", "auc_diff_combined_error", "rejection_0.5_binary_mean",
+                   "auc_diff_test_train_ratio", "auc_diff_combined_unpaired", "auc_diff_combined_error_unpaired", "rejection_0.5_binary_mean",
                    "rejection_0.5_binary_lower", "rejection_0.5_binary_upper",                    "rejection_0.5_multiclass_mean",
                    "rejection_0.5_multiclass_lower", "rejection_0.5_multiclass_upper")  # fmt: skip
 

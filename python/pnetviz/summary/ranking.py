@@ -95,20 +95,20 @@ def adjust_family(entries: Sequence[dict], prefix: str) -> int:
 
 
 def mark_ties(entries: Sequence[dict]) -> None:
-    """`compatible_with_best` (Holm-adjusted p against the best above ALPHA) and the shown `rank`
-    of leaderboard entries (best first within each channel, signal point and background, with
-    their `position`): "1=" for the best and every member compatible with it, the position
-    otherwise."""
+    """`compatible_with_best` (Holm-adjusted p against the best above ALPHA; True for the best
+    itself) and the shown `rank` of leaderboard entries (best first within each channel, signal
+    point and background, with their `position`): "1=" for the best and every member compatible
+    with it, the position otherwise."""
     groups: dict[tuple, list[dict]] = {}
     for e in entries:
         groups.setdefault((e["channel"], e["signal"], e["background"]), []).append(e)
     for members in groups.values():
         for e in members:
             p = e.get("diff_to_best_p_holm")
-            e["compatible_with_best"] = e["position"] != 1 and _finite(p) and p > ALPHA
-            if e["compatible_with_best"]:
+            e["compatible_with_best"] = e["position"] == 1 or (_finite(p) and p > ALPHA)
+            if e["compatible_with_best"] and e["position"] != 1:
                 e["note"] = "; ".join(n for n in ("compatible with the best", e.get("note", "")) if n)
-        tied = any(e["compatible_with_best"] for e in members)
+        tied = any(e["compatible_with_best"] for e in members if e["position"] != 1)
         for e in members:
             e["rank"] = "1=" if tied and (e["position"] == 1 or e["compatible_with_best"]) else str(e["position"])
 

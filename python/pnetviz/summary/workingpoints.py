@@ -14,6 +14,7 @@ import numpy as np
 from pnetviz.io.layout import signal_masses
 from pnetviz.summary import setfiles
 from pnetviz.errors import InputError
+from pnetviz.metrics import hep
 from pnetviz.metrics.folds import Rejection, mean_std
 
 WP_FILE = "working_points.json"  # as jobs.decisions.WP_FILE (the campaign reads what the jobs wrote)
@@ -103,4 +104,19 @@ def working_point_rows(jobs: Sequence[dict]) -> list[dict]:
             values = [t[name] for t in tests if name in t]
             row[f"{name}_test_mean"] = mean_std(values)[0] if values else None
         rows.append(row)
+    raise_limits(rows)
     return rows
+
+
+def raise_limits(rows: Sequence[dict]) -> None:
+    """Each model's and pair's rejection lower limits raised to its measured rejections at larger
+    target eps_s (hep.monotone_limits, as folds/ does): a looser cut never rejects more."""
+    models: dict[tuple, list[dict]] = {}
+    for row in rows:
+        models.setdefault(tuple(row[k] for k in ("channel", "signal", "kind", "model", "pair")), []).append(row)
+    for members in models.values():
+        by_target = {str(r["target_eps_s"]): r for r in members}
+        raised = hep.monotone_limits({t: r["rejection_test"] for t, r in by_target.items()},
+                                     {t: bool(r["rejection_test_limit"]) for t, r in by_target.items()})  # fmt: skip
+        for target, row in by_target.items():
+            row["rejection_test"] = raised[target]

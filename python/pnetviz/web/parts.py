@@ -244,7 +244,7 @@ def _working_points_table(rows: Sequence[dict]) -> str:
     """summary.workingpoints rows of one signal point: thresholds frozen on the wp-from split and
     the test efficiencies and rejection they give, over folds."""
     head = ("Kind", "Model", "Pair", "Target &epsilon;<sub>s</sub>", "From", "Threshold (mean &plusmn; std)",
-            "Test &epsilon;<sub>s</sub>", "Test &epsilon;<sub>b</sub>", "Test rejection", "Folds")  # fmt: skip
+            "Test &epsilon;<sub>s</sub>", "Test &epsilon;<sub>b</sub>", "Test rejection (train-chosen cut)", "Folds")  # fmt: skip
     cells = []
     for r in rows:
         rejection = _rejection_html(r, "rejection_test", "rejection_test")

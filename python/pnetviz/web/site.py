@@ -39,9 +39,10 @@ def overview(data: dict, pages: Sequence[ModelPage], campaign_files: Sequence[st
             + ", ".join(f'<a href="../{_link(n)}">{html(n)}</a>' for n in sorted(campaign_files)
                         if n.endswith((".csv", ".tex", ".json")) and not n.startswith("."))
             + '. <a href="overlay.html">Overlay</a> models: tick them in <a href="#models">Every model</a>.</p>',
-            headline(data, pages), maps_section(figures, sorted({p.channel for p in pages}), campaign_dir),
+            headline(data, pages),
             "<h2>Leaderboard (best first per channel, signal point and background; variants by the hyperparameters "
             "that differ, full name on hover)</h2>", _family(data, "leaderboard"), _leaderboard_table(data.get("leaderboard", []), {(p.channel, p.signal, p.kind, p.model): p.overlay for p in pages if p.overlay}),
+            maps_section(figures, sorted({p.channel for p in pages}), campaign_dir),  # the maps after the numbers
             "<h2>Binary vs multi-class (test AUC, mean &plusmn; std over folds)</h2>", _family(data, "binary_vs_multiclass"),
             _compared_table(data["binary_vs_multiclass"]),
             ga, '<h2>Every model</h2><p><button type="button" id="overlay-picked">overlay the ticked models</button></p>',

@@ -13,6 +13,8 @@ from pnetviz.io import readers
 from pnetviz.metrics.rounding import pm
 
 WORKING_POINTS = ("0.5", "0.9")
+ABOVE_HULL = ("binned FIP (50 bins) above FIP2 (hull), which bounds it for a concave ROC: the ROC is not concave where "
+              "the binning looks, or finite-sample noise (compare the binned FIP's error)")  # binned_fip_50_above_hull
 
 
 def _num(value, fmt: str) -> str:
@@ -66,10 +68,14 @@ def fold_table(page, set_dirs: Sequence[Path]) -> str:
     body = []
     for r in rows:
         t = r["test"]
+        binned = pm(t.get("binned_fip_50"), t.get("binned_fip_50_error"), "html")
+        above = t.get("binned_fip_50_above_hull") is True
         cells = (html(r["fold"]), html(r["pair"]), pm(t.get("auc"), t.get("auc_error"), "html"),
                  *(_rejection(t, wp) for wp in WORKING_POINTS), _num(r["ks_signal"], ".3g"), _num(r["ks_background"], ".3g"),
-                 _num(t.get("fip2_hull"), ".3f"), pm(t.get("binned_fip_50"), t.get("binned_fip_50_error"), "html"))  # fmt: skip
+                 _num(t.get("fip2_hull"), ".3f"), f'{binned} <span class="flag" title="{html(ABOVE_HULL)}">&dagger;</span>' if above else binned)  # fmt: skip
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
+    flagged = sum(r["test"].get("binned_fip_50_above_hull") is True for r in rows)
+    note = f'<p class="note">&dagger; ({flagged} of {len(rows)}): {html(ABOVE_HULL)}.</p>' if flagged else ""
     return (f'<h2>Per fold (test split, from each fold\'s summary_report.json)</h2><table id="folds" class="sortable">'
-            f"<thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+            f"<thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}")

@@ -14,6 +14,7 @@ from pnetviz.web.siteaddress import signal_address
 from pnetviz.errors import InputError
 from pnetviz.escape import html
 from pnetviz.io import readers
+from pnetviz.io.layout import signal_masses
 from pnetviz.metrics.rounding import pm
 
 ALPHA = 0.05  # the level of the verdict (as the leaderboard's "compatible with the best")
@@ -39,27 +40,56 @@ def verdict(row: dict) -> str:
     return f"{word} (&Delta;AUC = {text}, {p})"
 
 
+def _mass_order(key: tuple[str, str, str]) -> tuple:
+    """Channel, then the signal point by its masses (MHc130_MA90 before MHc130_MA100), then background."""
+    channel, signal, background = key
+    masses = signal_masses(signal)
+    return (channel, *(masses if masses else (float("inf"), float("inf"))), signal, background)
+
+
+def summary_sentence(compared: Sequence[dict]) -> str:
+    """The round's binary vs multi-class answer in one sentence (Holm-adjusted p below ALPHA)."""
+    tested = [c for c in compared if isinstance(c.get("auc_diff_p_holm"), (int, float))]
+    if not tested:
+        return ""
+    better = {"multi-class": 0, "binary": 0}
+    for c in tested:
+        if c["auc_diff_p_holm"] < ALPHA:
+            better["multi-class" if c.get("auc_diff_mean", 0) > 0 else "binary"] += 1
+    n = len(tested)
+    if not any(better.values()):
+        return (f"<p class=\"verdict\"><strong>No significant difference between binary and multi-class in any of the {n} "
+                f"comparisons</strong> (test AUC, Holm-adjusted p &lt; {ALPHA:g}).</p>")  # fmt: skip
+    found = " and ".join(f"{kind} better in {k}" for kind, k in better.items() if k)
+    return (f"<p class=\"verdict\"><strong>{found} of the {n} binary vs multi-class comparisons</strong>; no significant "
+            f"difference in the other {n - sum(better.values())} (test AUC, Holm-adjusted p &lt; {ALPHA:g}).</p>")  # fmt: skip
+
+
 def headline(data: dict, pages: Sequence[parts.ModelPage]) -> str:
-    """One row per channel, signal point and background: best, compatible set, verdict."""
+    """The one-sentence verdict, then one row per channel, signal point (by mass) and background:
+    the best where it is significantly better than another model (else "all compatible"), the
+    models compatible with it, the binary vs multi-class verdict."""
     board = data.get("leaderboard", [])
     compared = {(c["channel"], c["signal"], c["background"]): c for c in data.get("binary_vs_multiclass", [])}
-    keys = sorted({(e["channel"], e["signal"], e["background"]) for e in board} | set(compared))
+    keys = sorted({(e["channel"], e["signal"], e["background"]) for e in board} | set(compared), key=_mass_order)
     if not keys:
         return ""
     rows = []
     for channel, signal, background in keys:
         mine = [e for e in board if (e["channel"], e["signal"], e["background"]) == (channel, signal, background)]
         best = [e for e in mine if e.get("position", e.get("rank")) == 1]
-        compatible = [_name(e) for e in mine if e.get("compatible_with_best")]
+        compatible = [_name(e) for e in mine if e.get("compatible_with_best") and e not in best]  # the best is compatible with itself
+        significant = any(not e.get("compatible_with_best") for e in mine)  # a model the best is significantly better than
+        named = ", ".join(_name(e) for e in best) if significant or len(mine) == 1 else "all compatible"
         point = f'<a href="{parts._link(signal_address(channel, signal))}">{html(channel)} / {html(signal)}</a>'
-        cells = (point, html(background), ", ".join(_name(e) for e in best), ", ".join(compatible) or "none",
+        cells = (point, html(background), named, ", ".join(compatible) or "none",
                  verdict(compared.get((channel, signal, background), {})))  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    head = ("Signal point", "Background", "Best (test AUC)", "Compatible with the best (Holm p &gt; 0.05)",
-            "Binary vs multi-class")  # fmt: skip
+    head = ("Signal point", "Background", "Best (test AUC; where significantly better than another)",
+            "Compatible with the best (Holm p &gt; 0.05)", "Binary vs multi-class")  # fmt: skip
     header = "".join(f'<th data-sort="{i}">{h}</th>' for i, h in enumerate(head))
-    return (f'<h2>Headline</h2><div class="scrollbox"><table id="headline" class="sortable"><thead><tr>{header}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div>")
+    return (f"<h2>Headline</h2>{summary_sentence(list(compared.values()))}<div class=\"scrollbox\"><table id=\"headline\" "
+            f'class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')  # fmt: skip
 
 
 def group_maps(names: Sequence[str], channels: Sequence[str]) -> dict[tuple[str, str], dict[str, dict[str, str]]]:
