@@ -38,7 +38,7 @@ demo() {
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/pnetviz" demo --output results --events "$events"
   "$VENV/bin/pnetviz" datamc --samples-dir results/samples --era 2018 --channel SR3Mu,WZ3Mu,ZG3Mu --masspoint MHc130_MA90 --method ParticleNet --score signal --score weighted-lr --plots-dir plots --formats png  # before the campaign: its web report lists the set
-  "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02
+  "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02 --mass-column m_mumu
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
   echo "[run.sh] data against simulation in the demo's analysis samples (pnetviz datamc): plots/datamc/2018/MHc130_MA90/ParticleNet/ (docs/datamc.md)"
   echo "[run.sh] the web report: python3 -m http.server -d plots 8000, then open http://127.0.0.1:8000/"
