@@ -22,6 +22,7 @@ from pnetviz.rootenv import root
 
 NEGATIVE_TAG = "# negative-bins: "
 MC_STATS = "* autoMCStats 10"
+MC_STATS_OFF = "# MC statistics off (FitModel.mc_stat False): no autoMCStats line"
 
 
 def _number(value: float) -> str:
@@ -74,8 +75,7 @@ def card_text(model: FitModel, stem: str, negative_bins: tuple[str, ...]) -> str
              ["rate", *(_number(np.sum(s.contents)) for _, s, _ in procs)], rule]
     for syst in syst_names(model):
         lines.append([f"{syst} shape", *("1" if syst in s.shape_systs else "-" for _, s, _ in procs)])
-    if model.mc_stat:
-        lines.append(MC_STATS)
+    lines.append(MC_STATS if model.mc_stat else MC_STATS_OFF)
     return _aligned(lines) + "\n"
 
 

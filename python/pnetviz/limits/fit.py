@@ -19,6 +19,9 @@ from pnetviz.limits.histfactory import model_config, quiet_messages
 from pnetviz.rootenv import root
 
 
+ROOT_PRINT_LEVEL = 1  # AsymptoticCalculator's print level as ROOT starts (it has no getter)
+
+
 class AsimovFits:
     """The conditional fits on the Asimov data of one workspace (its ModelConfig)."""
 
@@ -55,7 +58,12 @@ class AsimovFits:
         if mu_asimov not in self._nll:
             ROOT = self.ROOT
             self._reset(mu_asimov)
-            data = ROOT.RooStats.AsymptoticCalculator.GenerateAsimovData(self.pdf, self.observables)
+            calculator = ROOT.RooStats.AsymptoticCalculator
+            calculator.SetPrintLevel(0)  # it prints each channel's dataset otherwise
+            try:
+                data = calculator.GenerateAsimovData(self.pdf, self.observables)
+            finally:
+                calculator.SetPrintLevel(ROOT_PRINT_LEVEL)
             ROOT.SetOwnership(data, True)
             nll = self.pdf.createNLL(data, ROOT.RooFit.Constrain(self.nuisances),
                                      ROOT.RooFit.GlobalObservables(self.globs), ROOT.RooFit.EvalBackend("cpu"))

@@ -6,7 +6,8 @@ channel, its integral the observation); rates equal the integrals to 1e-9 (relat
 max(1, |integral|)); every histogram stores its sum of w^2 and its bin errors are sqrt(sum w^2)
 (with `model`: the model's own sqrt(sum w^2) and contents, after limits/prepare.py); every
 shape systematic's Up and Down histograms exist for each process it names; no histogram has a
-negative bin that the card's `# negative-bins:` lines do not name; `* autoMCStats` is there; the
+negative bin that the card's `# negative-bins:` lines do not name; `* autoMCStats` is there
+(or the comment that says the model has no MC statistics); the
 signal's process index is <= 0 and the backgrounds' > 0.
 """
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.limits.datacard import NEGATIVE_TAG
+from pnetviz.limits.datacard import MC_STATS_OFF, NEGATIVE_TAG
 from pnetviz.limits.prepare import prepare
 from pnetviz.limits.spec import FitModel, samples
 from pnetviz.rootenv import quiet_root, root
@@ -35,6 +36,9 @@ def _parse(text: str) -> dict:
     bin_rows = []
     for raw in text.splitlines():
         line = raw.strip()
+        if line == MC_STATS_OFF:
+            card["mcstats"] = True  # switched off on purpose, and said so
+            continue
         if line.startswith(NEGATIVE_TAG.strip()):
             card["reported"].append(line[len(NEGATIVE_TAG.strip()):].strip())
             continue
