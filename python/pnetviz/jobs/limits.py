@@ -105,8 +105,9 @@ def strategy_doc(built: st.Built, per_fold: dict[int, st.Columns], names: tuple[
 
 
 def stem(pair: str, strategy: str) -> str:
-    """The files' stem of a pair's strategy, a plain name for the datacard: signal_vs_ttZ_cut_and_mass."""
-    return f"{pair}_{strategy.replace('-', '_')}"
+    """The files' stem of a pair's strategy, a plain name for the datacard (letters, digits, _; any
+    other character of a class name as _): signal_vs_ttZ_cut_and_mass."""
+    return st.process_name(f"{pair}_{strategy}")
 
 
 def kind_of(script: str, name: str) -> str:
