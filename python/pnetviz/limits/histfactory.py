@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from pnetviz.io.readers import read_json
 from pnetviz.limits.spec import FitModel, background_sum, samples
 from pnetviz.limits.templates import th1
 from pnetviz.rootenv import quiet_root, root
@@ -106,7 +107,7 @@ def export_hs3(ws, path: Path) -> None:
         ok = ROOT.RooJSONFactoryWSTool(ws).exportJSON(str(path))
     if not ok:
         raise RuntimeError(f"RooJSONFactoryWSTool could not write {path}")
-    document = json.loads(path.read_text(encoding="utf-8"))
+    document = read_json(path, "HS3 workspace written by ROOT", finite=False)
     if _stat_constraint(document):
         path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
