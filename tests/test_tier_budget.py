@@ -6,6 +6,7 @@ took longer than the budget (tests/tier_budget.py). The inner sessions fake thei
 from __future__ import annotations
 
 import configparser
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +115,18 @@ def test_every_reader_of_the_session_demo_round_is_marked_slow(request):
     assert [item.marks for item in items] == [["slow"], [], ["slow"]]
     readers = [item for item in request.session.items if "demo_round" in getattr(item, "fixturenames", ())]
     assert all(item.get_closest_marker("slow") for item in readers)  # this session's, if any
+
+
+def test_the_report_holds_under_two_xdist_workers(pytester):
+    """`./run.sh test` runs two pytest-xdist workers: their reports reach the controlling process,
+    which lists the same late unmarked test (in a subprocess: the workers import tier_budget from
+    the inner session's directory, a copy of tests/tier_budget.py)."""
+    pytester.makepyfile(tier_budget=Path(tier_budget.__file__).read_text())
+    pytester.makeini(INI.format(extra=""))
+    pytester.makeconftest(FAKE_CLOCK)
+    pytester.makepyfile(test_fake=TESTS, test_other="def test_elsewhere():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "tier_budget", "-n", "2", "--dist", "loadfile")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(["*2 workers*", "*tier budget: 1 tests not marked slow took over 5 s*",
+                                 "*7.50s test_fake.py::test_late_and_unmarked*"])  # fmt: skip
+    assert "test_late_and_marked_slow" not in result.stdout.str().split("tier budget")[1]
