@@ -143,10 +143,14 @@ class DemoRound:
 
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
 def pytest_collection_modifyitems(config, items):
-    """A test that reads the session's demo round (a demo and its whole campaign) is slow."""
+    """A test that reads the session's demo round (a demo and its whole campaign) is slow. Then the
+    files with a slow test run first (each file's tests in their order): the two workers of
+    `./run.sh test` take files in this order, so the long ones do not come last to one worker."""
     for item in items:
         if "demo_round" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: the same order on every worker
 
 
 def session_shared_dir(tmp_path_factory) -> Path:
