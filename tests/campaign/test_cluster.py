@@ -61,6 +61,12 @@ def toy_runner(command: str, argv: list[str]) -> int:
     return 0
 
 
+# The toy jobs' timeout: the hang is stopped after it, while a 0.3 s job's round trips (its start
+# and end told to the scheduler, on a new worker too) stay far inside it with the other test
+# worker of `./run.sh test` busy beside (2 s let them time out on a loaded machine)
+TOY_TIMEOUT = 6
+
+
 # The runners go to the workers by reference: local workers inherit this process's sys.path, so
 # they import this module; the external cluster below is given it through PYTHONPATH.
 
@@ -84,7 +90,7 @@ def test_crashing_jobs_fail_alone_and_the_summary_is_written(results, tmp_path, 
     timeout: a crash the campaign did not see would end as 'timed out', not as the signal."""
     plots = tmp_path / "plots"
     argv = ["--results-dir", str(results), "--plots-dir", str(plots), "--kinds", "binary", "--workers", "2",
-            "--formats", "png", "--images", "none", "--bootstrap", "0", "--job-timeout", "120", "-q"]  # fmt: skip
+            "--formats", "png", "--images", "none", "--bootstrap", "0", "--job-timeout", "300", "-q"]  # fmt: skip
     code = run(lambda a: load_script("visualizeCampaign").main(a, runner=functools.partial(fated_runner, CRASHES)), argv)
     err = capsys.readouterr().err
     assert code == 1 and "pnetviz: 2 of 6 jobs failed" in err and "Traceback" not in err, err
@@ -129,12 +135,12 @@ def test_hanging_and_crashing_jobs_fail_alone_and_workers_are_replaced():
     jobs = [Job("binary", "Run3Mu", "MHc100_MA95", None, f, (0,), "x", (f,), (), ()) for f in fates]
     seen = []
     with cluster.local_client(2) as client:  # the hang sleeps an hour: this returns only if it is stopped
-        out = execute.execute(jobs, client, toy_runner, seen.append, timeout=2, setup=None)
+        out = execute.execute(jobs, client, toy_runner, seen.append, timeout=TOY_TIMEOUT, setup=None)
         client.wait_for_workers(2, timeout=30)
         assert len(client.scheduler_info()["workers"]) == 2
     assert len(out) == 8 and seen == out
     assert {r.job.pair: (r.code, r.message) for r in out} == {
-        **{f: (0, "") for f in "abcde"}, "hang": (1, "timed out after 2 s (--job-timeout)"),
+        **{f: (0, "") for f in "abcde"}, "hang": (1, f"timed out after {TOY_TIMEOUT} s (--job-timeout)"),
         "segfault": (1, "its worker died: SIGSEGV (Segmentation fault)"), "exit": (1, "its worker died: exit status 3")}  # fmt: skip
 
 
@@ -164,13 +170,14 @@ def test_a_job_over_time_on_another_cluster_restarts_its_worker_through_the_nann
         jobs = [Job("binary", "Run3Mu", "MHc100_MA95", None, f, (0,), "x", (f,), (), ()) for f in ("hang", "a")]
         with cluster.scheduler_client(address) as client:
             before = set(client.scheduler_info()["workers"])
-            out = execute.execute(jobs, client, toy_runner, lambda r: None, timeout=2, setup=None)
+            out = execute.execute(jobs, client, toy_runner, lambda r: None, timeout=TOY_TIMEOUT, setup=None)
             client.wait_for_workers(1, timeout=30)
             after = set(client.scheduler_info()["workers"])
     finally:
         proc.kill()
         proc.wait(timeout=30)
-    assert {r.job.pair: (r.code, r.message) for r in out} == {"hang": (1, "timed out after 2 s (--job-timeout)"), "a": (0, "")}
+    over = f"timed out after {TOY_TIMEOUT} s (--job-timeout)"
+    assert {r.job.pair: (r.code, r.message) for r in out} == {"hang": (1, over), "a": (0, "")}
     assert len(after) == 1 and after != before  # replaced
 
 
@@ -199,6 +206,7 @@ os._exit(0)
 """
 
 
+@pytest.mark.slow  # a TLS cluster and a Python process of three connection attempts
 def test_a_plain_client_cannot_reach_the_local_cluster(tmp_path):
     marker = tmp_path / "ran"
     with cluster.local_client(1) as client:
