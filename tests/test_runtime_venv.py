@@ -2,8 +2,8 @@
 `pip install -c requirements.txt '.[root]'` (the README's set-up, no test extras: no scipy, no
 scikit-learn, no pytest), built once per test session in a temporary directory (pip's own cache
 makes the wheels' download a one-time cost), runs every subcommand once on a small demo round
-(`pnetviz demo --events 300` of one channel, one signal point, two folds): binary, multiclass,
-compare, campaign (one Dask worker, --images none), diff of two rounds, render, ga; `import pnetviz`; and examples/round.ipynb, executed by this
+(`pnetviz demo --events 300`): binary, multiclass, compare, campaign (one Dask worker, --images
+none), diff of two rounds, render, ga; `import pnetviz`; and examples/round.ipynb, executed by this
 session's nbclient in a kernel that is that environment's Python.
 
 `pnetviz diff` imported scipy, which only the test extra installs: the tests, run with the extras,
@@ -70,11 +70,9 @@ def pnetviz(venv: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def round_dirs(venv, tmp_path_factory) -> dict[str, Path]:
-    """The demo results (one channel, one signal point, two folds, GA search included: the demo's code
-    is the same for every channel and point) and a campaign over them."""
+    """The demo results (every channel, GA search included) and a campaign over one signal point, two folds."""
     work = tmp_path_factory.mktemp("runtime")
-    pnetviz(venv, work, "demo", "--output", str(work / "results"), "--events", "300", "--channels", CHANNEL,
-            "--signals", SIGNAL, "--folds", "2")  # fmt: skip
+    pnetviz(venv, work, "demo", "--output", str(work / "results"), "--events", "300")
     pnetviz(venv, work, "campaign", "--results-dir", str(work / "results"), "--plots-dir", str(work / "campaign"),
             "--channels", CHANNEL, "--signals", SIGNAL, "--folds", "0,1", "--images", "none", "--workers", "1", "-q",
             *FAST)  # fmt: skip
