@@ -3,7 +3,7 @@
 # installs pnetviz into it (editable, with the ROOT wheel and the test tools).
 #   ./run.sh demo [--events N]   write the demo results tree (results/), run pnetviz datamc on its analysis
 #                                samples (results/samples/) and the campaign on it (plots/)
-#   ./run.sh test [pytest args]  run the whole test suite
+#   ./run.sh test [pytest args]  run the whole test suite (on two pytest workers: -n 0 for one)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 VENV="${PNETVIZ_VENV:-.venv}"
@@ -48,6 +48,8 @@ demo() {
 
 case "${1:-}" in
   demo) shift; demo "$@" ;;
-  test) shift; ensure_env root,test,batch; exec "$VENV/bin/python" -m pytest "$@" ;;
+  # two pytest processes (pytest-xdist), each test file on one of them (its module fixtures built
+  # once); -n 0 after it runs in this process (for --pdb or -s), -n 4 on four workers
+  test) shift; ensure_env root,test,batch; exec "$VENV/bin/python" -m pytest -n 2 --dist loadfile "$@" ;;
   *) echo "usage: ./run.sh demo [--events N] | ./run.sh test [pytest args]" >&2; exit 2 ;;
 esac

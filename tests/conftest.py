@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import importlib
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,18 +143,39 @@ class DemoRound:
 
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
 def pytest_collection_modifyitems(config, items):
-    """A test that reads the session's demo round (a demo and its whole campaign) is slow."""
+    """A test that reads the session's demo round (a demo and its whole campaign) is slow. Then the
+    files with a slow test run first (each file's tests in their order): the two workers of
+    `./run.sh test` take files in this order, so the long ones do not come last to one worker."""
     for item in items:
         if "demo_round" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: the same order on every worker
+
+
+def session_shared_dir(tmp_path_factory) -> Path:
+    """The directory all of this run's pytest processes share: the session's base temporary
+    directory, or under pytest-xdist (`./run.sh test` runs two workers) its parent, which holds
+    every worker's base directory."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
 def demo_round(tmp_path_factory) -> DemoRound:
-    base = tmp_path_factory.mktemp("round")
+    """Built once per run: the first worker to ask builds it under an exclusive lock, the others
+    wait for that build and read the same round (its readers only read it)."""
+    shared = session_shared_dir(tmp_path_factory)
+    base = shared / "demo-round"
     results, plots = base / "results", base / "plots"
-    assert run_command("demo", ["--output", str(results), "--signals", API_SIGNAL, "--channels", API_CHANNEL, "--folds", "2",
-                                "--events", "300", "--no-ga"]) == 0  # fmt: skip
-    assert run_command("campaign", ["--results-dir", str(results), "--plots-dir", str(plots), "--workers", "0",
-                                    "--images", "none", "-q", *API_FAST]) == 0  # fmt: skip
+    with open(shared / "demo-round.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (base / "built").is_file():
+            shutil.rmtree(base, ignore_errors=True)  # a build that failed half-way in another worker
+            base.mkdir()
+            assert run_command("demo", ["--output", str(results), "--signals", API_SIGNAL, "--channels", API_CHANNEL,
+                                        "--folds", "2", "--events", "300", "--no-ga"]) == 0  # fmt: skip
+            assert run_command("campaign", ["--results-dir", str(results), "--plots-dir", str(plots), "--workers", "0",
+                                            "--images", "none", "-q", *API_FAST]) == 0  # fmt: skip
+            (base / "built").touch()
     return DemoRound(results, plots)

@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "requirements.txt", "README.md", "python", "macros")  # what `pip install .` reads
 CHANNEL, SIGNAL = "Run3Mu", "MHc130_MA90"
 FAST = ["--bootstrap", "20"]
+pytestmark = pytest.mark.slow  # a virtual environment installed from the wheels, then a round: minutes, not the fast tier
 
 
 def environment(venv: Path) -> dict[str, str]:

@@ -6,12 +6,14 @@ took longer than the budget (tests/tier_budget.py). The inner sessions fake thei
 from __future__ import annotations
 
 import configparser
+from pathlib import Path
 
 import pytest
 
 import tier_budget
 
-# An inner session's conftest: a test marked takes(seconds) reports that duration for its call.
+# An inner session's conftest: a test marked takes(seconds) reports that duration for its call and
+# none for its setup and teardown (a loaded machine's real milliseconds would show in the sum).
 FAKE_CLOCK = """
 import pytest
 
@@ -19,8 +21,8 @@ import pytest
 def pytest_runtest_makereport(item, call):
     outcome = yield
     mark = item.get_closest_marker("takes")
-    if mark is not None and call.when == "call":
-        outcome.get_result().duration = mark.args[0]
+    if mark is not None:
+        outcome.get_result().duration = mark.args[0] if call.when == "call" else 0.0
 """
 
 INI = """[pytest]
@@ -98,19 +100,42 @@ def test_an_unregistered_marker_is_an_error(pytester):
     assert result.ret == pytest.ExitCode.INTERRUPTED and "slwo" in result.stdout.str()
 
 
-def test_every_reader_of_the_session_demo_round_is_marked_slow(request):
-    """tests/conftest.py marks them at collection (the round is a demo and its whole campaign)."""
+def test_every_reader_of_the_session_demo_round_is_marked_slow_and_slow_files_come_first(request):
+    """tests/conftest.py marks them at collection (the round is a demo and its whole campaign), then
+    puts the files with a slow test first, each file's tests in their order."""
     import conftest
 
     class Item:
-        def __init__(self, fixturenames):
-            self.fixturenames, self.marks = fixturenames, []
+        def __init__(self, name, path, fixturenames, marks=()):
+            self.name, self.path, self.fixturenames, self.marks = name, Path(path), fixturenames, list(marks)
 
         def add_marker(self, mark):
             self.marks.append(mark.name)
 
-    items = [Item(["tmp_path", "demo_round"]), Item(["tmp_path"]), Item(["demo_round"])]
+        def get_closest_marker(self, name):
+            return name if name in self.marks else None
+
+    items = [Item("a1", "a.py", ["tmp_path"]), Item("a2", "a.py", ["tmp_path"]), Item("b1", "b.py", []),
+             Item("b2", "b.py", ["tmp_path", "demo_round"]), Item("c1", "c.py", ["demo_round"]), Item("d1", "d.py", []),
+             Item("e1", "e.py", [], ["slow"])]  # fmt: skip
     conftest.pytest_collection_modifyitems(request.config, items)
-    assert [item.marks for item in items] == [["slow"], [], ["slow"]]
+    assert [(item.name, item.marks) for item in items] == [("b1", []), ("b2", ["slow"]), ("c1", ["slow"]), ("e1", ["slow"]),
+                                                           ("a1", []), ("a2", []), ("d1", [])]  # fmt: skip
     readers = [item for item in request.session.items if "demo_round" in getattr(item, "fixturenames", ())]
     assert all(item.get_closest_marker("slow") for item in readers)  # this session's, if any
+
+
+@pytest.mark.slow  # three pytest processes
+def test_the_report_holds_under_two_xdist_workers(pytester):
+    """`./run.sh test` runs two pytest-xdist workers: their reports reach the controlling process,
+    which lists the same late unmarked test (in a subprocess: the workers import tier_budget from
+    the inner session's directory, a copy of tests/tier_budget.py)."""
+    pytester.makepyfile(tier_budget=Path(tier_budget.__file__).read_text())
+    pytester.makeini(INI.format(extra=""))
+    pytester.makeconftest(FAKE_CLOCK)
+    pytester.makepyfile(test_fake=TESTS, test_other="def test_elsewhere():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "tier_budget", "-n", "2", "--dist", "loadfile")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(["*2 workers*", "*tier budget: 1 tests not marked slow took over 5 s*",
+                                 "*7.50s test_fake.py::test_late_and_unmarked*"])  # fmt: skip
+    assert "test_late_and_marked_slow" not in result.stdout.str().split("tier budget")[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,10 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # configures and compiles with CMake
 
 
-FAST = ["-m", "not slow"]  # -DPNETVIZ_PYTEST_ARGS: every ctest test runs the fast tier
+# -DPNETVIZ_PYTEST_ARGS: every registered test runs the fast tier, narrowed here to the tests of
+# tests/test_escape.py: the ctest run below proves that a registered test runs pytest and passes,
+# not the suite a second time (this pytest run is the suite)
+FAST = ["-m", "not slow", "-k", "test_escape"]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +57,7 @@ def test_ctest_runs_each_test_folder_apart_and_every_test_file_once(build):
     covered, basetemps = [], set()
     for test in tests:
         command = test["command"]
-        assert command[:4] == [sys.executable, "-m", "pytest", "-q"] and command[5:8] == ["no:cacheprovider", *FAST]
+        assert command[:4] == [sys.executable, "-m", "pytest", "-q"] and command[5:10] == ["no:cacheprovider", *FAST]
         basetemp = next(arg for arg in command if arg.startswith("--basetemp="))
         basetemps.add(basetemp)
         assert Path(basetemp.split("=", 1)[1]).parent == build[0]  # pytest makes it, not its parents
@@ -87,8 +91,13 @@ def test_compiled_library_links_root_and_matches_cling(library):
 
 
 def test_ctest_runs_the_top_level_test_files(build):
-    """One registered test run by ctest (the top-level test files, fast tier): it passes."""
-    done = subprocess.run([build[2], "--test-dir", str(build[0]), "-R", "^tests/top-level$", "--output-on-failure"],
+    """One registered test run by ctest (the top-level test files with the -DPNETVIZ_PYTEST_ARGS
+    filter: the tests of test_escape.py): it passes, and pytest ran those tests and left out the rest."""
+    done = subprocess.run([build[2], "--test-dir", str(build[0]), "-R", "^tests/top-level$", "--verbose"],
                           capture_output=True, text=True, timeout=900)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]
     assert "1/1 Test #" in done.stdout and "tests/top-level" in done.stdout and "Passed" in done.stdout
+    ran = re.search(r"(\d+) passed, (\d+) deselected", done.stdout)
+    assert ran, done.stdout[-3000:]
+    escape_tests = (REPO / "tests" / "test_escape.py").read_text().count("\ndef test_")
+    assert int(ran[1]) >= escape_tests > 0 and int(ran[2]) > 0

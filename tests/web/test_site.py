@@ -7,6 +7,7 @@ kept out of git in ~/.cache/pnetviz (or $PNETVIZ_JSROOT): fetched on first use w
 from __future__ import annotations
 
 import csv
+import fcntl
 import functools
 import http.server
 import os
@@ -14,6 +15,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 import threading
 import urllib.parse
 from html.parser import HTMLParser
@@ -34,7 +36,9 @@ CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 
 
 def jsroot_package() -> Path | None:
-    """The unpacked npm package of the pinned JSROOT, fetched once into the cache; None if impossible."""
+    """The unpacked npm package of the pinned JSROOT, fetched once into the cache; None if impossible.
+    Fetched under a lock and unpacked beside the cache's package/, then renamed to it: another test
+    process (./run.sh test runs two) or a campaign reading the cache never sees half a package."""
     cache = Path(os.environ.get("PNETVIZ_JSROOT") or Path.home() / ".cache" / "pnetviz" / f"jsroot-{site.JSROOT_VERSION}")
     package = cache / "package"
     if (package / "modules" / "main.mjs").is_file():
@@ -42,12 +46,23 @@ def jsroot_package() -> Path | None:
     if not shutil.which("npm"):
         return None
     cache.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["npm", "pack", f"jsroot@{site.JSROOT_VERSION}"], cwd=cache, capture_output=True, text=True, timeout=300)
-    tgz = cache / f"jsroot-{site.JSROOT_VERSION}.tgz"
-    if done.returncode != 0 or not tgz.is_file():
-        return None
-    with tarfile.open(tgz) as tar:
-        tar.extractall(cache, filter="data")
+    with open(cache / ".fetch.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be fetching it: wait for that fetch
+        if (package / "modules" / "main.mjs").is_file():
+            return package
+        scratch = Path(tempfile.mkdtemp(prefix=".fetch-", dir=cache))
+        try:
+            done = subprocess.run(["npm", "pack", f"jsroot@{site.JSROOT_VERSION}"], cwd=scratch, capture_output=True,
+                                  text=True, timeout=300)  # fmt: skip
+            tgz = scratch / f"jsroot-{site.JSROOT_VERSION}.tgz"
+            if done.returncode != 0 or not tgz.is_file():
+                return None
+            with tarfile.open(tgz) as tar:
+                tar.extractall(scratch, filter="data")
+            shutil.rmtree(package, ignore_errors=True)  # a half package an older, unlocked fetch left
+            os.replace(scratch / "package", package)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     return package if (package / "modules" / "main.mjs").is_file() else None
 
 
