@@ -84,6 +84,11 @@ def test_a_mismodelled_region_disagrees():
     assert result["p_value"] < 1e-3
     assert datamc.verdict(result, None).startswith("disagree: chi2/ndf = ")
     assert datamc.verdict({"chi2": 11.2, "ndf": 10, "p_value": 0.34}, None) == "agree: chi2/ndf = 11.2/10, p = 0.34"
+    # the Holm-adjusted p decides and is shown beside the test's own
+    assert datamc.verdict({"chi2": 11.2, "ndf": 10, "p_value": 0.34}, 1.0) == "agree: chi2/ndf = 11.2/10, p = 0.34, Holm p = 1"
+    assert datamc.verdict({"chi2": 30.0, "ndf": 10, "p_value": 0.0009}, 0.0027) == \
+        "disagree: chi2/ndf = 30.0/10, p = 9.0e-04, Holm p = 0.0027"
+    assert datamc.verdict({"chi2": 18.0, "ndf": 10, "p_value": 0.02}, 0.06).startswith("agree: ")
 
 
 def test_efficiencies_and_thresholds():

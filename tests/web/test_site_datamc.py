@@ -17,7 +17,7 @@ def _set(plots, where: str, doc: dict | str, figures=("datamc_SR3Mu_signal",)) -
 
 
 def test_section_lists_verdicts_blinding_and_figures(tmp_path):
-    regions = [{"channel": "SR3Mu", "score": "signal", "verdict": "agree: chi2/ndf = 0.5/2, p = 1 (Holm)",
+    regions = [{"channel": "SR3Mu", "score": "signal", "verdict": "agree: chi2/ndf = 0.5/2, p = 0.78, Holm p = 1",
                 "masked": [False, False, True], "blind_region": True, "chi2": {"p_value": 0.78}},
                {"channel": "<b>WZ</b>", "score": "weighted-lr", "verdict": "disagree: chi2/ndf = 40.0/3, p = 1.0e-08",
                 "masked": [False] * 3, "blind_region": False, "chi2": {"p_value": 1e-8}}]  # fmt: skip

@@ -210,11 +210,17 @@ def _num(x: float) -> float | None:
 
 
 def verdict(chi2: dict, holm_p: float | None) -> str:
-    """"agree: chi2/ndf = 11.2/10, p = 0.34" (p the Holm-adjusted one when given), "disagree: ..."
-    below AGREE_P, "no test: every bin blinded" when no bin entered."""
+    """"agree: chi2/ndf = 11.2/10, p = 0.34" (the test's own p), with the Holm-adjusted p of the
+    family when given ("p = 0.34, Holm p = 1"), which decides: "disagree: ..." below AGREE_P;
+    "no test: every bin blinded or empty" when no bin entered."""
     if chi2["chi2"] is None:
         return "no test: every bin blinded or empty"
-    p = chi2["p_value"] if holm_p is None else holm_p
-    word = "agree" if p >= AGREE_P else "disagree"
-    shown = f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
-    return f"{word}: chi2/ndf = {chi2['chi2']:.1f}/{chi2['ndf']}, p = {shown}" + (" (Holm)" if holm_p is not None else "")
+    decides = chi2["p_value"] if holm_p is None else holm_p
+    word = "agree" if decides >= AGREE_P else "disagree"
+    line = f"{word}: chi2/ndf = {chi2['chi2']:.1f}/{chi2['ndf']}, p = {_p_text(chi2['p_value'])}"
+    return line + (f", Holm p = {_p_text(holm_p)}" if holm_p is not None else "")
+
+
+def _p_text(p: float) -> str:
+    """Two significant digits, scientific below 1e-3."""
+    return f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
