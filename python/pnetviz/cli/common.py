@@ -86,7 +86,7 @@ def passthrough(args, kind: str) -> list[str]:
         value = getattr(args, opt.dest)
         if opt.is_flag:
             argv += [opt.flags[-1]] if value else []
-        elif isinstance(value, list):  # a repeatable option (--column)
+        elif isinstance(value, (list, tuple)):  # a repeatable option (--column)
             argv += [part for item in value for part in (opt.flags[-1], str(item))]
         elif value is not None:
             argv += [opt.flags[-1], str(value)]
@@ -261,16 +261,25 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
     return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 
+def evaluation_request(kind: str, args: argparse.Namespace) -> object:
+    """The request of `pnetviz binary|multiclass` (requests.evaluation) from its parsed command
+    line, made once: the option values checked first (a wrong one is said before any input is
+    looked at), then every option as a typed field. The Python API makes its request here too."""
+    from pnetviz.requests.evaluation import from_namespace  # noqa: PLC0415
+
+    check_energy(args.energy)
+    parse_formats(args.formats)
+    return from_namespace(kind, args)
+
+
 def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,
                    what: Callable[[object], tuple[list[str], str]], background: str | None = None) -> int:  # fmt: skip
     """`pnetviz binary|multiclass` after parsing: one job per fold (`make`), run by `run_one` in
     one all-or-nothing transaction with the fold summary; `what(first job)` gives the plot
-    context line and the summary title's head."""
+    context line and the summary title's head. `args`: the run's request (evaluation_request)."""
     from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    check_energy(args.energy)  # option values first: a wrong one is said before any input is looked at
-    parse_formats(args.formats)
-    argv = remember_options(args, argv, kind, background)  # before the jobs are made from the options
+    argv, args = remember_options(args, argv, kind, background)  # before the jobs are made from the options
     todo, missing, summary = fold_jobs(args, kind, make, background=background)
     first = todo[0]
     head, title = what(first)
@@ -399,12 +408,14 @@ def _options_parser(kind: str):
     return evaluation_parser(kind, None, "", "")
 
 
-def remember_options(args, argv, kind: str, background: str | None = None) -> list[str]:
+def remember_options(args, argv, kind: str, background: str | None = None) -> tuple[list[str], object]:
     """A single command (binary, multiclass): reuse the output options recorded in the sets it
     would replace (cli.remember), say so, and stop before removing outputs without --replace.
-    Returns the command line as run (with the reused options), which the new sets record."""
+    Returns the command line as run (with the reused options), which the new sets record, and
+    the request with the reused options (a new one: a request is never changed)."""
     from pnetviz.cli import remember  # noqa: PLC0415
     from pnetviz.output.rounds import check_same  # noqa: PLC0415
+    from pnetviz.requests.fields import evolve  # noqa: PLC0415
 
     files, _, model_dir = resolve_files(args, kind, background)
     outputs, summary = output_dirs(args, model_dir, files)
@@ -412,9 +423,10 @@ def remember_options(args, argv, kind: str, background: str | None = None) -> li
     for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
         check_same(directory, meta)
     changes = remember.single(args, argv, kind, lambda: _options_parser(kind), [*outputs, summary], [f.fold for f in files])
+    args = evolve(args, **changes.values)
     rounds.claim_round(args, meta)
     if not args.quiet:
         for line in changes.lines(str(Path(outputs[0]).parent)):
             print(f"[pnetviz {kind}] {line}", flush=True)
     extra = [t for flag, value in changes.reused.items() for t in ([flag] if value is True else [f"{flag}={value}"])]
-    return [*(sys.argv[1:] if argv is None else argv), *extra]
+    return [*(sys.argv[1:] if argv is None else argv), *extra], args
