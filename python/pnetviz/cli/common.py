@@ -84,6 +84,8 @@ def passthrough(args, kind: str) -> list[str]:
         if not opt.campaign or kind not in opt.kinds:
             continue
         value = getattr(args, opt.dest)
+        if opt.dest == "columns" and value is not None:  # the jobs may run elsewhere (a cluster's workers)
+            value = str(Path(value).resolve())
         if opt.is_flag:
             argv += [opt.flags[-1]] if value else []
         elif isinstance(value, (list, tuple)):  # a repeatable option (--column)

@@ -366,4 +366,6 @@ def manifest(args: argparse.Namespace, now: dict[str, object], changes: Changes)
     """The campaign's round_options.json: the output options given or reused (dest -> value)."""
     dests = output_options("campaign")
     options = {d: getattr(args, d) for d in dests if d in now or dests[d] in changes.reused}
+    if options.get("columns") is not None:  # as the jobs were given it (cli.common.passthrough)
+        options["columns"] = str(Path(options["columns"]).resolve())
     return {"options": options, "flags": {d: dests[d] for d in options}}

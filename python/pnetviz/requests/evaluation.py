@@ -19,32 +19,18 @@ from pnetviz.requests import fields
 
 
 @dataclass(frozen=True)
-class EvaluationRequest:
-    """The options every model evaluation has (binary and multi-class)."""
+class EvaluationOptions:
+    """The evaluation options of the option table (cli/options.py) that every evaluation and the
+    campaign have: how the ntuple is read, the physics, the style, the systematics, the threads."""
 
-    # inputs: which model
-    results_dir: Path = Path("results")
-    channel: str | None = None
-    signal: str | None = None
-    fold: str | None = None
-    pilot: bool = False
-    signal_prefix: str = DEFAULT_PREFIX
-    model: str | None = None
-    predictions: Path | None = None
-    history: Path | None = None
-    # outputs
-    plots_dir: Path | None = None
-    round: str | None = None
-    replace: bool = False
-    output: Path | None = None
-    formats: str = "png,pdf"
-    images: Literal["all", "site"] = "all"
     # inputs: how the ntuple is read
     tree: str = "Events"
     column: tuple[str, ...] | None = None
     columns: str | None = None
     observe: str | None = None
     subset: str | None = None
+    # outputs
+    formats: str = "png,pdf"
     # physics
     weights: Literal["abs", "signed", "drop"] = "abs"
     signal_scale: float = 1.0
@@ -70,11 +56,35 @@ class EvaluationRequest:
     score_shift: str | None = None
     # execution
     threads: int = 1
-    quiet: bool = False
-    wait: bool = False
 
     def __post_init__(self) -> None:
         fields.check(self)
+
+
+@dataclass(frozen=True)
+class EvaluationRequest(EvaluationOptions):
+    """The options every model evaluation has (binary and multi-class): which model, where its
+    sets go, how the run behaves."""
+
+    # inputs: which model
+    results_dir: Path = Path("results")
+    channel: str | None = None
+    signal: str | None = None
+    fold: str | None = None
+    pilot: bool = False
+    signal_prefix: str = DEFAULT_PREFIX
+    model: str | None = None
+    predictions: Path | None = None
+    history: Path | None = None
+    # outputs
+    plots_dir: Path | None = None
+    round: str | None = None
+    replace: bool = False
+    output: Path | None = None
+    images: Literal["all", "site"] = "all"
+    # execution
+    quiet: bool = False
+    wait: bool = False
 
 
 @dataclass(frozen=True)
