@@ -223,9 +223,11 @@ def hep_options(args) -> object:
                       cut_scan_min_events=10.0 if min_events is None else float(min_events))  # fmt: skip
 
 
-def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
+def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None,
+              resolved: tuple | None = None) -> tuple[list, list[int], Path]:  # fmt: skip
     """One job per fold found, the missing folds and the fold-summary directory. The shared
-    options are validated here and passed to `make` as the fields of driver.FoldJob."""
+    options are validated here and passed to `make` as the fields of driver.FoldJob.
+    `resolved`: resolve_files(args, kind, background) when the caller has it already."""
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
@@ -241,7 +243,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "observe": observe_names(args),
         "fit_binning": args.binning == "fit", "deployed_fold": args.deployed_fold,
     }  # fmt: skip
-    files, missing, model_dir = resolve_files(args, kind, background)
+    files, missing, model_dir = resolved or resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)
     if yields is not None and args.signal_scale != 1.0:
         raise InputError("--expected-yields and --signal-scale: give one (the expected signal yield already sets the "
@@ -281,8 +283,9 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
     context line and the summary title's head. `args`: the run's request (evaluation_request)."""
     from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    argv, args = remember_options(args, argv, kind, background)  # before the jobs are made from the options
-    todo, missing, summary = fold_jobs(args, kind, make, background=background)
+    resolved = resolve_files(args, kind, background)  # once: the remembered options do not name the model
+    argv, args = remember_options(args, argv, kind, background, resolved)  # before the jobs are made from the options
+    todo, missing, summary = fold_jobs(args, kind, make, background=background, resolved=resolved)
     first = todo[0]
     head, title = what(first)
     # the folds' context without a fold: the signal point, then what and the channel
@@ -410,7 +413,8 @@ def _options_parser(kind: str):
     return evaluation_parser(kind, None, "", "")
 
 
-def remember_options(args, argv, kind: str, background: str | None = None) -> tuple[list[str], object]:
+def remember_options(args, argv, kind: str, background: str | None = None,
+                     resolved: tuple | None = None) -> tuple[list[str], object]:  # fmt: skip
     """A single command (binary, multiclass): reuse the output options recorded in the sets it
     would replace (cli.remember), say so, and stop before removing outputs without --replace.
     Returns the command line as run (with the reused options), which the new sets record, and
@@ -419,7 +423,7 @@ def remember_options(args, argv, kind: str, background: str | None = None) -> tu
     from pnetviz.output.rounds import check_same  # noqa: PLC0415
     from pnetviz.requests.fields import evolve  # noqa: PLC0415
 
-    files, _, model_dir = resolve_files(args, kind, background)
+    files, _, model_dir = resolved or resolve_files(args, kind, background)
     outputs, summary = output_dirs(args, model_dir, files)
     meta = rounds.round_meta(args)  # once: it resolves paths and reads the round registry
     for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
