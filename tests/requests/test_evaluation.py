@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from pnetviz.api import evaluate as api
-from pnetviz.cli import binary, common, multiclass
+from pnetviz.cli import binary, common, compare, multiclass
 from pnetviz.errors import InputError
 from pnetviz.requests import evaluation, fields
-from pnetviz.requests.evaluation import BinaryRequest, MultiClassRequest
+from pnetviz.requests.evaluation import BinaryRequest, CompareRequest, MultiClassRequest
 
-CLIS = {"binary": binary, "multiclass": multiclass}
+CLIS = {"binary": binary, "multiclass": multiclass, "compare": compare}
+NOT_OPTIONS = {"binary": set(), "multiclass": set(), "compare": {"predictions", "history"}}  # compare reads no ntuple of its own
 
 
 def cli_request(kind: str, argv: list[str]):
@@ -24,14 +25,21 @@ def cli_request(kind: str, argv: list[str]):
     return common.evaluation_request(kind, CLIS[kind].parser("pnetviz").parse_args(argv))
 
 
-@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "compare"])
 def test_the_fields_are_the_options_dests(kind):
     """An option added to the parser without a field (or a field without its option) fails here."""
     dests = {a.dest for a in CLIS[kind].parser("pnetviz")._actions if a.dest != "help"}
-    assert {f.name for f in dataclasses.fields(evaluation.REQUESTS[kind])} == dests
+    assert {f.name for f in dataclasses.fields(evaluation.REQUESTS[kind])} == dests | NOT_OPTIONS[kind]
 
 
-@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+def test_compare_has_no_predictions_and_no_model_only_options():
+    request = cli_request("compare", ["--binary-model", "v2", "--score", "weighted-lr", "--pair", "ttZ:ttX"])
+    assert isinstance(request, CompareRequest) and (request.predictions, request.history) == (None, None)
+    assert (request.binary_model, request.score, request.pair) == ("v2", "weighted-lr", "ttZ:ttX")
+    assert not hasattr(request, "working_points") and not hasattr(request, "syst")  # binary/multiclass options only
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "compare"])
 def test_the_defaults_are_the_parsers(kind):
     assert cli_request(kind, []) == evaluation.REQUESTS[kind]()
 

@@ -266,7 +266,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
 
 
 def evaluation_request(kind: str, args: argparse.Namespace) -> object:
-    """The request of `pnetviz binary|multiclass` (requests.evaluation) from its parsed command
+    """The request of `pnetviz binary|multiclass|compare` (requests.evaluation) from its parsed command
     line, made once: the option values checked first (a wrong one is said before any input is
     looked at), then every option as a typed field. The Python API makes its request here too."""
     from pnetviz.requests.evaluation import from_namespace  # noqa: PLC0415

@@ -1,4 +1,4 @@
-"""The request of one evaluation (`pnetviz binary`, `pnetviz multiclass`): the command line turned
+"""The request of one evaluation (`pnetviz binary`, `pnetviz multiclass`, `pnetviz compare`): the command line turned
 once into a frozen, typed record that the jobs are made from; the Python API builds the same one
 from its keyword arguments.
 
@@ -19,9 +19,10 @@ from pnetviz.requests import fields
 
 
 @dataclass(frozen=True)
-class EvaluationOptions:
-    """The evaluation options of the option table (cli/options.py) that every evaluation and the
-    campaign have: how the ntuple is read, the physics, the style, the systematics, the threads."""
+class CommonOptions:
+    """The evaluation options of the option table (cli/options.py) that every evaluation (binary,
+    multi-class, compare) and the campaign have: how the ntuples are read, the physics, the style,
+    the threads."""
 
     # inputs: how the ntuple is read
     tree: str = "Events"
@@ -35,25 +36,15 @@ class EvaluationOptions:
     weights: Literal["abs", "signed", "drop"] = "abs"
     signal_scale: float = 1.0
     expected_yields: str | None = None
-    working_points: str = "0.5,0.7,0.9"
-    wp_from: Literal["train", "test"] = "train"
-    cut_scan_min_events: float = 10.0
-    binning: Literal["fit", "none"] = "fit"
-    deployed_fold: int | None = None
     bootstrap: int = 200
     seed: int = 20251001
     hull: bool = False
-    no_bjet_comparison: bool = False
     # style
     energy: float = 13.0
     cms_label: Literal["cms", "private"] = "cms"
     run: str = "Run 2"
     extra_text: str = "Simulation Preliminary"
     labels: str | None = None
-    # systematics
-    syst: str | None = None
-    syst_kappa: float = 1.0
-    score_shift: str | None = None
     # execution
     threads: int = 1
 
@@ -62,9 +53,26 @@ class EvaluationOptions:
 
 
 @dataclass(frozen=True)
-class EvaluationRequest(EvaluationOptions):
-    """The options every model evaluation has (binary and multi-class): which model, where its
-    sets go, how the run behaves."""
+class EvaluationOptions(CommonOptions):
+    """The evaluation options a model's evaluation (binary, multi-class) and the campaign have
+    beyond the common ones: working points, cut scan, fit binning, the deployed fold, systematics."""
+
+    working_points: str = "0.5,0.7,0.9"
+    wp_from: Literal["train", "test"] = "train"
+    cut_scan_min_events: float = 10.0
+    binning: Literal["fit", "none"] = "fit"
+    deployed_fold: int | None = None
+    no_bjet_comparison: bool = False
+    # systematics
+    syst: str | None = None
+    syst_kappa: float = 1.0
+    score_shift: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelSelection:
+    """Which model of a results tree a single command evaluates, where its sets go, how the run
+    behaves (binary, multiclass, compare)."""
 
     # inputs: which model
     results_dir: Path = Path("results")
@@ -74,7 +82,7 @@ class EvaluationRequest(EvaluationOptions):
     pilot: bool = False
     signal_prefix: str = DEFAULT_PREFIX
     model: str | None = None
-    predictions: Path | None = None
+    predictions: Path | None = None  # compare has no --predictions: always None there
     history: Path | None = None
     # outputs
     plots_dir: Path | None = None
@@ -85,6 +93,11 @@ class EvaluationRequest(EvaluationOptions):
     # execution
     quiet: bool = False
     wait: bool = False
+
+
+@dataclass(frozen=True)
+class EvaluationRequest(ModelSelection, EvaluationOptions):
+    """The options every model evaluation has (binary and multi-class)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +119,18 @@ class MultiClassRequest(EvaluationRequest):
     score: Literal["lr", "weighted-lr"] = "lr"
 
 
-REQUESTS = {"binary": BinaryRequest, "multiclass": MultiClassRequest}
+@dataclass(frozen=True)
+class CompareRequest(ModelSelection, CommonOptions):
+    """`pnetviz compare`: a multi-class model against the binary models of the same signal point."""
+
+    kind = "compare"
+    classes: str | None = None
+    pair: str | None = None
+    binary_model: str | None = None
+    score: Literal["lr", "weighted-lr"] = "lr"
+
+
+REQUESTS = {"binary": BinaryRequest, "multiclass": MultiClassRequest, "compare": CompareRequest}
 
 
 def from_namespace(kind: str, namespace: object) -> EvaluationRequest:
