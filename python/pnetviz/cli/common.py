@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pnetviz.cli import ranges, rounds
 from pnetviz.cli.options import (CONTRACT_HELP, EVAL_KINDS, EVALUATION, GROUPS, MODEL_KINDS, READS_NTUPLES,  # noqa: F401 - callers use common.*
-                                 plots_root)
+                                 evaluation_request, plots_root)
 from pnetviz.cli.ranges import MAX_SEED, check_energy, parse_formats  # noqa: F401 - callers use common.*
 from pnetviz.errors import InputError, PnetvizWarning
 
@@ -263,17 +263,6 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
 
     check([job.fold for job in todo], args.deployed_fold, todo[0].model or str(todo[0].predictions))  # before any work
     return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
-
-
-def evaluation_request(kind: str, args: argparse.Namespace) -> object:
-    """The request of `pnetviz binary|multiclass|compare` (requests.evaluation) from its parsed command
-    line, made once: the option values checked first (a wrong one is said before any input is
-    looked at), then every option as a typed field. The Python API makes its request here too."""
-    from pnetviz.requests.evaluation import from_namespace  # noqa: PLC0415
-
-    check_energy(args.energy)
-    parse_formats(args.formats)
-    return from_namespace(kind, args)
 
 
 def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[..., object], run_one: Callable,
