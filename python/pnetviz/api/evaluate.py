@@ -100,16 +100,37 @@ class EvaluationResult:
         return f"<table><tr><th>fold</th><th>pair</th><th>test AUC</th></tr>{rows}</table>"
 
 
+CLIS = {"binary": binary_cli, "multiclass": multiclass_cli}
+
+
+def _request(kind: str, options: dict) -> tuple[object, list[str]]:
+    """The request (requests.evaluation) of `pnetviz <kind>` with these keyword arguments as its
+    options, made as the command makes it (its parser and checks: one InputError line for a bad
+    value), and the equivalent argv."""
+    argv = to_argv(CLIS[kind].parser(f"pnetviz {kind}"), options)  # first: a value of the wrong kind is named before any use
+    return common.evaluation_request(kind, CLIS[kind].parser(f"pnetviz {kind}").parse_args(argv)), argv
+
+
+def binary_request(predictions: str | os.PathLike | None = None, **options) -> object:
+    """The request `evaluate_binary` runs with these arguments (requests.evaluation.BinaryRequest),
+    equal to the one `pnetviz binary` makes from the same options; nothing is read or run."""
+    return _request("binary", {"predictions": predictions, **options})[0]
+
+
+def multiclass_request(predictions: str | os.PathLike | None = None, **options) -> object:
+    """The request `evaluate_multiclass` runs with these arguments (MultiClassRequest); see binary_request."""
+    return _request("multiclass", {"predictions": predictions, **options})[0]
+
+
 def _evaluate(kind: str, cli, run_one: Callable, options: dict) -> EvaluationResult:
-    """Parse `options` with the subcommand's parser and run it as the command does, keeping
-    each fold's job (its final output directory) and curves."""
+    """Make the request of `options` as the subcommand does and run it as the command does,
+    keeping each fold's job (its final output directory) and curves."""
     options.setdefault("quiet", True)
     given = options.pop("jsroot", None)
-    argv = to_argv(cli.parser(f"pnetviz {kind}"), options)  # first: a value of the wrong kind is named before any use
+    args, argv = _request(kind, options)
     if given is not None and not isinstance(given, str):
         raise TypeError(f"jsroot=: give the URL as a string, not a {type(given).__name__}")
     jsroot = jsroot_base(Path(options.get("plots_dir") or "plots"), given)  # a campaign's copy first
-    args = cli.parser(f"pnetviz {kind}").parse_args(argv)
     jobs, outputs = [], []
     make = cli.make_job(args)
 

@@ -1,8 +1,8 @@
 """A campaign's steps between parsing and the summary: the jobs the options select (with the
 models left out and the rest of the round on disk) and running them on the cluster the options
-name. `args` is the campaign's parsed options (cli.campaign: kinds, channels, signals, folds,
-model, pilot, cluster and batch options, workers, scheduler, timeouts, quiet); `opts` its
-campaign.plan.Options."""
+name. `args` is the campaign's request (requests.campaign.CampaignRequest, made by cli.campaign:
+kinds, channels, signals, folds, model, pilot, cluster and batch options, workers, scheduler,
+timeouts, quiet), never changed here; `opts` its campaign.plan.Options."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ def split(text: str | None) -> set[str] | None:
     return None if text is None else {t.strip() for t in text.split(",") if t.strip()}
 
 
-def discover(args: object, opts, skipped: dict | None = None) -> list:
+def discover(args: object, opts, skipped: dict | None = None, without_ntuple: list | None = None) -> list:
     """The jobs the options select; directories and ntuples whose names are not UTF-8 are left out
-    into `skipped` (path -> why) and said in one warning line each."""
+    into `skipped` (path -> why) and said in one warning line each; the models with JSON files but
+    no ntuple go into `without_ntuple` (plan.JobResult, for the summary)."""
     from pnetviz.campaign import plan  # noqa: PLC0415
     from pnetviz.escape import printable  # noqa: PLC0415
 
@@ -45,7 +46,8 @@ def discover(args: object, opts, skipped: dict | None = None) -> list:
         warnings.warn(f"{printable(path)}: {why}", PnetvizWarning, stacklevel=2)
     for r in orphans:
         warnings.warn(f"{r.job.name}: {r.message}", PnetvizWarning, stacklevel=2)
-    args.no_ntuple = orphans  # for the summary
+    if without_ntuple is not None:
+        without_ntuple += orphans  # for the summary
     return jobs
 
 

@@ -18,7 +18,7 @@ def parser(prog: str | None = None):
     return common.evaluation_parser("binary", prog, DESCRIPTION, EXAMPLES)
 
 
-def make_job(args):
+def make_job(args):  # args: the run's request (requests.evaluation)
     """The job factory of `pnetviz binary` (driver.FoldJob's fields -> BinaryJob)."""
     from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
@@ -31,7 +31,7 @@ def what(job) -> tuple[list[str], str]:
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
+    args = common.evaluation_request("binary", parser(prog).parse_args(argv))  # the command line, once
     from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     return common.evaluate_folds("binary", args, argv, make_job(args), binary.run, what, background=args.background)

@@ -110,7 +110,11 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None, prog: str | None) -> object:
+    """The campaign's request (requests.campaign.CampaignRequest): the command line parsed, checked
+    and turned once into typed fields; the rest of the campaign reads only the request."""
+    from pnetviz.requests.campaign import from_namespace  # noqa: PLC0415
+
     args = parser(prog).parse_args(argv)
     if args.legacy_output is not None:  # visualizeCampaign.py's name for the tree root
         if args.plots_dir is not None:
@@ -119,7 +123,7 @@ def parse_args(argv: Sequence[str] | None, prog: str | None) -> argparse.Namespa
                       "subcommand)", PnetvizWarning, stacklevel=2)  # fmt: skip
         args.plots_dir = args.legacy_output
     check_execution(args)
-    return args
+    return from_namespace(args)
 
 
 BATCH_OPTIONS = ("--jobs", "--job-memory", "--job-walltime", "--job-queue")
@@ -160,9 +164,9 @@ def check_execution(args: argparse.Namespace) -> None:
                          "makes its own credentials).")  # fmt: skip
 
 
-def options(args: argparse.Namespace):
+def options(args):
     """campaign.plan.Options: the shared evaluation options checked once here (not in every job)
-    and turned into each command's argv."""
+    and turned into each command's argv (`args`: the campaign's request)."""
     from pnetviz.campaign.plan import Options  # noqa: PLC0415
     from pnetviz.cli.multiclass import parse_classes  # noqa: PLC0415
     from pnetviz.io import trainer  # noqa: PLC0415
@@ -174,9 +178,7 @@ def options(args: argparse.Namespace):
     trainer.parse_labels(args.labels)
     trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)")
     parse_classes(args.classes)
-    common.column_map(args)  # a bad mapping stops the campaign before any job
-    if args.columns is not None:  # the jobs may run elsewhere (a cluster's workers): an absolute path
-        args.columns = str(Path(args.columns).resolve())
+    common.column_map(args)  # a bad mapping stops the campaign before any job (the jobs get its absolute path: passthrough)
     if args.threads < 1:
         raise InputError(f"--threads {args.threads}: give 1 or more.")
     if args.subset is not None and not args.subset.strip():
@@ -203,22 +205,26 @@ def options(args: argparse.Namespace):
     return Options(results=results, plots=plots, prefix=args.signal_prefix, evaluation=evaluation, round=args.round)
 
 
-def remembered(args: argparse.Namespace, argv: Sequence[str] | None, prog: str | None):
-    """(options this command line gives, remember.Changes): the output options recorded with the
-    round's campaign summary that this run does not give are reused (args updated)."""
+def remembered(args, argv: Sequence[str] | None, prog: str | None):
+    """(options this command line gives, remember.Changes, the request with the reused options):
+    the output options recorded with the round's campaign summary that this run does not give are
+    reused (a new request: the given one is never changed)."""
+    from pnetviz.requests.fields import evolve  # noqa: PLC0415
+
     made = parser(prog)  # one parser for the given and the recorded options (remember drops its defaults)
     given = remember.given_options(lambda: made, sys.argv[1:] if argv is None else argv)
     plots = common.plots_root(args)
     summary = (plots / args.round if args.round is not None else plots) / "campaign"
     recorded = remember.read_manifest(summary, made)
-    return given, remember.apply(args, given, recorded, "campaign", str(summary / remember.MANIFEST))
+    changes = remember.apply(args, given, recorded, "campaign", str(summary / remember.MANIFEST))
+    return given, changes, evolve(args, **changes.values)
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None, client=None) -> int:
     """`runner(command, argv) -> exit code` runs each job (default: the pnetviz subcommand;
     tests hand in others); `client`: an existing Dask Client to run them on (pnetviz.run_campaign)."""
     args = parse_args(argv, prog)
-    now, changes = remembered(args, argv, prog)
+    now, changes, args = remembered(args, argv, prog)
     opts = options(args)
     from pnetviz.campaign import plan  # noqa: PLC0415
     from pnetviz.summary import summary  # noqa: PLC0415
@@ -228,7 +234,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
 
     not_utf8: dict = {}
     check_round(opts)  # before any job: nothing of another round's tree is touched
-    jobs = orchestrate.discover(args, opts, not_utf8)
+    no_ntuple: list = []
+    jobs = orchestrate.discover(args, opts, not_utf8, no_ntuple)
     left_out = plan.left_out(not_utf8, opts)
     changes.removed = remember.removed_files(changes, [d for j in jobs for d in j.outputs], images.bare_sets(args, jobs))
     for line in changes.lines(str(summary_root(opts) / "campaign")) if (args.dry_run or not args.quiet) else []:
@@ -247,14 +254,15 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None, runner=None
     existed = Path(opts.plots).exists()
     claim_round(opts)
     try:
-        return _run(args, argv, opts, jobs, left_out, now, changes, runner, client)
+        return _run(args, argv, opts, jobs, (left_out, no_ntuple), now, changes, runner, client)
     except InputError:
         unclaim_new_tree(opts, existed)
         raise
 
 
-def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
-    """The campaign after its checks: the jobs, the summary, the site."""
+def _run(args, argv, opts, jobs, not_run, now, changes, runner, client) -> int:
+    """The campaign after its checks: the jobs, the summary, the site. `not_run`: the results of
+    the models left out (names not UTF-8) and of those without an ntuple."""
     from pnetviz.campaign import plan  # noqa: PLC0415
     from pnetviz.summary import summary  # noqa: PLC0415
     from pnetviz.cli.commands import run_command  # noqa: PLC0415
@@ -269,8 +277,8 @@ def _run(args, argv, opts, jobs, left_out, now, changes, runner, client) -> int:
     # the reports the summary reads from sets not redone: a damaged one is one error now, not after the last job
     summary.check_reports([*skipped, *(r.job for r in rest if r.code == summary.UP_TO_DATE)])
     ran = orchestrate.run_jobs(args, todo, runner or run_command, opts.plots, client) if todo else []
-    results = [plan.JobResult(j, -1) for j in skipped] + ran + rest + left_out
-    results += getattr(args, "no_ntuple", [])
+    left_out, no_ntuple = not_run
+    results = [plan.JobResult(j, -1) for j in skipped] + ran + rest + left_out + no_ntuple
     results = summary.readable(results)  # a set that cannot give its rows: a failure listed, not the summary's end
     data = summary.summary(results, pair=trainer.parse_mapping(args.pair, "--pair", ":", "binary:class (ttZ:ttX)"))
     target = summary_root(opts) / "campaign"

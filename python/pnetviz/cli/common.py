@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pnetviz.cli import ranges, rounds
 from pnetviz.cli.options import (CONTRACT_HELP, EVAL_KINDS, EVALUATION, GROUPS, MODEL_KINDS, READS_NTUPLES,  # noqa: F401 - callers use common.*
-                                 plots_root)
+                                 evaluation_request, plots_root)
 from pnetviz.cli.ranges import MAX_SEED, check_energy, parse_formats  # noqa: F401 - callers use common.*
 from pnetviz.errors import InputError, PnetvizWarning
 
@@ -84,9 +84,11 @@ def passthrough(args, kind: str) -> list[str]:
         if not opt.campaign or kind not in opt.kinds:
             continue
         value = getattr(args, opt.dest)
+        if opt.dest == "columns" and value is not None:  # the jobs may run elsewhere (a cluster's workers)
+            value = str(Path(value).resolve())
         if opt.is_flag:
             argv += [opt.flags[-1]] if value else []
-        elif isinstance(value, list):  # a repeatable option (--column)
+        elif isinstance(value, (list, tuple)):  # a repeatable option (--column)
             argv += [part for item in value for part in (opt.flags[-1], str(item))]
         elif value is not None:
             argv += [opt.flags[-1], str(value)]
@@ -235,9 +237,11 @@ def limit_options(args) -> dict:
     return {"mass_column": column, "mass_window": window, "limits": not getattr(args, "no_limits", False)}
 
 
-def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
+def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None,
+              resolved: tuple | None = None) -> tuple[list, list[int], Path]:  # fmt: skip
     """One job per fold found, the missing folds and the fold-summary directory. The shared
-    options are validated here and passed to `make` as the fields of driver.FoldJob."""
+    options are validated here and passed to `make` as the fields of driver.FoldJob.
+    `resolved`: resolve_files(args, kind, background) when the caller has it already."""
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.yields import expected_yields  # noqa: PLC0415
 
@@ -253,7 +257,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "observe": observe_names(args),
         "fit_binning": args.binning == "fit", "deployed_fold": args.deployed_fold, **limit_options(args),
     }  # fmt: skip
-    files, missing, model_dir = resolve_files(args, kind, background)
+    files, missing, model_dir = resolved or resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)
     if yields is not None and args.signal_scale != 1.0:
         raise InputError("--expected-yields and --signal-scale: give one (the expected signal yield already sets the "
@@ -279,13 +283,12 @@ def evaluate_folds(kind: str, args, argv: Sequence[str] | None, make: Callable[.
                    what: Callable[[object], tuple[list[str], str]], background: str | None = None) -> int:  # fmt: skip
     """`pnetviz binary|multiclass` after parsing: one job per fold (`make`), run by `run_one` in
     one all-or-nothing transaction with the fold summary; `what(first job)` gives the plot
-    context line and the summary title's head."""
+    context line and the summary title's head. `args`: the run's request (evaluation_request)."""
     from pnetviz.jobs import driver  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    check_energy(args.energy)  # option values first: a wrong one is said before any input is looked at
-    parse_formats(args.formats)
-    argv = remember_options(args, argv, kind, background)  # before the jobs are made from the options
-    todo, missing, summary = fold_jobs(args, kind, make, background=background)
+    resolved = resolve_files(args, kind, background)  # once: the remembered options do not name the model
+    argv, args = remember_options(args, argv, kind, background, resolved)  # before the jobs are made from the options
+    todo, missing, summary = fold_jobs(args, kind, make, background=background, resolved=resolved)
     first = todo[0]
     head, title = what(first)
     # the folds' context without a fold: the signal point, then what and the channel
@@ -413,22 +416,26 @@ def _options_parser(kind: str):
     return evaluation_parser(kind, None, "", "")
 
 
-def remember_options(args, argv, kind: str, background: str | None = None) -> list[str]:
+def remember_options(args, argv, kind: str, background: str | None = None,
+                     resolved: tuple | None = None) -> tuple[list[str], object]:  # fmt: skip
     """A single command (binary, multiclass): reuse the output options recorded in the sets it
     would replace (cli.remember), say so, and stop before removing outputs without --replace.
-    Returns the command line as run (with the reused options), which the new sets record."""
+    Returns the command line as run (with the reused options), which the new sets record, and
+    the request with the reused options (a new one: a request is never changed)."""
     from pnetviz.cli import remember  # noqa: PLC0415
     from pnetviz.output.rounds import check_same  # noqa: PLC0415
+    from pnetviz.requests.fields import evolve  # noqa: PLC0415
 
-    files, _, model_dir = resolve_files(args, kind, background)
+    files, _, model_dir = resolved or resolve_files(args, kind, background)
     outputs, summary = output_dirs(args, model_dir, files)
     meta = rounds.round_meta(args)  # once: it resolves paths and reads the round registry
     for directory in (*outputs, summary):  # another round's sets: refused before anything is read from them
         check_same(directory, meta)
     changes = remember.single(args, argv, kind, lambda: _options_parser(kind), [*outputs, summary], [f.fold for f in files])
+    args = evolve(args, **changes.values)
     rounds.claim_round(args, meta)
     if not args.quiet:
         for line in changes.lines(str(Path(outputs[0]).parent)):
             print(f"[pnetviz {kind}] {line}", flush=True)
     extra = [t for flag, value in changes.reused.items() for t in ([flag] if value is True else [f"{flag}={value}"])]
-    return [*(sys.argv[1:] if argv is None else argv), *extra]
+    return [*(sys.argv[1:] if argv is None else argv), *extra], args

@@ -46,7 +46,7 @@ def binary_files(args, mc, classes: tuple[str, ...]) -> dict:
     return out
 
 
-def jobs(args) -> tuple[list, list[int], Path]:
+def jobs(args) -> tuple[list, list[int], Path]:  # args: the run's request (requests.evaluation.CompareRequest)
     """One ComparisonJob per fold, the missing folds and the fold-summary directory."""
     from pnetviz.io import layout, trainer  # noqa: PLC0415
     from pnetviz.io.ntuple import classes_from_branches  # noqa: PLC0415
@@ -112,8 +112,7 @@ def parser(prog: str | None = None):
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
-    args.predictions, args.history = None, None
+    args = common.evaluation_request("compare", parser(prog).parse_args(argv))  # no --predictions: None in the request
     from pnetviz.jobs import comparesummary, comparison, driver, foldsummary  # noqa: PLC0415
     from pnetviz.output.atomic import check_target, transaction  # noqa: PLC0415
     from pnetviz.output import imageset  # noqa: PLC0415

@@ -64,7 +64,9 @@ def one(part: str, variants: Sequence[str], side: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
+    from pnetviz.requests.outputs import from_namespace  # noqa: PLC0415
+
+    args = from_namespace("diff", parser(prog).parse_args(argv))  # the command line, once, typed
     from pnetviz.rounds import diff, difftables  # noqa: PLC0415
     from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415

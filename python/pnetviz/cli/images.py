@@ -10,6 +10,7 @@ files whatever the choice; `pnetviz render` writes the rest later (docs/note-fig
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from pnetviz.cli import common
 
@@ -29,6 +30,8 @@ def job_args(args: argparse.Namespace) -> argparse.Namespace:
     if args.images == "all":
         return args
     formats = SITE_FORMATS if args.images == "site" else "none"
+    if dataclasses.is_dataclass(args):  # the campaign's request: a new one, never changed
+        return dataclasses.replace(args, formats=formats)
     return argparse.Namespace(**{**vars(args), "formats": formats})
 
 

@@ -34,7 +34,7 @@ def parser(prog: str | None = None):
     return common.evaluation_parser("multiclass", prog, DESCRIPTION, EXAMPLES)
 
 
-def make_job(args):
+def make_job(args):  # args: the run's request (requests.evaluation)
     """The job factory of `pnetviz multiclass` (driver.FoldJob's fields -> MultiClassJob)."""
     from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
@@ -48,7 +48,7 @@ def what(job) -> tuple[list[str], str]:
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
+    args = common.evaluation_request("multiclass", parser(prog).parse_args(argv))  # the command line, once
     from pnetviz.jobs import multiclass  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     return common.evaluate_folds("multiclass", args, argv, make_job(args), multiclass.run, what)

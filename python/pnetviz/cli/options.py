@@ -1,7 +1,8 @@
 """The evaluation options as one table (flags, help group, the subcommands that have each, whether
 the campaign passes it on), the help groups and the contract's help text, and where --plots-dir
 puts the plots tree (plots_root): what every subcommand, the remembered options (cli.remember)
-and the rounds (cli.rounds) read, below the wiring in cli.common."""
+and the rounds (cli.rounds) read, below the wiring in cli.common; and the parsed options of an
+evaluation turned into its request (evaluation_request)."""
 
 from __future__ import annotations
 
@@ -181,3 +182,13 @@ def plots_root(args) -> Path:
         raise InputError("--plots-dir '': give a directory.")
     return Path(args.plots_dir) if args.plots_dir is not None else Path("plots")
 
+
+def evaluation_request(kind: str, args: object) -> object:
+    """The request of `pnetviz binary|multiclass|compare` (requests.evaluation) from its parsed command
+    line, made once: the option values checked first (a wrong one is said before any input is
+    looked at), then every option as a typed field. The Python API makes its request here too."""
+    from pnetviz.requests.evaluation import from_namespace  # noqa: PLC0415
+
+    ranges.check_energy(args.energy)
+    ranges.parse_formats(args.formats)
+    return from_namespace(kind, args)

@@ -46,6 +46,7 @@ class Changes:
     new)), and the files of existing sets its options remove."""
 
     reused: dict[str, object] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)  # the reused options by dest, for the run's request
     changed: dict[str, tuple[object, object]] = field(default_factory=dict)
     removed: list[Path] = field(default_factory=list)
 
@@ -240,12 +241,13 @@ def check_values(values: dict[str, object], name: str, field_of: Callable[[str],
                 raise _bad_record(name, field_of(dest), err, fix) from None
 
 
-def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, object], kind: str,
+def apply(args: object, now: dict[str, object], recorded: dict[str, object], kind: str,
           source: str = "the recorded options") -> Changes:  # fmt: skip
     """Reuse the `recorded` output options (dest -> value, from the file `source`) that this run
     (`now`: the options it gives) does not give, unless --replace; note the ones it changes. The
     mapping (EXPRESSIONS) is never reused: a run that does not give it again is refused
-    (check_mapping). `args` is updated."""
+    (check_mapping). The reused values are in the changes (`values`, by dest); a namespace
+    `args` is updated with them too (a request is not: it is never changed)."""
     changes = Changes()
     replace = getattr(args, "replace", False)
     check_mapping(now, recorded, replace, source)
@@ -258,7 +260,9 @@ def apply(args: argparse.Namespace, now: dict[str, object], recorded: dict[str, 
             if replace or dest in EXPRESSIONS:  # the mapping is given another way (--columns for --column)
                 changes.changed[flag] = (old, None)
             else:
-                setattr(args, dest, old)
+                if isinstance(args, argparse.Namespace):
+                    setattr(args, dest, old)
+                changes.values[dest] = old
                 changes.reused[flag] = old
     return changes
 
@@ -372,7 +376,7 @@ def kept_options(changes: Changes) -> str:
     return " ".join(parts)
 
 
-def single(args: argparse.Namespace, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path],
+def single(args: object, argv: Sequence[str] | None, kind: str, make_parser, sets: Sequence[Path],
            folds: Sequence[int | None] = ()) -> Changes:  # fmt: skip
     """A single command (binary, multiclass, compare) against the sets it would replace (first
     the fold sets of `folds`): the first of them with a recorded command gives the recorded options."""
@@ -396,4 +400,6 @@ def manifest(args: argparse.Namespace, now: dict[str, object], changes: Changes)
     """The campaign's round_options.json: the output options given or reused (dest -> value)."""
     dests = output_options("campaign")
     options = {d: getattr(args, d) for d in dests if d in now or dests[d] in changes.reused}
+    if options.get("columns") is not None:  # as the jobs were given it (cli.common.passthrough)
+        options["columns"] = str(Path(options["columns"]).resolve())
     return {"options": options, "flags": {d: dests[d] for d in options}}

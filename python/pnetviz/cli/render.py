@@ -26,7 +26,9 @@ def parser(prog: str | None = None):
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    args = parser(prog).parse_args(argv)
+    from pnetviz.requests.outputs import from_namespace  # noqa: PLC0415
+
+    args = from_namespace("render", parser(prog).parse_args(argv))  # the command line, once, typed
     formats = [f for f in common.parse_formats(args.formats) if f not in ("root", "c")]
     from tqdm import tqdm  # noqa: PLC0415
 
