@@ -109,6 +109,7 @@ def test_fewer_images_need_replace_and_the_site_figures_stay(demo_round, capsys)
     assert f"removes {len(dropped)} outputs" in out
 
 
+@pytest.mark.slow  # renders a set, then evaluates again: two ROOT runs
 def test_a_run_after_render_keeps_the_rendered_images(tmp_path, capsys):
     """The demo's last lines: a campaign (--images site, PNGs), `pnetviz render plots --formats
     pdf`, then the README's `pnetviz binary ... --fold all` without output options: the rendered
