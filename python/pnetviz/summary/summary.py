@@ -27,7 +27,7 @@ from pnetviz.metrics.multiplicity import family_size
 from pnetviz.names import name as quantity, symbol
 from pnetviz.output.report import dumps, plain
 from pnetviz.rootenv import set_title
-from pnetviz.summary import binningtable, gatable, ranking
+from pnetviz.summary import binningtable, gatable, limits, ranking
 from pnetviz.summary.latex import latex_tables, leaderboard_tables, working_point_tables
 from pnetviz.summary.leaderboard import (COMPARED_FIELDS, DIFFERENCE_CONVENTION, LEADERBOARD_CONVENTION,  # noqa: F401 - callers use summary.*
                                          LEADERBOARD_FIELDS, Pairing, _variants, fold_statistics, leaderboard, pairings,
@@ -255,7 +255,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
 
 
 def figures(data: dict) -> list[canvas.Figure]:
-    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data)
+    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data) + limits.figures(data)
 
 
 def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
@@ -285,6 +285,7 @@ def write(directory: Path, data: dict, formats: Sequence[str], style,
     extra |= working_point_files(data["working_points"])
     extra |= binningtable.attach(data)
     extra |= gatable.attach(data)
+    extra |= limits.attach(data)
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
