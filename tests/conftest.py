@@ -181,16 +181,19 @@ def limits_strategy(name: str, median: float | None, per_fold: Sequence[float] =
 
 def write_limits(model_dir: Path, model: str, channel: str, signal: str, kind: str, pair: str,
                  strategies: Sequence[dict] = (), pairs: Sequence[tuple[str, str, Sequence[dict]]] = ()) -> Path:
-    """`<model_dir>/folds/limits.json` (schema 1); with `pairs` ((kind, pair, strategies) each), a
-    multi-class model's file listing its pairs under "pairs"."""
+    """`<model_dir>/folds/limits.json` (schema 1) as docs/limits.md describes it: a list `pairs`, with
+    `pairs` ((kind, pair, strategies) each) a multi-class model's, else one pair (`kind`, `pair`,
+    `strategies`) that a binary model's file also carries at its top level."""
     import json
 
     def entry(kind_, pair_, strategies_):
         return {"schema": 1, "model": model, "channel": channel, "signal": signal, "kind": kind_, "pair": pair_,
                 "strategies": list(strategies_)}  # fmt: skip
 
-    doc = {"schema": 1, "model": model, "channel": channel, "signal": signal, "pairs": [entry(*p) for p in pairs]} \
-        if pairs else entry(kind, pair, strategies)  # fmt: skip
+    doc = {"schema": 1, "model": model, "channel": channel, "signal": signal, "kind": kind,
+           "pairs": [entry(*p) for p in pairs] if pairs else [entry(kind, pair, strategies)]}
+    if not pairs:  # a binary model's file: its one pair at the top level too (docs/limits.md, the flat form)
+        doc |= {"pair": pair, "strategies": list(strategies)}
     path = Path(model_dir) / "folds" / "limits.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc))

@@ -93,9 +93,9 @@ def test_json_lists_the_rows_leaderboard_and_verdicts(section):
 
 
 @pytest.mark.parametrize(("change", "field"), [
-    (lambda d: d.update(strategies="score-fit"), "strategies is not a list"),
-    (lambda d: d["strategies"][0]["expected_limit"].update(median="1.2"), "score-fit.expected_limit.median"),
-    (lambda d: d["strategies"][0].update(expected_significance=True), "score-fit.expected_significance"),
+    (lambda d: d["pairs"][0].update(strategies="score-fit"), "pairs[0].strategies is not a list"),
+    (lambda d: d["pairs"][0]["strategies"][0]["expected_limit"].update(median="1.2"), "score-fit.expected_limit.median"),
+    (lambda d: d["pairs"][0]["strategies"][0].update(expected_significance=True), "score-fit.expected_significance"),
     (lambda d: d.update(pairs={"a": 1}), "'pairs' is not a list"),
 ])  # fmt: skip
 def test_a_damaged_limits_json_is_one_line_naming_file_and_field(tmp_path, change, field):

@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from pnetviz.escape import text_line
-from pnetviz.summary.limits import OK, REFERENCE, strategy_key
+from pnetviz.summary.limitsrows import OK, REFERENCE, strategy_key
 
 RATIO_CONVENTION = ("ratio = limit B / limit A; its error = ratio * hypot(e_A, e_B), e = fold std of the limit / mean of "
                     "the per-fold limits / sqrt(k folds) (the sides taken as independent)")  # fmt: skip

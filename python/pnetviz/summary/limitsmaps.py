@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 
 from pnetviz.io import trainer
-from pnetviz.summary.limits import OK, REFERENCE, strategy_key
+from pnetviz.summary.limitsrows import OK, REFERENCE, strategy_key
 from pnetviz.summary.leaderboard import variant_names
 
 
