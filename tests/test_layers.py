@@ -10,7 +10,7 @@ import pnetviz
 
 PACKAGE = Path(pnetviz.__file__).parent
 # bottom to top; `base` is the package's own top-level modules
-LAYERS = ["base", "io", "metrics", "draw", "output", "jobs", "demo", "campaign", "summary", "web", "rounds", "cli", "api"]
+LAYERS = ["base", "io", "metrics", "limits", "draw", "output", "jobs", "demo", "campaign", "summary", "web", "rounds", "cli", "api"]
 SAME_FLOOR = {"demo": 5}  # the demo writers sit beside the jobs (they use io and rootenv only)
 
 

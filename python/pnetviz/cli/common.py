@@ -221,6 +221,20 @@ def hep_options(args) -> object:
                       cut_scan_min_events=10.0 if min_events is None else float(min_events))  # fmt: skip
 
 
+def limit_options(args) -> dict:
+    """--mass-column, --mass-window and --no-limits as driver.FoldJob fields (validated: one line, exit 2)."""
+    from pnetviz.limits.strategies import parse_window  # noqa: PLC0415
+
+    column = getattr(args, "mass_column", None)
+    if column is not None and (not column.strip() or column != column.strip()):
+        raise InputError(f"--mass-column {column!r}: give the name of a float branch or of a column mapped with --column, "
+                         "e.g. --mass-column m_mumu.")  # fmt: skip
+    window = getattr(args, "mass_window", None)
+    if window is not None:
+        parse_window(window)
+    return {"mass_column": column, "mass_window": window, "limits": not getattr(args, "no_limits", False)}
+
+
 def fold_jobs(args, kind: str, make: Callable[..., object], background: str | None = None) -> tuple[list, list[int], Path]:
     """One job per fold found, the missing folds and the fold-summary directory. The shared
     options are validated here and passed to `make` as the fields of driver.FoldJob."""
@@ -237,7 +251,7 @@ def fold_jobs(args, kind: str, make: Callable[..., object], background: str | No
         "style": style_options(args), "progress": not args.quiet,
         "bjet_comparison": not args.no_bjet_comparison, "syst": syst_options(args), "columns": column_map(args),
         "observe": observe_names(args),
-        "fit_binning": args.binning == "fit", "deployed_fold": args.deployed_fold,
+        "fit_binning": args.binning == "fit", "deployed_fold": args.deployed_fold, **limit_options(args),
     }  # fmt: skip
     files, missing, model_dir = resolve_files(args, kind, background)
     yields = expected_yields(args.expected_yields, files[0].channel, files[0].signal)

@@ -132,6 +132,16 @@ EVALUATION = (
               "on the events it was trained on against its unbiased test split and reports the difference (AUC; the "
               "signal and background templates' shapes: KS and chi2) as the bias one deployed model puts into the MC "
               "templates (deployed_fold.json; docs/statistics.md). Needs fold K among the folds evaluated"),
+    _opt("--mass-column", "physics", MODEL_KINDS, metavar="NAME",
+         help="the mass observable of the expected limits' cut-and-mass and mass-x-score strategies: a float branch or a "
+              "column mapped with --column NAME=EXPR (the demo's: m_mumu); without it folds/limits.json has score-fit only "
+              "(docs/limits.md)"),
+    _opt("--mass-window", "physics", MODEL_KINDS, metavar="HALF",
+         help="the mass window around the signal point's m(A): a half-width in GeV (e.g. 10) or in units of the signal's "
+              "mass resolution (e.g. 2sigma); default: the central interval holding 95 %% of the signal's non-test mass "
+              "(docs/limits.md)"),
+    _opt("--no-limits", "physics", MODEL_KINDS, action="store_true",
+         help="no expected limits (folds/limits.json, the datacards and workspaces under folds/limits/)"),
     _opt("--bootstrap", "physics", type=ranges.BOOTSTRAP, default=200,
          help="Poisson bootstrap replicas for AUC and rejection errors; 0 disables (default: %(default)s)"),
     _opt("--seed", "physics", type=ranges.SEED, default=20251001, help="bootstrap seed (default: %(default)s)"),

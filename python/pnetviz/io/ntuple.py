@@ -100,6 +100,7 @@ def read_predictions(
     extra: Sequence[str] = (),
     columns: tuple[tuple[str, str], ...] = (),
     observe: Sequence[str] = (),
+    mass: str | None = None,
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -113,6 +114,7 @@ def read_predictions(
     extra: further float branches (systematic variations), as float64 in ``Predictions.extra``.
     columns: where contract columns come from (`pnetviz.io.columns`: --column NAME=EXPR).
     observe: observer branches (--observe), float, read into ``Predictions.extra`` as well.
+    mass: the limits' mass observable (--mass-column: a float branch or mapped column), into ``extra``.
     """
     path = Path(path)
     classes = tuple(classes)
@@ -139,7 +141,10 @@ def read_predictions(
         _require(path, types, name, FLOAT_TYPES, "write every variation branch as float or double.")
     for name in observe:
         _require(path, types, name, FLOAT_TYPES, f"--observe names float branches of tree '{tree}'; choose from those.")
-    extra = [*extra, *(name for name in observe if name not in extra)]
+    if mass:
+        _require(path, types, mass, FLOAT_TYPES, "--mass-column names a float branch of tree "
+                 f"'{tree}' or a column mapped with --column NAME=EXPR; choose one of those.")  # fmt: skip
+    extra = [*extra, *(name for name in (*observe, *([mass] if mass else [])) if name not in extra)]
     other_scores = [b for b in types if b.startswith("score_") and b != "score_signal" and "__" not in b]
     if binary and len(other_scores) > 1:
         raise InputError(f"{path}: {len(other_scores)} background score branches ({', '.join(other_scores)}): this is "

@@ -194,7 +194,7 @@ def run(job: BinaryJob) -> RunOutput:
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
-                             binary=True, extra=extra, observe=job.observe)  # fmt: skip
+                             binary=True, extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.folds import FoldCurves
-from pnetviz.jobs import deployedfold, foldsummary, outoffold
+from pnetviz.jobs import deployedfold, foldsummary, limits, outoffold
 from pnetviz.jobs.foldsummary import write_fold_summary
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.output import imageset, rounds
@@ -48,6 +48,9 @@ class FoldJob:
     hull: bool = False
     fit_binning: bool = True  # --binning none: no optimal binning for the fit (binning.json, its figures, TH1s)
     deployed_fold: int | None = None  # --deployed-fold K: the folds/ set measures fold K's train vs test bias (jobs.deployedfold)
+    mass_column: str | None = None  # --mass-column: the mass observable of the limits' strategies (jobs.limits)
+    mass_window: str | None = None  # --mass-window: its window around m(A) (limits.strategies.parse_window; None: the default rule)
+    limits: bool = True  # --no-limits: no folds/limits.json (docs/limits.md)
 
     @property
     def fold_text(self) -> str:
@@ -161,7 +164,8 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
                                   first.hep, first.fit_binning)  # fmt: skip
         deployed = deployedfold.of_jobs(jobs, summary_dir)
         written = write_fold_summary(stage, first.formats, first.style, title, context, collected, missing, display,
-                                     {job.fold: job.history for job in jobs}, pooled, deployed=deployed)  # fmt: skip
+                                     {job.fold: job.history for job in jobs}, pooled, deployed=deployed,
+                                     limits=limits.compute(script, pooled, first, stage))  # fmt: skip
         note = deployedfold.line(deployed, first.deployed_fold)
         return f"summary of {len(jobs)} folds: {len(written)} files in {summary_dir}{'; ' * bool(note)}{note}"
     existed = is_output_set(summary_dir)
@@ -174,8 +178,9 @@ def _summary(stages, script: str, jobs: Sequence, summary_dir: Path, title: str,
     fold_dirs = {fold: stages[job.output] if (job := next((j for j in jobs if j.fold == fold), None)) else
                  summary_dir.parent / f"fold-{fold}" for fold in results}  # fmt: skip
     deployed = deployedfold.of_jobs(jobs, summary_dir)
+    pooled = outoffold.pooled(script, fold_dirs, still_missing, first.hep, first.fit_binning)
     write_fold_summary(stage, first.formats, first.style, title, context, pairs, still_missing, {**shown, **display},
-                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}),
-                       outoffold.pooled(script, fold_dirs, still_missing, first.hep, first.fit_binning), deployed=deployed)  # fmt: skip
+                       foldsummary.histories_beside(summary_dir, results, {first.fold: first.history}), pooled,
+                       deployed=deployed, limits=limits.compute(script, pooled, first, stage))  # fmt: skip
     note = deployedfold.line(deployed, first.deployed_fold)
     return f"updated the fold summary of folds {', '.join(map(str, results))} in {summary_dir}{'; ' * bool(note)}{note}"

@@ -115,13 +115,14 @@ def pair_context(context: Sequence[str], pair: str) -> list[str]:
 def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions, title: str, context: Sequence[str],
                        pairs: dict[str, tuple[str, dict[str, list[FoldCurves]]]], missing: Sequence[int],
                        display: dict[str, str] | None = None, histories: dict[int, Path | None] | None = None,
-                       out_of_fold=None, deployed: dict | None = None) -> list[Path]:  # fmt: skip
+                       out_of_fold=None, deployed: dict | None = None, limits: dict | None = None) -> list[Path]:  # fmt: skip
     """pairs: name -> (file prefix, split -> per-fold curves); display: name -> plot text (default
     the name); histories: fold -> its training history file (the trainer's performance JSON), for
     `training_loss_folds` (every fold's losses, best epochs marked); `out_of_fold`: the pooled
     evaluation (jobs.outoffold.OutOfFold: its report entry, file and figures); deployed: the
-    --deployed-fold section (jobs.deployedfold), in the report and deployed_fold.json. Writes
-    figures, report, plots.root."""
+    --deployed-fold section (jobs.deployedfold), in the report and deployed_fold.json; limits: the
+    expected limits' files (jobs.limits: limits.json; its limits/ directory is already staged).
+    Writes figures, report, plots.root."""
     loaded = load_histories(histories or {})
     report = {"pairs": {name: {split: aggregate_report(aggregate(curves), missing) for split, curves in per_split.items()}
                         for name, (_, per_split) in pairs.items()}}  # fmt: skip
@@ -137,6 +138,10 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
     if deployed:  # --deployed-fold K: fold K's model on its train vs its test split (jobs.deployedfold)
         report["deployed_fold"] = deployed
         extra["deployed_fold.json"] = dumps(deployed, allow_nan=False) + "\n"
+
+    if limits:
+        report["limits"] = {"file": next(iter(limits))}
+        extra = {**extra, **limits}
 
     def figures() -> list[canvas.Figure]:
         figs = []

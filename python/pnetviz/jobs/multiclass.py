@@ -134,7 +134,7 @@ def run(job: MultiClassJob) -> RunOutput:
     optional = [BJET_BRANCH] if job.bjet_comparison and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.classes, tree=job.tree, columns=job.columns, progress=job.progress,
                              subsets=[b for b in (job.subset, *optional) if b], optional_subsets=optional,
-                             extra=extra, observe=job.observe)  # fmt: skip
+                             extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
     ev = evaluate(job, preds)
     history = load_history(job.history) if job.history else None
     notes = history.notes() if history else ["no training history file found: training_loss and training_accuracy skipped"]

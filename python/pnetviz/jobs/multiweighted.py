@@ -186,5 +186,6 @@ def out_of_fold_pairs(job, preds, wev: WeightedEvaluation | None) -> dict[str, d
         valid = outoffold.valid_split(preds, mask, score, job.hep.weight_mode, per_event)
         key = f"{job.signal} vs {'all backgrounds' if name == ALL else name} (weighted LR)"
         out[key] = {"prefix": f"{tag(name)}_", "background": "Backgrounds" if name == ALL else name,
-                    "pair": outoffold.fold_pair(results, wev.hep[name], valid)}  # fmt: skip
+                    "pair": outoffold.with_limit_columns(outoffold.fold_pair(results, wev.hep[name], valid), preds, mask,
+                                                         job.mass_column)}  # fmt: skip
     return out

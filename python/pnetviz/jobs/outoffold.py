@@ -12,9 +12,10 @@ scores, weights and labels are a few numbers per event (compressed).
 from __future__ import annotations
 
 import json
+import re
 import warnings
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -68,8 +69,8 @@ def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split |
 def binary_pairs(job, preds, results: dict, metrics: dict, keep: np.ndarray | None) -> dict[str, dict]:
     """The binary fold's one pair, as stored (`store`)."""
     valid = valid_split(preds, keep, preds.scores["signal"], job.hep.weight_mode)
-    return {f"{job.signal} vs {job.background}": {"prefix": "", "background": job.background,
-                                                  "pair": fold_pair(results, metrics, valid)}}  # fmt: skip
+    pair = with_limit_columns(fold_pair(results, metrics, valid), preds, keep, job.mass_column)
+    return {f"{job.signal} vs {job.background}": {"prefix": "", "background": job.background, "pair": pair}}
 
 
 def multiclass_pairs(job, preds, ev, prefix) -> dict[str, dict]:
@@ -85,7 +86,8 @@ def multiclass_pairs(job, preds, ev, prefix) -> dict[str, dict]:
         mask = classes if keep is None else classes & keep
         valid = valid_split(preds, mask, lr_score(signal, preds.scores[bkg]), job.hep.weight_mode)
         out[f"{job.signal} vs {bkg} (LR)"] = {"prefix": prefix(bkg), "background": bkg,
-                                              "pair": fold_pair(ev.pairs[bkg], ev.hep[bkg], valid)}  # fmt: skip
+                                              "pair": with_limit_columns(fold_pair(ev.pairs[bkg], ev.hep[bkg], valid), preds,
+                                                                         mask, job.mass_column)}  # fmt: skip
     return out
 
 
@@ -95,13 +97,20 @@ def store(directory: Path, pairs: dict[str, dict]) -> None:
     arrays, meta = {}, []
     for j, (name, entry) in enumerate(pairs.items()):
         pair: oof.FoldPair = entry["pair"]
+        has_mass = pair.test.mass is not None and pair.choice.mass is not None
+        systs = [n for n in pair.test.systs if n in pair.choice.systs]
         for part in ("test", "choice"):
             split = getattr(pair, part)
             arrays[f"p{j}_{part}_scores"] = np.asarray(split.scores)
             arrays[f"p{j}_{part}_signal"] = np.asarray(split.is_signal, bool)
             arrays[f"p{j}_{part}_weights"] = np.asarray(split.weights, float)
+            if has_mass:
+                arrays[f"p{j}_{part}_mass"] = np.asarray(split.mass, float)
+            for k, syst in enumerate(systs):
+                arrays[f"p{j}_{part}_syst{k}_up"], arrays[f"p{j}_{part}_syst{k}_down"] = (np.asarray(v, float) for v in split.systs[syst])
         meta.append({"name": name, "prefix": entry["prefix"], "background": entry["background"],
-                     "choice_split": pair.choice_split, "expected": list(pair.expected) if pair.expected else None})  # fmt: skip
+                     "choice_split": pair.choice_split, "expected": list(pair.expected) if pair.expected else None,
+                     "mass": has_mass, "systs": systs})  # fmt: skip
     arrays["meta"] = np.array(json.dumps({"format": FORMAT, "pairs": meta}))
     # np.savez_compressed's layout (one .npy per array in a deflated zip) with a fixed time stamp:
     # two runs of the same code write the same bytes (benchmarks/compare_trees.py compares them)
@@ -129,13 +138,58 @@ def load(directory: Path) -> dict[str, dict] | None:
                 return None
             out = {}
             for j, m in enumerate(meta["pairs"]):
-                parts = {part: oof.Split(*(np.asarray(data[f"p{j}_{part}_{f}"]) for f in FIELDS)) for part in ("test", "choice")}
+                parts = {part: _split(data, j, part, m) for part in ("test", "choice")}
                 expected = tuple(float(v) for v in m["expected"]) if m.get("expected") else None
                 out[m["name"]] = {"prefix": m["prefix"], "background": m["background"],
                                   "pair": oof.FoldPair(parts["test"], parts["choice"], m["choice_split"], expected)}  # fmt: skip
             return out
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, BadFile):
         return None
+
+
+def _split(data, j: int, part: str, meta: dict) -> oof.Split:
+    """One stored split: its scores, signal flags and weights, and the mass and systematics' weights when stored."""
+    split = oof.Split(*(np.asarray(data[f"p{j}_{part}_{f}"]) for f in FIELDS))
+    mass = np.asarray(data[f"p{j}_{part}_mass"]) if meta.get("mass") is True else None
+    names = meta.get("systs") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError("systs is not a list of names")
+    systs = {n: (np.asarray(data[f"p{j}_{part}_syst{k}_up"]), np.asarray(data[f"p{j}_{part}_syst{k}_down"]))
+             for k, n in enumerate(names)}  # fmt: skip
+    if any(a.shape != split.scores.shape for a in [*([mass] if mass is not None else []), *(x for v in systs.values() for x in v)]):
+        raise ValueError("mass or systematic arrays of another length")
+    return replace(split, mass=mass, systs=systs)
+
+
+SYST_WEIGHT = re.compile(r"^weight__(.+)Up$")
+
+
+def limit_columns(preds, selection: np.ndarray, weights: np.ndarray, mass_column: str | None) -> dict:
+    """The mass (--mass-column) and each read weight variation's Up/Down weights of the events
+    `selection` (a boolean mask of the ntuple, in the split's order): `weights` (the split's)
+    times `weight__<syst>Up/Down` over `weight` (1 where the nominal weight is 0)."""
+    nominal = preds.weight[selection]
+    out = {"mass": preds.extra[mass_column][selection] if mass_column and mass_column in preds.extra else None, "systs": {}}
+    for branch in preds.extra:
+        m = SYST_WEIGHT.match(branch)
+        down = f"weight__{m.group(1)}Down" if m else None
+        if m and down in preds.extra:
+            ratio = [np.divide(preds.extra[b][selection], nominal, out=np.ones_like(nominal), where=nominal != 0) for b in (branch, down)]
+            out["systs"][m.group(1)] = (weights * ratio[0], weights * ratio[1])
+    return out
+
+
+def with_limit_columns(pair: oof.FoldPair, preds, mask: np.ndarray | None, mass_column: str | None) -> oof.FoldPair:
+    """`pair` with the limits' columns on its test and choice splits (`mask`: the pair's events,
+    None for all); unchanged where a split's events cannot be matched to the ntuple's."""
+    parts = {}
+    for part, split_name in (("test", "test"), ("choice", pair.choice_split)):
+        split = getattr(pair, part)
+        sel = preds.masks[split_name] if mask is None else preds.masks[split_name] & mask
+        if int(sel.sum()) != split.size:
+            return pair
+        parts[part] = replace(split, **limit_columns(preds, sel, split.weights, mass_column))
+    return replace(pair, **parts)
 
 
 @dataclass

@@ -13,7 +13,7 @@ weight, which is the pooled weights times expected / pooled weight per class (do
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,11 +29,15 @@ CHOICE_SPLITS = ("valid", "train")  # where the pooled binning is chosen, in ord
 
 @dataclass(frozen=True)
 class Split:
-    """One split's events of a pair: scores, signal flags, the weights the metrics use."""
+    """One split's events of a pair: scores, signal flags, the weights the metrics use; for the
+    limits (issue 52) the mass observable (--mass-column) and the weights under each systematic's
+    Up and Down variation (`weight__<syst>Up/Down` over `weight`, times `weights`), when read."""
 
     scores: np.ndarray
     is_signal: np.ndarray
     weights: np.ndarray
+    mass: np.ndarray | None = None
+    systs: dict = field(default_factory=dict)  # syst name -> (up weights, down weights)
 
     @property
     def size(self) -> int:
@@ -41,8 +45,12 @@ class Split:
 
     @staticmethod
     def concat(parts: list[Split]) -> Split:
+        """The parts one after the other; the mass and a systematic only where every part has them."""
+        mass = np.concatenate([p.mass for p in parts]) if all(p.mass is not None for p in parts) else None
+        names = [n for n in parts[0].systs if all(n in p.systs for p in parts)] if parts else []
+        systs = {n: tuple(np.concatenate([np.asarray(p.systs[n][i], float) for p in parts]) for i in (0, 1)) for n in names}
         return Split(np.concatenate([p.scores for p in parts]), np.concatenate([np.asarray(p.is_signal, bool) for p in parts]),
-                     np.concatenate([np.asarray(p.weights, float) for p in parts]))  # fmt: skip
+                     np.concatenate([np.asarray(p.weights, float) for p in parts]), mass, systs)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -290,7 +290,15 @@ def seal(stage: Path, meta: dict) -> None:
         if problem:
             raise OutputError(f"{name}: {problem}; nothing was published. Fix: check free disk space, quotas, the "
                               "file-size limit (ulimit -f) and the length of the output path.")  # fmt: skip
+    nested = nested_files(stage)
+    for name in nested:
+        problem = verify_file(stage / name)
+        if problem:
+            raise OutputError(f"{name}: {problem}; nothing was published. Fix: check free disk space, quotas, the "
+                              "file-size limit (ulimit -f) and the length of the output path.")  # fmt: skip
     marker = {"files": files, "pid": os.getpid(), "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **meta}
+    if nested:
+        marker["nested_files"] = nested
     (stage / MARKER).write_text(json.dumps(marker, indent=1) + "\n")
     try:
         same = readers.read_json(stage / MARKER, "output set marker", finite=False) == marker
@@ -298,6 +306,14 @@ def seal(stage: Path, meta: dict) -> None:
         raise OutputError(f"{err} (written just now)") from None
     if not same:
         raise OutputError(f"{stage / MARKER}: written and read back differ")
+
+
+NESTED = ("limits",)  # the set's subdirectories whose files are verified and listed (`nested_files`): the datacards
+
+
+def nested_files(stage: Path) -> list[str]:
+    """The files of the set's NESTED subdirectories, as 'limits/<name>' (sorted)."""
+    return sorted(f"{sub}/{p.name}" for sub in NESTED if (stage / sub).is_dir() for p in (stage / sub).iterdir() if p.is_file())
 
 
 def check_contents(stage: Path) -> None:
