@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from conftest import LIMITS_MULTI, limits_round
+from conftest import LIMITS_BINARY, LIMITS_MULTI, limits_round
 from pnetviz.summary import limits, limitsboard
 
 
@@ -68,3 +68,20 @@ def test_ratio_of_a_side_without_fold_spread_has_no_error():
     assert limitsboard.ratio(a, b) == (0.5, None)
     assert limitsboard.relative_error(b) == pytest.approx(0.1 / 1.15 / 2)
     assert limitsboard.ratio(a, {"expected_limit": None}) == (None, None)
+
+
+def test_each_comparison_of_the_campaign_gets_its_expected_limit_verdict(section):
+    base = {"channel": "Run3Mu", "binary_model": LIMITS_BINARY, "multiclass_model": LIMITS_MULTI, "background": "ttZ"}
+    compared = [{**base, "signal": "MHc130_MA100", "multiclass_class": "ttZ"},
+                {**base, "signal": "MHc130_MA100", "multiclass_class": "weighted_lr_all"},
+                {**base, "signal": "MHc130_MA90", "multiclass_class": "ttZ"}]  # fmt: skip
+    limitsboard.annotate(compared, section["rows"])
+    pair, weighted, alone = compared
+    assert (pair["better_expected_limit"], pair["expected_limit_binary"], pair["expected_limit_binary_strategy"],
+            pair["expected_limit_multiclass"], pair["expected_limit_multiclass_strategy"]) == (
+        "multiclass", 0.827, "cut-and-mass", 0.7, "mass-x-score")  # fmt: skip
+    assert pair["expected_limit_ratio_multiclass_to_binary"] == pytest.approx(0.7 / 0.827)
+    assert (weighted["better_expected_limit"], weighted["expected_limit_multiclass"]) == ("binary", 1.05)
+    assert (alone["better_expected_limit"], alone["expected_limit_binary"], alone["expected_limit_multiclass"]) == (
+        "missing", 1.5, None)
+    assert set(limitsboard.COMPARED_FIELDS) <= set(pair)  # the columns summary.write adds to the comparison CSV

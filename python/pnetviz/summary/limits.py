@@ -14,6 +14,7 @@ from pnetviz.metrics.rounding import asymmetric, pm
 from pnetviz.names import symbol
 from pnetviz.output.report import dumps, plain
 from pnetviz.summary import limitsboard, limitsmaps
+from pnetviz.summary.limitsboard import COMPARED_FIELDS, verdict_line  # noqa: F401 - callers use limits.*
 from pnetviz.summary.latex import _label_key, _mass_cells, channel_tex, label_tex
 from pnetviz.summary.limitsrows import (CONVENTION, FIELDS, FILE, MISSING, OK, STRATEGIES, natural_key, rows,  # noqa: F401 - callers use limits.*
                                         strategy_key)
@@ -96,8 +97,10 @@ def files(sec: dict) -> dict[str, str]:
 
 
 def attach(data: dict) -> dict[str, str]:
-    """The hook for summary.summary.write: the section into `data["limits"]` (maps, web report) and its files."""
+    """The hook for summary.summary.write: the section into `data["limits"]` (maps, web report),
+    the expected-limit verdict into each binary vs multi-class comparison, and the section's files."""
     data["limits"] = section(data)
+    limitsboard.annotate(data.get("binary_vs_multiclass", []), data["limits"]["rows"])  # the comparison CSV's columns
     return files(data["limits"])
 
 

@@ -121,3 +121,35 @@ def verdict_line(v: dict) -> str:
         within = abs(v["ratio_multiclass_to_binary"] - 1) <= v["ratio_error"]
         spread = f"; ratio {v['ratio_multiclass_to_binary']:.3f} +- {v['ratio_error']:.3f}{' (within the fold spread)' if within else ''}"
     return text_line(f"{where}: expected limit {b} vs {m}: {better}{spread}")
+
+
+COMPARED_FIELDS = ("better_expected_limit", "expected_limit_binary", "expected_limit_binary_strategy",
+                   "expected_limit_multiclass", "expected_limit_multiclass_pair", "expected_limit_multiclass_strategy",
+                   "expected_limit_ratio_multiclass_to_binary", "expected_limit_ratio_error")  # fmt: skip
+
+
+def _pairs_of(cls: str) -> set[str]:
+    """The limits.json pair names of a comparison's multi-class class: its LR pair `signal_vs_<class>`,
+    or a weighted LR row's (`weighted_lr_<all|class>`) `weighted_lr_signal_vs_<all|class>`."""
+    if cls.startswith("weighted_lr_"):
+        rest = cls.removeprefix("weighted_lr_")
+        return {cls, f"weighted_lr_signal_vs_{rest}"}
+    return {cls, f"signal_vs_{cls}"}
+
+
+def annotate(compared: Sequence[dict], rows: Sequence[dict]) -> None:
+    """Each binary vs multi-class comparison of the campaign (summary.summary) gets COMPARED_FIELDS:
+    the lowest expected limit of its binary model and of its multi-class pair over the strategies,
+    which is better ('missing' where a side has none) and their ratio with its error."""
+    for c in compared:
+        here = [r for r in rows if (r["channel"], r["signal"]) == (c["channel"], c["signal"])]
+        b = best_of([r for r in here if r["kind"] == "binary" and r["model"] == c["binary_model"]])
+        m = best_of([r for r in here if r["kind"] != "binary" and r["model"] == c["multiclass_model"]
+                     and r["pair"] in _pairs_of(c["multiclass_class"])])  # fmt: skip
+        value, error = ratio(b, m) if b and m else (None, None)
+        c.update({"better_expected_limit": verdict(b, m), "expected_limit_binary": (b or {}).get("expected_limit"),
+                  "expected_limit_binary_strategy": (b or {}).get("strategy"),
+                  "expected_limit_multiclass": (m or {}).get("expected_limit"),
+                  "expected_limit_multiclass_pair": (m or {}).get("pair"),
+                  "expected_limit_multiclass_strategy": (m or {}).get("strategy"),
+                  "expected_limit_ratio_multiclass_to_binary": value, "expected_limit_ratio_error": error})  # fmt: skip

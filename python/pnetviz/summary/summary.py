@@ -271,12 +271,13 @@ def write(directory: Path, data: dict, formats: Sequence[str], style,
     as the command gives it), those files too."""
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
+    limit_files = limits.attach(data)  # first: the comparisons' expected-limit columns
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "variant", "m_hc", "m_a", "folds",
                                                            *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std")),
                                                     *(f"{k}_{s}" for k in REJECTION_FIELDS for s in ("mean", "lower", "upper"))]),
-        "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
+        "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], (*COMPARED_FIELDS, *limits.COMPARED_FIELDS)),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
         "campaign_summary.json": dumps(plain(data)) + "\n",
@@ -285,13 +286,14 @@ def write(directory: Path, data: dict, formats: Sequence[str], style,
     extra |= working_point_files(data["working_points"])
     extra |= binningtable.attach(data)
     extra |= gatable.attach(data)
-    extra |= limits.attach(data)
+    extra |= limit_files
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
               "no_ntuple": [j for j in data["jobs"] if j["status"] == STATUS[NO_NTUPLE]],
               "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"],
-              "families": data.get("families", {})}  # fmt: skip
+              "families": data.get("families", {}),
+              "expected_limits": [limits.verdict_line(v) for v in data["limits"]["binary_vs_multiclass"]]}  # fmt: skip
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
                         root_name="campaign.root")  # fmt: skip
     if pages is not None:
