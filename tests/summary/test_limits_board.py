@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,17 @@ def test_each_comparison_of_the_campaign_gets_its_expected_limit_verdict(section
     assert (alone["better_expected_limit"], alone["expected_limit_binary"], alone["expected_limit_multiclass"]) == (
         "missing", 1.5, None)
     assert set(limitsboard.COMPARED_FIELDS) <= set(pair)  # the columns summary.write adds to the comparison CSV
+
+
+def test_compare_lines_say_which_kind_gives_the_better_limit(tmp_path):
+    jobs = limits_round(tmp_path)
+    folds = {(j["signal"], j["kind"]): Path(j["outputs"][0]).parent / "folds" for j in jobs if j["channel"] == "Run3Mu"}
+    lines = limitsboard.compare_lines("Run3Mu", "MHc130_MA100", {"ttZ": (folds[("MHc130_MA100", "binary")], LIMITS_BINARY)},
+                                      (folds[("MHc130_MA100", "multiclass")], LIMITS_MULTI), {"ttZ": "ttZ"})  # fmt: skip
+    # 0.7 / 0.827 = 0.846, its error 0.846 hypot(0.119/1.2, 0.1/1.1) / sqrt(3) = 0.066: one digit
+    assert lines == ["expected limit, signal vs ttZ: binary 0.827 (cut-and-mass) vs multi-class 0.7 (signal_vs_ttZ, "
+                     "mass-x-score): multi-class is better (multi-class / binary 0.85 ± 0.07)"]
+    none = limitsboard.compare_lines("Run3Mu", "MHc130_MA90", {"ttZ": (folds[("MHc130_MA90", "binary")], LIMITS_BINARY)},
+                                     (tmp_path / "nowhere" / "folds", LIMITS_MULTI), {"ttZ": "ttZ"})  # fmt: skip
+    assert none == ["expected limit, signal vs ttZ: missing (the multi-class model has no folds/limits.json: run it with "
+                    "--fold all)"]

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 from pnetviz.escape import text_line
+from pnetviz.metrics.rounding import pm
 from pnetviz.summary.limitsrows import OK, REFERENCE, strategy_key
 
 RATIO_CONVENTION = ("ratio = limit B / limit A; its error = ratio * hypot(e_A, e_B), e = fold std of the limit / mean of "
@@ -153,3 +155,41 @@ def annotate(compared: Sequence[dict], rows: Sequence[dict]) -> None:
                   "expected_limit_multiclass_pair": (m or {}).get("pair"),
                   "expected_limit_multiclass_strategy": (m or {}).get("strategy"),
                   "expected_limit_ratio_multiclass_to_binary": value, "expected_limit_ratio_error": error})  # fmt: skip
+
+
+def _no_limit(label: str, rows: Sequence[dict]) -> str:
+    """Why a model has no expected limit: no folds/limits.json, or every strategy failed (the first error)."""
+    if all(r["status"] == "missing" for r in rows):
+        return f"the {label} model has no folds/limits.json: run it with --fold all"
+    error = next((r.get("error") for r in rows if r.get("error")), "no expected limit")
+    return f"no {label} strategy gave a limit: {error}"
+
+
+def compare_lines(channel: str, signal: str, binary: dict[str, tuple[Path, str]], multiclass: tuple[Path, str],
+                  pairs: dict[str, str]) -> list[str]:
+    """`pnetviz compare`'s lines on the expected limit, one per compared background: `binary`:
+    background -> (the binary model's folds/ directory, its model name); `multiclass`: the same of
+    the multi-class model; `pairs`: background -> its multi-class class. Read from the models'
+    folds/limits.json as they are on disk (written by `pnetviz binary`/`multiclass --fold all`)."""
+    from pnetviz.summary.limitsrows import model_rows  # noqa: PLC0415
+
+    mc_rows = model_rows(multiclass[0], channel, signal, "multiclass", multiclass[1])
+    lines = []
+    for background, cls in pairs.items():
+        b_rows = model_rows(binary[background][0], channel, signal, "binary", binary[background][1])
+        c = {"channel": channel, "signal": signal, "binary_model": binary[background][1], "multiclass_model": multiclass[1],
+             "multiclass_class": cls}  # fmt: skip
+        annotate([c], [*b_rows, *mc_rows])
+        if c["better_expected_limit"] == "missing":
+            why = [_no_limit(label, rows) for label, value, rows in
+                   (("binary", c["expected_limit_binary"], b_rows), ("multi-class", c["expected_limit_multiclass"], mc_rows))
+                   if value is None]  # fmt: skip
+            lines.append(text_line(f"expected limit, signal vs {background}: missing ({'; '.join(why)})"))
+            continue
+        better = {"binary": "binary is better", "multiclass": "multi-class is better", "tie": "a tie"}[c["better_expected_limit"]]
+        ratio_text = pm(c["expected_limit_ratio_multiclass_to_binary"], c["expected_limit_ratio_error"], fallback=".3f")
+        lines.append(text_line(f"expected limit, signal vs {background}: binary {c['expected_limit_binary']:.3g} "
+                               f"({c['expected_limit_binary_strategy']}) vs multi-class {c['expected_limit_multiclass']:.3g} "
+                               f"({c['expected_limit_multiclass_pair']}, {c['expected_limit_multiclass_strategy']}): {better} "
+                               f"(multi-class / binary {ratio_text})"))  # fmt: skip
+    return lines

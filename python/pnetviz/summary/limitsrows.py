@@ -111,23 +111,27 @@ def strategy_row(base: dict, s: dict, path: Path, pair: str) -> dict:
 
 
 def job_rows(job: dict) -> list[dict]:
-    """The rows of one finished binary or multi-class job: its strategies from folds/limits.json,
-    or one row with status "missing" when the model has none."""
-    folds = Path(job["outputs"][0]).parent / "folds"
-    path = folds / FILE
-    masses = signal_masses(job["signal"]) or (None, None)
-    base = {"channel": job["channel"], "signal": job["signal"], "m_hc": masses[0], "m_a": masses[1], "kind": job["kind"],
-            "model": job["model"] or ""}  # fmt: skip
+    """The rows of one finished binary or multi-class job (its fold sets' parent holds folds/)."""
+    return model_rows(Path(job["outputs"][0]).parent / "folds", job["channel"], job["signal"], job["kind"], job["model"] or "",
+                      job.get("pair") or "")  # fmt: skip
+
+
+def model_rows(folds: Path, channel: str, signal: str, kind: str, model: str, pair: str = "") -> list[dict]:
+    """The rows of one model whose fold summary is `folds`: its strategies from limits.json, or
+    one row with status "missing" when the model has none."""
+    path = Path(folds) / FILE
+    masses = signal_masses(signal) or (None, None)
+    base = {"channel": channel, "signal": signal, "m_hc": masses[0], "m_a": masses[1], "kind": kind, "model": model}
     doc = setfiles.read_object(path, WHAT, missing_ok=True)
     if doc is None:
-        return [{**base, "pair": job.get("pair") or "", "strategy": "", "status": MISSING, "folds": 0,
+        return [{**base, "pair": pair, "strategy": "", "status": MISSING, "folds": 0,
                  "error": f"no {FOLDS_FILE} (one fold, or limits not computed)"}]  # fmt: skip
-    rows = []
+    found = []
     for e in entries(doc, path):
-        pair = e.get("pair") if isinstance(e.get("pair"), str) else (job.get("pair") or "")
-        entry_base = {**base, "kind": e["kind"] if isinstance(e.get("kind"), str) else job["kind"]}
-        rows += [strategy_row(entry_base, s, path, pair) for s in e["strategies"]]
-    return rows
+        entry_base = {**base, "kind": e["kind"] if isinstance(e.get("kind"), str) else kind}
+        found += [strategy_row(entry_base, s, path, e["pair"] if isinstance(e.get("pair"), str) else pair)
+                  for s in e["strategies"]]  # fmt: skip
+    return found
 
 
 def rows(data: dict) -> list[dict]:
