@@ -1,0 +1,38 @@
+"""expected(): the expected significance and limit of a prepared model, by the closed forms
+(no nuisance parameter) or by the Asimov fits of its HistFactory workspace."""
+
+from __future__ import annotations
+
+from pnetviz.limits import asymptotic
+from pnetviz.limits.asymptotic import FitFailed
+from pnetviz.limits.fit import AsimovFits
+from pnetviz.limits.histfactory import workspace
+from pnetviz.limits.prepare import has_nuisances, mu_scale, prepare, totals
+from pnetviz.limits.spec import Expected, FitModel
+
+
+def from_workspace(ws, mu_start: float) -> Expected:
+    """The expected results of a workspace (HistFactory's, or one read back from HS3 JSON)."""
+    fits = AsimovFits(ws)
+    names = fits.nuisance_names()
+    try:
+        z = fits.significance()
+        limit, _ = asymptotic.solve_limit(fits.sqrt_qa, mu_start)
+    except FitFailed as err:
+        return Expected(significance=None, limit=None, nuisances=names, error=str(err))
+    return Expected(significance=z, limit=limit, nuisances=names, error=None)
+
+
+def expected_results(model: FitModel) -> Expected:
+    prepared = prepare(model)
+    model, report = prepared.model, prepared.negative_bins
+    if prepared.problem:
+        return Expected(significance=None, limit=None, error=prepared.problem, negative_bins=report)
+    scale = mu_scale(model)
+    if not has_nuisances(model):
+        s, b = totals(model)
+        return Expected(significance=asymptotic.closed_form_significance(s, b),
+                        limit=asymptotic.closed_form_limit(s, b), nuisances=(), error=None, negative_bins=report)
+    ws = workspace(model, mu_max=10 * scale)
+    result = from_workspace(ws, mu_start=scale / 2)
+    return Expected(result.significance, result.limit, result.nuisances, result.error, report)
