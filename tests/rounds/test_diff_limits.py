@@ -76,6 +76,21 @@ def test_a_round_without_limits_is_missing_never_dropped(tmp_path):
     assert "round A has no campaign_limits.json" in r["why"]
 
 
+def test_a_model_without_limits_json_in_one_round_names_it_on_each_strategy(tmp_path):
+    a = write_round(tmp_path / "a", None, None)  # the model's folds/limits.json has no strategy: as if never written
+    (tmp_path / "a" / "sets" / "Run3Mu" / "MHc130_MA90" / LIMITS_BINARY / "folds" / "limits.json").unlink()
+    a.joinpath("campaign_limits.json").unlink()
+    jobs = [limits_job(tmp_path / "a" / "sets", "Run3Mu", "MHc130_MA90", "binary", LIMITS_BINARY, "ttZ")[0]]
+    (a / "campaign_limits.json").write_text(limits.files(limits.section({"jobs": jobs}))["campaign_limits.json"])
+    b = write_round(tmp_path / "b", 1.5, [1.0, 1.1, 1.2])
+    rows = by_strategy(difflimits.compare(a, b))
+    assert ("MHc130_MA90", "") not in rows  # the missing model's row stands for the strategies B has
+    for strategy_name in ("score-fit", "cut-and-mass"):
+        r = rows[("MHc130_MA90", strategy_name)]
+        assert (r["missing"], r["limit_a"]) == ("A", None)
+        assert r["why"] == "round A: no folds/limits.json for this model"
+
+
 def test_a_strategy_one_round_lacks_is_named(tmp_path):
     a = write_round(tmp_path / "a", 2.0, None)  # no cut-and-mass in A
     b = write_round(tmp_path / "b", 1.5, [1.0, 1.1, 1.2])

@@ -73,13 +73,13 @@ def channel_table(channel: str, rows: list[dict], number_of: dict[str, int]) -> 
 
 def latex_table(sec: dict) -> str:
     """One table float per channel (channel_table), in the rows' order; the variants named below."""
-    rows = sec["rows"]
-    variants = sorted({r["variant"] for r in rows})
+    found = sec["rows"]
+    variants = sorted({r["variant"] for r in found})
     number_of = {v: i + 1 for i, v in enumerate(variants)}
     lines = [r"% pnetviz: expected limits per strategy (issue 52); needs \usepackage{booktabs}"]
-    for channel in dict.fromkeys(r["channel"] for r in rows):
-        lines += channel_table(channel, [r for r in rows if r["channel"] == channel], number_of)
-    if not rows:
+    for channel in dict.fromkeys(r["channel"] for r in found):
+        lines += channel_table(channel, [r for r in found if r["channel"] == channel], number_of)
+    if not found:
         lines.append(r"% no model of this round has expected limits (folds/limits.json)")
     if variants:
         names = "; ".join(f"V{number_of[v]}: \\texttt{{{escape.latex(v) or '(none)'}}}" for v in variants)

@@ -112,8 +112,9 @@ def strategy_row(base: dict, s: dict, path: Path, pair: str) -> dict:
 
 def job_rows(job: dict) -> list[dict]:
     """The rows of one finished binary or multi-class job (its fold sets' parent holds folds/)."""
+    background = job.get("pair") if job["kind"] == "binary" else None  # a binary job's pair: its background
     return model_rows(Path(job["outputs"][0]).parent / "folds", job["channel"], job["signal"], job["kind"], job["model"] or "",
-                      job.get("pair") or "")  # fmt: skip
+                      f"signal_vs_{background}" if background else "")  # as limits.json names the pair (jobs.limits.pair_id)
 
 
 def model_rows(folds: Path, channel: str, signal: str, kind: str, model: str, pair: str = "") -> list[dict]:
