@@ -36,7 +36,7 @@ demo() {
   local events=3000
   if [ "${1:-}" = "--events" ]; then events="$2"; fi
   "$VENV/bin/pnetviz" demo --output results --events "$events"
-  "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02
+  "$VENV/bin/pnetviz" campaign --results-dir results --plots-dir plots --syst all --score-shift background=0.02 --mass-column m_mumu
   echo "[run.sh] demo done: the campaign summary is in plots/campaign/ (maps, LaTeX table, CSV); every model's plots under plots/results/"
   echo "[run.sh] the web report: python3 -m http.server -d plots 8000, then open http://127.0.0.1:8000/"
   echo "[run.sh] PNGs of the report's figures only; every plot as PDF for a note: $VENV/bin/pnetviz render plots --formats pdf (docs/note-figures.md)"

@@ -147,3 +147,14 @@ def test_mass_strategies_without_mass_say_why():
     assert built[0].error is None and built[0].model is not None
     assert [b.error for b in built[1:]] == ["no mass observable (give --mass-column)"] * 2
     assert all(b.model is None for b in built[1:])
+
+
+def test_mass_bins_merged_until_each_holds_the_minimum():
+    edges = np.array([0.0, 1, 2, 3, 4, 5])
+    assert st.merged_edges(edges, [np.array([3.0, 2, 5, 1, 1])], 5).tolist() == [0.0, 2, 5]  # 3+2 | 5 (+1+1 joins)
+    # every category must hold the minimum
+    two = [np.array([5.0, 5, 5, 5, 5]), np.array([0.0, 5, 0, 5, 5])]
+    assert st.merged_edges(edges, two, 5).tolist() == [0.0, 2, 4, 5]
+    assert st.merged_edges(edges, [np.ones(5)], 100).tolist() == [0.0, 5]  # too few anywhere: one bin
+    c = cols([0.5] * 4, [False, False, True, False], [1.0] * 4, [0.5, 1.5, 1.5, 7.0])
+    assert st.background_counts(c, edges).tolist() == [1.0, 1, 0, 0, 0]  # 7.0 is outside

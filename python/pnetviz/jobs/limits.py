@@ -126,7 +126,7 @@ def pair_doc(script: str, name: str, entry: dict, pooled: oof.Pooled, signal: st
     ident = pair_id(entry)
     per_fold = fold_parts(pooled, test)
     strategies = [strategy_doc(b, per_fold, names, directory, f"{ident}_{b.name}", fit, write)
-                  for b in st.build_all(choice, test, pooled.choice_split, names, edges, signal, spec)]  # fmt: skip
+                  for b in st.build_all(choice, test, pooled.choice_split, names, edges, signal, spec, len(pooled.folds))]  # fmt: skip
     return {"kind": kind_of(script, name), "pair": ident, "name": name, "background": entry["background"],
             "mass_column": None, "strategies": strategies}  # fmt: skip
 

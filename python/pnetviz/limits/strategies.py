@@ -30,6 +30,7 @@ WINDOW_FRACTION = 0.95  # default window: the central interval holding this much
 RESOLUTION_FRACTION = 0.6827  # the resolution sigma: half the central interval holding this much of the signal's mass
 MIN_BACKGROUND_EVENTS = 10  # background MC events a cut or a category must keep on the choice events
 MAX_MASS_BINS = 20
+MIN_FOLD_BIN_EVENTS = 5  # background MC events a mass bin is expected to hold in one fold's test events
 CATEGORY_GAIN = 0.01  # 3 categories only if their combined Z beats 2 by more than this fraction
 
 
@@ -109,6 +110,29 @@ def mass_edges(lo: float, hi: float, sigma: float) -> np.ndarray:
     """Equal-width mass bins of about one resolution sigma across the window (1 to 20 bins)."""
     n = int(min(MAX_MASS_BINS, max(1, round((hi - lo) / sigma)))) if sigma > 0 else 1
     return np.linspace(lo, hi, n + 1)
+
+
+def merged_edges(edges: np.ndarray, counts: list[np.ndarray], minimum: float) -> np.ndarray:
+    """`edges` with neighbouring bins merged, left to right, until every bin holds at least
+    `minimum` in each of `counts` (per bin; the background MC events of each category); a short
+    remainder at the high end joins the last bin. One bin if the whole range holds less."""
+    total = np.zeros((len(counts), edges.size - 1)) if not counts else np.vstack(counts)
+    out, acc = [edges[0]], np.zeros(total.shape[0])
+    for i in range(edges.size - 1):
+        acc = acc + total[:, i]
+        if (acc >= minimum).all() and i < edges.size - 2:
+            out.append(edges[i + 1])
+            acc = np.zeros(total.shape[0])
+    if len(out) > 1 and not (acc >= minimum).all():
+        out.pop()  # the remainder joins the last closed bin
+    return np.array([*out, edges[-1]], float)
+
+
+def background_counts(events: Columns, edges: np.ndarray) -> np.ndarray:
+    """Background MC events per mass bin (inside the edges)."""
+    m = events.mass[~events.is_signal]
+    m = m[(m >= edges[0]) & (m < edges[-1])]
+    return np.bincount(np.searchsorted(edges, m, side="right") - 1, minlength=edges.size - 1)[: edges.size - 1].astype(float)
 
 
 def asimov_z(s, b):
@@ -230,6 +254,9 @@ class MassChoice:
     def report(self) -> dict:
         return {"window": [self.low, self.high], "resolution": self.sigma, "mass_edges": self.edges.tolist()}
 
+    def merged(self, counts: list[np.ndarray], minimum: float) -> MassChoice:
+        return MassChoice(self.low, self.high, self.sigma, merged_edges(self.edges, counts, minimum))
+
 
 def mass_choice(choice: Columns, peak: float | None, spec: tuple[str, float] | None) -> MassChoice | str:
     """The window and mass binning (or one line why there is none)."""
@@ -244,8 +271,10 @@ def mass_choice(choice: Columns, peak: float | None, spec: tuple[str, float] | N
     return MassChoice(lo, hi, sigma, mass_edges(lo, hi, sigma))
 
 
-def cut_and_mass(choice: Columns, test: Columns, chosen_on: str, names: tuple[str, str], mass: MassChoice | str) -> Built:
-    """The mass in the window after the score cut scanned on the choice events."""
+def cut_and_mass(choice: Columns, test: Columns, chosen_on: str, names: tuple[str, str], mass: MassChoice | str,
+                 minimum: float = 0.0) -> Built:  # fmt: skip
+    """The mass in the window after the score cut scanned on the choice events (mass bins merged
+    until each keeps `minimum` background MC events of the choice events above the cut)."""
     if isinstance(mass, str):
         return Built("cut-and-mass", None, chosen_on, {}, mass)
     in_window = (choice.mass >= mass.low) & (choice.mass < mass.high)
@@ -253,18 +282,26 @@ def cut_and_mass(choice: Columns, test: Columns, chosen_on: str, names: tuple[st
     if cut is None:
         return Built("cut-and-mass", None, chosen_on, mass.report(),
                      f"no score cut keeps {MIN_BACKGROUND_EVENTS} background MC events in the mass window")  # fmt: skip
+    passing = choice.select(choice.scores >= cut[0])
+    mass = mass.merged([background_counts(passing, mass.edges)], minimum)
     choices = {**mass.report(), "threshold": cut[0], "choice_z": cut[1]}
     return Built("cut-and-mass", apply("cut-and-mass", choices, test, names), chosen_on, choices)
 
 
-def mass_x_score(choice: Columns, test: Columns, chosen_on: str, names: tuple[str, str], mass: MassChoice | str) -> Built:
-    """The mass in the window in 2 or 3 score categories chosen on the choice events, one channel each."""
+def mass_x_score(choice: Columns, test: Columns, chosen_on: str, names: tuple[str, str], mass: MassChoice | str,
+                 minimum: float = 0.0) -> Built:  # fmt: skip
+    """The mass in the window in 2 or 3 score categories chosen on the choice events, one channel
+    each (mass bins merged until each keeps `minimum` background MC events in every category)."""
     if isinstance(mass, str):
         return Built("mass-x-score", None, chosen_on, {}, mass)
     found = categories(choice, mass.edges)
     if found is None:
         return Built("mass-x-score", None, chosen_on, mass.report(),
                      f"no two score categories keep {MIN_BACKGROUND_EVENTS} background MC events each in the mass window")  # fmt: skip
+    cuts = [-math.inf, *found[0], math.inf]
+    counts = [background_counts(choice.select((choice.scores >= cuts[i]) & (choice.scores < cuts[i + 1])), mass.edges)
+              for i in range(len(cuts) - 1)]  # fmt: skip
+    mass = mass.merged(counts, minimum)
     choices = {**mass.report(), "category_bounds": found[0], "choice_z": found[1]}
     return Built("mass-x-score", apply("mass-x-score", choices, test, names), chosen_on, choices)
 
@@ -290,8 +327,12 @@ def apply(name: str, choices: dict, test: Columns, names: tuple[str, str]) -> Fi
 
 
 def build_all(choice: Columns, test: Columns, chosen_on: str, names: tuple[str, str], edges, signal: str,
-              spec: tuple[str, float] | None = None) -> list[Built]:  # fmt: skip
-    """The three strategies of one pair (`names`: the signal and background process names)."""
+              spec: tuple[str, float] | None = None, folds: int = 1) -> list[Built]:  # fmt: skip
+    """The three strategies of one pair (`names`: the signal and background process names;
+    `folds`: how many folds the test events pool, for the mass bins' guard: each bin keeps, on
+    the choice events, what is expected to be MIN_FOLD_BIN_EVENTS background MC events in one
+    fold's test events)."""
     mass = mass_choice(choice, mass_point(signal), spec)
-    return [score_fit(test, edges, chosen_on, names), cut_and_mass(choice, test, chosen_on, names, mass),
-            mass_x_score(choice, test, chosen_on, names, mass)]  # fmt: skip
+    minimum = MIN_FOLD_BIN_EVENTS * choice.scores.size / max(test.scores.size / max(folds, 1), 1.0)
+    return [score_fit(test, edges, chosen_on, names), cut_and_mass(choice, test, chosen_on, names, mass, minimum),
+            mass_x_score(choice, test, chosen_on, names, mass, minimum)]  # fmt: skip
