@@ -5,7 +5,7 @@ sigma band) and the expected discovery significance, with their spread over the 
 
 A finished model without `folds/limits.json` (one fold, or limits not computed) is one row with
 status "missing"; a strategy whose fit failed is a row with status "failed" and its one line in
-`error`, its numbers empty: never a made-up number. Rows sort by channel, then naturally by mass
+`error`, its numbers empty where the fit gave none: never a made-up number. Rows sort by channel, then naturally by mass
 (MHc130_MA90 before MHc130_MA100), then model, pair and strategy (STRATEGIES order): row_key.
 """
 
