@@ -5,6 +5,7 @@ ratio, and empty cells where a signal point has no limit."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,15 @@ def test_strategies_of_one_model_share_a_colour_range(stored):
     assert len(ranges) == 1
     lo, hi = ranges.pop()
     assert lo < 0.827 and hi > 2.0  # every strategy's values of that model inside
+
+
+def test_the_maps_pass_the_figure_linter(stored):
+    """CMS style, the frame's size at 8 cm, text inside the pad (tests/draw/figlint.py, loaded from its path)."""
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("figlint", Path(__file__).parents[1] / "draw" / "figlint.py")
+    figlint = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figlint)
+    path, _ = stored
+    records = figlint.settled(figlint.lint_records([path], jobs=1))
+    assert not records, figlint.summarize(records)
