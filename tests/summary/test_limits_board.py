@@ -60,7 +60,10 @@ def test_binary_vs_multiclass_verdict_per_signal_point(section):
     line = limitsboard.verdict_line(v)
     assert line.startswith("Run3Mu MHc130_MA100: expected limit binary 0.827") and "multi-class is better" in line
     assert "within the fold spread" not in line  # 0.846 +- 0.064: more than one error from 1
-    assert "no multi-class model" in limitsboard.verdict_line(verdicts[("Run3Mu", "MHc130_MA90")])
+    assert limitsboard.verdict_line(verdicts[("Run3Mu", "MHc130_MA90")]) == (
+        "Run3Mu MHc130_MA90: expected limit: no multi-class model has one (missing)")
+    nothing = {**verdicts[("Run3Mu", "MHc130_MA90")], "binary_expected_limit": None}
+    assert limitsboard.verdict_line(nothing).endswith("no binary and no multi-class model has one (missing)")
 
 
 def test_ratio_of_a_side_without_fold_spread_has_no_error():

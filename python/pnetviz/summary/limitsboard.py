@@ -112,8 +112,8 @@ def verdict_line(v: dict) -> str:
     """One line of a summary: which kind gives the better expected limit at a signal point."""
     where = f"{v['channel']} {v['signal']}"
     if v["better_expected_limit"] == "missing":
-        side = "binary" if v["binary_expected_limit"] is None else "multi-class"
-        return text_line(f"{where}: expected limit: no {side} model has one (missing)")
+        sides = [s for s, k in (("binary", "binary_expected_limit"), ("multi-class", "multiclass_expected_limit")) if v[k] is None]
+        return text_line(f"{where}: expected limit: no {' and no '.join(sides)} model has one (missing)")
     b = f"binary {v['binary_expected_limit']:.3g} ({v['binary_model']} {v['binary_pair']}, {v['binary_strategy']})"
     m = (f"multi-class {v['multiclass_expected_limit']:.3g} ({v['multiclass_model']} {v['multiclass_pair']}, "
          f"{v['multiclass_strategy']})")  # fmt: skip
