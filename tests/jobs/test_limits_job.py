@@ -161,3 +161,20 @@ def test_bad_mass_column_is_one_line(demo, capsys, tmp_path):
     assert run_command("binary", [*common, "--mass-column", "m_mumu", "--mass-window", "wide"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--mass-window 'wide'" in err[0]
+
+
+def test_a_rerun_of_one_fold_updates_the_limits(demo, monkeypatch, capsys):
+    """--fold 1 alone reuses the recorded --mass-column and pools the stored events of the others."""
+    base, plots, _ = demo
+    folds = folds_of(plots / "binary", "binary")
+    before = json.loads((folds / "limits.json").read_text())
+    rec = Recorder()
+    monkeypatch.setattr(fitmodel, "expected", rec.expected)
+    monkeypatch.setattr(fitmodel, "write_outputs", rec.write)
+    argv = ["--results-dir", str(base / "results"), "--channel", CHANNEL, "--signal", SIGNAL, "--background", "ttZ",
+            "--fold", "1", *FAST, "--plots-dir", str(plots / "binary")]  # fmt: skip
+    assert run_command("binary", argv) == 0
+    after = json.loads((folds / "limits.json").read_text())
+    assert [s["choices"] for s in after["strategies"]] == [s["choices"] for s in before["strategies"]]
+    assert all(s["error"] is None and len(s["per_fold"]) == 3 for s in after["strategies"])
+    assert len(rec.models) == 12

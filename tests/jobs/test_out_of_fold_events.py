@@ -56,3 +56,57 @@ def test_a_file_that_would_inflate_past_the_bound_is_not_read(tmp_path, monkeypa
         size = sum(i.file_size for i in z.infolist())
     monkeypatch.setattr(outoffold, "MAX_EVENT_BYTES", size - 1)  # a deflate bomb's declared sizes, scaled down
     assert outoffold.load(tmp_path) is None
+
+
+def with_limit_columns() -> dict:
+    """pairs() with the mass and one systematic on the first pair's splits."""
+    out = pairs()
+    pair = out["S vs ttZ"]["pair"]
+    test = oof.Split(pair.test.scores, pair.test.is_signal, pair.test.weights, np.array([91.0, 30.0, 88.5]),
+                     {"jes": (np.array([1.1, 0.6, 2.2]), np.array([0.9, 0.4, 1.8]))})  # fmt: skip
+    choice = oof.Split(pair.choice.scores, pair.choice.is_signal, pair.choice.weights, np.array([50.0, 90.0]),
+                       {"jes": (np.array([1.6, 0.3]), np.array([1.4, 0.2]))})  # fmt: skip
+    out["S vs ttZ"]["pair"] = oof.FoldPair(test, choice, "valid", (3.0, 40.0))
+    return out
+
+
+def test_mass_and_systematics_round_trip(tmp_path):
+    outoffold.store(tmp_path, with_limit_columns())
+    back = outoffold.load(tmp_path)
+    first = back["S vs ttZ"]["pair"]
+    assert first.test.mass.tolist() == [91.0, 30.0, 88.5] and first.choice.mass.tolist() == [50.0, 90.0]
+    assert [a.tolist() for a in first.test.systs["jes"]] == [[1.1, 0.6, 2.2], [0.9, 0.4, 1.8]]
+    assert [a.tolist() for a in first.choice.systs["jes"]] == [[1.6, 0.3], [1.4, 0.2]]
+    second = back["S vs ttX (LR)"]["pair"]  # stored without: none read back
+    assert second.test.mass is None and second.test.systs == {}
+    pooled = oof.pool({0: first, 1: pairs()["S vs ttZ"]["pair"]})  # a fold without the mass: the pooled split has none
+    assert pooled.test.mass is None and pooled.test.systs == {}
+    pooled = oof.pool({0: first, 1: first})
+    assert pooled.test.mass.tolist() == [91.0, 30.0, 88.5] * 2 and pooled.test.systs["jes"][1].tolist() == [0.9, 0.4, 1.8] * 2
+
+
+def test_mass_of_another_length_is_not_read(tmp_path):
+    outoffold.store(tmp_path, with_limit_columns())
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE) as z:
+        kept = {n: z.read(n) for n in z.namelist() if n != "p0_test_mass.npy"}
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE, "w") as z:
+        for n, data in kept.items():
+            z.writestr(n, data)
+        with z.open("p0_test_mass.npy", "w") as member:
+            np.lib.format.write_array(member, np.array([1.0, 2.0]), allow_pickle=False)
+    assert outoffold.load(tmp_path) is None
+
+
+def test_limit_columns_from_the_ntuple_columns():
+    class Preds:  # the fields of io.ntuple.Predictions that limit_columns reads
+        weight = np.array([2.0, -1.0, 0.0, 4.0])
+        extra = {"m": np.array([10.0, 20.0, 30.0, 40.0]), "weight__jesUp": np.array([3.0, -2.0, 5.0, 4.0]),
+                 "weight__jesDown": np.array([1.0, -0.5, 1.0, 2.0]), "weight__loneUp": np.ones(4)}  # fmt: skip
+
+    sel = np.array([True, True, True, False])
+    used = np.array([2.0, 1.0, 0.0])  # |w| of the selected events
+    got = outoffold.limit_columns(Preds, sel, used, "m")
+    assert got["mass"].tolist() == [10.0, 20.0, 30.0]
+    assert list(got["systs"]) == ["jes"]  # an Up without its Down is not a systematic
+    up, down = got["systs"]["jes"]
+    assert up.tolist() == [3.0, 2.0, 0.0] and down.tolist() == [1.0, 0.5, 0.0]  # |w| x variation / nominal

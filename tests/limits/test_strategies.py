@@ -158,3 +158,22 @@ def test_mass_bins_merged_until_each_holds_the_minimum():
     assert st.merged_edges(edges, [np.ones(5)], 100).tolist() == [0.0, 5]  # too few anywhere: one bin
     c = cols([0.5] * 4, [False, False, True, False], [1.0] * 4, [0.5, 1.5, 1.5, 7.0])
     assert st.background_counts(c, edges).tolist() == [1.0, 1, 0, 0, 0]  # 7.0 is outside
+
+
+def test_scan_equals_a_brute_force_scan():
+    rng = np.random.default_rng(7)
+    n = 3000
+    is_signal = rng.random(n) < 0.2
+    scores = np.round(np.clip(np.where(is_signal, rng.normal(0.7, 0.2, n), rng.normal(0.3, 0.2, n)), 0, 1), 3)  # ties
+    w = rng.uniform(0.1, 2.0, n)
+    window = rng.random(n) < 0.6
+    c = cols(scores, is_signal, w, np.zeros(n))
+    thresholds = np.linspace(0, 1, 101)
+    z = []
+    for t in thresholds:
+        keep = window & (scores >= t)
+        nb = (keep & ~is_signal).sum()
+        z.append(st.asimov_z(w[keep & is_signal].sum(), w[keep & ~is_signal].sum()) if nb >= st.MIN_BACKGROUND_EVENTS else -1.0)
+    k = int(np.argmax(z))
+    threshold, best = st.scan_cut(c, window)
+    assert threshold == pytest.approx(thresholds[k]) and best == pytest.approx(z[k], rel=1e-12)

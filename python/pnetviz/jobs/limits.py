@@ -152,7 +152,8 @@ def compute(script: str, out_of_fold, job, stage: Path, fit: Callable | None = N
         doc["mass_column"] = job.mass_column
         pairs.append(doc)
         for s in doc["strategies"]:
-            if s["error"] and not quiet and not (s["name"] != "score-fit" and not job.mass_column):
+            asked = job.mass_column if s["name"] != "score-fit" else getattr(job, "fit_binning", True)  # else the error is expected
+            if s["error"] and asked and not quiet:
                 warnings.warn(f"expected limit of {name}, {s['name']}: {s['error']}", PnetvizWarning, stacklevel=2)
     if not any(directory.iterdir()):
         directory.rmdir()

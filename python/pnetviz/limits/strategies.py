@@ -156,10 +156,15 @@ def scan_cut(choice: Columns, in_window: np.ndarray) -> tuple[float, float] | No
     threshold of equal Z), and that Z; None if no threshold keeps enough background."""
     thresholds = grid(choice.scores)
     sel = choice.select(in_window)
-    passing = sel.scores[None, :] >= thresholds[:, None]
-    s = (passing & sel.is_signal) @ sel.weights
-    b = (passing & ~sel.is_signal) @ sel.weights
-    nb = (passing & ~sel.is_signal).sum(axis=1)
+
+    def above(mask: np.ndarray, weights: np.ndarray) -> np.ndarray:  # sum of weights with score >= each threshold
+        order = np.sort(sel.scores[mask])
+        cum = np.concatenate([[0.0], np.cumsum(weights[mask][np.argsort(sel.scores[mask], kind="stable")][::-1])])
+        return cum[order.size - np.searchsorted(order, thresholds, side="left")]
+
+    s = above(sel.is_signal, sel.weights)
+    b = above(~sel.is_signal, sel.weights)
+    nb = above(~sel.is_signal, np.ones_like(sel.weights))
     z = np.where(nb >= MIN_BACKGROUND_EVENTS, asimov_z(s, b), -1.0)
     if z.max() < 0:
         return None
