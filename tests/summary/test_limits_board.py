@@ -66,6 +66,16 @@ def test_binary_vs_multiclass_verdict_per_signal_point(section):
     assert limitsboard.verdict_line(nothing).endswith("no binary and no multi-class model has one (missing)")
 
 
+def test_equal_limits_share_a_rank():
+    rows = [{"channel": "Run3Mu", "signal": "MHc130_MA90", "kind": k, "model": m, "pair": "signal_vs_ttZ", "strategy": s,
+             "m_hc": 130, "m_a": 90, "status": "ok", "expected_limit": v} for k, m, s, v in
+            (("binary", "B", "cut-and-mass", 2.79), ("multiclass-pair", "M", "cut-and-mass", 2.79), ("binary", "B", "score-fit", 3.5))]  # fmt: skip
+    board = limitsboard.leaderboard(rows)
+    assert [(e["rank"], e["model"], e["strategy"]) for e in board] == [(1, "B", "cut-and-mass"), (1, "M", "cut-and-mass"),
+                                                                       (3, "B", "score-fit")]  # fmt: skip
+    assert limitsboard.binary_vs_multiclass(rows)[0]["better_expected_limit"] == "tie"
+
+
 def test_ratio_of_a_side_without_fold_spread_has_no_error():
     a = {"expected_limit": 2.0, "expected_limit_fold_std": None, "folds": 0}
     b = {"expected_limit": 1.0, "expected_limit_fold_std": 0.1, "folds": 4, "fold_limits": [1.0, 1.1, 1.2, 1.3]}

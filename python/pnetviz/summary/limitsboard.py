@@ -57,8 +57,9 @@ def usable(rows: Sequence[dict]) -> list[dict]:
 
 
 def leaderboard(rows: Sequence[dict]) -> list[dict]:
-    """Per (channel, signal), every usable row ranked by expected limit (lowest first; ties by
-    strategy order, model, pair), with its ratio to the best and to its own score-fit limit."""
+    """Per (channel, signal), every usable row ranked by expected limit (lowest first; equal limits
+    share a rank, listed by strategy order, model, pair), with its ratio to the best and to its own
+    score-fit limit."""
     groups: dict[tuple, list[dict]] = {}
     for r in usable(rows):
         groups.setdefault((r["channel"], r["signal"]), []).append(r)
@@ -68,9 +69,10 @@ def leaderboard(rows: Sequence[dict]) -> list[dict]:
     for members in groups.values():  # rows come sorted (limits.row_key): the groups in mass order
         ranked = sorted(members, key=lambda r: (r["expected_limit"], strategy_key(r["strategy"]), r["model"], r["pair"]))
         best = ranked[0]["expected_limit"]
-        for i, r in enumerate(ranked):
+        for r in ranked:
             ref = reference.get((r["channel"], r["signal"], r["kind"], r["model"], r["pair"]))
-            out.append({**{k: r.get(k) for k in BOARD_FIELDS if k in r}, "rank": i + 1,
+            rank = 1 + sum(o["expected_limit"] < r["expected_limit"] for o in ranked)  # equal limits, equal rank
+            out.append({**{k: r.get(k) for k in BOARD_FIELDS if k in r}, "rank": rank,
                         "ratio_to_best": r["expected_limit"] / best if best > 0 else None,
                         "score_fit_limit": ref, "ratio_to_score_fit": r["expected_limit"] / ref if ref else None})  # fmt: skip
     return out

@@ -34,7 +34,9 @@ def _model(row: dict, prefix: str = "") -> str:
 
 def verdict_table(sec: dict) -> str:
     """Per channel and signal point: the best (rank 1) entry, and binary vs multi-class."""
-    best = {(e["channel"], e["signal"]): e for e in sec["leaderboard"] if e["rank"] == 1}
+    best: dict[tuple, dict] = {}
+    for e in sec["leaderboard"]:  # the first of rank 1 (equal limits share it)
+        best.setdefault((e["channel"], e["signal"]), e)
     head = ("Channel", "Signal", "Best (model, pair)", "Strategy", "Expected limit (&plusmn; fold std)", "Best / score-fit",
             "Better expected limit", "Multi-class / binary")  # fmt: skip
     rows = []
