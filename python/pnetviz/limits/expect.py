@@ -20,7 +20,14 @@ def from_workspace(ws, mu_start: float) -> Expected:
         limit, _ = asymptotic.solve_limit(fits.sqrt_qa, mu_start)
     except FitFailed as err:
         return Expected(significance=None, limit=None, nuisances=names, error=str(err))
+    except Exception as err:  # noqa: BLE001 - a C++ exception from RooFit (cppyy raises it as a Python one): one line, no number
+        return Expected(significance=None, limit=None, nuisances=names, error=_one_line("the fit failed", err))
     return Expected(significance=z, limit=limit, nuisances=names, error=None)
+
+
+def _one_line(what: str, err: BaseException) -> str:
+    first = (str(err).strip().splitlines() or [""])[0][:200]
+    return f"{what}: {type(err).__name__}: {first}" if first else f"{what}: {type(err).__name__}"
 
 
 def expected_results(model: FitModel) -> Expected:
@@ -33,6 +40,10 @@ def expected_results(model: FitModel) -> Expected:
         s, b = totals(model)
         return Expected(significance=asymptotic.closed_form_significance(s, b),
                         limit=asymptotic.closed_form_limit(s, b), nuisances=(), error=None, negative_bins=report)
-    ws = workspace(model, mu_max=10 * scale)
+    try:
+        ws = workspace(model, mu_max=10 * scale)
+    except Exception as err:  # noqa: BLE001 - HistFactory's C++ exceptions: one line, no number
+        return Expected(significance=None, limit=None, error=_one_line("HistFactory could not build the model", err),
+                        negative_bins=report)
     result = from_workspace(ws, mu_start=scale / 2)
     return Expected(result.significance, result.limit, result.nuisances, result.error, report)

@@ -12,29 +12,14 @@ zero parameters).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-
 import numpy as np
 
 from pnetviz.limits.asymptotic import FitFailed
-from pnetviz.limits.histfactory import model_config
-from pnetviz.rootenv import quiet_root, root
+from pnetviz.limits.histfactory import model_config, quiet_messages
+from pnetviz.rootenv import root
 
 
-@contextlib.contextmanager
-def quiet_roofit() -> Iterator[None]:
-    """RooFit's and Minuit's messages below errors kept quiet inside the block (we report fit
-    failures ourselves, from the minimiser's status), restored after."""
-    ROOT = root()
-    service = ROOT.RooMsgService.instance()
-    old = service.globalKillBelow()
-    service.setGlobalKillBelow(ROOT.RooFit.ERROR)
-    try:
-        with quiet_root(ROOT.kError):
-            yield
-    finally:
-        service.setGlobalKillBelow(old)
+ROOT_PRINT_LEVEL = 1  # AsymptoticCalculator's print level as ROOT starts (it has no getter)
 
 
 class AsimovFits:
@@ -51,6 +36,9 @@ class AsimovFits:
         self.nuisances = mc.GetNuisanceParameters() or ROOT.RooArgSet()
         self.globs = mc.GetGlobalObservables() or ROOT.RooArgSet()
         self.params = self.pdf.getParameters(self.observables)
+        for param in self.params:  # only the nuisance parameters float (an HS3 import leaves global observables free)
+            if param.InheritsFrom("RooRealVar") and not self.nuisances.find(param.GetName()) and param.GetName() != self.poi.GetName():
+                param.setConstant(True)
         self.nominal = self.params.snapshot()
         self.floating = [p.GetName() for p in self.nuisances if not p.isConstant()]
         self._nll = {}
@@ -70,7 +58,12 @@ class AsimovFits:
         if mu_asimov not in self._nll:
             ROOT = self.ROOT
             self._reset(mu_asimov)
-            data = ROOT.RooStats.AsymptoticCalculator.GenerateAsimovData(self.pdf, self.observables)
+            calculator = ROOT.RooStats.AsymptoticCalculator
+            calculator.SetPrintLevel(0)  # it prints each channel's dataset otherwise
+            try:
+                data = calculator.GenerateAsimovData(self.pdf, self.observables)
+            finally:
+                calculator.SetPrintLevel(ROOT_PRINT_LEVEL)
             ROOT.SetOwnership(data, True)
             nll = self.pdf.createNLL(data, ROOT.RooFit.Constrain(self.nuisances),
                                      ROOT.RooFit.GlobalObservables(self.globs), ROOT.RooFit.EvalBackend("cpu"))
@@ -111,10 +104,10 @@ class AsimovFits:
 
     def significance(self) -> float:
         """Z = sqrt(q0) on the Asimov data of mu = 1."""
-        with quiet_roofit():
+        with quiet_messages():
             return float(np.sqrt(self._conditional(1.0, 0.0)))
 
     def sqrt_qa(self, mu: float) -> float:
         """sqrt(q_mu,A) on the background-only Asimov data."""
-        with quiet_roofit():
+        with quiet_messages():
             return float(np.sqrt(self._conditional(0.0, mu)))

@@ -11,6 +11,9 @@ luminosity is not a parameter (SetNormalizeByTheory(False): the templates are yi
 
 from __future__ import annotations
 
+import contextlib
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from pnetviz.limits.spec import FitModel, background_sum, samples
@@ -63,16 +66,25 @@ def workspace(model: FitModel, mu_max: float):
     """The RooWorkspace of `model` (owned by Python), with its ModelConfig `MODEL_CONFIG`."""
     ROOT = root()
     meas = measurement(model, mu_max)
+    with quiet_messages():
+        ws = ROOT.RooStats.HistFactory.HistoToWorkspaceFactoryFast.MakeCombinedModel(meas)
+    ROOT.SetOwnership(ws, True)
+    return ws
+
+
+@contextlib.contextmanager
+def quiet_messages() -> Iterator[None]:
+    """RooFit's and ROOT's messages below errors kept quiet inside the block (HistFactory prints
+    its progress; we report failures ourselves, from return values and fit status), restored after."""
+    ROOT = root()
     service = ROOT.RooMsgService.instance()
     old = service.globalKillBelow()
     service.setGlobalKillBelow(ROOT.RooFit.ERROR)
     try:
         with quiet_root(ROOT.kError):
-            ws = ROOT.RooStats.HistFactory.HistoToWorkspaceFactoryFast.MakeCombinedModel(meas)
+            yield
     finally:
         service.setGlobalKillBelow(old)
-    ROOT.SetOwnership(ws, True)
-    return ws
 
 
 def model_config(ws):
@@ -87,10 +99,35 @@ def model_config(ws):
 
 
 def export_hs3(ws, path: Path) -> None:
-    """The workspace as HS3 JSON, written by ROOT's RooJSONFactoryWSTool."""
+    """The workspace as HS3 JSON, written by ROOT's RooJSONFactoryWSTool, then its staterror
+    constraint stated per channel as well (`_stat_constraint`)."""
     ROOT = root()
-    if not ROOT.RooJSONFactoryWSTool(ws).exportJSON(str(path)):
+    with quiet_messages():
+        ok = ROOT.RooJSONFactoryWSTool(ws).exportJSON(str(path))
+    if not ok:
         raise RuntimeError(f"RooJSONFactoryWSTool could not write {path}")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if _stat_constraint(document):
+        path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def _stat_constraint(document: dict) -> bool:
+    """ROOT 6.40's exporter writes a staterror's constraint on the modifier (`constraint_type`:
+    "Gauss"), its importer reads it from the channel (`staterror`: {`constraint_type`,
+    `relThreshold`}) and takes Poisson without it (measured: the model read back had Poisson
+    constraints about nominal values of 1, and its fits ran away). Each channel whose samples
+    carry a staterror gets that entry, from the modifiers' own constraint type; True if one did."""
+    changed = False
+    for dist in document.get("distributions", []):
+        if dist.get("type") != "histfactory_dist" or "staterror" in dist:
+            continue
+        kinds = {m.get("constraint_type", "Gauss") for s in dist.get("samples", []) for m in s.get("modifiers", [])
+                 if m.get("type") == "staterror"}
+        if len(kinds) == 1:
+            kind = kinds.pop()  # both spellings: older importers read `constraint`, newer `constraint_type`
+            dist["staterror"] = {"constraint": kind, "constraint_type": kind, "relThreshold": STAT_THRESHOLD}
+            changed = True
+    return changed
 
 
 def import_hs3(path: Path):
@@ -98,6 +135,8 @@ def import_hs3(path: Path):
     ROOT = root()
     ws = ROOT.RooWorkspace("hs3", "hs3")
     ROOT.SetOwnership(ws, True)
-    if not ROOT.RooJSONFactoryWSTool(ws).importJSON(str(path)):
+    with quiet_messages():
+        ok = ROOT.RooJSONFactoryWSTool(ws).importJSON(str(path))
+    if not ok:
         raise RuntimeError(f"RooJSONFactoryWSTool could not read {path}")
     return ws

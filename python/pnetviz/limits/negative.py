@@ -38,9 +38,10 @@ def _fix(contents: np.ndarray, what: str, report: list[str]) -> np.ndarray:
 
 def _sample(sample: Sample, channel: str, report: list[str]) -> Sample:
     where = f"{channel}/{sample.name}"
+    contents = _fix(sample.contents, where, report)
     systs = {name: (_fix(up, f"{where} {name}Up", report), _fix(down, f"{where} {name}Down", report))
              for name, (up, down) in sample.shape_systs.items()}
-    return replace(sample, contents=_fix(sample.contents, where, report),
+    return replace(sample, contents=contents,
                    sumw2=np.asarray(sample.sumw2, dtype=np.float64), shape_systs=systs)
 
 

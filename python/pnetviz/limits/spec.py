@@ -89,3 +89,5 @@ def check_shapes(model: FitModel) -> None:
             arrays = [s.contents, s.sumw2, *(a for pair in s.shape_systs.values() for a in pair)]
             if any(np.shape(a) != (n,) or not np.all(np.isfinite(a)) for a in arrays):
                 raise ValueError(f"channel {ch.name!r}, process {s.name!r}: every array needs {n} finite values")
+            if np.any(np.asarray(s.sumw2) < 0):
+                raise ValueError(f"channel {ch.name!r}, process {s.name!r}: a sum of w^2 is negative")
