@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LIMITS_BINARY, limits_job, limits_strategy as strategy, write_limits
+from conftest import LIMITS_BINARY, compile_latex, limits_job, limits_strategy as strategy, write_limits
 from pnetviz.cli.commands import run_command
 from pnetviz.rounds import difflimits
 from pnetviz.summary import limits
@@ -124,3 +124,17 @@ def test_a_damaged_campaign_limits_json_is_one_line(tmp_path, capsys):
     assert run_command("diff", [str(a), str(b), "--output", str(tmp_path / "d"), "--formats", "none"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "campaign_limits.json" in err[0] and "rows[0].expected_limit" in err[0]
+
+
+def test_the_latex_table_fits_16_cm_with_long_names(tmp_path):
+    """The widest cells a round has: a multi-class weighted-LR pair, mass-x-score, limits with errors
+    on both sides, a ratio, a row missing in both rounds (pdflatex, no overfull box)."""
+    row = {"channel": "Run1E2Mu", "signal": "MHc160_MA155", "kind": "weighted-lr", "pair": "weighted_lr_signal_vs_all",
+           "variant": "ParticleNet-nNodes128-Adam-initLR0p0010-decay0p00010-StepLR-weighted_ce", "strategy": "mass-x-score",
+           "limit_a": 12.3456, "limit_a_fold_std": 1.2345, "limit_b": 11.2345, "limit_b_fold_std": 1.1234,
+           "ratio_b_to_a": 0.91, "ratio_error": 0.123, "missing": ""}  # fmt: skip
+    gone = {**row, "strategy": "cut-and-mass", "ratio_b_to_a": None, "ratio_error": None, "limit_a": None, "limit_b": None,
+            "missing": "A and B"}  # fmt: skip
+    tex = difflimits.latex_table([row, gone])
+    assert r"$12.3 \pm 1.2$ & $11.2 \pm 1.1$ & $0.91 \pm 0.12$" in tex and "-- (A and B)" in tex
+    compile_latex(tex, tmp_path)

@@ -75,6 +75,7 @@ def test_latex_rounds_by_the_fold_spread_and_the_band(section):
     assert r"$0.83 \pm 0.12$ & $0.83^{+0.37}_{-0.23}$ & $1.23 \pm 0.10$" in line
     assert r"$t\bar{t}Z$" in line  # signal_vs_ttZ by the tables' label
     assert tex.count(r"\begin{table}") == 2  # one float per channel
+    assert "130 & 100 & MC & wLR all & V2 & score-fit" in tex  # weighted_lr_all: the weighted LR, short
 
 
 def test_names_escaped_for_latex_and_csv(section, tmp_path):

@@ -103,24 +103,33 @@ def _number(value: object) -> bool:
 
 
 def latex_table(rows: Sequence[dict]) -> str:
-    """A booktabs table of the expected-limit rows for diff_models.tex ('' without any)."""
+    """A booktabs table of the expected-limit rows for diff_models.tex ('' without any), narrow
+    enough for a 16 cm text width: kind B/MC, the pair by its label, the variant numbered."""
     from pnetviz.metrics.rounding import pm  # noqa: PLC0415
+    from pnetviz.summary.limits import pair_tex  # noqa: PLC0415
 
     if not rows:
         return ""
+    variants = sorted({r["variant"] for r in rows})
+    number_of = {v: i + 1 for i, v in enumerate(variants)}
     lines = ["\\begin{table}[htbp]", "\\centering", "\\footnotesize", "\\setlength{\\tabcolsep}{3pt}",
-             "\\begin{tabular}{@{}llllllll@{}}", "\\toprule",
-             "Channel & Signal & Kind & Pair & Strategy & Limit A & Limit B & B/A \\\\", "\\midrule"]  # fmt: skip
+             "\\begin{tabular}{@{}lllllllll@{}}", "\\toprule",
+             "Channel & Signal & Kind & Pair & Var. & Strategy & Limit A & Limit B & B/A \\\\", "\\midrule"]  # fmt: skip
     for r in rows:
         limits = [pm(r[f"limit_{s}"], r[f"limit_{s}_fold_std"], "latex", fallback=".3g") or "--" for s in ("a", "b")]
-        ratio = pm(r["ratio_b_to_a"], r["ratio_error"], "latex", fallback=".3f") or f"missing in {r['missing']}"
-        cells = [escape.latex(r[k]) for k in ("channel", "signal", "kind", "pair", "strategy")]
+        ratio = pm(r["ratio_b_to_a"], r["ratio_error"], "latex", fallback=".3f") or f"-- ({r['missing']})"
+        cells = [escape.latex(r["channel"]), escape.latex(r["signal"]), "B" if r["kind"] == "binary" else "MC",
+                 pair_tex(r["pair"]), f"V{number_of[r['variant']]}", escape.latex(r["strategy"]) or "--"]  # fmt: skip
         lines.append(" & ".join([*cells, *limits, ratio]) + " \\\\")
+    names = "; ".join(f"V{number_of[v]}: \\texttt{{{escape.latex(v) or '(none)'}}}" for v in variants)
     lines += ["\\bottomrule", "\\end{tabular}",
               "\\caption{Round B vs round A: expected 95\\% CLs limit on the signal strength per model and strategy "
-              "(median $\\pm$ the std of the per-fold medians); B/A with the fold spreads as standard errors, the "
-              "rounds taken as independent; \\emph{missing}: that round has no limit (diff\\_limits.csv: why).}",
-              "\\label{tab:pnetviz-diff-limits}", "\\end{table}"]  # fmt: skip
+              "(median $\\pm$ the std of the per-fold medians; B: binary, MC: multi-class pair or weighted LR, wLR); B/A with "
+              "the fold spreads as standard errors, the rounds taken as independent; -- (A): round A has no limit "
+              "there (diff\\_limits.csv: why).}",
+              "\\label{tab:pnetviz-diff-limits}", "\\end{table}",
+              "\\begingroup\\footnotesize\\raggedright\\noindent Model variants: " + names.replace("-", "-\\allowbreak ")
+              + ".\\par\\endgroup"]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

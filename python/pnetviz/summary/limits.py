@@ -42,7 +42,10 @@ def band_tex(row: dict) -> str:
 
 
 def pair_tex(pair: str) -> str:
-    """A pair as the tables name it: signal_vs_ttZ -> $t\\bar{t}Z$ (summary.latex labels), others escaped."""
+    """A pair as the tables name it: signal_vs_ttZ -> $t\\bar{t}Z$ (summary.latex labels), the weighted
+    LR's weighted_lr_signal_vs_all -> wLR all; other names escaped."""
+    if pair.startswith("weighted_lr_"):
+        return "wLR " + label_tex(pair.removeprefix("weighted_lr_").removeprefix("signal_vs_"))
     return label_tex(pair.removeprefix("signal_vs_")) if pair else "--"
 
 
@@ -50,7 +53,7 @@ def channel_table(channel: str, rows: list[dict], number_of: dict[str, int]) -> 
     """One booktabs table float of a channel's rows (escape.latex on every name; failed and
     missing rows say so over the three number columns)."""
     caption = (rf"Expected 95\% CLs upper limit on the signal strength $\mu$ and expected discovery significance $Z$ "
-               rf"in the {channel_tex(channel)} channel per model (B: binary, MC: multi-class pair or weighted LR, "
+               rf"in the {channel_tex(channel)} channel per model (B: binary, MC: multi-class pair or weighted LR (wLR), "
                rf"V: the model variant) and strategy: pooled out-of-fold templates, Asimov data = background sum "
                rf"(blind); median $\pm$ sample std of the per-fold medians, the $\pm1\sigma$ band of the median, "
                rf"digits by the PDG rule. Masses in GeV.")  # fmt: skip
