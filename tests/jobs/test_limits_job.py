@@ -83,7 +83,7 @@ def test_binary_limits_json(demo):
         assert [f["fold"] for f in s["per_fold"]] == [0, 1, 2]
         medians = [f["expected_limit"]["median"] for f in s["per_fold"]]
         assert s["fold_spread"]["expected_limit_median_std"] == pytest.approx(np.std(medians, ddof=1), rel=1e-12)
-        assert (folds / s["datacard"]).is_file() and s["datacard"] == f"limits/signal_vs_ttZ_{s['name']}.txt"
+        assert (folds / s["datacard"]).is_file() and s["datacard"] == f"limits/signal_vs_ttZ_{s['name'].replace('-', '_')}.txt"
     marker = json.loads((folds / ".pnetviz-set.json").read_text())
     assert marker["nested_files"] == sorted(s["datacard"] for s in pair["strategies"])
     assert "limits.json" in marker["files"]
@@ -178,3 +178,26 @@ def test_a_rerun_of_one_fold_updates_the_limits(demo, monkeypatch, capsys):
     assert [s["choices"] for s in after["strategies"]] == [s["choices"] for s in before["strategies"]]
     assert all(s["error"] is None and len(s["per_fold"]) == 3 for s in after["strategies"])
     assert len(rec.models) == 12
+
+
+def test_real_fits_write_valid_datacards(demo, tmp_path):
+    """The binary model with the real fit and writer (limits.model): numbers for every strategy,
+    pooled and per fold, and each datacard passes the validator, its files listed in the marker."""
+    from pnetviz.limits.validate import validate_datacard  # noqa: PLC0415
+
+    base, _, _ = demo
+    argv = ["--results-dir", str(base / "results"), "--channel", CHANNEL, "--signal", SIGNAL, "--background", "ttZ",
+            "--fold", "all", *FAST, "--mass-column", "m_mumu", "--syst", "all", "--plots-dir", str(tmp_path)]  # fmt: skip
+    assert run_command("binary", argv) == 0
+    folds = folds_of(tmp_path, "binary")
+    doc = json.loads((folds / "limits.json").read_text())
+    listed = json.loads((folds / ".pnetviz-set.json").read_text())["nested_files"]
+    for s in doc["strategies"]:
+        assert s["error"] is None, s["error"]
+        assert s["expected_significance"] > 0 and 0 < s["expected_limit"]["m2"] < s["expected_limit"]["median"] < s["expected_limit"]["p2"]
+        assert any(n.startswith("alpha_") for n in s["nuisances"])  # the weight systematic
+        assert all(f["expected_significance"] is not None for f in s["per_fold"])
+        assert s["fold_spread"]["expected_limit_median_std"] > 0
+        files = [s[k] for k in ("datacard", "shapes", "hs3", "pyhf")]
+        assert all((folds / f).is_file() for f in files) and set(files) <= set(listed)
+        assert validate_datacard(folds / s["datacard"]) == []

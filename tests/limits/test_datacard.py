@@ -70,6 +70,12 @@ def test_missing_shape_is_caught(card):
     assert validate_datacard(path, model) == ["SR/ttZ: shape systematic jes: no SR/ttZ_jesDown in the shapes file"]
 
 
+def test_missing_process_histogram_is_caught(card):
+    path, shapes, model = card
+    rewrite(shapes, "SR/WZ", lambda h: None)
+    assert validate_datacard(path, model) == ["SR/WZ: no histogram in the shapes file"]
+
+
 def test_wrong_bin_error_is_caught(card):
     path, shapes, model = card
 

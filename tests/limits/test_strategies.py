@@ -177,3 +177,4 @@ def test_scan_equals_a_brute_force_scan():
     k = int(np.argmax(z))
     threshold, best = st.scan_cut(c, window)
     assert threshold == pytest.approx(thresholds[k]) and best == pytest.approx(z[k], rel=1e-12)
+

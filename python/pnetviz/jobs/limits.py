@@ -104,6 +104,12 @@ def strategy_doc(built: st.Built, per_fold: dict[int, st.Columns], names: tuple[
     return doc
 
 
+def stem(pair: str, strategy: str) -> str:
+    """The files' stem of a pair's strategy, a plain name for the datacard (letters, digits, _; any
+    other character of a class name as _): signal_vs_ttZ_cut_and_mass."""
+    return st.process_name(f"{pair}_{strategy}")
+
+
 def kind_of(script: str, name: str) -> str:
     if script == "binary":
         return "binary"
@@ -125,7 +131,7 @@ def pair_doc(script: str, name: str, entry: dict, pooled: oof.Pooled, signal: st
     edges = (entry.get("binning") or {}).get("edges")
     ident = pair_id(entry)
     per_fold = fold_parts(pooled, test)
-    strategies = [strategy_doc(b, per_fold, names, directory, f"{ident}_{b.name}", fit, write)
+    strategies = [strategy_doc(b, per_fold, names, directory, stem(ident, b.name), fit, write)
                   for b in st.build_all(choice, test, pooled.choice_split, names, edges, signal, spec, len(pooled.folds))]  # fmt: skip
     return {"kind": kind_of(script, name), "pair": ident, "name": name, "background": entry["background"],
             "mass_column": None, "strategies": strategies}  # fmt: skip
