@@ -6,6 +6,7 @@ import fcntl
 import importlib
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,3 +180,90 @@ def demo_round(tmp_path_factory) -> DemoRound:
                                             "--images", "none", "-q", *API_FAST]) == 0  # fmt: skip
             (base / "built").touch()
     return DemoRound(results, plots)
+
+
+# --- folds/limits.json as jobs.limits writes it (issue 52's contract), for the round's-answer tests ---
+
+
+def limits_strategy(name: str, median: float | None, per_fold: Sequence[float] = (), z: float | None = None,
+                    per_fold_z: Sequence[float] = (), band: tuple[float, float] | None = None, error: str | None = None) -> dict:
+    """One strategy object of folds/limits.json: the median (band: (m1, p1), else median * (0.7, 1.4);
+    m2, p2 at 0.5 and 2 times the median), the per-fold medians and Z, their sample std as the fold spread."""
+    def spread(values):
+        return float(np.std(values, ddof=1)) if len(values) > 1 else None
+
+    m1, p1 = band or ((0.7 * median, 1.4 * median) if median is not None else (None, None))
+    limit = None if median is None else {"median": median, "m2": 0.5 * median, "m1": m1, "p1": p1, "p2": 2.0 * median}
+    return {"name": name, "expected_significance": z, "expected_limit": limit, "chosen_on": "valid", "nuisances": ["mu"],
+            "datacard": f"limits/{name}.txt", "hs3": f"limits/{name}_hs3.json", "pyhf": f"limits/{name}_pyhf.json",
+            "per_fold": [{"fold": i, "expected_significance": per_fold_z[i] if i < len(per_fold_z) else None,
+                          "expected_limit": {"median": v, "m2": v / 2, "m1": 0.7 * v, "p1": 1.4 * v, "p2": 2 * v}}
+                         for i, v in enumerate(per_fold)],
+            "fold_spread": {"expected_limit_median_std": spread(per_fold), "expected_significance_std": spread(per_fold_z)},
+            "error": error, "negative_bins": []}  # fmt: skip
+
+
+def write_limits(model_dir: Path, model: str, channel: str, signal: str, kind: str, pair: str,
+                 strategies: Sequence[dict] = (), pairs: Sequence[tuple[str, str, Sequence[dict]]] = ()) -> Path:
+    """`<model_dir>/folds/limits.json` (schema 1) as docs/limits.md describes it: a list `pairs`, with
+    `pairs` ((kind, pair, strategies) each) a multi-class model's, else one pair (`kind`, `pair`,
+    `strategies`) that a binary model's file also carries at its top level."""
+    import json
+
+    def entry(kind_, pair_, strategies_):
+        return {"schema": 1, "model": model, "channel": channel, "signal": signal, "kind": kind_, "pair": pair_,
+                "strategies": list(strategies_)}  # fmt: skip
+
+    doc = {"schema": 1, "model": model, "channel": channel, "signal": signal, "kind": kind,
+           "pairs": [entry(*p) for p in pairs] if pairs else [entry(kind, pair, strategies)]}
+    if not pairs:  # a binary model's file: its one pair at the top level too (docs/limits.md, the flat form)
+        doc |= {"pair": pair, "strategies": list(strategies)}
+    path = Path(model_dir) / "folds" / "limits.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+# --- a fabricated round of finished jobs with hand-written folds/limits.json (the round's-answer tests) ---
+
+LIMITS_BINARY = "PN-nNodes64-binary-ttZ"
+LIMITS_MULTI = "PN-nNodes64-4grp-ttX-ttZ-nonprompt"
+LIMITS_HOSTILE = 'PN&_%,"q"-binary-ttZ'  # LaTeX specials, a comma and a quote
+LIMITS_FAILURE = "HistFactory fit did not converge (status 4)"
+
+
+def limits_job(base: Path, channel: str, signal: str, kind: str, model: str, pair: str | None = None) -> tuple[dict, Path]:
+    d = base / channel / signal / model
+    return ({"job": f"{channel}/{signal}/{model}", "status": "done", "message": "", "seconds": 0.0,
+             "outputs": [str(d / "fold-0"), str(d / "fold-1"), str(d / "fold-2")], "kind": kind, "channel": channel,
+             "signal": signal, "model": model, "pair": pair}, d)  # fmt: skip
+
+
+def limits_round(base: Path) -> list[dict]:
+    """The jobs: binary and multi-class at MHc130_MA100 (multi-class mass-x-score best, 0.7), binary
+    at MHc130_MA90 (a failed fit in it), a binary model without limits.json at MHc160_MA85, a
+    hostile model name in Run2E; strategies written out of order."""
+    jobs = []
+    j, d = limits_job(base, "Run3Mu", "MHc130_MA100", "binary", LIMITS_BINARY, "ttZ")
+    write_limits(d, LIMITS_BINARY, "Run3Mu", "MHc130_MA100", "binary", "signal_vs_ttZ", [
+        limits_strategy("mass-x-score", 0.9, [1.2, 1.3, 1.4]),
+        limits_strategy("score-fit", 1.6, [1.9, 2.0, 2.1], z=0.8, per_fold_z=[0.6, 0.7, 0.8]),
+        limits_strategy("cut-and-mass", 0.827, [1.2 - 0.119, 1.2, 1.2 + 0.119], z=1.234, per_fold_z=[0.9, 1.0, 1.1], band=(0.6, 1.2))])
+    jobs.append(j)
+    j, d = limits_job(base, "Run3Mu", "MHc130_MA100", "multiclass", LIMITS_MULTI)
+    write_limits(d, LIMITS_MULTI, "Run3Mu", "MHc130_MA100", "multiclass", "", pairs=[
+        ("multiclass-pair", "signal_vs_ttZ", [limits_strategy("score-fit", 1.1, [1.3, 1.4, 1.5]),
+                                              limits_strategy("cut-and-mass", 0.95, [1.1, 1.2, 1.3]),
+                                              limits_strategy("mass-x-score", 0.7, [1.0, 1.1, 1.2])]),
+        ("weighted-lr", "weighted_lr_all", [limits_strategy("score-fit", 1.05, [1.2, 1.3, 1.4])])])
+    jobs.append(j)
+    j, d = limits_job(base, "Run3Mu", "MHc130_MA90", "binary", LIMITS_BINARY, "ttZ")
+    write_limits(d, LIMITS_BINARY, "Run3Mu", "MHc130_MA90", "binary", "signal_vs_ttZ", [
+        limits_strategy("score-fit", 2.0, [2.2, 2.4, 2.6]), limits_strategy("cut-and-mass", 1.5, [1.7, 1.8, 1.9]),
+        limits_strategy("mass-x-score", None, error=LIMITS_FAILURE)])
+    jobs.append(j)
+    jobs.append(limits_job(base, "Run3Mu", "MHc160_MA85", "binary", LIMITS_BINARY, "ttZ")[0])  # no folds/limits.json
+    j, d = limits_job(base, "Run2E", "MHc100_MA95", "binary", LIMITS_HOSTILE, "ttZ")
+    write_limits(d, LIMITS_HOSTILE, "Run2E", "MHc100_MA95", "binary", "signal_vs_ttZ", [limits_strategy("score-fit", 3.0, [3.1, 3.3, 3.5])])
+    jobs.append(j)
+    return jobs

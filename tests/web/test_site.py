@@ -186,6 +186,16 @@ def test_signal_pages_hold_the_working_point_table(report):
     assert rounding.pm(threshold, float(std) if std else None, "html") in table  # PDG digits (metrics.rounding)
 
 
+def test_the_expected_limits_section_and_page_hold_the_campaigns_rows(report):
+    """The overview links limits.html, whose table has one row per line of campaign_limits.csv."""
+    rows = list(csv.DictReader((report / "campaign" / "campaign_limits.csv").open()))
+    assert rows and {r["signal"] for r in rows} == {"MHc100_MA95", "MHc160_MA85"}
+    site_dir = report / "campaign" / "site"
+    assert 'id="limits"' in (site_dir / "index.html").read_text() and 'href="limits.html"' in (site_dir / "index.html").read_text()
+    table = (site_dir / "limits.html").read_text().split('id="limits-rows"')[1].split("</table>")[0]
+    assert table.count("<tr>") == len(rows) + 1  # header + one row per model, pair and strategy
+
+
 def test_names_from_disk_are_text_never_markup():
     page = site.ModelPage("binary", "Run<i>3Mu", "MHc1\"30", "<script>alert(1)</script>", "ttZ", "results/x")
     text = sitepages.model_page(page, Path("/nonexistent"), site.JSROOT_URL)

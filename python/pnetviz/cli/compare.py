@@ -107,6 +107,23 @@ def jobs(args) -> tuple[list, list[int], Path]:  # args: the run's request (requ
     return with_images(todo, args.images), missing, summary  # --images site: key PNGs in the first fold set only
 
 
+def limit_lines(args, job) -> list[str]:
+    """Which of binary and multi-class gives the better expected limit, per compared background,
+    from the models' folds/limits.json in the plots tree (summary.limitsboard.compare_lines)."""
+    from pnetviz.io import layout  # noqa: PLC0415
+    from pnetviz.output.paths import plots_model_dir  # noqa: PLC0415
+    from pnetviz.summary.limitsboard import compare_lines  # noqa: PLC0415
+
+    def folds(kind: str, model: str | None, background: str | None, predictions: Path) -> Path:
+        file = layout.ModelFile(kind, job.channel, job.signal, job.fold, predictions, model, background)
+        return plots_model_dir(file, args.results_dir, common.plots_root(args), args.round) / "folds"
+
+    binary = {b: (folds("binary", job.binary_models.get(b), b, job.binary_files[b]), job.binary_models.get(b) or "")
+              for b in job.pairs}  # fmt: skip
+    mc = (folds("multiclass", job.multiclass_model, None, job.multiclass_file), job.multiclass_model or "")
+    return compare_lines(job.channel, job.signal, binary, mc, job.pairs)
+
+
 def parser(prog: str | None = None):
     return common.evaluation_parser("compare", prog, DESCRIPTION, EXAMPLES)
 
@@ -144,6 +161,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             note = comparesummary.publish_summary(stages, todo, summary, per_fold, missing)
     if note and not args.quiet:
         print(f"[pnetviz compare] {note}", flush=True)
+    if with_summary and not args.quiet:  # several folds: the models' expected limits, if their fold summaries have them
+        for line in limit_lines(args, todo[0]):
+            print(f"[pnetviz compare] {line}", flush=True)
     if not args.quiet:
         print(driver.published_line("compare", len(targets), note), flush=True)
     return 0

@@ -67,12 +67,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     from pnetviz.requests.outputs import from_namespace  # noqa: PLC0415
 
     args = from_namespace("diff", parser(prog).parse_args(argv))  # the command line, once, typed
-    from pnetviz.rounds import diff, difftables  # noqa: PLC0415
+    from pnetviz.rounds import diff, difflimits, difftables  # noqa: PLC0415
     from pnetviz.io.layout import hyper_tag  # noqa: PLC0415
     from pnetviz.output.atomic import transaction  # noqa: PLC0415
 
     a_dir, b_dir = diff.summary_dir(args.round_a), diff.summary_dir(args.round_b)
-    variants = [sorted({hyper_tag(r.get("model")) for r in diff.load_rows(d)}) for d in (b_dir, a_dir)]
+    variants = [sorted({hyper_tag(r.get("model")) for r in [*diff.load_rows(d), *(difflimits.load(d) or [])]})
+                for d in (b_dir, a_dir)]  # the models of the summary and of the expected limits
     from pnetviz.rounds import diffevents, diffplots  # noqa: PLC0415
 
     roots = (diffplots.sets_root(a_dir), diffplots.sets_root(b_dir))
@@ -90,4 +91,5 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         significant = sum(r["significant"] for r in result.rows)
         print(f"[pnetviz diff] {len(result.rows)} models matched, {significant} significant after Holm's adjustment "
               f"(alpha {args.alpha:g}), {len(result.unmatched)} unmatched: {args.output}", flush=True)  # fmt: skip
+        print(f"[pnetviz diff] {difflimits.summary_line(result.limits)}", flush=True)
     return 0

@@ -24,6 +24,8 @@ folds by index. Per matched model, over the folds both rounds have:
   is a limit ("> X" and "< X" in diff_models.csv), none where both are.
 
 Models of one round only, or without a common fold, are listed as unmatched, never dropped.
+The expected limits of both rounds, per model and strategy, are compared apart (rounds.difflimits:
+the ratio B/A, "missing" where a round has none).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class Diff:
     rows: list[dict] = field(default_factory=list)
     unmatched: list[dict] = field(default_factory=list)
     alpha: float = ALPHA
+    limits: list[dict] = field(default_factory=list)  # by expected limit (rounds.difflimits.FIELDS)
 
 
 def summary_dir(path: Path) -> Path:
@@ -248,6 +251,9 @@ def compare(a_dir: Path, b_dir: Path, renames: Mapping[str, str] | None = None, 
         row["significant"] = bool(row["p_holm"] is not None and row["p_holm"] < alpha)
     for row, p in zip(diff.rows, holm([r["delta_fip2_p_value"] for r in diff.rows]), strict=True):
         row["delta_fip2_p_holm"] = p if finite(p) else None
+    from pnetviz.rounds import difflimits  # noqa: PLC0415
+
+    diff.limits = difflimits.compare(a_dir, b_dir, renames)
     return diff
 
 

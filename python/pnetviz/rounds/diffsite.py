@@ -86,6 +86,9 @@ def page(diff: Diff, names: tuple[str, str], maps: Sequence[str], with_images: b
             prefix = overlay_prefix(diff, i)
             parts.append(f"<h3>{html(what)}</h3>" + image(f"{prefix}roc_curve_folds", "ROC")
                          + image(f"{prefix}rejection_curve_folds", "rejection"))  # fmt: skip
+    from pnetviz.rounds.difflimits import html_section  # noqa: PLC0415
+
+    parts.append(html_section(diff.limits))
     parts.append("<h2>Models of one round only</h2>")
     if diff.unmatched:
         keys = ("round", "channel", "signal", "kind", "pair", "variant", "model", "folds", "why")

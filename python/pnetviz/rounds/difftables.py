@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 from pnetviz import escape
+from pnetviz.rounds import difflimits
 from pnetviz.rounds.diff import BOUNDED, DIFF_FIELDS, RATIO_ERROR, UNMATCHED_FIELDS, Diff, bound_of, bounded_cells
 from pnetviz.metrics.foldtests import RATIO_CONVENTION
 from pnetviz.output.report import dumps
@@ -90,10 +91,12 @@ def files(diff: Diff) -> dict[str, str]:
     """name -> text of every file of the diff."""
     data = {"round_a": str(diff.a), "round_b": str(diff.b), "alpha": diff.alpha, "convention": CONVENTION,
             "fip2_convention": FIP2_CONVENTION,
-            "models": diff.rows, "unmatched": diff.unmatched}  # fmt: skip
+            "models": diff.rows, "unmatched": diff.unmatched, "limits": diff.limits,
+            "limits_convention": difflimits.limitsboard.RATIO_CONVENTION}  # fmt: skip
     return {"diff_models.csv": escape.csv_table([bounded_cells(r) for r in diff.rows], DIFF_FIELDS),
             "diff_unmatched.csv": escape.csv_table(diff.unmatched, UNMATCHED_FIELDS),
-            "diff_models.tex": latex_table(diff),
+            "diff_limits.csv": escape.csv_table(diff.limits, difflimits.FIELDS),
+            "diff_models.tex": latex_table(diff) + difflimits.latex_table(diff.limits),
             "diff.json": dumps(data, allow_nan=False) + "\n"}  # fmt: skip
 
 

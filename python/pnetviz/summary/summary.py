@@ -27,7 +27,7 @@ from pnetviz.metrics.multiplicity import family_size
 from pnetviz.names import name as quantity, symbol
 from pnetviz.output.report import dumps, plain
 from pnetviz.rootenv import set_title
-from pnetviz.summary import binningtable, gatable, ranking
+from pnetviz.summary import binningtable, gatable, limits, ranking
 from pnetviz.summary.latex import latex_tables, leaderboard_tables, working_point_tables
 from pnetviz.summary.leaderboard import (COMPARED_FIELDS, DIFFERENCE_CONVENTION, LEADERBOARD_CONVENTION,  # noqa: F401 - callers use summary.*
                                          LEADERBOARD_FIELDS, Pairing, _variants, fold_statistics, leaderboard, pairings,
@@ -255,7 +255,7 @@ def _auc_vs_ma_figure(name: str, sel: Sequence[dict], kind: str, channel: str, p
 
 
 def figures(data: dict) -> list[canvas.Figure]:
-    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data)
+    return [map_figure(s) for s in map_specs(data["aggregates"], data["binary_vs_multiclass"])] + graph_figures(data["aggregates"]) + binningtable.figures(data) + limits.figures(data)
 
 
 def working_point_files(rows: Sequence[dict]) -> dict[str, str]:
@@ -271,12 +271,13 @@ def write(directory: Path, data: dict, formats: Sequence[str], style,
     as the command gives it), those files too."""
     from pnetviz.output.publish import write_set  # noqa: PLC0415
 
+    limit_files = limits.attach(data)  # first: the comparisons' expected-limit columns
     extra = {
         "campaign_summary.csv": csv_text(data["rows"], ROW_FIELDS),
         "campaign_summary_folds_mean.csv": csv_text(data["aggregates"], [*GROUP_KEY, "variant", "m_hc", "m_a", "folds",
                                                            *(f"{k}_{s}" for k in AGG_FIELDS for s in ("mean", "std")),
                                                     *(f"{k}_{s}" for k in REJECTION_FIELDS for s in ("mean", "lower", "upper"))]),
-        "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], COMPARED_FIELDS),
+        "campaign_binary_vs_multiclass.csv": csv_text(data["binary_vs_multiclass"], (*COMPARED_FIELDS, *limits.COMPARED_FIELDS)),
         "campaign_leaderboard.csv": csv_text(data.get("leaderboard", []), LEADERBOARD_FIELDS),
         "campaign_leaderboard.tex": leaderboard_tables(data.get("leaderboard", [])),
         "campaign_summary.json": dumps(plain(data)) + "\n",
@@ -285,12 +286,14 @@ def write(directory: Path, data: dict, formats: Sequence[str], style,
     extra |= working_point_files(data["working_points"])
     extra |= binningtable.attach(data)
     extra |= gatable.attach(data)
+    extra |= limit_files
     report = {"jobs": {k: sum(j["status"] == k for j in data["jobs"]) for k in STATUS.values()} | {
                   "failed": sum(j["status"] == "failed" for j in data["jobs"])},
               "failed": [j for j in data["jobs"] if j["status"] == "failed"],
               "no_ntuple": [j for j in data["jobs"] if j["status"] == STATUS[NO_NTUPLE]],
               "binary_vs_multiclass": data["binary_vs_multiclass"], "std_convention": data["std_convention"],
-              "families": data.get("families", {})}  # fmt: skip
+              "families": data.get("families", {}),
+              "expected_limits": [limits.verdict_line(v) for v in data["limits"]["binary_vs_multiclass"]]}  # fmt: skip
     written = write_set(directory, formats, style, lambda: figures(data), report, "pnetviz campaign summary", extra,
                         root_name="campaign.root")  # fmt: skip
     if pages is not None:

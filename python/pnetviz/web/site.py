@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pnetviz.escape import html
 from pnetviz.rootenv import root
-from pnetviz.web import binningsite, overlay, sitedatamc, sitepages
+from pnetviz.web import binningsite, limitssite, overlay, sitedatamc, sitepages
 from pnetviz.web.parts import (JSROOT_URL, SITE_DIR, TO_ROOT, ModelPage, _compared_table, _family, _figures,  # noqa: F401 - callers use site.*
                                _fold_order, _leaderboard_table, _link, _mean_std, _models_table, _number, _page,
                                _provenance, _rejection_html, _set_dirs, _table, _thumbs, _working_points_table, csp,
@@ -67,8 +67,9 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     campaign_files = sorted(p.name for p in campaign_dir.iterdir() if p.is_file())
     out = {f"{SITE_DIR}/index.html": overview(data, pages, campaign_files, jsroot, campaign_dir, ga_section(pages, plots_root)),
            f"{SITE_DIR}/site.css": SITE_CSS, f"{SITE_DIR}/site.js": SITE_JS}
-    out[f"{SITE_DIR}/index.html"] = binningsite.with_section(out[f"{SITE_DIR}/index.html"], data)
+    out[f"{SITE_DIR}/index.html"] = limitssite.with_section(binningsite.with_section(out[f"{SITE_DIR}/index.html"], data), data)
     out[f"{SITE_DIR}/index.html"] = sitedatamc.with_section(out[f"{SITE_DIR}/index.html"], plots_root)
+    out[f"{SITE_DIR}/{limitssite.PAGE}"] = limitssite.page(data, campaign_dir, jsroot)
     for channel, signal in sorted({(p.channel, p.signal) for p in pages}):
         out[f"{SITE_DIR}/{signal_address(channel, signal)}"] = sitepages.signal_page(
             channel, signal, pages, data["binary_vs_multiclass"], jsroot, working_points, plots_root)
