@@ -125,3 +125,35 @@ def test_wrong_array_type_is_refused(builds):
     s, y, w = toy(10, np.float32)
     with pytest.raises(TypeError, match="argument 2 must be a contiguous float64 array"):
         roc(builds[0], s, y, w.astype(np.float32))
+
+
+@pytest.mark.parametrize("f32_weights", [True, False])
+def test_one_sort_per_class_gives_the_mixed_sorts_bits(builds, f32_weights):
+    """roc_curve sorts signal and background apart (macros/roc_split.h; 8-byte records when the
+    weights are float32 values): the curve and AUC are those of one sort of mixed records
+    (sort_run + sweep_run), bit for bit, and its chunk sums those the binned bootstrap makes."""
+    from pnetviz.rootenv import compiled  # noqa: PLC0415
+
+    s, y, w = toy(30_000, np.float64, seed=13)
+    if f32_weights:
+        w = w.astype(np.float32).astype(np.float64)
+    n = s.size
+    mixed = compiled('#include "weighted_roc.h"', "weighted_roc.h").pnetviz
+    run = mixed.sort_run_f64(s, w, y, n)
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
+    m = int(mixed.sweep_run_f64(run, tps, fps, thr, auc))
+    for k in builds:
+        split = roc(k, s, y, w)
+        for a, b in zip(split, (tps[:m], fps[:m], thr[:m], auc[0])):
+            np.testing.assert_array_equal(a, b)
+        s32 = s.astype(np.float32)
+        chunks, count = np.empty((4, n // 40 + 1)), np.zeros(1, np.uint64)
+        k.roc_curve_chunks_f32(s32, w, y, n, np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1), 40,
+                               chunks, count)  # fmt: skip
+        c = int(count[0])
+        assert 0 < c <= n // 40 + 1
+        np.testing.assert_allclose(chunks[0, :c].sum(), w[(y == 1)].sum(), rtol=1e-12)
+        replicas = np.empty((4, 32))
+        k.bootstrap_chunks(*[np.ascontiguousarray(chunks[i, :c]) for i in range(4)], c, 32, 7, 0.5, replicas[0], replicas[1])
+        k.roc_bootstrap_f32(s32, w, y, n, 32, 7, 0.5, 40, replicas[2], replicas[3])  # the mixed sort's chunk sums
+        np.testing.assert_array_equal(replicas[:2], replicas[2:])
