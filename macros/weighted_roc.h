@@ -30,96 +30,11 @@
 
 #include "roc_bootstrap.h"
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
+#include "roc_keys.h"
+#include "roc_split.h"
 
 namespace pnetviz {
-
-// One event in a sorted run: an order-preserving unsigned key (ascending key == descending
-// score), the event weight and the class (1 = signal, 0 = background).
-template <typename Key>
-struct RocRecord {
-   Key key;
-   std::uint32_t is_signal;
-   double weight;
-};
-
 namespace detail {
-
-inline std::uint32_t desc_key(float f)
-{
-   if (f == 0.f) f = 0.f; // fold -0 onto +0: they are the same threshold
-   std::uint32_t u;
-   std::memcpy(&u, &f, sizeof u);
-   u = (u & 0x80000000u) ? ~u : (u | 0x80000000u); // ascending in f
-   return ~u;                                         // ascending in -f
-}
-
-inline std::uint64_t desc_key(double f)
-{
-   if (f == 0.) f = 0.;
-   std::uint64_t u;
-   std::memcpy(&u, &f, sizeof u);
-   u = (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
-   return ~u;
-}
-
-inline double key_value(std::uint32_t k)
-{
-   std::uint32_t u = ~k;
-   u = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
-   float f;
-   std::memcpy(&f, &u, sizeof f);
-   return f;
-}
-
-inline double key_value(std::uint64_t k)
-{
-   std::uint64_t u = ~k;
-   u = (u & 0x8000000000000000ull) ? (u & 0x7fffffffffffffffull) : ~u;
-   double f;
-   std::memcpy(&f, &u, sizeof f);
-   return f;
-}
-
-// Scratch storage for n records, not value-initialised (records are written before read).
-// Large buffers are 2 MiB aligned and marked for transparent huge pages: first-touch page
-// faults on fresh buffers otherwise cost as much as a radix pass (measured at 1e7 events).
-struct FreeDeleter {
-   void operator()(void *p) const { std::free(p); }
-};
-template <typename Key>
-using RecordBuffer = std::unique_ptr<RocRecord<Key>[], FreeDeleter>;
-
-template <typename Key>
-RecordBuffer<Key> make_buffer(std::size_t n)
-{
-   constexpr std::size_t kHuge = std::size_t(1) << 21;
-   std::size_t bytes = (n > 0 ? n : 1) * sizeof(RocRecord<Key>);
-   void *p = nullptr;
-   if (bytes >= kHuge) {
-      bytes = (bytes + kHuge - 1) / kHuge * kHuge;
-      p = std::aligned_alloc(kHuge, bytes);
-#ifdef MADV_HUGEPAGE
-      if (p) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-   }
-   if (!p) p = std::malloc(bytes);
-   if (!p) throw std::bad_alloc();
-   return RecordBuffer<Key>(static_cast<RocRecord<Key> *>(p));
-}
-
-constexpr int kRadixBits = 16;
-constexpr std::size_t kBuckets = std::size_t(1) << kRadixBits;
-template <typename Key>
-constexpr int kPasses = (8 * sizeof(Key) + kRadixBits - 1) / kRadixBits;
-
-template <typename Key>
-inline std::size_t digit(Key key, int pass)
-{
-   return (key >> (pass * kRadixBits)) & (kBuckets - 1);
-}
 
 // LSD radix sort of recs[0, n) given per-pass digit histograms; the result ends up in `recs`
 // (buffers are swapped as needed). Passes in which every key shares the digit are skipped.
@@ -238,6 +153,8 @@ std::size_t roc_curve(const Score *score, const double *weight, const std::uint8
                       double *tps, double *fps, double *thresholds, double *auc, std::size_t min_chunk = 0,
                       double *chunks = nullptr, std::size_t *n_chunks = nullptr)
 {
+   if (n < std::size_t(UINT32_MAX)) // one sort per class (roc_split.h): same values, half the bytes moved
+      return roc_split<Key>(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks, n_chunks);
    RecordBuffer<Key> recs;
    const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
    if (min_chunk > 0) {

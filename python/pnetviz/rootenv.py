@@ -35,7 +35,7 @@ def _macro_dir() -> Path:
 
 
 MACRO_DIR = _macro_dir()
-HEADERS = ("weighted_roc.h", "class_tables.h", "error_guard.h")  # column_reader.h: pnetviz.io.native, on first use
+HEADERS = ("error_guard.h",)  # the numeric kernels: pnetviz.io.kernels (compiled for the host, else cling on first use); column_reader.h: pnetviz.io.native
 
 ColorValues = tuple[float, float, float, float]  # red, green, blue, alpha of a TColor
 _START_COLORS: dict[int, ColorValues] = {}  # filled by root(): the colours ROOT starts with

@@ -9,7 +9,7 @@ import pytest
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
 from pnetviz.metrics.roc import SingleClassError, average_precision, binary_clf_curve, decimate, precision_recall, roc_auc
-from pnetviz.rootenv import root
+from pnetviz.rootenv import compiled
 
 
 def weighted_toy(n: int, seed: int, dtype=np.float32, decimals: int = 2):
@@ -169,7 +169,7 @@ def test_decimation_keeps_corner_before_a_jump():
 
 
 def test_sorted_runs_merge_to_the_whole_curve():
-    ROOT = root()
+    ROOT = compiled('#include "weighted_roc.h"', "weighted_roc.h")  # the run API: cling only
     s, y, w = weighted_toy(30_000, 9, np.float64)
     lab = y.astype(np.uint8)
     h = s.size // 2

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.rootenv import compiled, root
+from pnetviz.io.kernels import kernels
+from pnetviz.rootenv import root
 from pnetviz.draw.style import STYLE, cmsstyle
 from pnetviz.draw.geometry import text_width, Figure, Frame, Margins, margins_of, pad_scale, visible_length
 from pnetviz.draw.sampling import SAMPLE_STEP, PackedItems, doubles, drawn_items, items_occupancy, pack_items
@@ -92,8 +93,8 @@ GRID_WORDS = -(-GRID_CELLS // 64)  # 64-bit words per row of the grid
 @functools.cache
 def _occupancy_kernel():
     """(occupancy_fill, first_empty) of macros/occupancy.h (compiled once per process)."""
-    ROOT = compiled('#include "occupancy.h"', "occupancy.h")
-    return ROOT.pnetviz.occupancy_fill, ROOT.pnetviz.first_empty
+    found = kernels()
+    return found.occupancy_fill, found.first_empty
 
 
 def _grid(segments: Sequence[np.ndarray], xs: np.ndarray, ys: np.ndarray, bounds: Sequence[float]) -> np.ndarray:

@@ -16,7 +16,7 @@ import functools
 
 import numpy as np
 
-from pnetviz.rootenv import compiled
+from pnetviz.io.kernels import kernels
 
 DRAW_TOLERANCE = 1e-3  # distance of a drawn line to the exact curve, in fractions of the frame
 
@@ -24,7 +24,7 @@ DRAW_TOLERANCE = 1e-3  # distance of a drawn line to the exact curve, in fractio
 @functools.cache
 def _kernel():
     """simplify_drawn of macros/simplify.h (compiled once per process)."""
-    return compiled('#include "simplify.h"', "simplify.h").pnetviz.simplify_drawn
+    return kernels().simplify_drawn
 
 
 def simplify(x: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:

@@ -7,10 +7,16 @@ restores cmsstyle's previous settings afterwards; every drawing helper runs insi
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
+import re
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-from pnetviz.rootenv import root
+from pnetviz.io.native import _private_dir, cache_dir
+from pnetviz.rootenv import quiet_root, root
 
 STYLE = {
     "colors": {
@@ -154,7 +160,7 @@ def cms_style(options: StyleOptions) -> Iterator[None]:
     forced = bool(ROOT.gROOT.GetForceStyle())  # setCMSStyle forces the style on every object read after it
     try:
         if cms.getCMSStyle() is None:
-            cms.setCMSStyle()  # creates the TStyle once per process
+            _set_cms_style(module)  # the TStyle once per process
         cms.getCMSStyle().cd()
         ROOT.gROOT.ForceStyle(True)  # inside every block as setCMSStyle left it in the first
         _set_label(module, options)
@@ -166,6 +172,70 @@ def cms_style(options: StyleOptions) -> Iterator[None]:
         if style:
             style.cd()
         ROOT.gROOT.ForceStyle(forced)  # a canvas read later (a stored figure) keeps its own style: log y, colours, no stats box
+
+
+def _style_file(module) -> Path | None:
+    """Where cmsstyle's TStyle is kept (the kernels' cache), by cmsstyle's source and ROOT's version."""
+    directory = cache_dir()
+    if not _private_dir(directory):
+        return None
+    ROOT = root()
+    digest = hashlib.sha256(Path(module.__file__).read_bytes())
+    digest.update(str(ROOT.gROOT.GetVersion()).encode() + str(ROOT.gROOT.GetGitCommit()).encode())
+    return directory / f"cmsstyle-{digest.hexdigest()[:20]}.root"
+
+
+def _set_cms_style(module) -> None:
+    """cmsstyle's setCMSStyle, its TStyle read from data: ~80 setters called through PyROOT cost
+    ~0.45 s a process (each call's first resolution), one read of the stored object ~0.1 s. The
+    first process calls the setter and stores its TStyle (a temporary file renamed into place);
+    later ones read it and do what the setter does besides (the style made current, forced,
+    cmsstyle's global set, TColor.DefinedColors as it calls it). Any failure: the setter."""
+    ROOT = root()
+    path = _style_file(module)
+    style = None
+    if path is not None and path.is_file():
+        with quiet_root(), contextlib.suppress(Exception):
+            stored = ROOT.TFile.Open(str(path), "READ")
+            if stored and not stored.IsZombie():
+                style = stored.Get("cmsStyle")
+                style = style if style and style.InheritsFrom("TStyle") and style.GetName() == "cmsStyle" else None
+                stored.Close()
+    if style is None:
+        module.setCMSStyle()
+        if path is not None:
+            _store_style(module.cmsStyle, path)
+        return
+    ROOT.SetOwnership(style, False)  # ROOT's list of styles holds it, as the setter's TStyle
+    old = ROOT.gROOT.GetStyle("cmsStyle")
+    if old:
+        ROOT.gROOT.GetListOfStyles().Remove(old)
+    ROOT.gROOT.GetListOfStyles().Add(style)
+    ROOT.gROOT.SetStyle("cmsStyle")
+    ROOT.gROOT.ForceStyle(True)
+    if module.env_type() != "jupyter" and float(".".join(re.split("\\.|/", ROOT.__version__)[0:2])) >= 6.32:
+        ROOT.TColor.DefinedColors(1)
+    style.cd()
+    module.cmsStyle = style
+
+
+def _store_style(style, path: Path) -> None:
+    """`style` into `path` (a temporary file renamed into place: another process may read it)."""
+    ROOT = root()
+    fd, scratch = tempfile.mkstemp(prefix=".cmsstyle-", suffix=".root", dir=path.parent)
+    os.close(fd)
+    try:
+        with quiet_root():
+            out = ROOT.TFile.Open(scratch, "RECREATE")
+            if out and not out.IsZombie():
+                out.WriteObject(style, "cmsStyle")
+                out.Close()
+                os.replace(scratch, path)
+    except Exception:  # noqa: BLE001 - a style not stored is set by the setter next time
+        pass
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(scratch)
 
 
 @contextlib.contextmanager

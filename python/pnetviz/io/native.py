@@ -100,32 +100,45 @@ def library(directory: Path | None = None) -> Path | None:
     probe = _build_command(MACRO_DIR / SOURCES[1], directory / "reader.so")
     # the key holds what is compiled, not where pnetviz is installed (each test's unpacked wheel) or cached
     key = _key([arg.replace(str(MACRO_DIR), "<macros>").replace(str(directory), "<cache>") for arg in probe])
-    target, failed = directory / f"reader-{key}.so", directory / f"reader-{key}.failed"
+    return built(directory, "reader", key, [lambda target: _build_command(MACRO_DIR / SOURCES[1], target)])
+
+
+def built(directory: Path, stem: str, key: str, commands: Sequence[Callable[[Path], list[str]]]) -> Path | None:
+    """`<directory>/<stem>-<key>.so`, built if missing by the first of `commands` (each gives the
+    compiler's command line for a target path) that succeeds; None if none does (then recorded in
+    `.failed` beside it, with the compiler's messages, and not tried again for that key). Built
+    into a temporary file renamed into place, under a lock: two processes build it once."""
+    target, failed = directory / f"{stem}-{key}.so", directory / f"{stem}-{key}.failed"
     if target.is_file():
         return target
     if failed.exists():
         return None
-    with open(directory / f"reader-{key}.lock", "w") as lock:
+    with open(directory / f"{stem}-{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it: wait for that build
         if target.is_file():
             return target
-        fd, scratch = tempfile.mkstemp(prefix=f".reader-{key}-", suffix=".so", dir=directory)
+        fd, scratch = tempfile.mkstemp(prefix=f".{stem}-{key}-", suffix=".so", dir=directory)
         os.close(fd)
+        messages = []
         try:
-            done = subprocess.run(_build_command(MACRO_DIR / SOURCES[1], Path(scratch)), capture_output=True,
-                                  text=True, timeout=BUILD_SECONDS, check=False, stdin=subprocess.DEVNULL)  # fmt: skip
-            if done.returncode != 0:
-                failed.write_text(f"{' '.join(probe)}\nexit {done.returncode}\n{done.stderr[-20000:]}")
-                return None
-            os.replace(scratch, target)
-        except (OSError, subprocess.SubprocessError) as err:
+            for command in commands:
+                line = command(Path(scratch))
+                try:
+                    done = subprocess.run(line, capture_output=True, text=True, timeout=BUILD_SECONDS, check=False,
+                                          stdin=subprocess.DEVNULL)  # fmt: skip
+                except (OSError, subprocess.SubprocessError) as err:
+                    messages.append(f"{' '.join(line)}\n{err}")
+                    continue
+                if done.returncode == 0:
+                    os.replace(scratch, target)
+                    return target
+                messages.append(f"{' '.join(line)}\nexit {done.returncode}\n{done.stderr[-20000:]}")
             with contextlib.suppress(OSError):
-                failed.write_text(f"{' '.join(probe)}\n{err}")
+                failed.write_text("\n".join(messages))
             return None
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(scratch)
-    return target
 
 
 class Native(NamedTuple):

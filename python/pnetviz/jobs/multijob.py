@@ -17,7 +17,7 @@ from pnetviz.jobs.driver import FoldJob
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import Predictions, classes_from_branches
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
-from pnetviz.rootenv import root
+from pnetviz.io.kernels import kernels
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,7 +120,7 @@ def class_tables(scores: np.ndarray, label: np.ndarray, used: np.ndarray, sel: n
     """Argmax confusion and the N_BINS-bin histograms of every class score for every true class,
     over the events with `sel`, in one C++ pass. `used`: weights after the weight mode."""
     k, n = scores.shape
-    kernel = root().pnetviz.class_tables_f32 if scores.dtype == np.float32 else root().pnetviz.class_tables_f64
+    kernel = kernels().class_tables_f32 if scores.dtype == np.float32 else kernels().class_tables_f64
     confusion, counts = np.empty((k, k)), np.empty((k, k))
     hist, hist_w2 = np.empty((k, k, N_BINS)), np.empty((k, k, N_BINS))
     kernel(scores, n, k, np.ascontiguousarray(label, dtype=np.int32), np.ascontiguousarray(used, dtype=np.float64),

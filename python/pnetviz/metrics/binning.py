@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pnetviz.rootenv import compiled
+from pnetviz.io.kernels import kernels
 
 OBJECTIVES = {"binned_fip": 0, "asimov": 1, "asimov_mc": 2}
 FINE_BINS = 2000
@@ -149,13 +149,13 @@ def report_value(objective: str, total: float, signal: float) -> float:
 
 @functools.cache
 def _kernel():
-    return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.optimal_binning
+    return kernels().optimal_binning
 
 
 @functools.cache
 def transfo_d_kernel():
     """macros/optimal_binning.h's transfo_d_cuts (fitbinning.transfo_d_sets)."""
-    return compiled('#include "optimal_binning.h"', "optimal_binning.h").pnetviz.transfo_d_cuts
+    return kernels().transfo_d_cuts
 
 
 def _arrays(fine: FineBins) -> tuple:

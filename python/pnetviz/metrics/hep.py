@@ -23,6 +23,7 @@ from pnetviz.metrics.prevalence import (  # noqa: F401 - hep.<name> as before th
     prevalence_note,
 )
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
+from pnetviz.io.kernels import kernels
 from pnetviz.rootenv import root
 
 REJECTION_EFFICIENCIES = (0.3, 0.5, 0.7, 0.9)
@@ -220,7 +221,7 @@ def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, re
         auc, eps_b = np.empty(replicas), np.empty(replicas)
         if replicas > 0:
             ws, vs, wb, vb = (np.ascontiguousarray(row) for row in chunks)
-            root().pnetviz.bootstrap_chunks(ws, vs, wb, vb, ws.size, replicas, seed, 0.5, auc, eps_b)
+            kernels().bootstrap_chunks(ws, vs, wb, vb, ws.size, replicas, seed, 0.5, auc, eps_b)
         return _bootstrap_result(auc, eps_b, (scores, is_signal, weights))
     scores = np.asarray(scores)
     scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
@@ -228,7 +229,7 @@ def bootstrap(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, re
     w = np.ascontiguousarray(weights, dtype=np.float64)
     auc, eps_b = np.empty(replicas), np.empty(replicas)
     if replicas > 0:
-        core = root().pnetviz
+        core = kernels()
         kernel = core.roc_bootstrap_f32 if scores.dtype == np.float32 else core.roc_bootstrap_f64
         chunk = max(1, bootstrap_chunk_size(scores.size, binned))
         kernel(scores, w, labels, scores.size, replicas, seed, 0.5, chunk, auc, eps_b)
@@ -307,7 +308,7 @@ def auc_weight_modes(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
     scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64))
     labels = np.ascontiguousarray(np.asarray(is_signal) != 0).view(np.uint8)
     out = np.empty(3)
-    core = root().pnetviz
+    core = kernels()
     kernel = core.auc_weight_modes_f32 if scores.dtype == np.float32 else core.auc_weight_modes_f64
     kernel(scores, np.ascontiguousarray(weights, dtype=np.float64), labels, scores.size, out)
     return {mode: (float(v) if np.isfinite(v) else None) for mode, v in zip(("abs", "signed", "drop"), out, strict=True)}

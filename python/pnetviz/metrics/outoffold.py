@@ -21,7 +21,7 @@ from pnetviz.metrics import binning as bn
 from pnetviz.metrics import hep
 from pnetviz.metrics.fitbinning import Events, pair_binning
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
-from pnetviz.rootenv import root
+from pnetviz.io.kernels import kernels
 
 SEED = 20251001  # as the per-fold bootstrap's default seed
 CHOICE_SPLITS = ("valid", "train")  # where the pooled binning is chosen, in order of preference
@@ -112,7 +112,7 @@ def rejection_replicas(split: Split, eps_s: float, replicas: int, seed: int) -> 
     auc, eps_b = np.empty(replicas), np.empty(replicas)
     if replicas > 0:
         chunk = max(1, hep.bootstrap_chunk_size(scores.size))
-        root().pnetviz.roc_bootstrap_f64(scores, w, labels, scores.size, replicas, seed, float(eps_s), chunk, auc, eps_b)
+        kernels().roc_bootstrap_f64(scores, w, labels, scores.size, replicas, seed, float(eps_s), chunk, auc, eps_b)
     ok = np.isfinite(auc) & np.isfinite(eps_b)
     return np.maximum(eps_b[ok], 0.0)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from pnetviz.metrics import hep
 from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
-from pnetviz.rootenv import compiled
+from pnetviz.io.kernels import kernels
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _drawn_ahead(key: np.ndarray, w: np.ndarray, nkeys: int, replicas: int, rng:
 
 @functools.cache
 def _poisson_kernels():
-    return compiled('#include "poisson_bins.h"', "poisson_bins.h").pnetviz
+    return kernels()
 
 
 YIELD_NORMALISATION = ("yields (Punzi, Asimov, FIP, iso-accuracy) are the full sample's: the split's weight sums "

@@ -20,7 +20,7 @@ import numpy as np
 
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.roc import BinaryCurve
-from pnetviz.rootenv import root
+from pnetviz.io.kernels import kernels
 
 PUNZI_SIGMA = 3.0  # Punzi's a: eps_s / (a/2 + sqrt(B_sel))
 
@@ -47,7 +47,7 @@ def convex_hull(curve: BinaryCurve) -> Hull:
     order = np.arange(curve.fpr.size) if monotone else np.lexsort((curve.tpr, curve.fpr))
     x, y = np.ascontiguousarray(curve.fpr[order]), np.ascontiguousarray(curve.tpr[order])
     index = np.empty(x.size, dtype=np.int64)
-    m = int(root().pnetviz.upper_hull(x, y, x.size, index))
+    m = int(kernels().upper_hull(x, y, x.size, index))
     idx = order[index[:m]]
     return Hull(index=idx, fpr=curve.fpr[idx], tpr=curve.tpr[idx], thresholds=curve.thresholds[idx])
 

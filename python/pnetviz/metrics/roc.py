@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.errors import InputError
-from pnetviz.rootenv import compiled, root
+from pnetviz.io.kernels import kernels
 
 
 class SingleClassError(InputError):
@@ -88,7 +88,7 @@ def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
         if count == 0:
             raise SingleClassError(f"ROC undefined: there are no {name} events")
     tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
-    core = root().pnetviz
+    core = kernels()
     chunks = None
     if min_chunk > 0:
         chunks, n_chunks = np.empty((4, n // min_chunk + 1)), np.zeros(1, dtype=np.uint64)
@@ -201,4 +201,4 @@ def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
 @functools.cache
 def _decimate_kernel():
     """decimate_mask of macros/simplify.h (compiled once per process)."""
-    return compiled('#include "simplify.h"', "simplify.h").pnetviz.decimate_mask
+    return kernels().decimate_mask
