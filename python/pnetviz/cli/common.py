@@ -196,7 +196,11 @@ def style_options(args) -> object:
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
 
     check_energy(args.energy)
-    return StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text, cms_label=args.cms_label)
+    lumi = getattr(args, "lumi", None)
+    if lumi is not None and getattr(args, "expected_yields", None) is None:
+        raise InputError(f"--lumi {lumi:g}: the label's luminosity names expected yields; give --expected-yields "
+                         "(the yields at that luminosity) too, or leave --lumi out.")  # fmt: skip
+    return StyleOptions(energy=args.energy, run=args.run, extra_text=args.extra_text, cms_label=args.cms_label, lumi=lumi)
 
 
 def hep_options(args) -> object:

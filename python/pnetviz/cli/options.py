@@ -148,6 +148,9 @@ EVALUATION = (
          help="cms = the bold 'CMS' and --extra-text; private = 'Private work (CMS simulation)' without the bold "
               "'CMS' (what the CMS guidelines ask of unapproved plots shown in public; --extra-text unused) "
               "(default: %(default)s)"),
+    _opt("--lumi", "style", type=ranges.LUMI, metavar="FB",
+         help="integrated luminosity in fb^-1 for the CMS label ('138 fb^{-1} (13 TeV)' in place of --run); needs "
+              "--expected-yields, the yields it names (default: none, the run period)"),
     _opt("--run", "style", default="Run 2", type=ranges.check_tlatex_option("--run"), help="run period for the CMS label (default: %(default)s)"),
     _opt("--extra-text", "style", default="Simulation Preliminary", type=ranges.check_tlatex_option("--extra-text"), help="text after 'CMS' (default: %(default)s)"),
     _opt("--labels", "style", type=ranges.checked_text("--labels", ranges.labels),
