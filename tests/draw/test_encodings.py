@@ -194,3 +194,23 @@ def test_score_legend_one_entry_per_class_and_one_per_split():
     assert [label for _, label, _ in score_legend(specs[:2])] == ["Signal (train)", "Signal (test)"]
     odd = [*specs[:3], plots.HistSpec("x", h, "ttZ, all", 1, True)]
     assert [label for _, label, _ in score_legend(odd)] == [s.label for s in odd]
+
+
+def test_a_lower_limit_has_one_name_on_every_rejection_figure():
+    """The grey region, a split's dotted limit and the fold means' limits: each legend entry of a
+    lower limit reads rejection.LOWER_LIMIT (three names before: 'No bkg. event: lower limit',
+    'Test: lower limit', 'Dotted: lower limit'); at most one such entry a figure."""
+    s, y, w, _, masks = _toy()
+    results = _results(s, y, w, masks)
+    n_eff = {sp: hep.effective_events(w[masks[sp] & ~y]) for sp in masks}
+    for label_limits in (True, False):
+        for subset in ({"test": results["test"]}, results):
+            specs = rejection.rejection_specs("rej", subset, {k: n_eff[k] for k in subset}, label_limits=label_limits)
+            limits = [c.label for c in specs if c.key.endswith("_lower_limit")]
+            assert limits and set(limits) <= {rejection.LOWER_LIMIT, ""}
+            assert limits.count(rejection.LOWER_LIMIT) == (1 if label_limits else 0)
+    metrics = {sp: {"effective_events": {"background": n_eff[sp]}} for sp in masks}
+    with cms_style(StyleOptions()):
+        fig = rejection.figure("rejection_curve", "rejection", results, metrics, ["toy"])
+    labels = [label for _, label, _ in fig.legend] or [o.GetLabel() for o in _legend_entries(fig)]
+    assert [t for t in labels if "limit" in t.lower()] == ["Lower limit (95% CL)"] == [rejection.LOWER_LIMIT]
