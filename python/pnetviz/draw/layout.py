@@ -339,10 +339,15 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     p.cd()
     scale = pad_scale(fig, 0)
     size = STYLE["legend_text_size"] * scale
-    widest = max(text_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
+    widths = [text_width(label, size) / p.GetWw() for label in labels]  # NDC of the pad's width
     span = 1 - left - right
-    column = widest / (1 - ABOVE_MARGIN) + 0.01
-    columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
+
+    def across(c: int) -> float:
+        """The legend's width in `c` columns: TLegend sizes its columns by their widest labels (entries
+        row by row), each with its sample (ABOVE_MARGIN of the legend's width shared by the columns)."""
+        return sum(max(widths[i::c]) for i in range(c)) / (1 - ABOVE_MARGIN) + 0.01 * c
+
+    columns = max(c for c in (1, 2, 3) if c == 1 or (c <= len(labels) and across(c) <= span))
     rows = -(-len(labels) // columns)
     room = 1 - top - p.GetBottomMargin() - MIN_FRAME_PX / p.GetWh() - BOX_INSET / 2  # NDC the frame can give
     line = max(min(LINE_HEIGHT[0], room / ((rows + 0.3) * scale)), ABOVE_LINE_MIN)
@@ -354,7 +359,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     draw()
     p.cd()  # draw() may end in another pad (a ratio figure's panel): the legend belongs to the main one
     cms = cmsstyle()
-    leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
+    leg = cms.cmsLeg(left, 1 - top - height, left + across(columns), 1 - top, textSize=size, columns=columns)
     leg.SetMargin(ABOVE_MARGIN)
     leg.SetBorderSize(0)  # no box: drawn alike when the stored canvas is redrawn
     leg.SetFillStyle(0)

@@ -247,6 +247,10 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
               CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b}", color("background")),
               CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity", color("all_events"))]  # fmt: skip
     expected = yields_kind == "expected"
+    use_asimov = expected and np.isfinite(best["asimov"]["value"])
+    optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
+    cut = optimum["threshold"]
+    marked = np.isfinite(cut) and 0.0 <= cut <= 1.0
     for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
                                       ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
         peak = best[name_z]["value"]
@@ -254,19 +258,18 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
             continue  # relative yields: Z_A's shape and optimum depend on their normalisation
         z = np.asarray(s[name_z], float)[inside] / peak
         ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
-        text = f"{label} (max {peak:.3g})" if expected else label  # relative yields: the shape alone
+        # the optimum's dotted line is named in its curve's entry (one legend row fewer: the legend
+        # above the frame then leaves the frame its 5 cm at 8 cm)
+        at = f" at {cut:.3g}" if marked and best[name_z] is optimum else ""
+        text = f"{label} (max {peak:.3g}{at})" if expected else f"{label}, max{at}" if at else label
         curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
-    use_asimov = expected and np.isfinite(best["asimov"]["value"])
-    optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
     # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
     frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z / max Z")  # no subscript: a rotated Z_{max} reached the image edge
 
     def mark(fig: canvas.Figure) -> None:
-        cut = optimum["threshold"]
-        if np.isfinite(cut) and 0.0 <= cut <= 1.0:
-            which = "Z_{A}" if optimum is best["asimov"] else "S/#sqrt{S+B}"
-            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max at {cut:.3g}" if which == "Z_{A}" else f"Max at {cut:.3g}", line_color=color("reference"), line_style=3)
+        if marked:
+            canvas.add_line(fig, cut, 0.0, cut, 1.1, None, line_color=color("reference"), line_style=3)
 
     ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
     return curve_figure(name, frame, curves, ctx, extra=mark, underlay=lambda fig: _empty_band(fig, key, scan, t, inside))
