@@ -142,8 +142,9 @@ def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, y
 
 def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
                underlay=None, ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
-    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
-    list of them, draws convex hulls;
+    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr[, prevalence, accuracy]) of the iso-accuracy optimum
+    or None[, label]), or a list of them, draws convex hulls (with the prevalence and accuracy: the
+    iso-accuracy line through the optimum, seed 002);
     `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
     frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), quantity("background_efficiency"), quantity("signal_efficiency"))
 
@@ -155,9 +156,30 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
                              line_color=cycle_color(5 + i), line_style=1, width=1)  # fmt: skip
             if best is not None:
                 canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
+                if len(best) == 4 and (segment := iso_accuracy_segment(*best, frame)) is not None:
+                    (x1, y1), (x2, y2) = segment
+                    canvas.add_line(fig, x1, y1, x2, y2, f"Iso-accuracy line, A = {best[3]:.3f}",
+                                    line_color=cycle_color(5), line_style=7)  # fmt: skip
 
     return curve_figure(name, frame, curves, context, diagonal=True, corners=("lower right",),
                         extra=draw_hull if hull else None, underlay=underlay, ratio=ratio)  # fmt: skip
+
+
+def iso_accuracy_segment(fpr: float, tpr: float, prevalence: float, accuracy: float,
+                         frame: canvas.Frame) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The iso-accuracy line through the optimum (fpr, tpr) (seed 002: TPR = (N/P) FPR + (A(P+N) - N)/P,
+    slope N/P = (1 - prevalence)/prevalence; `accuracy` names it) within `frame`: its two ends,
+    None without a prevalence in (0, 1) or a point outside the frame."""
+    if not (0.0 < prevalence < 1.0 and math.isfinite(fpr) and math.isfinite(tpr)):
+        return None
+    slope = (1.0 - prevalence) / prevalence
+    (x0, x1), (y0, y1) = frame.x, frame.y
+    # the line x(t) = fpr + t, y(t) = tpr + slope t, clipped to the frame (Liang-Barsky on t)
+    lo = max(x0 - fpr, (y0 - tpr) / slope)
+    hi = min(x1 - fpr, (y1 - tpr) / slope)
+    if not lo < hi:
+        return None
+    return (fpr + lo, tpr + slope * lo), (fpr + hi, tpr + slope * hi)
 
 
 def rejection_top(curves: Sequence[CurveSpec]) -> float:

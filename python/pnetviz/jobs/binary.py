@@ -65,7 +65,7 @@ def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
     """(key, hull fpr, hull tpr, optimum) of the test split for roc_figure(hull=...)."""
     hull = hep.convex_hull(result.curve)
     best = metrics["optimal_operating_point"]
-    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"])
+    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"])
 
 
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,

@@ -61,7 +61,7 @@ def score_pair_figures(job: MultiClassJob, tag: str, results: dict, metrics: dic
     hull = None
     if job.hull:
         h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
-        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
+        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"]))
     figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
         rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
