@@ -165,6 +165,19 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
                         extra=draw_hull if hull else None, underlay=underlay, ratio=ratio)  # fmt: skip
 
 
+def roc_logx_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
+    """The ROC with the background efficiency on a log x axis (the HEP view of the tight cuts,
+    where eps_b is 1e-3..1e-1 and a linear axis packs them against 0): from the decade below the
+    smallest non-zero eps_b of `curves` (1e-4 at the least) to 1; points at eps_b = 0 are not on
+    a log axis (the rejection curve shows that region); the chance line y = x."""
+    positive = [float(np.min(c.x[c.x > 0])) for c in curves if np.any(c.x > 0)]
+    low = max(10.0 ** math.floor(math.log10(min(positive))), 1e-4) if positive else 1e-4
+    shown = [dataclasses.replace(c, key="{0}_logx/{2}".format(*c.key.partition("/")), x=c.x[keep], y=c.y[keep])
+             for c in curves if (keep := c.x >= low).sum() > 1]  # fmt: skip
+    frame = canvas.Frame((low, 1.0), (0.0, 1.02), quantity("background_efficiency"), quantity("signal_efficiency"), logx=True)
+    return curve_figure(name, frame, shown, context, diagonal=True, corners=("upper left", "lower right"))
+
+
 def iso_accuracy_segment(fpr: float, tpr: float, prevalence: float, accuracy: float,
                          frame: canvas.Frame) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The iso-accuracy line through the optimum (fpr, tpr) (seed 002: TPR = (N/P) FPR + (A(P+N) - N)/P,

@@ -93,6 +93,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
     figs = [
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
+        plots.roc_logx_figure("roc_curve_logx", roc, ctx),
         rejection.figure("rejection_curve", "rejection", results, metrics, ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
         plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics),

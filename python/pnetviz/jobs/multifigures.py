@@ -64,6 +64,7 @@ def score_pair_figures(job: MultiClassJob, tag: str, results: dict, metrics: dic
         hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"]))
     figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
+        plots.roc_logx_figure(f"{tag}_roc_curve_logx", roc, ctx),
         rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
         plots.score_figure(f"{tag}_{score_stem}_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
                            **decisions.score_cuts(decided)),
