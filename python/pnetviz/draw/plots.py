@@ -222,7 +222,7 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
-                 cut_label: str = "", cut_texts: Sequence[str] = ()) -> canvas.Figure:  # fmt: skip
+                 cut_label: str = "", cut_texts: Sequence[str] = (), bins: int | None = None) -> canvas.Figure:  # fmt: skip
     """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
     to the data, its maximum raised by a decade for the legend (as CMS figures do; by 2-3 for the
     legend alone where the data fill the top decade: the linter counts the legend's decades), which
@@ -230,7 +230,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
     as dashed vertical lines up to the top of the data, labelled `cut_label`; with `cut_texts` (e.g.
     "90%") each line's title names its target and the one legend entry lists the targets left to
-    right ("WP eps_s: 90,70,50%")."""
+    right ("WP eps_s: 90,70,50%"). `bins` (--score-bins): each histogram drawn (and stored) with
+    that many bins, merged from its own (a divisor of them), sums of weights and of their squares."""
+    hists = [rebinned(h, bins) for h in hists]
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     positive = contents[contents > 0]
     lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
@@ -254,6 +256,17 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more,
                                reframe=canvas.reframe)  # the drawing is the same in every frame: moved, not drawn again
+
+
+def rebinned(spec: HistSpec, bins: int | None) -> HistSpec:
+    """`spec` with its histogram merged to `bins` equal bins (a copy; TH1::Rebin sums the contents
+    and, with Sumw2, the squared weights), itself where `bins` is None, its own count or no divisor of it."""
+    n = spec.hist.GetNbinsX()
+    if not bins or bins >= n or n % bins:
+        return spec
+    merged = spec.hist.Rebin(n // bins, f"{spec.hist.GetName()}_{bins}bins")
+    merged.SetDirectory(0)
+    return dataclasses.replace(spec, hist=merged)
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
