@@ -51,7 +51,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
         joined = f"{context[-1]}, {note}" if context else ""
         fits = context and canvas.box_width([joined]) <= 0.75
         context = [*context[:-1], joined] if fits else [*context, note[0].upper() + note[1:]]
-        rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, frames[0].x), frames[0].xtitle, "Ratio")
+        window = ratio.window or frames[0].x
+        rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, window), frames[0].xtitle, ratio.ytitle())
 
     kept: dict[tuple[int, canvas.Frame], np.ndarray] = {}  # each curve's drawn points per frame (drawn up to 3 times)
     finest = _finest(frames)  # frames differing in their ranges only: the same points in each

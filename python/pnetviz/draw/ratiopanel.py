@@ -35,8 +35,19 @@ class RatioSpec:
 class RatioPanel:
     """The lower panel of a curve comparison: `specs` over the curve labelled `reference`."""
 
-    reference: str  # named in the context: "Ratio to <reference>"
+    reference: str  # named in the context: "Ratio to <reference>", and in the panel's y title
     specs: Sequence[RatioSpec]
+    window: tuple[float, float] | None = None  # the x range the panel's y range holds (None: the frame's)
+
+    def ytitle(self) -> str:
+        """The panel's y title: what the ratio is over ("Ratio to test"), 'Ratio' alone where that
+        is longer than the short panel holds at 7 pt (RATIO_TITLE_CHARS)."""
+        text = f"Ratio to {self.reference}"
+        return text if len(text) <= RATIO_TITLE_CHARS else "Ratio"
+
+
+RATIO_TITLE_CHARS = 14  # characters of a y title the ratio panel (1.5 cm at 8 cm) holds
+READ_FROM_EPS_S = 0.4  # a rejection ratio's y range from here (below, one background event makes it 4-20)
 
 
 def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[float, float]:

@@ -31,6 +31,7 @@ from pnetviz.output.report import dumps, plain
 from pnetviz.draw.style import StyleOptions, color
 from pnetviz.draw.style import BAND_STYLES, meaning_color
 from pnetviz.draw.rejection import LOWER_LIMIT
+from pnetviz.draw.ratiopanel import READ_FROM_EPS_S
 from pnetviz.metrics.rounding import pm
 
 FOLDS_DIR = "folds"
@@ -88,7 +89,8 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
     ratios = {s: fold_ratios(a, aggs[ref]) for s, a in aggs.items()}
     panels = [plots.RatioPanel(name[ref].lower(),
                                [plots.RatioSpec(f"{prefix}folds/{kind}_ratio_{s}", r[i], color(s), plots.split_style(s), s == ref)
-                                for s, r in ratios.items()]) for i, kind in enumerate(("roc", "rejection"))]  # fmt: skip
+                                for s, r in ratios.items()], window)
+              for i, (kind, window) in enumerate((("roc", None), ("rejection", (READ_FROM_EPS_S, 1.0))))]  # fmt: skip
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
                          underlay=roc_bands, ratio=panels[0]),  # fmt: skip
