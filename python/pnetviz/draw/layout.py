@@ -345,7 +345,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     def across(c: int) -> float:
         """The legend's width in `c` columns: TLegend sizes its columns by their widest labels (entries
         row by row), each with its sample (ABOVE_MARGIN of the legend's width shared by the columns)."""
-        return sum(max(widths[i::c]) for i in range(c)) / (1 - ABOVE_MARGIN) + 0.01 * c
+        return sum(max(widths[i::c]) for i in range(c)) / (1 - ABOVE_MARGIN) + ABOVE_GAP * c
 
     columns = max(c for c in (1, 2, 3) if c == 1 or (c <= len(labels) and across(c) <= span))
     rows = -(-len(labels) // columns)
@@ -389,4 +389,5 @@ def _fit_y_title(pad) -> None:
         axis.SetTitleOffset(axis.GetTitleOffset() * size / new)
 
 
+ABOVE_GAP = 0.025  # NDC of free space a column of legend_above's legend adds (before the next column's sample)
 ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample
