@@ -40,13 +40,12 @@ class RatioPanel:
     window: tuple[float, float] | None = None  # the x range the panel's y range holds (None: the frame's)
 
     def ytitle(self) -> str:
-        """The panel's y title: what the ratio is over ("Ratio to test"), 'Ratio' alone where that
-        is longer than the short panel holds at 7 pt (RATIO_TITLE_CHARS)."""
-        text = f"Ratio to {self.reference}"
-        return text if len(text) <= RATIO_TITLE_CHARS else "Ratio"
+        """The panel's y title: 'Ratio' (the context names the reference: 'ratio to test'). Not
+        'Ratio to test': longer than the 1.5 cm panel, it is shrunk, and ratio.ratio_figure gives
+        both pads' y titles the smaller size, so the main title would shrink with it."""
+        return "Ratio"
 
 
-RATIO_TITLE_CHARS = 14  # characters of a y title the ratio panel (1.5 cm at 8 cm) holds
 READ_FROM_EPS_S = 0.4  # a rejection ratio's y range from here (below, one background event makes it 4-20)
 
 
