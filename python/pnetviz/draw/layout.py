@@ -70,15 +70,16 @@ def _boxes(margins: tuple[float, ...], scale: float, lines: int, width: float, c
             if corner == "anywhere":  # a grid of places over the frame, after the corners
                 xs = np.linspace(left + BOX_INSET, 1 - right - BOX_INSET - width, GRID)
                 ys = np.linspace(1 - top - BOX_INSET - height, bottom + BOX_INSET, GRID)
-                boxes += [(float(x1), float(y1), float(x1 + width), float(y1 + height)) for y1 in ys for x1 in xs if x1 >= left]
+                boxes += [(float(x1), float(y1), float(x1 + width), float(y1 + height)) for y1 in ys for x1 in xs
+                          if x1 >= left and x1 + width <= 1 - right + 1e-9]  # fmt: skip
                 continue
             if "center" in corner:
                 x1 = left + (1 - left - right - width) / 2
             else:
                 x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
-            if x1 >= left:  # a box wider than the frame would put its line samples over the y axis
-                boxes.append((x1, y1, x1 + width, y1 + height))
+            if x1 >= left and x1 + width <= 1 - right + 1e-9:  # a box wider than the frame: over an axis (the
+                boxes.append((x1, y1, x1 + width, y1 + height))  # y axis' samples, or past the right edge: figure lint)
     return tuple(boxes)
 
 
