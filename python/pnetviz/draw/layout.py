@@ -360,7 +360,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     draw()
     p.cd()  # draw() may end in another pad (a ratio figure's panel): the legend belongs to the main one
     cms = cmsstyle()
-    leg = cms.cmsLeg(left, 1 - top - height, left + across(columns), 1 - top, textSize=size, columns=columns)
+    leg = cms.cmsLeg(left, 1 - top - height, min(left + across(columns), 1 - right), 1 - top, textSize=size, columns=columns)
     leg.SetMargin(ABOVE_MARGIN)
     leg.SetBorderSize(0)  # no box: drawn alike when the stored canvas is redrawn
     leg.SetFillStyle(0)
