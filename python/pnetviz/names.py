@@ -82,6 +82,8 @@ FIGURES: tuple[FigureEntry, ...] = (
     FigureEntry("rejection_curve", "Background rejection 1/eps_b vs signal efficiency (log y), train and test: "
                 "the HEP view of the ROC; beyond the last background MC event a 95% CL lower limit (dotted, greyed)", _B),
     FigureEntry("roc_curve", "ROC on linear axes (signal vs background efficiency), train and test, AUC in the legend", _B),
+    FigureEntry("roc_curve_logx, signal_vs_<bkg>_roc_curve_logx", "The ROC with the background efficiency on a log "
+                "axis (the tight cuts), from the decade below its smallest non-zero value", f"{_B}, {_M} (per pair)"),
     FigureEntry("precision_recall_curve", "Precision (weighted purity) vs recall, train and test", _B),
     FigureEntry("score_distributions", "P(signal) of signal and background, train (lines) and test (points), "
                 "each working-point cut labelled with its target eps_s", _B),
@@ -102,6 +104,8 @@ FIGURES: tuple[FigureEntry, ...] = (
                 "objective vs the number of bins", f"{_B}, {_M} (per pair)"),
     FigureEntry("training_loss, training_accuracy, training_epoch_time, training_memory",
                 "Training history (train and validation) from the trainer's performance JSON", f"{_B}, {_M}"),
+    FigureEntry("training_curves, training_metrics", "The specification's combined names: loss over accuracy, "
+                "epoch time over memory (one epoch axis; the split figures stay)", f"{_B}, {_M}"),
     FigureEntry("signal_vs_<bkg>_rejection_curve", "Background rejection vs signal efficiency of the multi-class "
                 "model's LR score of one pair (the HEP view of its ROC), lower limit beyond the last background event", _M),
     FigureEntry("signal_vs_<bkg>_roc_curve", "ROC of the LR score P(signal)/(P(signal)+P(bkg)) of one pair, linear axes", _M),

@@ -369,6 +369,7 @@ def lint_canvas(canvas, png: Path | None = None, tmp: Path | None = None) -> lis
         out += problems
         boxes += [(label, box, pad) for label, box in pad_boxes]
         out += _check_data(ROOT, pad, pad_boxes)
+        out += figlint_frames.check_legends_in_frame(pad, pad_boxes, W, H)
         out += _check_ranges(ROOT, pad)
         out += _check_title_stats(ROOT, pad)
         out += figlint_frames.check_tick_labels(ROOT, pad, W, H)

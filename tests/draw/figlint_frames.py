@@ -11,6 +11,11 @@ the figure is printed FIGURE_WIDTH_CM wide. Plain ROOT only (runs in figlint's w
   tick, label size x min(pad w, pad h) pixels high, so the top (bottom) one needs half that
   between its tick and the pad's top (bottom) edge; the x labels below the frame must end above
   the pad's bottom edge.
+* Legends in the frame (rule `legend`): a legend whose box (pave and painted labels, figlint's
+  box) lies in the frame's height (more than FRAME_EDGE_TOLERANCE_PX of it) stays within the
+  frame's left and right edges (FRAME_EDGE_TOLERANCE_PX): a legend past the frame's right edge
+  overlays the margin and the axis, although it is inside its pad. A legend wholly above the frame
+  (the band of layout.legend_above) is not in the frame's height.
 * Fractions (rule `zrange`): a 2-D histogram drawn with a palette whose z title names a fraction
   ("Fraction ...", "efficiency") is drawn on exactly [0, 1].
 """
@@ -24,6 +29,7 @@ FIGURE_WIDTH_CM = 8.0
 MIN_FRAME_CM = {"curve": 5.0, "matrix": 4.0}
 MIN_RATIO_FRAME_CM = 1.3
 TICK_TOLERANCE_PX = 1.0
+FRAME_EDGE_TOLERANCE_PX = 1.0
 FRACTION_WORDS = ("fraction", "efficiency")
 
 
@@ -127,4 +133,31 @@ def check_fraction_z(pad) -> list[tuple[str, str, str]]:
             lo, hi = obj.GetMinimum(), obj.GetMaximum()
             if abs(lo) > 1e-9 or abs(hi - 1.0) > 1e-9:
                 out.append(("zrange", obj.GetName(), f"z range [{lo:.3g}, {hi:.3g}] of a fraction: must be [0, 1]"))
+    return out
+
+
+def frame_px(pad, W: int, H: int) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the frame of `pad` in absolute canvas pixels (y downwards)."""
+    x0, w = pad.GetAbsXlowNDC() * W, pad.GetAbsWNDC() * W
+    y0, h = (1 - pad.GetAbsYlowNDC() - pad.GetAbsHNDC()) * H, pad.GetAbsHNDC() * H
+    return (x0 + pad.GetLeftMargin() * w, y0 + pad.GetTopMargin() * h,
+            x0 + (1 - pad.GetRightMargin()) * w, y0 + (1 - pad.GetBottomMargin()) * h)
+
+
+def check_legends_in_frame(pad, boxes: list, W: int, H: int) -> list[tuple[str, str, str]]:
+    """Rule `legend`: each legend box of `pad` (figlint's (label, box) pairs, absolute pixels) in
+    the frame's height stays between the frame's left and right edges."""
+    if _frame_hist(pad) is None:
+        return []
+    left, top, right, bottom = frame_px(pad, W, H)
+    out = []
+    for label, (x1, y1, x2, y2) in boxes:
+        if not label.startswith("legend") or min(y2, bottom) - max(y1, top) <= FRAME_EDGE_TOLERANCE_PX:
+            continue
+        beyond = {"right": x2 - right, "left": left - x1}
+        side = max(beyond, key=beyond.get)
+        if beyond[side] > FRAME_EDGE_TOLERANCE_PX:
+            cm = beyond[side] * FIGURE_WIDTH_CM / W
+            out.append(("legend", label, f"reaches {beyond[side]:.1f} px ({cm:.2f} cm at {FIGURE_WIDTH_CM:g} cm) past "
+                                         f"the frame's {side} edge, inside the frame's height"))  # fmt: skip
     return out

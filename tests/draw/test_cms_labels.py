@@ -1,7 +1,8 @@
 """CMS label choices (issue 40 item 4): --cms-label private draws "Private work (CMS simulation)"
 without the bold "CMS", --energy 14 draws "14 TeV" (cmsstyle knows 13 and 13.6 only), the default
 stays the specification's "CMS" + "Simulation Preliminary"; the figures pass the figure linter and
-the campaign passes the option on to its jobs."""
+the campaign passes the option on to its jobs; --lumi 138 with expected yields draws
+"138 fb^{-1} (13 TeV)" (the CMS convention, in place of the run), and without them is one line."""
 
 from __future__ import annotations
 
@@ -88,6 +89,26 @@ def test_energy_14_is_drawn(hl_lhc):
     assert "CMS" in texts and "Simulation Preliminary" in texts  # the default label stays
 
 
+@pytest.fixture(scope="module")
+def lumi(results, tmp_path_factory) -> Path:
+    return _binary(results, tmp_path_factory.mktemp("lumi"), "--lumi", "138", "--expected-yields", "signal=20,ttZ=400")
+
+
+def test_lumi_is_drawn_with_expected_yields(lumi):
+    texts = [text for text, _ in _texts(lumi)]
+    assert sum(text == "138 fb^{-1} (13 TeV)" for text in texts) >= 5
+    assert "Run 2 (13 TeV)" not in texts and "CMS" in texts
+
+
+def test_lumi_without_expected_yields_is_one_line(results, tmp_path, capsys):
+    argv = ["--results-dir", str(results), "--signal", SIGNAL, "--background", "ttZ", "--output", str(tmp_path / "o"),
+            "--formats", "none", "--bootstrap", "0", "-q", "--lumi", "138"]  # fmt: skip
+    assert run(load_script("visualizeBinary").main, argv) == EXIT_USER_ERROR
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--lumi 138" in err and "--expected-yields" in err
+    assert not (tmp_path / "o").exists()
+
+
 def test_default_label_unchanged_after_private(results, private, tmp_path):
     """cmsstyle clears its "CMS" for a "Private" extra text and never sets it back: the next
     evaluation in the same process must draw it again."""
@@ -97,8 +118,8 @@ def test_default_label_unchanged_after_private(results, private, tmp_path):
 
 
 @pytest.mark.slow
-def test_private_and_14_tev_figures_pass_the_linter(private, hl_lhc):
-    records = figlint.settled(figlint.lint_records([private, hl_lhc], jobs=2))
+def test_private_and_14_tev_figures_pass_the_linter(private, hl_lhc, lumi):
+    records = figlint.settled(figlint.lint_records([private, hl_lhc, lumi], jobs=2))
     assert not records, figlint.summarize(records)
 
 

@@ -159,8 +159,10 @@ def test_cut_scan_marks_its_optimum_where_background_passes():
     with cms_style(StyleOptions()):
         fig = plots.cut_scan_figure("cut_scan", "cut_scan", scan, f"Cut on {name('p_signal')}", ["toy"], "expected")
     best, free = scan["optimum"]["asimov"]["threshold"], scan["optimum_unconstrained"]["asimov"]["threshold"]
-    marks = [o for o in fig.extras if o.InheritsFrom("TGraph") and " max at " in o.GetTitle()]
-    assert [m.GetTitle() for m in marks] == [f"Z_{{A}} max at {best:.3g}"] and best < free
+    marks = [o for o in fig.extras if o.InheritsFrom("TGraph") and o.GetLineStyle() == 3 and o.GetN() > 1
+             and np.ptp(np.frombuffer(o.GetX(), count=o.GetN())) == 0]  # fmt: skip
+    assert [m.GetX()[0] for m in marks] == [pytest.approx(best)] and best < free  # the dotted vertical line
+    assert fig.labels["cut_scan/asimov"].endswith(f" at {best:.3g})")  # named in Z_A's entry (one row fewer)
     empty = fig.objects["cut_scan/statistically_empty"]
     assert best < np.frombuffer(empty.GetX(), count=empty.GetN()).min() <= free
 
@@ -199,3 +201,23 @@ def test_score_legend_one_entry_per_class_and_one_per_split():
     assert [label for _, label, _ in score_legend(words)] == ["nonprompt", "ttX", "Lines: trainer test", "Points: samples"]
     mixed = [*specs[:2], *words[2:]]  # two pairs of words: one entry each
     assert [label for _, label, _ in score_legend(mixed)] == [s.label for s in mixed]
+
+
+def test_a_lower_limit_has_one_name_on_every_rejection_figure():
+    """The grey region, a split's dotted limit and the fold means' limits: each legend entry of a
+    lower limit reads rejection.LOWER_LIMIT (three names before: 'No bkg. event: lower limit',
+    'Test: lower limit', 'Dotted: lower limit'); at most one such entry a figure."""
+    s, y, w, _, masks = _toy()
+    results = _results(s, y, w, masks)
+    n_eff = {sp: hep.effective_events(w[masks[sp] & ~y]) for sp in masks}
+    for label_limits in (True, False):
+        for subset in ({"test": results["test"]}, results):
+            specs = rejection.rejection_specs("rej", subset, {k: n_eff[k] for k in subset}, label_limits=label_limits)
+            limits = [c.label for c in specs if c.key.endswith("_lower_limit")]
+            assert limits and set(limits) <= {rejection.LOWER_LIMIT, ""}
+            assert limits.count(rejection.LOWER_LIMIT) == (1 if label_limits else 0)
+    metrics = {sp: {"effective_events": {"background": n_eff[sp]}} for sp in masks}
+    with cms_style(StyleOptions()):
+        fig = rejection.figure("rejection_curve", "rejection", results, metrics, ["toy"])
+    labels = [label for _, label, _ in fig.legend] or [o.GetLabel() for o in _legend_entries(fig)]
+    assert [t for t in labels if "limit" in t.lower()] == ["Lower limit (95% CL)"] == [rejection.LOWER_LIMIT]

@@ -1,7 +1,8 @@
 """The frame rules of the figure linter (tests/draw/figlint_frames.py) on synthetic canvases, one
 defect each: a main frame too short at 8 cm (curve 5.0 cm, 4:3 matrix 4.0 cm), a ratio panel too
 short, the top tick label of a ratio panel cut by its pad, a fraction matrix on [0, 0.9]; a
-600 x 750 main-over-ratio figure passes, a single 600 x 750 pad does not (aspect)."""
+600 x 750 main-over-ratio figure passes, a single 600 x 750 pad does not (aspect); a legend in the
+frame's height reaching past the frame's right edge (inside its pad) fails, one inside passes."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 import figlint
 from pnetviz.rootenv import root
-from test_figure_lint import _canvas, _curve, _frame
+from test_figure_lint import _canvas, _curve, _frame, _legend
 
 pytestmark = pytest.mark.slow  # every test reads the linted frames of a module fixture (several seconds)
 
@@ -83,6 +84,11 @@ def build(directory: Path) -> Path:
             _matrix(ROOT, keep, "fraction_0_1", 0.08, 1.0),
             _matrix(ROOT, keep, "short_matrix", 0.40, 1.0),  # (1 - 0.13 - 0.40) x 6 cm = 2.82 cm
         ]
+        for name, box in (("legend_past_frame", (0.55, 0.18, 0.99, 0.30)), ("legend_in_frame", (0.55, 0.18, 0.93, 0.30))):
+            c = _canvas(ROOT, name)  # frame right edge at 0.95 of 600 px: 570 px
+            keep += [c, _frame(ROOT, c)]
+            _legend(ROOT, keep, box, [(_curve(ROOT, keep), "Test")])
+            canvases.append(c)
         tall = _canvas(ROOT, "tall_single", 600, 750)
         keep += [tall, _frame(ROOT, tall)]
         canvases.append(tall)
@@ -148,3 +154,10 @@ def test_a_short_matrix_frame_fails_at_4_cm(found):
 def test_a_single_tall_pad_is_not_an_allowed_aspect(found):
     assert [obj for obj, _ in of(found, "tall_single", "aspect")] == ["canvas"]
     assert np.isclose(600 / 750, figlint.RATIO_ASPECT)
+
+
+def test_a_legend_past_the_frames_right_edge_fails(found):
+    """x2 = 0.99 of 600 px: 24 px beyond the frame's right edge (0.95), 0.32 cm at 8 cm; 0.93 inside."""
+    hits = of(found, "legend_past_frame", "legend")
+    assert len(hits) == 1 and "24.0 px (0.32 cm" in hits[0][1] and "right edge" in hits[0][1], hits
+    assert of(found, "legend_in_frame", "legend") == []

@@ -245,3 +245,16 @@ def test_a_roc_whose_context_fits_nowhere_gets_its_legend_alone_where_the_chance
         assert leg.GetY2() < 1 - fig.pads[0].GetTopMargin()  # inside the frame (the legend's NDC)
     finally:
         fig.close()
+
+
+def test_no_candidate_box_reaches_past_the_frames_right_edge():
+    """A box as wide as 0.80 of the pad in a frame 0.775 wide (left 0.175, right 0.05: a figure with
+    extra_space): no corner offers it (the upper-left one reached 0.36 cm past the frame's right
+    edge at 8 cm: figure lint's legend rule); a narrower one stays inside in every corner."""
+    from pnetviz.draw import layout
+
+    margins = (0.175, 0.05, 0.13, 0.07)
+    corners = ("upper left", "upper right", "upper center", "lower center", "anywhere")
+    assert layout._boxes(margins, 1.0, 6, 0.80, corners) == ()
+    boxes = layout._boxes(margins, 1.0, 3, 0.40, corners)
+    assert boxes and all(b[0] >= 0.175 and b[2] <= 0.95 + 1e-9 for b in boxes)

@@ -92,3 +92,18 @@ def test_ratio_range_ends_on_round_steps():
     assert plots.ratio_range([spec], (0.0, 1.0)) == (0.6, 1.4)
     flat = plots.RatioSpec("k", folds.CurveRatio(x, np.ones(11), np.full(11, np.nan), np.full(11, np.nan)), 1)
     assert plots.ratio_range([flat], (0.0, 1.0)) == (0.99, 1.01)
+
+
+def test_rejection_ratio_range_holds_where_readers_look():
+    """One background event at the top: below eps_s 0.4 the rejection ratio reaches ~10; the panel's
+    y range (window from READ_FROM_EPS_S) holds the ratios over [0.4, 1] with the 10 % margins."""
+    from pnetviz.draw.ratiopanel import READ_FROM_EPS_S, RatioPanel, RatioSpec
+
+    x = np.linspace(0.0, 1.0, 101)
+    far = np.where(x < 0.3, 10.0, 1.0 + 0.2 * x)  # the ratio of one background event below 0.3
+    spec = RatioSpec("t/r", folds.CurveRatio(x, far, far - 0.05, far + 0.05), 1, 1)
+    whole = plots.ratio_range([spec], (0.0, 1.0))
+    read = plots.ratio_range([spec], (READ_FROM_EPS_S, 1.0))
+    assert whole[1] >= 10.0 and read[1] <= 1.5  # 1.2 and a margin, on a round step
+    assert read[0] <= 0.9 and read[1] >= 1.2
+    assert RatioPanel("test", [spec], (READ_FROM_EPS_S, 1.0)).ytitle() == "Ratio"  # the main y title keeps its size

@@ -164,3 +164,40 @@ def test_binning_none_writes_no_binning_and_the_rest_as_with_it(sets):
     finally:
         f.Close()
     assert none["hep_metrics"] == full["hep_metrics"]
+
+
+def stored_titles(path: Path) -> dict[str, str]:
+    """Key path -> title of every TH1 and TGraph of a plots.root outside canvases/."""
+    f = root().TFile.Open(str(path))
+    out = {}
+
+    def walk(d, prefix: str) -> None:
+        for k in d.GetListOfKeys():
+            obj = k.ReadObj()
+            if obj.InheritsFrom("TDirectory"):
+                if k.GetName() != "canvases":
+                    walk(obj, f"{prefix}{k.GetName()}/")
+            elif obj.InheritsFrom("TH1") or obj.InheritsFrom("TGraph"):
+                out[prefix + k.GetName()] = obj.GetTitle()
+
+    try:
+        walk(f, "")
+    finally:
+        f.Close()
+    return out
+
+
+def test_data_obs_has_its_own_title_and_no_stored_title_is_cut(sets):
+    """data_obs says what it is (it carried the first background's title, a Clone's); a stored
+    histogram's title is whole (it was cut to 79 characters with '...': the confusion matrix's
+    'each true-class row sums to 1, ...' lost its end)."""
+    from pnetviz.jobs.fitbins import OBSERVED_TITLE
+
+    titles = stored_titles(sets / "binary" / "plots.root")
+    assert titles["fit_binning/data_obs"] == f"{OBSERVED_TITLE}, binning histograms"
+    assert not titles["fit_binning/diboson"].startswith(OBSERVED_TITLE)
+    assert [k for k, t in titles.items() if t.endswith("...")] == []
+    assert max(len(t) for t in titles.values()) > 79, titles  # long ones exist, and are whole
+    lr_titles = stored_titles(sets / "lr" / "plots.root")
+    observed = {k: t for k, t in lr_titles.items() if k.endswith("/data_obs")}
+    assert observed and all(t.startswith(OBSERVED_TITLE) for t in observed.values()), observed

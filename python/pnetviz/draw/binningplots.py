@@ -12,7 +12,7 @@ from pnetviz.draw.plots import CurveSpec, split_style
 from pnetviz.draw.style import color
 from pnetviz.rootenv import root, set_title
 
-OBJECTIVE_TITLES = {"binned_fip": "Binned FIP (Valassi eq. 4)", "asimov": "Asimov Z", "asimov_mc": "Asimov Z (MC error)"}
+OBJECTIVE_TITLES = {"binned_fip": "Binned FIP", "asimov": "Asimov Z", "asimov_mc": "Asimov Z (MC error)"}
 BASELINE_LABELS = {"uniform": "Uniform", "flat_signal": "Flat signal", "transfo_d": "TransfoD"}  # TransfoD: z_s = z_b = K/2
 # each binning strategy its own colour and line style, none of them signal blue (the optimum's) or
 # background red: (colour, ROOT line style: 3 dotted, 4 dash-dot, 9 long dashes)
@@ -21,7 +21,8 @@ BASELINE_STYLES = {"uniform": ("#a96b59", 3), "flat_signal": ("#832db6", 4), "tr
 
 def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> canvas.Figure:
     """The objective on the test split against K: the optimum chosen on train (its train value
-    dashed), the baselines, and the unbinned limit as a horizontal line; context and legend inside
+    dashed), the baselines, the unbinned limit as a horizontal line and the chosen K (binning.json's
+    chosen_k) as a dotted vertical one; the y title the objective's name (its definition: docs); context and legend inside
     the frame (canvas.boxed_figure), below the plateau the curves rise to, or above it with headroom."""
     def series(rows: list[dict], field: str) -> tuple[np.ndarray, np.ndarray]:
         ok = [r for r in rows if r[field] is not None and np.isfinite(r[field])]
@@ -46,6 +47,10 @@ def objective_figure(name: str, key: str, doc: dict, context: Sequence[str]) -> 
         if limit:
             canvas.add_line(fig, 1.0, limit, float(doc["k_max"]), limit, "Unbinned limit",
                             line_color=color("reference"), line_style=2)  # fmt: skip
+        chosen = doc.get("chosen_k")
+        if chosen is not None and 1.0 <= chosen <= float(doc["k_max"]):  # the K the fit takes: marked, chosen on train
+            canvas.add_line(fig, float(chosen), frame.y[0], float(chosen), top, f"Chosen K = {chosen} (train)",
+                            line_color=color("all_events"), line_style=3)  # fmt: skip
 
     return canvas.boxed_figure(lambda fr: canvas.figure(name, fr, cms_pos=0, y_title_offset=1.4), frames, draw, context,
                                corners=("lower right", "lower left", "upper right", "upper left"))  # fmt: skip

@@ -71,15 +71,16 @@ def _boxes(margins: tuple[float, ...], scale: float, lines: int, width: float, c
             if corner == "anywhere":  # a grid of places over the frame, after the corners
                 xs = np.linspace(left + BOX_INSET, 1 - right - BOX_INSET - width, GRID)
                 ys = np.linspace(1 - top - BOX_INSET - height, bottom + BOX_INSET, GRID)
-                boxes += [(float(x1), float(y1), float(x1 + width), float(y1 + height)) for y1 in ys for x1 in xs if x1 >= left]
+                boxes += [(float(x1), float(y1), float(x1 + width), float(y1 + height)) for y1 in ys for x1 in xs
+                          if x1 >= left and x1 + width <= 1 - right + 1e-9]  # fmt: skip
                 continue
             if "center" in corner:
                 x1 = left + (1 - left - right - width) / 2
             else:
                 x1 = 1 - right - BOX_INSET - width if "right" in corner else left + BOX_INSET
             y1 = bottom + BOX_INSET if corner.startswith("lower") else 1 - top - BOX_INSET - height
-            if x1 >= left:  # a box wider than the frame would put its line samples over the y axis
-                boxes.append((x1, y1, x1 + width, y1 + height))
+            if x1 >= left and x1 + width <= 1 - right + 1e-9:  # a box wider than the frame: over an axis (the
+                boxes.append((x1, y1, x1 + width, y1 + height))  # y axis' samples, or past the right edge: figure lint)
     return tuple(boxes)
 
 
@@ -340,10 +341,15 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     p.cd()
     scale = pad_scale(fig, 0)
     size = STYLE["legend_text_size"] * scale
-    widest = max(text_width(label, size) for label in labels) / p.GetWw()  # NDC of the pad's width
+    widths = [text_width(label, size) / p.GetWw() for label in labels]  # NDC of the pad's width
     span = 1 - left - right
-    column = widest / (1 - ABOVE_MARGIN) + 0.01
-    columns = max(c for c in (1, 2, 3) if c == 1 or column * c <= span)
+
+    def across(c: int) -> float:
+        """The legend's width in `c` columns: TLegend sizes its columns by their widest labels (entries
+        row by row), each with its sample (ABOVE_MARGIN of the legend's width shared by the columns)."""
+        return sum(max(widths[i::c]) for i in range(c)) / (1 - ABOVE_MARGIN) + ABOVE_GAP * c
+
+    columns = max(c for c in (1, 2, 3) if c == 1 or (c <= len(labels) and across(c) <= span))
     rows = -(-len(labels) // columns)
     room = 1 - top - p.GetBottomMargin() - MIN_FRAME_PX / p.GetWh() - BOX_INSET / 2  # NDC the frame can give
     line = max(min(LINE_HEIGHT[0], room / ((rows + 0.3) * scale)), ABOVE_LINE_MIN)
@@ -355,7 +361,7 @@ def legend_above(fig: Figure, labels: Sequence[str], draw) -> None:
     draw()
     p.cd()  # draw() may end in another pad (a ratio figure's panel): the legend belongs to the main one
     cms = cmsstyle()
-    leg = cms.cmsLeg(left, 1 - top - height, left + column * columns, 1 - top, textSize=size, columns=columns)
+    leg = cms.cmsLeg(left, 1 - top - height, min(left + across(columns), 1 - right), 1 - top, textSize=size, columns=columns)
     leg.SetMargin(ABOVE_MARGIN)
     leg.SetBorderSize(0)  # no box: drawn alike when the stored canvas is redrawn
     leg.SetFillStyle(0)
@@ -385,4 +391,5 @@ def _fit_y_title(pad) -> None:
         axis.SetTitleOffset(axis.GetTitleOffset() * size / new)
 
 
+ABOVE_GAP = 0.025  # NDC of free space a column of legend_above's legend adds (before the next column's sample)
 ABOVE_MARGIN = 0.25  # of a column of legend_above's legend: its line or marker sample

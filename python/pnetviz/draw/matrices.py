@@ -110,6 +110,7 @@ def place_palette(hist, pad) -> None:
 
 PALETTE_DROP = 0.04
 RUN_TEXT_FITS = 14  # characters of run text beside 'CMS Simulation Preliminary' above a matrix frame
+RUN_TEXT_MIN_SCALE = 0.935  # 7 pt at 8 cm: a longer run text ('138 fb^{-1} (13 TeV)', --lumi) no smaller
 
 
 def cms_label_above(pad) -> None:
@@ -121,7 +122,7 @@ def cms_label_above(pad) -> None:
     cms = cmsstyle()
     run_text = f"{cms.cmsstyle.cms_lumi} ({cms.cmsstyle.cms_energy})"  # what CMS_lumi writes at the right
     with unpainted():  # a run text longer than 'Run 2 (13 TeV)' smaller, clear of the extra text (Run 3, 13.6 TeV)
-        cms.CMS_lumi(pad, 0, min(1.0, RUN_TEXT_FITS / visible_length(run_text)))
+        cms.CMS_lumi(pad, 0, min(1.0, max(RUN_TEXT_FITS / visible_length(run_text), RUN_TEXT_MIN_SCALE)))
     pad.SetRightMargin(right)
 
 

@@ -51,7 +51,8 @@ def curve_figure(name: str, frame: canvas.Frame | Sequence[canvas.Frame], curves
         joined = f"{context[-1]}, {note}" if context else ""
         fits = context and canvas.box_width([joined]) <= 0.75
         context = [*context[:-1], joined] if fits else [*context, note[0].upper() + note[1:]]
-        rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, frames[0].x), frames[0].xtitle, "Ratio")
+        window = ratio.window or frames[0].x
+        rframe = canvas.Frame(frames[0].x, ratio_range(ratio.specs, window), frames[0].xtitle, ratio.ytitle())
 
     kept: dict[tuple[int, canvas.Frame], np.ndarray] = {}  # each curve's drawn points per frame (drawn up to 3 times)
     finest = _finest(frames)  # frames differing in their ranges only: the same points in each
@@ -142,8 +143,9 @@ def store_curves(fig: canvas.Figure, curves: Sequence[CurveSpec], xtitle: str, y
 
 def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], hull=None,
                underlay=None, ratio: RatioPanel | None = None) -> canvas.Figure:  # fmt: skip
-    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr) of the iso-accuracy optimum or None[, label]), or a
-    list of them, draws convex hulls;
+    """ROC; `hull` = (key, fpr, tpr, (fpr, tpr[, prevalence, accuracy]) of the iso-accuracy optimum
+    or None[, label]), or a list of them, draws convex hulls (with the prevalence and accuracy: the
+    iso-accuracy line through the optimum, seed 002);
     `underlay(fig)` draws under the curves (e.g. +-1 sigma bands)."""
     frame = canvas.Frame((0.0, 1.0), (0.0, 1.02), quantity("background_efficiency"), quantity("signal_efficiency"))
 
@@ -155,9 +157,43 @@ def roc_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str], h
                              line_color=cycle_color(5 + i), line_style=1, width=1)  # fmt: skip
             if best is not None:
                 canvas.add_points(fig, f"{key}_optimum", [best[0]], [best[1]], "Iso-accuracy optimum", marker_color=cycle_color(5))
+                if len(best) == 4 and (segment := iso_accuracy_segment(*best, frame)) is not None:
+                    (x1, y1), (x2, y2) = segment
+                    canvas.add_line(fig, x1, y1, x2, y2, f"Iso-accuracy line, A = {best[3]:.3f}",
+                                    line_color=cycle_color(5), line_style=7)  # fmt: skip
 
     return curve_figure(name, frame, curves, context, diagonal=True, corners=("lower right",),
                         extra=draw_hull if hull else None, underlay=underlay, ratio=ratio)  # fmt: skip
+
+
+def roc_logx_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) -> canvas.Figure:
+    """The ROC with the background efficiency on a log x axis (the HEP view of the tight cuts,
+    where eps_b is 1e-3..1e-1 and a linear axis packs them against 0): from the decade below the
+    smallest non-zero eps_b of `curves` (1e-4 at the least) to 1; points at eps_b = 0 are not on
+    a log axis (the rejection curve shows that region); the chance line y = x."""
+    positive = [float(np.min(c.x[c.x > 0])) for c in curves if np.any(c.x > 0)]
+    low = max(10.0 ** math.floor(math.log10(min(positive))), 1e-4) if positive else 1e-4
+    shown = [dataclasses.replace(c, key="{0}_logx/{2}".format(*c.key.partition("/")), x=c.x[keep], y=c.y[keep])
+             for c in curves if (keep := c.x >= low).sum() > 1]  # fmt: skip
+    frame = canvas.Frame((low, 1.0), (0.0, 1.02), quantity("background_efficiency"), quantity("signal_efficiency"), logx=True)
+    return curve_figure(name, frame, shown, context, diagonal=True, corners=("upper left", "lower right"))
+
+
+def iso_accuracy_segment(fpr: float, tpr: float, prevalence: float, accuracy: float,
+                         frame: canvas.Frame) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The iso-accuracy line through the optimum (fpr, tpr) (seed 002: TPR = (N/P) FPR + (A(P+N) - N)/P,
+    slope N/P = (1 - prevalence)/prevalence; `accuracy` names it) within `frame`: its two ends,
+    None without a prevalence in (0, 1) or a point outside the frame."""
+    if not (0.0 < prevalence < 1.0 and math.isfinite(fpr) and math.isfinite(tpr)):
+        return None
+    slope = (1.0 - prevalence) / prevalence
+    (x0, x1), (y0, y1) = frame.x, frame.y
+    # the line x(t) = fpr + t, y(t) = tpr + slope t, clipped to the frame (Liang-Barsky on t)
+    lo = max(x0 - fpr, (y0 - tpr) / slope)
+    hi = min(x1 - fpr, (y1 - tpr) / slope)
+    if not lo < hi:
+        return None
+    return (fpr + lo, tpr + slope * lo), (fpr + hi, tpr + slope * hi)
 
 
 def rejection_top(curves: Sequence[CurveSpec]) -> float:
@@ -187,7 +223,7 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
-                 cut_label: str = "", cut_texts: Sequence[str] = ()) -> canvas.Figure:  # fmt: skip
+                 cut_label: str = "", cut_texts: Sequence[str] = (), bins: int | None = None) -> canvas.Figure:  # fmt: skip
     """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
     to the data, its maximum raised by a decade for the legend (as CMS figures do; by 2-3 for the
     legend alone where the data fill the top decade: the linter counts the legend's decades), which
@@ -195,7 +231,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     or in the caption); train as lines, test as points. `cuts`: score cuts (working points) drawn
     as dashed vertical lines up to the top of the data, labelled `cut_label`; with `cut_texts` (e.g.
     "90%") each line's title names its target and the one legend entry lists the targets left to
-    right ("WP eps_s: 90,70,50%")."""
+    right ("WP eps_s: 90,70,50%"). `bins` (--score-bins): each histogram drawn (and stored) with
+    that many bins, merged from its own (a divisor of them), sums of weights and of their squares."""
+    hists = [rebinned(h, bins) for h in hists]
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     positive = contents[contents > 0]
     lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
@@ -219,6 +257,17 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more,
                                reframe=canvas.reframe)  # the drawing is the same in every frame: moved, not drawn again
+
+
+def rebinned(spec: HistSpec, bins: int | None) -> HistSpec:
+    """`spec` with its histogram merged to `bins` equal bins (a copy; TH1::Rebin sums the contents
+    and, with Sumw2, the squared weights), itself where `bins` is None, its own count or no divisor of it."""
+    n = spec.hist.GetNbinsX()
+    if not bins or bins >= n or n % bins:
+        return spec
+    merged = spec.hist.Rebin(n // bins, f"{spec.hist.GetName()}_{bins}bins")
+    merged.SetDirectory(0)
+    return dataclasses.replace(spec, hist=merged)
 
 
 SCORE_TITLE = "Normalised to unit area"  # not "Fraction of events": the axis runs past 1 to make room for the legend
@@ -247,6 +296,10 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
               CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b}", color("background")),
               CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity", color("all_events"))]  # fmt: skip
     expected = yields_kind == "expected"
+    use_asimov = expected and np.isfinite(best["asimov"]["value"])
+    optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
+    cut = optimum["threshold"]
+    marked = np.isfinite(cut) and 0.0 <= cut <= 1.0
     for name_z, label, col, style in (("s_over_sqrt_s_plus_b", "S/#sqrt{S+B}", color("with_flag"), 2),
                                       ("asimov", "Z_{A}", color("without_flag"), 7)):  # fmt: skip
         peak = best[name_z]["value"]
@@ -254,19 +307,18 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
             continue  # relative yields: Z_A's shape and optimum depend on their normalisation
         z = np.asarray(s[name_z], float)[inside] / peak
         ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
-        text = f"{label} (max {peak:.3g})" if expected else label  # relative yields: the shape alone
+        # the optimum's dotted line is named in its curve's entry (one legend row fewer: the legend
+        # above the frame then leaves the frame its 5 cm at 8 cm)
+        at = f" at {cut:.3g}" if marked and best[name_z] is optimum else ""
+        text = f"{label} (max {peak:.3g}{at})" if expected else f"{label}, max{at}" if at else label
         curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
-    use_asimov = expected and np.isfinite(best["asimov"]["value"])
-    optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
     # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
     frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z / max Z")  # no subscript: a rotated Z_{max} reached the image edge
 
     def mark(fig: canvas.Figure) -> None:
-        cut = optimum["threshold"]
-        if np.isfinite(cut) and 0.0 <= cut <= 1.0:
-            which = "Z_{A}" if optimum is best["asimov"] else "S/#sqrt{S+B}"
-            canvas.add_line(fig, cut, 0.0, cut, 1.1, f"{which} max at {cut:.3g}" if which == "Z_{A}" else f"Max at {cut:.3g}", line_color=color("reference"), line_style=3)
+        if marked:
+            canvas.add_line(fig, cut, 0.0, cut, 1.1, None, line_color=color("reference"), line_style=3)
 
     ctx = [*context, "test events, " + ("expected yields" if yields_kind == "expected" else "relative yields (training weights)")]
     return curve_figure(name, frame, curves, ctx, extra=mark, underlay=lambda fig: _empty_band(fig, key, scan, t, inside))

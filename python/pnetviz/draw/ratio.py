@@ -76,7 +76,7 @@ def ratio_pad_margins(pad: int, header: float = RATIO_MARGINS[3], extra_space: f
 
 
 def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MARGINS[3], extra_space: float = 0.0,
-                 reference_line: bool = True) -> Figure:  # fmt: skip
+                 reference_line: bool = True, cms_label: bool = True) -> Figure:  # fmt: skip
     """A RATIO_SIZE (600 x 750) figure: `frame` in the upper pad (pads[0]) over the ratio panel `ratio`
     (pads[1], RATIO_HEIGHT of the canvas) sharing its x axis, with a dashed line at 1; texts at
     the sizes of `figure` when printed; the CMS label above the upper frame. `header`: the canvas
@@ -121,8 +121,9 @@ def ratio_figure(name: str, frame: Frame, ratio: Frame, header: float = RATIO_MA
     fig.extras += frames
     main = fig.pads[0]
     main.SetTopMargin(ratio_pad_margins(0, top)[3])  # the CMS label at its usual place, above a header box too
-    with unpainted():
-        cms.CMS_lumi(main, 0)
+    if cms_label:  # False: a computing-resource figure (no CMS physics label)
+        with unpainted():
+            cms.CMS_lumi(main, 0)
     if extra_space:  # the CMS label moved right with the frame: the run text to the canvas edge (as `figure`)
         for obj in main.GetListOfPrimitives():
             if obj.InheritsFrom("TLatex") and obj.GetTextAlign() == 31:

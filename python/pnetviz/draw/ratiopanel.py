@@ -35,8 +35,18 @@ class RatioSpec:
 class RatioPanel:
     """The lower panel of a curve comparison: `specs` over the curve labelled `reference`."""
 
-    reference: str  # named in the context: "Ratio to <reference>"
+    reference: str  # named in the context: "Ratio to <reference>", and in the panel's y title
     specs: Sequence[RatioSpec]
+    window: tuple[float, float] | None = None  # the x range the panel's y range holds (None: the frame's)
+
+    def ytitle(self) -> str:
+        """The panel's y title: 'Ratio' (the context names the reference: 'ratio to test'). Not
+        'Ratio to test': longer than the 1.5 cm panel, it is shrunk, and ratio.ratio_figure gives
+        both pads' y titles the smaller size, so the main title would shrink with it."""
+        return "Ratio"
+
+
+READ_FROM_EPS_S = 0.4  # a rejection ratio's y range from here (below, one background event makes it 4-20)
 
 
 def ratio_range(specs: Sequence[RatioSpec], x: tuple[float, float]) -> tuple[float, float]:

@@ -17,7 +17,10 @@ from pnetviz.rootenv import root, set_title
 from pnetviz.metrics.hep import REJECTION_CL, eps_b_limit
 from pnetviz.metrics.roc import BinaryCurve
 
-NO_BACKGROUND = f"No bkg. event: lower limit ({100 * REJECTION_CL:g}% CL)"  # the grey band's legend entry
+# One name for a lower limit on every rejection figure (the dotted lines of each split and of
+# the fold means, the grey region where no background event passes): one legend entry at most
+LOWER_LIMIT = f"Lower limit ({100 * REJECTION_CL:g}% CL)"
+NO_BACKGROUND = LOWER_LIMIT  # the grey band's legend entry (the dotted limits inside it then have none)
 LIMIT_LINE = 3  # dotted: a lower limit, not a measurement (as the fold summaries' limits)
 
 
@@ -47,10 +50,10 @@ def rejection_specs(prefix: str, results: Mapping, background_n_eff: Mapping[str
         if n_eff and edge > 0:
             limit = 1.0 / eps_b_limit(n_eff)
             limits.append(CurveSpec(f"{prefix}/{split}_lower_limit", np.array([0.0, edge]), np.array([limit, limit]),
-                                    f"{split.capitalize()}: lower limit ({100 * REJECTION_CL:g}% CL)",
+                                    LOWER_LIMIT,
                                     cycle_color(color_index), LIMIT_LINE))  # fmt: skip
     if len(limits) > 1 or not label_limits:  # one legend entry (or the grey band's) says what dotted means
-        text = f"Dotted: lower limit ({100 * REJECTION_CL:g}% CL)" if label_limits else ""
+        text = LOWER_LIMIT if label_limits else ""
         limits = [replace(c, label=text if i == 0 else "") for i, c in enumerate(limits)]
     return specs + limits
 

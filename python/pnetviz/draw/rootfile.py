@@ -37,7 +37,7 @@ BAD_TITLES = {"", "Graph", "htemp"}
 # a canvas) in about the same time; ZLIB-1, ROOT's older default, is both larger and 3x slower.
 # JSROOT reads it with modules/base/zstd.mjs of its own package (copied with the site's JSROOT).
 COMPRESSION = 501
-MAX_TITLE = 79  # TBrowser and a default canvas show a title of up to this length whole
+MAX_TITLE = 79  # TBrowser and a default canvas show a title of up to this length whole (pads' titles are cut to it)
 # The colour indices every reader has built in: ROOT's basic colours and colour wheel (long
 # before 6.34 too), in JSROOT's default table as well (modules/base/colors.mjs, createRootColors;
 # 7.11.2's values up to 1/255 off ROOT's). Not 100-127 (kGrape ... kP10Cyan, white_dark: new in
@@ -282,7 +282,7 @@ def object_title(obj, name: str, key: str, fig: Figure | None) -> str:
     if title in BAD_TITLES or title in (name, key.rpartition("/")[2]) or title.startswith(key.replace("/", "_")):
         title = (fig.labels.get(key) if fig else None) or key.replace("/", " ")
     plot = f", {fig.name.replace('_', ' ')}" if fig else ""
-    return short(f"{title}{plot}")
+    return f"{title}{plot}"  # whole: a histogram's title is what a datacard or a reader quotes (a pad's is short)
 
 
 def _axis_titles(obj, fig: Figure) -> None:

@@ -106,12 +106,15 @@ CMSSTYLE_ENERGIES = (13.0, 13.6)  # the ones cmsstyle.SetEnergy knows
 
 @dataclass(frozen=True)
 class StyleOptions:
-    """What the user can set from the command line (--energy, --run, --extra-text, --cms-label)."""
+    """What the user can set from the command line (--energy, --run, --extra-text, --cms-label,
+    --lumi: the integrated luminosity in fb^-1 the expected yields are normalised to)."""
 
     energy: float = 13.0
     run: str = "Run 2"
     extra_text: str = "Simulation Preliminary"
     cms_label: str = "cms"
+    lumi: float | None = None
+    score_bins: int = 50  # --score-bins: the score distributions' bins on [0, 1] (merged from the 50 filled)
 
 
 def cmsstyle():
@@ -133,6 +136,11 @@ def energy_text(energy: float) -> str | None:
     return f"{energy:g} TeV"
 
 
+def lumi_text(lumi: float) -> str:
+    """The label's luminosity text for `lumi` fb^-1: '138 fb^{-1}' (3 significant digits, as CMS writes it)."""
+    return f"{lumi:.3g} fb^{{-1}}"
+
+
 def _set_label(module, options: StyleOptions) -> None:
     """cmsstyle's energy, run and CMS/extra text from `options` (its module globals)."""
     text = energy_text(options.energy)
@@ -141,6 +149,8 @@ def _set_label(module, options: StyleOptions) -> None:
     else:
         module.cms_energy = text
     module.SetLumi(None, run=options.run)
+    if options.lumi is not None:  # the CMS convention for a luminosity: "138 fb^{-1} (13 TeV)", in place of the run
+        module.cms_lumi = lumi_text(options.lumi)
     lumi = len(f"{module.cms_lumi} ({module.cms_energy})")  # as CMS_lumi writes it
     if lumi > STANDARD_LUMI_TEXT:  # a longer run or energy text ("HL-LHC (14 TeV)"): smaller, not into the extra text
         module.lumiTextSize *= max(0.98, STANDARD_LUMI_TEXT / lumi)  # 0.98: matrix labels stay at 7 pt

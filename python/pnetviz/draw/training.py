@@ -1,5 +1,7 @@
 """The training-history figures: loss and accuracy per epoch (training and validation, the best
-epoch marked), epoch time and memory, and every fold's losses on one figure. A non-finite value
+epoch marked), epoch time and memory, each alone and, as the specification names them, combined
+(training_curves: loss over accuracy; training_metrics: epoch time over memory), and every
+fold's losses on one figure. A non-finite value
 (a diverged epoch) is not drawn and said so on the figure; a series without a finite value is
 left out, a figure without one not made (never a blank figure)."""
 
@@ -91,7 +93,69 @@ def training_figures(history: TrainingHistory, context: Sequence[str]) -> list[c
         if col in history.columns:
             figs.append(_history_figure(stem, history, title, [(col, title.split(" [")[0], cycle_color(2), 1)], context,
                                         physics=False))  # fmt: skip
+    # the specification's combined figures beside the split ones: training_curves.png (loss over
+    # accuracy) and training_metrics.png (epoch time over memory), one epoch axis shared
+    figs.append(_combined_figure("training_curves", history, ("Loss", [("train_loss", "Training", train, 1), ("valid_loss", "Validation", valid, 2)]),
+                                 ("Accuracy", [("train_acc", "Training", train, 1), ("valid_acc", "Validation", valid, 2)]),
+                                 context, physics=True))  # fmt: skip
+    if "epoch_time" in history.columns and "memory_gb" in history.columns:
+        figs.append(_combined_figure("training_metrics", history, ("Epoch time [s]", [("epoch_time", "Epoch time", cycle_color(2), 1)]),
+                                     ("Memory [GB]", [("memory_gb", "Memory", cycle_color(3), 2)]), context, physics=False))  # fmt: skip
     return [f for f in figs if f is not None]
+
+
+def _range(history: TrainingHistory, series, bounded: bool) -> tuple[float, float] | None:
+    """A y range for the finite values of `series` with 8% of their span either side (0 at the
+    least for positive values; 1.05 at the most for a bounded quantity), None without a value."""
+    parts = [history.finite(col)[1] for col, *_ in series]
+    values = np.concatenate(parts) if parts else np.array([])
+    if not values.size:
+        return None
+    lo, hi = float(values.min()), float(values.max())
+    span = hi - lo or abs(hi) or 1.0
+    bottom = max(lo - 0.08 * span, 0.0) if lo >= 0 else lo - 0.08 * span
+    top = hi + 0.08 * span
+    return (bottom, min(top, 1.05) if bounded else top)
+
+
+def _combined_figure(name: str, history: TrainingHistory, upper, lower, context: Sequence[str],
+                     physics: bool) -> canvas.Figure | None:  # fmt: skip
+    """Two per-epoch quantities on one epoch axis: `upper` = (y title, series) in the main pad,
+    `lower` below it in a panel (the layout of a ratio figure, no line at 1); the legend and the
+    context in the main frame (boxed_figure), the best epoch marked in both (physics figures).
+    None unless both have a finite value."""
+    (utitle, useries), (ltitle, lseries) = upper, lower
+    useries = [s for s in useries if history.finite(s[0])[1].size]
+    lseries = [s for s in lseries if history.finite(s[0])[1].size]
+    urange, lrange = _range(history, useries, False), _range(history, lseries, ltitle == "Accuracy")
+    if urange is None or lrange is None:
+        return None
+    epochs = history.epochs
+    x = (float(epochs.min()) - 0.5, float(epochs.max()) + 0.5)
+    span = urange[1] - urange[0] or 1.0
+    frames = [canvas.Frame(x, (urange[0], urange[1] + room * span), "Epoch", utitle) for room in (0.0, 0.9)]
+    panel = canvas.Frame(x, lrange, "Epoch", ltitle)
+    best = best_epoch(history) if physics else None
+    notes = [n for col, label, *_ in (*useries, *lseries) if (n := not_drawn(history, col, label))]
+
+    def draw(fig: canvas.Figure, frame: canvas.Frame) -> None:
+        for col, label, col_color, style in useries:
+            canvas.add_graph(fig, f"training_combined/{col}", *history.finite(col), label, line_color=col_color, line_style=style)
+        for col, label, col_color, style in lseries:  # named by the upper pad's entries (the same colours and styles)
+            named = None if any(label == u[1] for u in useries) else label
+            canvas.add_graph(fig, f"training_combined/{col}", *history.finite(col), named, line_color=col_color,
+                             line_style=style, pad=1)  # fmt: skip
+        if best is not None:
+            canvas.add_line(fig, best, frame.y[0], best, urange[1], f"Best epoch ({best})", line_color=cycle_color(4), line_style=7)
+            canvas.add_line(fig, best, lrange[0], best, lrange[1], None, pad=1, line_color=cycle_color(4), line_style=7)
+        for note in notes:
+            fig.legend.append((root().nullptr, note, ""))
+        fig.pads[0].cd()
+
+    def make(fr: canvas.Frame) -> canvas.Figure:
+        return canvas.ratio_figure(name, fr, panel, reference_line=False, cms_label=physics)
+
+    return canvas.boxed_figure(make, frames, draw, list(context), physics=physics)
 
 
 def fold_training_figure(histories: dict[int, TrainingHistory], context: Sequence[str],

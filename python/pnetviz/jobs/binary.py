@@ -65,7 +65,7 @@ def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
     """(key, hull fpr, hull tpr, optimum) of the test split for roc_figure(hull=...)."""
     hull = hep.convex_hull(result.curve)
     best = metrics["optimal_operating_point"]
-    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"])
+    return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"])
 
 
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
@@ -93,9 +93,10 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
     figs = [
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
+        plots.roc_logx_figure("roc_curve_logx", roc, ctx),
         rejection.figure("rejection_curve", "rejection", results, metrics, ctx),
         plots.pr_figure("precision_recall_curve", pr, ctx),
-        plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics),
+        plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics), bins=job.style.score_bins,
                            **decisions.score_cuts(decided)),
         *plots.confusion_figures("confusion_matrix", results["test"].confusion, ctx[:2], labels=("Signal", job.display[1])),
     ]
@@ -109,7 +110,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     for comp in comparisons:
         t = subsets.tag(comp.branch)
         figs += subsets.figures(comp, f"roc_curve_{t}_comparison", f"score_distributions_{t}_comparison", f"compare_{t}",
-                                job.display, quantity("p_signal"), ctx)  # fmt: skip
+                                job.display, quantity("p_signal"), ctx, job.style.score_bins)  # fmt: skip
     return figs
 
 

@@ -26,6 +26,7 @@ from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, RATIO_CONVENTION, eps_b_o
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
+from pnetviz.draw.ratiopanel import READ_FROM_EPS_S
 from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
@@ -286,7 +287,7 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     rejection_panel = plots.RatioPanel("binary", [
         plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, n["binary"]["background"]), bc, bl, True),
         plots.RatioSpec(f"{tag}/rejection_ratio_multiclass", rejection_ratio(cm, cb, n["multiclass"]["background"]),
-                        mc, ml)])  # fmt: skip
+                        mc, ml)], (READ_FROM_EPS_S, 1.0))  # fmt: skip
     return [  # the HEP view (rejection vs efficiency, log y) first: the default comparison; the linear ROC kept
         plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx, ratio=rejection_panel),
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],

@@ -15,6 +15,7 @@ from pnetviz.metrics import binning as bn
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.fitbinning import Events, pair_binning
 from pnetviz.output.report import dumps, plain
+from pnetviz.rootenv import set_title
 
 FILE = "binning.json"
 FORMAT = 1
@@ -101,11 +102,12 @@ def figures_of(doc: dict, hists: list, context: Sequence[str], tag: str = "") ->
     observed = background_sum(hists, f"{key}_{OBSERVED}")
     observed.GetXaxis().SetTitle("Score (chosen binning)")  # as the figure's frame names the drawn ones (not drawn itself)
     observed.GetYaxis().SetTitle(ytitle)
-    histograms.keep(f"{key}/{OBSERVED}", observed, "Observed: background sum (Asimov)")
+    histograms.keep(f"{key}/{OBSERVED}", observed, OBSERVED_TITLE)
     return [binningplots.objective_figure(f"{stem}binning_objective", f"{sub}binning", doc, ctx), histograms]
 
 
 OBSERVED = "data_obs"  # combine's name of the observation
+OBSERVED_TITLE = "Observed: background sum (Asimov)"
 
 
 def background_sum(hists: Sequence[tuple[str, object, str, int]], name: str) -> object:
@@ -113,6 +115,7 @@ def background_sum(hists: Sequence[tuple[str, object, str, int]], name: str) -> 
     total = hists[1][1].Clone(name)
     for _, hist, _, _ in hists[2:]:
         total.Add(hist)
+    set_title(total, OBSERVED_TITLE)  # its own title, not the first background's that Clone copied
     return total
 
 

@@ -31,6 +31,8 @@ from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
 from pnetviz.draw.style import StyleOptions, color
 from pnetviz.draw.style import BAND_STYLES, meaning_color
+from pnetviz.draw.rejection import LOWER_LIMIT
+from pnetviz.draw.ratiopanel import READ_FROM_EPS_S
 from pnetviz.metrics.rounding import pm
 
 FOLDS_DIR = "folds"
@@ -81,14 +83,15 @@ def band_figures(prefix: str, per_split: dict[str, list[FoldCurves]], context: S
             limit = np.flatnonzero(~measured)
             edge = np.arange(limit.min(), min(limit.max() + 2, EFF_GRID.size))  # joins the measured part
             limits.append(plots.CurveSpec(f"{prefix}folds/rejection_limit_{s}", EFF_GRID[edge], a.rejection_mean[edge],
-                                          f"{name[s]}: lower limit (95% CL)", color(s), 3))  # fmt: skip
+                                          LOWER_LIMIT, color(s), 3))  # fmt: skip
     if len(limits) > 1:  # one legend entry says what dotted means: the box stays small
-        limits = [replace(c, label="Dotted: lower limit (95% CL)" if i == 0 else "") for i, c in enumerate(limits)]
+        limits = [replace(c, label=LOWER_LIMIT if i == 0 else "") for i, c in enumerate(limits)]
     rej += limits
     ratios = {s: fold_ratios(a, aggs[ref]) for s, a in aggs.items()}
     panels = [plots.RatioPanel(name[ref].lower(),
                                [plots.RatioSpec(f"{prefix}folds/{kind}_ratio_{s}", r[i], color(s), plots.split_style(s), s == ref)
-                                for s, r in ratios.items()]) for i, kind in enumerate(("roc", "rejection"))]  # fmt: skip
+                                for s, r in ratios.items()], window)
+              for i, (kind, window) in enumerate((("roc", None), ("rejection", (READ_FROM_EPS_S, 1.0))))]  # fmt: skip
     return [
         plots.roc_figure(f"{prefix}roc_curve_folds", roc, [*context, f"mean of {n} folds #pm 1#sigma"],
                          underlay=roc_bands, ratio=panels[0]),  # fmt: skip

@@ -41,7 +41,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     comp = ev.subset_comparisons.get(background)
     if comp is not None:
         figs += subsets.figures(comp, f"{tag}_roc_bjet_comparison", f"{tag}_lr_score_bjet_comparison",
-                                f"{tag}/compare_bjet", (job.display[0], label), xtitle, ctx)  # fmt: skip
+                                f"{tag}/compare_bjet", (job.display[0], label), xtitle, ctx, job.style.score_bins)  # fmt: skip
     return figs
 
 
@@ -61,11 +61,12 @@ def score_pair_figures(job: MultiClassJob, tag: str, results: dict, metrics: dic
     hull = None
     if job.hull:
         h, best = hep.convex_hull(results["test"].curve), metrics["test"]["optimal_operating_point"]
-        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"]))
+        hull = (f"{tag}/roc_test", h.fpr, h.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"]))
     figs = [
         plots.roc_figure(f"{tag}_roc_curve", roc, ctx, hull=hull),
+        plots.roc_logx_figure(f"{tag}_roc_curve_logx", roc, ctx),
         rejection.figure(f"{tag}_rejection_curve", f"{tag}/rejection", results, metrics, ctx),
-        plots.score_figure(f"{tag}_{score_stem}_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics),
+        plots.score_figure(f"{tag}_{score_stem}_distribution", hists, xtitle, ctx, pairmetrics.ks_lines(metrics), bins=job.style.score_bins,
                            **decisions.score_cuts(decided)),
     ]
     if decided is not None:
@@ -86,7 +87,7 @@ def direct_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, 
                                 f"{job.p_of(k)} of true {job.names[true]} events, {split}")  # fmt: skip
             hists.append(HistSpec(f"{tag}/p{file_tag(job.classes[k])}_{split}_true_{file_tag(job.classes[true])}", h,
                                   f"{job.display[true]} ({split})", col, split == "test"))  # fmt: skip
-    return plots.score_figure(name, hists, job.p_of(k), ctx)
+    return plots.score_figure(name, hists, job.p_of(k), ctx, bins=job.style.score_bins)
 
 
 def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list[str]) -> canvas.Figure:
@@ -101,7 +102,7 @@ def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list
             label = f"{true_name} ({split})"
             hists.append(HistSpec(f"class_scores/{file_tag(name)}_{split}_true_{file_tag(job.classes[k])}", h, label,
                                   cycle_color(k), split == "test"))  # fmt: skip
-    return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, job.p_of(index), ctx)
+    return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, job.p_of(index), ctx, bins=job.style.score_bins)
 
 
 def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,

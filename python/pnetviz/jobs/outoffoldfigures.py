@@ -96,7 +96,7 @@ def binning_figures(binning: dict, hists: list, context: Sequence[str], prefix: 
     observed = fitbins.background_sum(hists, f"{key.replace('/', '_')}_{fitbins.OBSERVED}")
     observed.GetXaxis().SetTitle("Score (chosen binning)")
     observed.GetYaxis().SetTitle(ytitle)
-    figure.keep(f"{key}/{fitbins.OBSERVED}", observed, "Observed: background sum (Asimov)")
+    figure.keep(f"{key}/{fitbins.OBSERVED}", observed, fitbins.OBSERVED_TITLE)
     # the objective figure labels the choice split's values "train" (metrics.fitbinning's field)
     return [binningplots.objective_figure(f"{prefix}out_of_fold_binning_objective", f"{directory(prefix)}binning", binning, ctx),
             figure]

@@ -85,7 +85,7 @@ def auc_label(name: str, entry: dict) -> str:
 
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,
-            context: Sequence[str]) -> list[canvas.Figure]:  # fmt: skip
+            context: Sequence[str], bins: int | None = None) -> list[canvas.Figure]:  # fmt: skip
     """ROC of all / with / without (test), and the score distributions of all events, those with the
     flag and those without it (test), signal and background: each part its own line style
     (style.ENCODINGS, never the train/test encoding), in the ROC its own colour too.
@@ -103,7 +103,7 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
                               line_style(part)))  # fmt: skip
         hists.append(HistSpec(f"{key}/scores_{part}_background", _own(r.hist_background), f"{names[1]}, {text}",
                               color("background"), False, line_style(part)))  # fmt: skip
-    score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True)
+    score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True, bins=bins)
     # each part's signal efficiency over that of all events, binomial band from its effective signal events
     ratio = plots.RatioPanel("all events", [
         plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve,
