@@ -42,20 +42,38 @@ class Events:
     classes: np.ndarray | None = None
 
     @functools.cached_property
+    def order(self) -> np.ndarray:
+        """The split's one order: event indices by increasing score, equal scores by index (stable).
+        The prefix sums and the fine bins' quantiles (metrics.binning.fine_edges) both use it."""
+        return np.argsort(self.scores, kind="stable")
+
+    @functools.cached_property
     def _prefix(self) -> tuple[np.ndarray, np.ndarray]:
         """Scores in increasing order and the prefix sums (row i: the first i events in that
-        order) of the columns s, b, background MC event, background w^2, one per background class."""
-        order = np.argsort(self.scores, kind="stable")
+        order) of the columns s, b, background MC event, background w^2, one per background class.
+        Each column is summed into its place in the table (no stacked copy of the columns)."""
+        order = self.order
         sig = np.asarray(self.is_signal, bool)[order]
-        w = np.asarray(self.weights, float)[order]
-        cols = [np.where(sig, w * self.scale[0], 0.0), np.where(sig, 0.0, w * self.scale[1]), (~sig).astype(float),
-                np.where(sig, 0.0, (w * self.scale[1]) ** 2)]  # fmt: skip
-        if self.classes is not None:
-            cls = np.asarray(self.classes)[order]
-            cols += [(~sig & (cls == c)).astype(float) for c in np.unique(cls[~sig])]
-        prefix = np.zeros((sig.size + 1, len(cols)))
-        np.cumsum(np.column_stack(cols), axis=0, out=prefix[1:])
-        return np.asarray(self.scores, float)[order], prefix
+        cls = None if self.classes is None else np.asarray(self.classes)[order]
+        present = [] if cls is None else np.unique(cls[~sig])
+        prefix = np.zeros((sig.size + 1, 4 + len(present)))
+        w = np.asarray(self.weights[order], float)
+        column = np.empty(sig.size)
+
+        def put(j: int, values: np.ndarray) -> None:  # the cumulative sum of one column, in its place
+            np.cumsum(values, out=prefix[1:, j])
+
+        np.multiply(w, self.scale[0], out=column)
+        put(0, np.where(sig, column, 0.0))
+        np.multiply(w, self.scale[1], out=column)
+        put(1, np.where(sig, 0.0, column))
+        put(2, (~sig).astype(float))
+        np.square(column, out=column)
+        put(3, np.where(sig, 0.0, column))
+        del w, column
+        for j, c in enumerate(present):
+            put(4 + j, (~sig & (cls == c)).astype(float))
+        return np.asarray(self.scores[order], float), prefix
 
     def sums(self, edges: np.ndarray) -> np.ndarray:
         """Per bin of `edges` (rows; bins as metrics.binning.fill makes them: [e_i, e_i+1), below
@@ -205,7 +223,7 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
     baselines' test values, the unbinned limit, the chosen K and its efficiency. `test_curve`:
     the test events' ROC curve if already made (same scores and weights)."""
     fine_bins = min(fine_bins, max(20, train.scores.size // 20))  # ~20 MC events per fine bin at least
-    edges = bn.fine_edges(train.scores, train.is_signal, train.weights, fine_bins)
+    edges = bn.fine_edges(train.scores, train.is_signal, train.weights, fine_bins, order=train.order)
     fine = train.fill(edges)
     limit = unbinned_limit(objective, test, test_curve)
     best = bn.partitions(fine, k_max, objective, constraints)
