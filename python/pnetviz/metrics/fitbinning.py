@@ -21,6 +21,7 @@ import numpy as np
 
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics import hep
+from pnetviz.metrics.prefixsums import SortedSums
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 
 BASELINES = ("uniform", "flat_signal", "transfo_d")
@@ -48,51 +49,31 @@ class Events:
         return np.argsort(self.scores, kind="stable")
 
     @functools.cached_property
-    def _prefix(self) -> tuple[np.ndarray, np.ndarray]:
-        """Scores in increasing order and the prefix sums (row i: the first i events in that
-        order) of the columns s, b, background MC event, background w^2, one per background class.
-        Each column is summed into its place in the table (no stacked copy of the columns)."""
-        order = self.order
-        sig = np.asarray(self.is_signal, bool)[order]
-        cls = None if self.classes is None else np.asarray(self.classes)[order]
-        present = [] if cls is None else np.unique(cls[~sig])
-        prefix = np.zeros((sig.size + 1, 4 + len(present)))
-        w = np.asarray(self.weights[order], float)
-        column = np.empty(sig.size)
-
-        def put(j: int, values: np.ndarray) -> None:  # the cumulative sum of one column, in its place
-            np.cumsum(values, out=prefix[1:, j])
-
-        np.multiply(w, self.scale[0], out=column)
-        put(0, np.where(sig, column, 0.0))
-        np.multiply(w, self.scale[1], out=column)
-        put(1, np.where(sig, 0.0, column))
-        put(2, (~sig).astype(float))
-        np.square(column, out=column)
-        put(3, np.where(sig, 0.0, column))
-        del w, column
-        for j, c in enumerate(present):
-            put(4 + j, (~sig & (cls == c)).astype(float))
-        return np.asarray(self.scores[order], float), prefix
+    def _sums(self) -> SortedSums:
+        """The events in increasing score order and their prefix sums (row i: the first i events in
+        that order) of the columns s, b, background MC event, background w^2, one per background
+        class (metrics.prefixsums: the rows asked for, not an n x columns table)."""
+        return SortedSums(self.scores, self.is_signal, self.weights, self.order, self.scale, self.classes)
 
     def sums(self, edges: np.ndarray) -> np.ndarray:
         """Per bin of `edges` (rows; bins as metrics.binning.fill makes them: [e_i, e_i+1), below
         the first edge in the first bin, from the last inner edge up in the last) the columns of
-        `_prefix`, as differences of the prefix sums: no pass over the events, an empty bin exactly 0."""
+        `_sums`, as differences of the prefix sums: no pass over the events, an empty bin exactly 0."""
         return self.sums_of_sets([np.asarray(edges, float)])
 
     def sums_of_sets(self, edge_sets: list[np.ndarray]) -> np.ndarray:
         """`sums` of several edge sets at once, their bins one after the other."""
-        x, prefix = self._prefix
+        table = self._sums
         edges = np.concatenate(edge_sets)
         sizes = np.array([e.size for e in edge_sets])
         last = np.cumsum(sizes) - 1
         first = last - sizes + 1
-        pos = np.searchsorted(x, edges, side="left")
-        pos[first], pos[last] = 0, x.size
+        pos = table.positions(edges)
+        pos[first], pos[last] = 0, table.n
         lower, upper = np.ones(edges.size, bool), np.ones(edges.size, bool)
         lower[last], upper[first] = False, False
-        return prefix[pos[upper]] - prefix[pos[lower]]
+        rows = table.rows(np.r_[pos[upper], pos[lower]])
+        return rows[: rows.shape[0] // 2] - rows[rows.shape[0] // 2 :]
 
     def fill(self, edges: np.ndarray) -> bn.FineBins:
         """The yields per bin of `edges` (`sums`) as metrics.binning.FineBins."""
@@ -113,7 +94,7 @@ class Events:
         terms = np.where(np.isfinite(terms) & (s + b > 0), terms, 0.0)
         starts = np.cumsum([0] + [e.size - 1 for e in edge_sets[:-1]])
         totals, fewest = np.add.reduceat(terms, starts), np.minimum.reduceat(nb, starts)
-        signal = float(self._prefix[1][-1, 0])
+        signal = float(self._sums.rows(np.array([self._sums.n]))[0, 0])
         return _reported(objective, totals, signal), fewest.astype(np.int64).tolist()
 
 
