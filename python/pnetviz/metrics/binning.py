@@ -83,12 +83,12 @@ def weighted_quantiles(scores: np.ndarray, weights: np.ndarray, n: int, order: n
     class's part of its split's one order (`sorted_part`); default all events, sorted here."""
     if order is None:
         order = np.argsort(scores, kind="stable")
-    x, w = np.asarray(scores[order], float), np.abs(np.asarray(weights[order], float))
-    cum = np.cumsum(w)
-    if x.size == 0 or cum[-1] <= 0:
+    cum = np.abs(np.asarray(weights[order], float))
+    np.cumsum(cum, out=cum)
+    if cum.size == 0 or cum[-1] <= 0:
         return np.empty(0)
     targets = cum[-1] * np.arange(1, n) / n
-    return x[np.minimum(np.searchsorted(cum, targets, side="left"), x.size - 1)]
+    return np.asarray(scores[order[np.minimum(np.searchsorted(cum, targets, side="left"), cum.size - 1)]], float)
 
 
 def sorted_part(order: np.ndarray, flags: np.ndarray) -> np.ndarray:
