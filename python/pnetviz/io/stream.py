@@ -19,7 +19,7 @@ from pnetviz.metrics import summaries as sm
 from pnetviz.metrics.hep import mode_weights
 from pnetviz.rootenv import root
 
-CHUNK = 4_000_000  # entries per read: ~70 MB of the five columns below
+CHUNK = 1_000_000  # entries per read: ~15 MB of the five columns, ~80 MB while a chunk is summarised
 COLUMNS = {"score": "score_signal", "label": "true_label", "weight": "weight"}
 SPLITS = ("train", "test")
 

@@ -94,13 +94,19 @@ def of_events(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, wh
     if bad.any():
         raise InputError(f"{what}: weight {w[bad][0]:.6g} is outside the streaming summaries' exact range "
                          f"(|w| < 2^23); evaluate in memory.")  # fmt: skip
-    keys, inverse = np.unique(s, return_inverse=True)
-    inverse = inverse.ravel()
-    cols = np.zeros((s.size, 4, LIMBS), np.int64)
-    wl, w2l = limbs(w), limbs(w * w)
-    cols[sig, 0], cols[sig, 1], cols[~sig, 2], cols[~sig, 3] = wl[sig], w2l[sig], wl[~sig], w2l[~sig]
-    return ScoreSummary(keys, _grouped(inverse, cols, keys.size),
-                        _grouped(inverse, np.stack([sig, ~sig, w != 0], axis=1).astype(np.int64), keys.size))  # fmt: skip
+    order = np.argsort(s, kind="stable")  # one sort; each class's limbs summed per score in that order
+    s, sig, w = s[order], sig[order], w[order]
+    new = np.r_[True, s[1:] != s[:-1]] if s.size else np.empty(0, bool)
+    keys, group = s[new], np.cumsum(new) - 1
+    sums = np.zeros((keys.size, 4, LIMBS), np.int64)
+    for j, part in ((0, sig), (2, ~sig)):
+        g, wp = group[part], w[part]
+        if g.size:
+            starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+            sums[g[starts], j] = np.add.reduceat(limbs(wp), starts, axis=0)
+            sums[g[starts], j + 1] = np.add.reduceat(limbs(wp * wp), starts, axis=0)
+    counts = [np.bincount(group[m], minlength=keys.size) for m in (sig, ~sig, w != 0)]
+    return ScoreSummary(keys, sums, np.stack(counts, axis=1).astype(np.int64))
 
 
 def _grouped(inverse: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:
