@@ -225,8 +225,11 @@ def run(job: BinaryJob) -> RunOutput:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
-    check, check_notes = trainercheck.cross_check(preds.label, np.column_stack([preds.scores["signal"], 1 - preds.scores["signal"]]),
-                                                  preds.masks["test"], history.summary if history else {})  # fmt: skip
+    test = preds.masks["test"]  # the test events' two class probabilities only (not a copy of every event's)
+    signal = preds.scores["signal"][test]
+    check, check_notes = trainercheck.cross_check(preds.label[test], np.column_stack([signal, 1 - signal]),
+                                                  np.ones(signal.size, bool), history.summary if history else {})  # fmt: skip
+    del signal
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}

@@ -77,23 +77,37 @@ class Partition:
     binding: list[str] = field(default_factory=list)
 
 
-def weighted_quantiles(scores: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
-    """The n - 1 inner quantiles of the weighted score distribution (|w|)."""
-    order = np.argsort(scores, kind="stable")
-    x, w = np.asarray(scores, float)[order], np.abs(np.asarray(weights, float))[order]
-    cum = np.cumsum(w)
-    if x.size == 0 or cum[-1] <= 0:
+def weighted_quantiles(scores: np.ndarray, weights: np.ndarray, n: int, order: np.ndarray | None = None) -> np.ndarray:
+    """The n - 1 inner quantiles of the weighted score distribution (|w|). `order`: indices of the
+    events to use, in increasing score order (a stable order: equal scores by index), e.g. one
+    class's part of its split's one order (`sorted_part`); default all events, sorted here."""
+    if order is None:
+        order = np.argsort(scores, kind="stable")
+    cum = np.abs(np.asarray(weights[order], float))
+    np.cumsum(cum, out=cum)
+    if cum.size == 0 or cum[-1] <= 0:
         return np.empty(0)
     targets = cum[-1] * np.arange(1, n) / n
-    return x[np.minimum(np.searchsorted(cum, targets, side="left"), x.size - 1)]
+    return np.asarray(scores[order[np.minimum(np.searchsorted(cum, targets, side="left"), cum.size - 1)]], float)
 
 
-def fine_edges(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, m: int = FINE_BINS) -> np.ndarray:
+def sorted_part(order: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """The events of `order` (a stable increasing-score order of a split) whose flag is set, in that
+    order: the stable order of that part's scores alone, without sorting it again."""
+    return order[np.asarray(flags, bool)[order]]
+
+
+def fine_edges(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, m: int = FINE_BINS,
+               order: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Fine-bin edges covering [0, 1]: m/2 weighted quantiles of the signal scores and m/2 of the
-    background's (so both the signal-rich and the background-rich ends are resolved), unique."""
+    background's (so both the signal-rich and the background-rich ends are resolved), unique.
+    `order`: the events' stable increasing-score order if known (one sort per split)."""
     sig = np.asarray(is_signal, bool)
     half = max(m // 2, 1)
-    inner = np.r_[weighted_quantiles(scores[sig], weights[sig], half), weighted_quantiles(scores[~sig], weights[~sig], half)]
+    if order is None:
+        order = np.argsort(scores, kind="stable")
+    inner = np.r_[weighted_quantiles(scores, weights, half, sorted_part(order, sig)),
+                  weighted_quantiles(scores, weights, half, sorted_part(order, ~sig))]  # fmt: skip
     inner = np.unique(inner[(inner > 0.0) & (inner < 1.0)])
     return np.r_[0.0, inner, 1.0]
 

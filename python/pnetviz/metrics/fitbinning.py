@@ -21,6 +21,7 @@ import numpy as np
 
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics import hep
+from pnetviz.metrics.prefixsums import SortedSums
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 
 BASELINES = ("uniform", "flat_signal", "transfo_d")
@@ -42,39 +43,37 @@ class Events:
     classes: np.ndarray | None = None
 
     @functools.cached_property
-    def _prefix(self) -> tuple[np.ndarray, np.ndarray]:
-        """Scores in increasing order and the prefix sums (row i: the first i events in that
-        order) of the columns s, b, background MC event, background w^2, one per background class."""
-        order = np.argsort(self.scores, kind="stable")
-        sig = np.asarray(self.is_signal, bool)[order]
-        w = np.asarray(self.weights, float)[order]
-        cols = [np.where(sig, w * self.scale[0], 0.0), np.where(sig, 0.0, w * self.scale[1]), (~sig).astype(float),
-                np.where(sig, 0.0, (w * self.scale[1]) ** 2)]  # fmt: skip
-        if self.classes is not None:
-            cls = np.asarray(self.classes)[order]
-            cols += [(~sig & (cls == c)).astype(float) for c in np.unique(cls[~sig])]
-        prefix = np.zeros((sig.size + 1, len(cols)))
-        np.cumsum(np.column_stack(cols), axis=0, out=prefix[1:])
-        return np.asarray(self.scores, float)[order], prefix
+    def order(self) -> np.ndarray:
+        """The split's one order: event indices by increasing score, equal scores by index (stable).
+        The prefix sums and the fine bins' quantiles (metrics.binning.fine_edges) both use it."""
+        return np.argsort(self.scores, kind="stable")
+
+    @functools.cached_property
+    def _sums(self) -> SortedSums:
+        """The events in increasing score order and their prefix sums (row i: the first i events in
+        that order) of the columns s, b, background MC event, background w^2, one per background
+        class (metrics.prefixsums: the rows asked for, not an n x columns table)."""
+        return SortedSums(self.scores, self.is_signal, self.weights, self.order, self.scale, self.classes)
 
     def sums(self, edges: np.ndarray) -> np.ndarray:
         """Per bin of `edges` (rows; bins as metrics.binning.fill makes them: [e_i, e_i+1), below
         the first edge in the first bin, from the last inner edge up in the last) the columns of
-        `_prefix`, as differences of the prefix sums: no pass over the events, an empty bin exactly 0."""
+        `_sums`, as differences of the prefix sums: no pass over the events, an empty bin exactly 0."""
         return self.sums_of_sets([np.asarray(edges, float)])
 
     def sums_of_sets(self, edge_sets: list[np.ndarray]) -> np.ndarray:
         """`sums` of several edge sets at once, their bins one after the other."""
-        x, prefix = self._prefix
+        table = self._sums
         edges = np.concatenate(edge_sets)
         sizes = np.array([e.size for e in edge_sets])
         last = np.cumsum(sizes) - 1
         first = last - sizes + 1
-        pos = np.searchsorted(x, edges, side="left")
-        pos[first], pos[last] = 0, x.size
+        pos = table.positions(edges)
+        pos[first], pos[last] = 0, table.n
         lower, upper = np.ones(edges.size, bool), np.ones(edges.size, bool)
         lower[last], upper[first] = False, False
-        return prefix[pos[upper]] - prefix[pos[lower]]
+        rows = table.rows(np.r_[pos[upper], pos[lower]])
+        return rows[: rows.shape[0] // 2] - rows[rows.shape[0] // 2 :]
 
     def fill(self, edges: np.ndarray) -> bn.FineBins:
         """The yields per bin of `edges` (`sums`) as metrics.binning.FineBins."""
@@ -95,7 +94,7 @@ class Events:
         terms = np.where(np.isfinite(terms) & (s + b > 0), terms, 0.0)
         starts = np.cumsum([0] + [e.size - 1 for e in edge_sets[:-1]])
         totals, fewest = np.add.reduceat(terms, starts), np.minimum.reduceat(nb, starts)
-        signal = float(self._prefix[1][-1, 0])
+        signal = float(self._sums.rows(np.array([self._sums.n]))[0, 0])
         return _reported(objective, totals, signal), fewest.astype(np.int64).tolist()
 
 
@@ -205,7 +204,7 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
     baselines' test values, the unbinned limit, the chosen K and its efficiency. `test_curve`:
     the test events' ROC curve if already made (same scores and weights)."""
     fine_bins = min(fine_bins, max(20, train.scores.size // 20))  # ~20 MC events per fine bin at least
-    edges = bn.fine_edges(train.scores, train.is_signal, train.weights, fine_bins)
+    edges = bn.fine_edges(train.scores, train.is_signal, train.weights, fine_bins, order=train.order)
     fine = train.fill(edges)
     limit = unbinned_limit(objective, test, test_curve)
     best = bn.partitions(fine, k_max, objective, constraints)
