@@ -43,6 +43,7 @@ class CommonOptions:
     energy: float = 13.0
     cms_label: Literal["cms", "private"] = "cms"
     run: str = "Run 2"
+    lumi: float | None = None
     extra_text: str = "Simulation Preliminary"
     labels: str | None = None
     # execution
@@ -64,6 +65,7 @@ class EvaluationOptions(CommonOptions):
     binning: Literal["fit", "none"] = "fit"
     deployed_fold: int | None = None
     no_bjet_comparison: bool = False
+    score_bins: int = 50
     # expected limits (docs/limits.md)
     mass_column: str | None = None
     mass_window: str | None = None
