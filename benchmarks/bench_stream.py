@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 55, item 4: a binary ntuple evaluated in memory (`pnetviz binary --formats none`) and
-streamed in chunks into per-split score summaries (pnetviz.io.stream), each in a fresh process:
+streamed in chunks into per-split score summaries (pnetviz.jobs.stream), each in a fresh process:
 CPU (user + sys), peak RSS and the two AUCs per split.
 
 Usage: .venv/bin/python benchmarks/bench_stream.py NTUPLE [--chunk 1e6] [--fold 0]
@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 STREAM = (
-    "import json, sys\nfrom pathlib import Path\nfrom pnetviz.io import stream\nfrom pnetviz.metrics import summaries as sm\n"
+    "import json, sys\nfrom pathlib import Path\nfrom pnetviz.jobs import stream\nfrom pnetviz.metrics import summaries as sm\n"
     "out = stream.binary_summaries(Path(sys.argv[1]), chunk=int(float(sys.argv[2])))\n"
     "print(json.dumps({s: sm.roc(v).auc for s, v in out.items()}))\n"
 )

@@ -119,7 +119,7 @@ def datamc_figure(name: str, key: str, comp: Comparison, labels: dict[str, str],
             data.SetMarkerStyle(20)
             data.SetMarkerSize(1.0)
             set_title(data, "Data (Garwood 68% intervals; blinded bins left out)")
-            _place(fig, f"{key}/data", data, "P SAME", "Data", "pe", 0)
+            _place(fig, f"{key}/data", data, "P SAME", _data_label(context), "pe", 0)
         rband = _hist(f"{key}/ratio_band", edges, np.ones(edges.size - 1), rel)
         rband.SetFillColorAlpha(color(BAND_COLOR), 0.45)
         rband.SetMarkerSize(0)
@@ -141,3 +141,14 @@ def datamc_figure(name: str, key: str, comp: Comparison, labels: dict[str, str],
         return canvas.ratio_figure(name, fr, rframe)
 
     return canvas.boxed_figure(make, frames, draw, context)
+
+
+def _data_label(context: Sequence[str]) -> str:
+    """The data's legend entry carries the blinding state, so it stays on the figure whatever room
+    the frame leaves the context lines: "Data, blinded in 9 of 10 bins", "Data, UNBLINDED"."""
+    for line in context:
+        if line.startswith("UNBLINDED"):
+            return "Data, UNBLINDED"
+        if line.startswith("data blinded"):
+            return "Data, " + line[len("data "):]
+    return "Data"

@@ -48,8 +48,8 @@ def write_shapes(model: FitModel, path: Path) -> None:
             for s in samples(ch):
                 th1(s.name, ch, s.contents, s.sumw2, f"{ch.name}: {s.name}").Write()
                 for name, (up, down) in s.shape_systs.items():
-                    th1(f"{s.name}_{name}Up", ch, up, s.sumw2).Write()
-                    th1(f"{s.name}_{name}Down", ch, down, s.sumw2).Write()
+                    th1(f"{s.name}_{name}Up", ch, up, s.sumw2, f"{ch.name}: {s.name}, {name} up").Write()
+                    th1(f"{s.name}_{name}Down", ch, down, s.sumw2, f"{ch.name}: {s.name}, {name} down").Write()
         out.Write()
     finally:
         out.Close()

@@ -22,5 +22,6 @@ def th1(name: str, channel: Channel, contents: np.ndarray, sumw2: np.ndarray | N
         hist.SetBinContent(i, float(value))
         hist.SetBinError(i, float(np.sqrt(max(err2, 0.0))))
     hist.SetEntries(float(len(values)))
+    hist.SetStats(False)  # a template drawn alone (TBrowser) shows no statistics box
     set_title(hist, title or name, channel.observable, "events")
     return hist

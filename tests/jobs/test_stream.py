@@ -1,11 +1,11 @@
-"""io.stream: the chunked read into per-split summaries gives the in-memory evaluation's AUC on
+"""jobs.stream: the chunked read into per-split summaries gives the in-memory evaluation's AUC on
 the same ntuple, and the same summaries whatever the chunk size."""
 
 import numpy as np
 import pytest
 
 from conftest import write_ntuple
-from pnetviz.io import stream
+from pnetviz.jobs import stream
 from pnetviz.metrics import summaries as sm
 from pnetviz.metrics.evaluate import binary_samples
 from pnetviz.metrics.roc import binary_clf_curve
