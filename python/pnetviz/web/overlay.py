@@ -6,6 +6,12 @@ fold set's `plots.root` relative to the output root, followed by `!<pair>` for a
 model's pair (its graphs are `signal_vs_<pair>/roc_test` and `signal_vs_<pair>/rejection/test`; a
 binary set's are `roc/test` and `rejection/test`). The tables of the overview carry a check box per
 model (site.js builds the URL); the script is a constant file (no script built from data).
+
+Issue 54: the page draws one canvas as the static ratio figures are drawn (draw.ratio's size,
+pads, margins and text sizes; main and ratio pads on one x range), with the CMS label copied from
+the first model's stored figure, the ratio on the common grid of the curves' steps (drawn as
+steps, never interpolated across a step), every fold or the fold mean and band of each model, and
+downloads of the drawing as PDF and SVG made by JSROOT in the browser (web.overlayjs).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from pnetviz.escape import html
+from pnetviz.web.overlayjs import OVERLAY_JS
 
 OVERLAY_PAGE = "overlay.html"
 
@@ -28,99 +35,52 @@ def overlay_link(prefix: str, specs: list[str], curve: str = "rejection") -> str
     return f"{prefix}{OVERLAY_PAGE}?curve={curve}&amp;{query}"
 
 
+def layout(curve: str) -> dict:
+    """The overlay canvas's geometry, as draw.ratio.ratio_figure draws a static ratio figure: its
+    size, each pad's vertical extent, margins and text scale (ROOT sizes a pad's texts on its
+    smaller side), the canvas text sizes, the shared x range; a rejection frame moved right as
+    the static one is (room for its log labels)."""
+    from pnetviz.draw import ratio  # noqa: PLC0415
+    from pnetviz.draw.ratiopanel import READ_FROM_EPS_S  # noqa: PLC0415
+    from pnetviz.draw.style import STYLE  # noqa: PLC0415
+
+    width, height = ratio.RATIO_SIZE
+    extra = REJECTION_EXTRA_SPACE if curve == "rejection" else 0.0
+    pads = []
+    for index, (y1, y2) in enumerate(((ratio.RATIO_HEIGHT, 1.0), (0.0, ratio.RATIO_HEIGHT))):
+        scale = min(width, height) / min(width, (y2 - y1) * height)
+        pads.append({"y": [y1, y2], "margins": list(ratio.ratio_pad_margins(index, extra_space=extra)), "scale": scale})
+    return {"size": [width, height], "pads": pads, "x": [0.0, 1.0], "label": ratio.RATIO_TEXT["label"],
+            "title": ratio.RATIO_TEXT["title"], "y_title_offset": ratio.RATIO_TEXT["y_offset"], "x_title_offset": 1.1,
+            "label_offset": CMS_LABEL_OFFSET, "tick": CMS_TICK_LENGTH, "legend": STYLE["legend_text_size"],
+            "read_from": READ_FROM_EPS_S}  # fmt: skip
+
+
+REJECTION_EXTRA_SPACE = 0.03  # the static rejection figures' frame starts 0.03 further right (labels 10^{2})
+CMS_LABEL_OFFSET, CMS_TICK_LENGTH = 0.012, 0.03  # cmsstyle's gStyle label offset and tick length (canvas NDC)
+
+
+def script(jsroot_base: str, curve: str = "rejection") -> str:
+    """overlay.js: the constant script with JSROOT's base and the static figures' layout filled in
+    (the layout of `curve`; the page picks the one of its ?curve= at run time)."""
+    import json  # noqa: PLC0415
+
+    layouts = {c: layout(c) for c in ("roc", "rejection")}
+    return (OVERLAY_JS.replace("@JSROOT@", json.dumps(jsroot_base))
+            .replace("@LAYOUT@", f"{json.dumps(layouts)}[new URLSearchParams(window.location.search).get('curve') === 'roc' ? 'roc' : 'rejection']"))  # fmt: skip
+
+
 def page_body(jsroot_note: str) -> str:
-    """The overlay page's body: the curve choice, the two drawing areas, the legend, the errors."""
+    """The overlay page's body: the curve choice, the drawing (one canvas: the curves over their
+    ratio), the models with their fold choice, the downloads, the errors."""
     return ('<p><a href="index.html">overview</a> &middot; curve: <a id="to-roc" href="#">ROC</a> '
             '&middot; <a id="to-rejection" href="#">rejection</a></p><h1>Overlay</h1>'
-            '<ol id="legend"></ol><div id="overlay" style="width: 900px; height: 520px"></div>'
-            '<div id="ratio" style="width: 900px; height: 260px"></div>'
+            '<div id="overlay" style="width: 600px; height: 750px"></div>'
+            '<p id="downloads" hidden>Download this figure: <a id="download-pdf" href="#">PDF</a> &middot; '
+            '<a id="download-svg" href="#">SVG</a> (drawn by JSROOT in this browser)</p>'
+            '<ol id="legend"></ol>'
             f'<p id="error" class="failed"></p><p class="note">{html(jsroot_note)}</p>'
             "<p>Pick models with the check boxes of the overview's tables, then <em>overlay</em>; the address "
-            "holds the selection (<code>?curve=roc|rejection&amp;m=&lt;fold set&gt;/plots.root[!pair]&amp;m=...</code>).</p>")
-
-
-OVERLAY_JS = """// Draw the ROC or rejection curves of several plots.root files together, with a ratio to the first.
-// ?curve=roc|rejection&m=<plots.root relative to the output root>[!<pair>]&m=...
-const base = @JSROOT@, toRoot = '../../';
-const params = new URLSearchParams(window.location.search);
-const curve = params.get('curve') === 'roc' ? 'roc' : 'rejection';
-const specs = params.getAll('m');
-const error = document.getElementById('error'), legend = document.getElementById('legend');
-const COLORS = [1, 2, 4, 8, 6, 28, 9, 46, 30, 38];
-for (const other of ['roc', 'rejection']) {
-  const copy = new URLSearchParams(params);
-  copy.set('curve', other);
-  document.getElementById('to-' + other).href = '?' + copy.toString();
-}
-function valid(file) {
-  const parts = file.split('/');
-  return file && !file.startsWith('/') && !parts.includes('..') && !/^[a-z][a-z0-9+.-]*:/i.test(file) && file.endsWith('.root');
-}
-function item(pair) {
-  if (!pair) return curve === 'roc' ? 'roc/test' : 'rejection/test';
-  return 'signal_vs_' + pair + (curve === 'roc' ? '/roc_test' : '/rejection/test');
-}
-function label(file, pair) {
-  const parts = file.split('/');
-  return parts.slice(-4, -1).join(' / ') + (pair ? ' [' + pair + ']' : '');
-}
-// y of graph g at x, linear between its points (its x sorted); NaN outside
-function at(g, x) {
-  const xs = g.fX, ys = g.fY, n = g.fNpoints;
-  for (let i = 1; i < n; i++) {
-    const lo = Math.min(xs[i - 1], xs[i]), hi = Math.max(xs[i - 1], xs[i]);
-    if (x >= lo && x <= hi) {
-      if (hi === lo) return ys[i];
-      return ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
-    }
-  }
-  return NaN;
-}
-if (!specs.length) {
-  error.textContent = 'no model chosen: tick models in the overview tables and press overlay (or give ?m=<fold set>/plots.root)';
-} else {
-  try {
-    const jsroot = await import(base + 'modules/main.mjs');
-    jsroot.settings.SmallPad = null;
-    if (jsroot.gStyle) Object.assign(jsroot.gStyle, {fPadBottomMargin: 0.16, fPadLeftMargin: 0.12});
-    const graphs = [];
-    for (const [i, s] of specs.entries()) {
-      const [file, pair] = s.split('!');
-      if (!valid(file)) throw new Error('not a .root file under the output directory: ' + file);
-      const f = await jsroot.openFile(toRoot + file.split('/').map(encodeURIComponent).join('/'));
-      const g = await f.readObject(item(pair));
-      g.fLineColor = COLORS[i % COLORS.length];
-      g.fLineWidth = 2;
-      g.fLineStyle = 1;
-      g.fTitle = label(file, pair);
-      graphs.push(g);
-      const li = document.createElement('li');
-      li.textContent = g.fTitle;
-      li.style.color = ['black', 'red', 'blue', 'green', 'magenta', 'brown', 'navy', 'maroon', 'olive', 'teal'][i % 10];
-      legend.appendChild(li);
-    }
-    const mg = jsroot.createTMultiGraph(...graphs);
-    mg.fTitle = curve === 'roc' ? ';background efficiency;signal efficiency' : ';signal efficiency;background rejection';
-    await jsroot.draw('overlay', mg, curve === 'rejection' ? 'A L logy' : 'A L');
-    const ratios = graphs.slice(1).map(g => {
-      const xs = [], ys = [];
-      for (let k = 0; k < g.fNpoints; k++) {
-        const ref = at(graphs[0], g.fX[k]);
-        if (Number.isFinite(ref) && ref > 0 && Number.isFinite(g.fY[k])) { xs.push(g.fX[k]); ys.push(g.fY[k] / ref); }
-      }
-      const r = jsroot.createTGraph(xs.length, xs, ys);
-      r.fLineColor = g.fLineColor;
-      r.fLineWidth = 2;
-      return r;
-    }).filter(r => r.fNpoints > 1);
-    if (ratios.length) {
-      const rg = jsroot.createTMultiGraph(...ratios);
-      rg.fTitle = ';' + (curve === 'roc' ? 'background efficiency' : 'signal efficiency') + ';ratio to the first';
-      await jsroot.draw('ratio', rg, 'A L');
-    }
-    document.body.dataset.curves = String(graphs.length);
-  } catch (err) {
-    error.textContent = 'cannot draw the overlay: ' + err + ' (without a local JSROOT: --jsroot DIR, see docs/web-report.md)';
-  }
-}
-"""
+            "holds the selection (<code>?curve=roc|rejection&amp;m=&lt;model&gt;/fold-&lt;k&gt;|folds/plots.root[!pair]&amp;m=...</code>); "
+            "each model's list entry chooses its fold or the mean over folds with its band. The ratio panel "
+            "divides each curve by the first on the common grid of their steps, drawn as steps.</p>")

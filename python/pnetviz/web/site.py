@@ -78,8 +78,9 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     local = not jsroot.startswith("https://")
     note = ("JSROOT: the local copy in jsroot/." if local else f"JSROOT is loaded from {jsroot}; offline, give pnetviz "
             f"campaign --jsroot DIR (the unpacked npm package: npm pack jsroot@{JSROOT_VERSION}).")  # fmt: skip
-    out[f"{SITE_DIR}/{overlay.OVERLAY_PAGE}"] = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
-    out[f"{SITE_DIR}/overlay.js"] = overlay.OVERLAY_JS.replace("@JSROOT@", json.dumps(TO_ROOT + "jsroot/" if local else jsroot))
+    page = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
+    out[f"{SITE_DIR}/{overlay.OVERLAY_PAGE}"] = page.replace("</head>", f"<style>{font_faces(TO_ROOT + 'fonts/')}</style></head>", 1)
+    out[f"{SITE_DIR}/overlay.js"] = overlay.script(TO_ROOT + "jsroot/" if local else jsroot)
     return out
 
 
