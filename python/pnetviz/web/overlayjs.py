@@ -209,7 +209,11 @@ async function downloads(jsroot, canvas) {
   const svgLink = document.getElementById('download-svg');
   svgLink.href = toDataUrl('image/svg+xml', new TextEncoder().encode(svg));
   svgLink.download = 'overlay_' + curve + '.svg';
+  // svg2pdf (JSROOT's PDF) loses a rotated title holding a subscript: the PDF's y title in plain text
+  const yaxis = canvas.fPrimitives.arr[0].fPrimitives.arr[0].fYaxis, title = yaxis.fTitle;
+  yaxis.fTitle = title.replace(' 1/#varepsilon_{b}', '');
   const pdf = await jsroot.makeImage({...size, format: 'pdf', as_buffer: true});
+  yaxis.fTitle = title;
   const pdfLink = document.getElementById('download-pdf');
   pdfLink.href = toDataUrl('application/pdf', pdf);
   pdfLink.download = 'overlay_' + curve + '.pdf';
@@ -288,9 +292,13 @@ if (!specs.length) {
       if (!edge) steps.push(run);
     }
     document.getElementById('overlay').dataset.ratioSteps = JSON.stringify(steps);
-    document.getElementById('overlay').dataset.xRange = JSON.stringify(x);
     await asRootDraws(base, canvas);
-    await jsroot.draw('overlay', canvas);
+    const painter = await jsroot.draw('overlay', canvas), drawn = {};
+    painter.forEachPainterInPad(pp => {  // the x range each pad's frame was drawn with
+      const fp = pp.getFramePainter?.();
+      if (fp && pp !== painter) drawn[pp.getPadName()] = [fp.scale_xmin, fp.scale_xmax];
+    }, 'pads');
+    document.getElementById('overlay').dataset.xRanges = JSON.stringify(drawn);
     document.body.dataset.curves = String(loaded.length);
     await downloads(jsroot, canvas);
   } catch (err) {
