@@ -334,11 +334,12 @@ def test_live_views_name_the_offline_fix():
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_overlay_of_three_models_draws_three_curves(server, report, tmp_path):
     done = _chromium(f"{server}/{overlay_url(report, 3)}", f"--user-data-dir={tmp_path / 'p'}", "--dump-dom")
-    drawing = done.stdout.split('id="overlay"')[1].split('id="ratio"')[0]
+    drawing = done.stdout.split('class="__root_pad_main"')[1].split('class="__root_pad_ratio"')[0]
     curves = re.findall(r'<path d="M[^"]+" style="[^"]*stroke-width: 2;[^"]*fill: none;', drawing)
     assert len(curves) == 3, done.stdout[-3000:]
     assert 'data-curves="3"' in done.stdout and 'id="error" class="failed"></p>' in done.stdout
-    assert done.stdout.split('id="ratio"')[1].count("stroke-width: 2;") == 2  # the ratios of the second and third
+    ratios = re.findall(r'stroke: (\w+); stroke-width: 2;', done.stdout.split('class="__root_pad_ratio"')[1])
+    assert set(ratios) == {"red", "blue"}  # the ratios of the second and third
 
 
 def test_the_jsroot_cache_is_found_without_the_option(tmp_path, monkeypatch):

@@ -185,7 +185,8 @@ async function listEntry(i, file, pair) {
   const choices = [['folds', 'mean over folds (band: std)'], ...known.map(k => ['fold-' + k, 'fold ' + k])];
   if (!choices.some(([set]) => set === parts.slice(-2)[0])) choices.push([parts.slice(-2)[0], parts.slice(-2)[0]]);
   for (const [set, text] of choices) {
-    const option = new Option(text, modelDir + '/' + set + '/plots.root' + suffix, false, set === parts.slice(-2)[0]);
+    const chosen = set === parts.slice(-2)[0];
+    const option = new Option(text, modelDir + '/' + set + '/plots.root' + suffix, chosen, chosen);
     select.add(option);
   }
   select.addEventListener('change', () => {
