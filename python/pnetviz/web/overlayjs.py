@@ -249,7 +249,7 @@ if (!specs.length) {
     main.fPrimitives.Add(frame(jsroot, 0, x, yMain, '', YTITLE), 'AXIS');
     const leg = jsroot.create('TLegend');
     Object.assign(leg, {fX1NDC: curve === 'roc' ? 0.45 : L.pads[0].margins[0] + 0.03, fX2NDC: curve === 'roc' ? 0.93 : L.pads[0].margins[0] + 0.51, fMargin: 0.2,
-                        fY1NDC: 0.05, fY2NDC: 0.05 + 0.06 * loaded.length, fBorderSize: 0, fFillStyle: 0, fTextFont: 42,
+                        fY1NDC: 0.05, fY2NDC: 0.05 + 0.06 * loaded.length, fBorderSize: 0, fFillStyle: 0, fTextFont: 42, fTextAlign: 12,
                         fTextSize: L.legend * L.pads[0].scale});
     const ratioRuns = [];
     for (const [i, m] of loaded.entries()) {
