@@ -46,6 +46,7 @@ def _write_set(path, rejection, label: bool, folds=None):
     if folds is None:
         out.mkdir("rejection").cd()
         _graph(x, y).Write("test")
+        _graph([0.0, x[0]], [60.0, 60.0]).Write("test_lower_limit")  # no background event below eps_s = x[0]
         out.mkdir("roc").cd()
         _graph([0.0, 0.1, 0.1, 1.0], [0.5, 0.5, 1.0, 1.0]).Write("test")
     else:
@@ -114,6 +115,9 @@ def test_the_ratio_is_drawn_as_steps_on_the_common_grid(served, tmp_path):
     dom = _page(served, tmp_path, "A/fold-0", "B/fold-0")
     paths = re.findall(r'<path d="(M[^"]+)" style="[^"]*stroke: red; stroke-width: 2;', _pad(dom, "ratio"))
     assert paths and all(re.fullmatch(r"M[\d.]+,[\d.]+([hv]-?[\d.]+)+", p) for p in paths), paths  # no sloped segment
+    limits = re.findall(r'<path d="M0,([\d.]+)h([\d.]+)" style="[^"]*stroke: (\w+); stroke-width: 1; stroke-dasharray', _pad(dom, "main"))
+    assert [c for _, _, c in limits] == ["black", "red"]  # the lower limits, dotted, as the static figures draw them
+    assert limits[0][:2] == limits[1][:2]  # both at 60, from eps_s = 0 to 0.2
     steps = json.loads(html.unescape(re.search(r'data-ratio-steps="([^"]+)"', dom).group(1)))
     assert len(steps) == 1
     points = steps[0]

@@ -43,6 +43,7 @@ def layout(curve: str) -> dict:
     from pnetviz.draw import ratio  # noqa: PLC0415
     from pnetviz.draw.ratiopanel import READ_FROM_EPS_S  # noqa: PLC0415
     from pnetviz.draw.style import STYLE  # noqa: PLC0415
+    from pnetviz.draw.rejection import LOWER_LIMIT  # noqa: PLC0415
 
     width, height = ratio.RATIO_SIZE
     extra = REJECTION_EXTRA_SPACE if curve == "rejection" else 0.0
@@ -53,7 +54,7 @@ def layout(curve: str) -> dict:
     return {"size": [width, height], "pads": pads, "x": [0.0, 1.0], "label": ratio.RATIO_TEXT["label"],
             "title": ratio.RATIO_TEXT["title"], "y_title_offset": ratio.RATIO_TEXT["y_offset"], "x_title_offset": 1.1,
             "label_offset": CMS_LABEL_OFFSET, "tick": CMS_TICK_LENGTH, "legend": STYLE["legend_text_size"],
-            "read_from": READ_FROM_EPS_S}  # fmt: skip
+            "read_from": READ_FROM_EPS_S, "limit_label": LOWER_LIMIT}  # fmt: skip
 
 
 REJECTION_EXTRA_SPACE = 0.03  # the static rejection figures' frame starts 0.03 further right (labels 10^{2})

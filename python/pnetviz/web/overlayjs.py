@@ -34,12 +34,14 @@ function url(file) { return toRoot + file.split('/').map(encodeURIComponent).joi
 // the objects of one model: its fold's test curve, or the fold mean and band of its folds/ set
 function items(file, pair) {
   const folds = file.split('/').slice(-2)[0] === 'folds';
+  const rejection = curve === 'rejection';
   if (folds) {
     const dir = pair ? 'signal_vs_' + pair + '_folds/' : 'folds/';
-    return {line: dir + curve + '_mean_test', band: dir + curve + '_band_test'};
+    return {line: dir + curve + '_mean_test', band: dir + curve + '_band_test', limit: rejection ? dir + 'rejection_limit_test' : null};
   }
-  if (!pair) return {line: curve === 'roc' ? 'roc/test' : 'rejection/test'};
-  return {line: 'signal_vs_' + pair + (curve === 'roc' ? '/roc_test' : '/rejection/test')};
+  const dir = pair ? 'signal_vs_' + pair + '/' : '';
+  if (!rejection) return {line: dir + (pair ? 'roc_test' : 'roc/test')};
+  return {line: dir + 'rejection/test', limit: dir + 'rejection/test_lower_limit'};
 }
 function label(file, pair) {
   const parts = file.split('/');
@@ -235,7 +237,10 @@ if (!specs.length) {
       const names = items(file, pair);
       const line = await f.readObject(names.line);
       const band = names.band ? await f.readObject(names.band) : null;
-      loaded.push({file, pair, f, line: [Array.from(line.fX), Array.from(line.fY)], band: band ? bandEdges(band) : null});
+      // the lower limit where no background event passes (drawn dotted, as the static figures do); a set may have none
+      const limit = names.limit ? await f.readObject(names.limit).catch(() => null) : null;
+      loaded.push({file, pair, f, line: [Array.from(line.fX), Array.from(line.fY)], band: band ? bandEdges(band) : null,
+                   limit: limit ? [Array.from(limit.fX), Array.from(limit.fY)] : null});
       await listEntry(i, file, pair);
     }
     const L = LAYOUT, x = L.x, short = shortLabels(loaded.map(m => label(m.file, m.pair)));
@@ -252,12 +257,19 @@ if (!specs.length) {
                         fY1NDC: 0.05, fY2NDC: 0.05 + 0.06 * loaded.length, fBorderSize: 0, fFillStyle: 0, fTextFont: 42, fTextAlign: 12,
                         fTextSize: L.legend * L.pads[0].scale});
     const ratioRuns = [];
+    let limitShown = null;
     for (const [i, m] of loaded.entries()) {
       const color = COLORS[i % COLORS.length];
       if (m.band) {
         const b = graph(jsroot, [...m.band[0][0], ...m.band[1][0].slice().reverse()], [...m.band[0][1], ...m.band[1][1].slice().reverse()], color, 1);
         Object.assign(b, {fFillStyle: HATCHES[i % HATCHES.length], fLineWidth: 0});
         main.fPrimitives.Add(b, 'F');
+      }
+      if (m.limit) {
+        const lim = graph(jsroot, m.limit[0], m.limit[1], color, 1);
+        lim.fLineStyle = 3;
+        main.fPrimitives.Add(lim, 'L');
+        limitShown = limitShown || lim;
       }
       const g = graph(jsroot, m.line[0], m.line[1], color, 2);
       g.fTitle = short[i];
@@ -275,6 +287,12 @@ if (!specs.length) {
           ratioRuns.push(...edgeRuns.map(run => ({run, color, edge: true})));
         }
       }
+    }
+    if (limitShown) {  // one entry says what dotted means
+      const entry = jsroot.create('TLegendEntry');
+      Object.assign(entry, {fLabel: LAYOUT.limit_label, fObject: limitShown, fOption: 'l', fTextFont: 42, fTextSize: 0});
+      leg.fPrimitives.Add(entry, '');
+      leg.fY2NDC += 0.06;
     }
     main.fPrimitives.Add(leg, '');
     for (const t of await cmsLabel(jsroot, loaded[0].f, L.size[0], (L.pads[0].y[1] - L.pads[0].y[0]) * L.size[1], L.pads[0].margins[0]))
