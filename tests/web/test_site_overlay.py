@@ -19,8 +19,7 @@ import pytest
 
 from pnetviz.draw.ratio import RATIO_TEXT
 from pnetviz.rootenv import root
-from pnetviz.web import overlay, site
-from pnetviz.web.parts import TO_ROOT
+from pnetviz.web import site
 from test_site import CHROMIUM, QuietHandler, _chromium, live_site
 
 pytestmark = pytest.mark.slow  # pages drawn in Chromium
@@ -79,19 +78,18 @@ def served(tmp_path_factory):
         _write_set(out / "results" / model / "folds", curve, label=model == "A", folds=[0, 1])
     pages = out / "campaign" / "site"
     pages.mkdir(parents=True)
-    note = "JSROOT: the local copy in jsroot/."
-    (pages / "overlay.html").write_text(site._page("pnetviz overlay", overlay.page_body(note), "./jsroot/", scripts=("overlay.js",)))
-    (pages / "overlay.js").write_text(overlay.script(TO_ROOT + "jsroot/"))
+    for name, text in site.overlay_files("./jsroot/", "JSROOT: the local copy in jsroot/.").items():
+        (pages / name).write_text(text)
     (pages / "site.css").write_text(site.SITE_CSS)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", out
     httpd.shutdown()
 
 
 def _page(served, tmp_path, *sets: str, curve: str = "rejection") -> str:
     query = urllib.parse.urlencode([("curve", curve), *(("m", f"results/{s}/plots.root") for s in sets)])
-    done = _chromium(f"{served}/campaign/site/overlay.html?{query}", f"--user-data-dir={tmp_path / 'p'}", "--dump-dom")
+    done = _chromium(f"{served[0]}/campaign/site/overlay.html?{query}", f"--user-data-dir={tmp_path / 'p'}", "--dump-dom")
     assert 'id="error" class="failed"></p>' in done.stdout, done.stdout[-3000:]
     return done.stdout
 
@@ -163,4 +161,6 @@ def test_the_overlay_downloads_as_pdf_and_svg(served, tmp_path):
     svg = base64.b64decode(links["svg"].removeprefix("data:image/svg+xml;base64,")).decode()
     assert pdf.startswith(b"%PDF-") and b"(CMS)" in pdf and b"(Ratio)" in pdf
     assert svg.startswith("<svg") and ">CMS</text>" in svg and 'viewBox="0 0 600 750"' in svg
+    if (served[1] / "fonts").is_dir():  # ROOT's fonts published beside view.html: inlined, the SVG draws in them anywhere
+        assert svg.count('src: url("data:font/otf;base64,') == len(site.font_faces().splitlines())
     assert len(re.findall(r"stroke-width: 2; fill: none;", svg)) == 3  # the two curves and the ratio

@@ -206,9 +206,24 @@ function toDataUrl(type, bytes) {
   for (let k = 0; k < view.length; k += 0x8000) text += String.fromCharCode(...view.subarray(k, k + 0x8000));
   return 'data:' + type + ';base64,' + btoa(text);
 }
+// the page's @font-face rules (ROOT's TeX Gyre Heros for JSROOT's "Arial") with each font file
+// inlined: the downloaded SVG draws in ROOT's font on a machine without Arial too
+async function embeddedFonts() {
+  let rules = [...document.querySelectorAll('style')].map(s => s.textContent).join('\\n');
+  for (const href of new Set([...rules.matchAll(/url\\("([^"]+\\.otf)"\\)/g)].map(m => m[1]))) {
+    try {
+      const response = await fetch(href);
+      if (response.ok) rules = rules.split('url("' + href + '")').join('url("' + toDataUrl('font/otf', await response.arrayBuffer()) + '")');
+    } catch (err) {
+      // that font left out: the viewer's Arial
+    }
+  }
+  return rules;
+}
 async function downloads(jsroot, canvas) {
   const size = {object: canvas, width: LAYOUT.size[0], height: LAYOUT.size[1]};
-  const svg = await jsroot.makeImage({...size, format: 'svg'});
+  const fonts = await embeddedFonts();
+  const svg = (await jsroot.makeImage({...size, format: 'svg'})).replace(/^<svg[^>]*>/, open => open + '<defs><style>' + fonts + '</style></defs>');
   const svgLink = document.getElementById('download-svg');
   svgLink.href = toDataUrl('image/svg+xml', new TextEncoder().encode(svg));
   svgLink.download = 'overlay_' + curve + '.svg';

@@ -78,10 +78,16 @@ def site_files(data: dict, plots_root: Path, campaign_dir: Path, jsroot: str) ->
     local = not jsroot.startswith("https://")
     note = ("JSROOT: the local copy in jsroot/." if local else f"JSROOT is loaded from {jsroot}; offline, give pnetviz "
             f"campaign --jsroot DIR (the unpacked npm package: npm pack jsroot@{JSROOT_VERSION}).")  # fmt: skip
-    page = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
-    out[f"{SITE_DIR}/{overlay.OVERLAY_PAGE}"] = page.replace("</head>", f"<style>{font_faces(TO_ROOT + 'fonts/')}</style></head>", 1)
-    out[f"{SITE_DIR}/overlay.js"] = overlay.script(TO_ROOT + "jsroot/" if local else jsroot)
+    out.update({f"{SITE_DIR}/{name}": text for name, text in overlay_files(jsroot, note).items()})
     return out
+
+
+def overlay_files(jsroot: str, note: str) -> dict[str, str]:
+    """overlay.html (its text in ROOT's font, as the live view's) and overlay.js, inside the site directory."""
+    local = not jsroot.startswith("https://")
+    page = _page("pnetviz overlay", overlay.page_body(note), jsroot, scripts=("overlay.js",))
+    return {overlay.OVERLAY_PAGE: page.replace("</head>", f"<style>{font_faces(TO_ROOT + 'fonts/')}</style></head>", 1),
+            "overlay.js": overlay.script(TO_ROOT + "jsroot/" if local else jsroot)}
 
 
 def root_files(jsroot: str) -> dict[str, str]:
