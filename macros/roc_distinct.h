@@ -11,7 +11,9 @@
 // Values: the points (thresholds) and the chunk boundaries are those of the radix sort; tps and
 // fps add each key's sum instead of its events one by one, which rounds differently (the
 // difference is ~1e-16 of the totals, both are equal to scikit-learn's to 1e-12). Below
-// kDistinctMinEvents events the radix sort is used, so that small inputs keep its bits.
+// kDistinctMinEvents events the radix sort is used, so that small inputs keep its bits. The
+// binned bootstrap (weighted_roc.h's roc_bootstrap) takes its chunk sums from here too: the
+// same replicas as from roc_curve's chunks.
 #ifndef PNETVIZ_ROC_DISTINCT_H
 #define PNETVIZ_ROC_DISTINCT_H
 
@@ -23,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "roc_bootstrap.h"
 #include "roc_keys.h"
 
 namespace pnetviz {
@@ -124,26 +127,33 @@ bool sum_distinct(const Score *score, const double *weight, const std::uint8_t *
 }
 
 // The curve from the sums by decreasing score (ids in `rank_id` order): as roc_split.h's
-// sweep_classes, a key at a time, chunks closed at the same keys.
+// sweep_classes, a key at a time, chunks closed at the same keys. Without tps (the binned
+// bootstrap's chunk sums alone) no point is written.
 template <typename Sums, typename Key>
 std::size_t sweep_distinct(const std::vector<Sums> &sums, const KeyTable<Key> &table,
                            const std::vector<std::uint32_t> &rank_id, double *tps, double *fps, double *thresholds,
                            double *auc, std::size_t min_chunk, double *ws, double *vs, double *wb, double *vb,
                            std::size_t *n_chunks)
 {
-   tps[0] = 0.;
-   fps[0] = 0.;
-   thresholds[0] = std::numeric_limits<double>::infinity();
+   if (tps) {
+      tps[0] = 0.;
+      fps[0] = 0.;
+      thresholds[0] = std::numeric_limits<double>::infinity();
+   }
    std::size_t m = 1, in_chunk = 0, chunks = 0;
-   double tp = 0., fp = 0., area = 0., a = 0., a2 = 0., c = 0., c2 = 0.;
+   double tp = 0., fp = 0., tp0 = 0., fp0 = 0., area = 0., a = 0., a2 = 0., c = 0., c2 = 0.;
    for (const std::uint32_t id : rank_id) {
       const Sums &at = sums[id];
       tp += at.w[1];
       fp += at.w[0];
-      area += (fp - fps[m - 1]) * (tp + tps[m - 1]);
-      tps[m] = tp;
-      fps[m] = fp;
-      thresholds[m] = key_value(table.key(id));
+      area += (fp - fp0) * (tp + tp0);
+      tp0 = tp;
+      fp0 = fp;
+      if (tps) {
+         tps[m] = tp;
+         fps[m] = fp;
+         thresholds[m] = key_value(table.key(id));
+      }
       ++m;
       if constexpr (sizeof(Sums) == sizeof(ClassChunkSums)) {
          a += at.w[1], a2 += at.w2[1], c += at.w[0], c2 += at.w2[0];
@@ -182,8 +192,9 @@ bool roc_distinct_sums(const Score *score, const double *weight, const std::uint
    return true;
 }
 
-// The ROC (and the chunk sums when min_chunk > 0) from the sums per distinct key; false, with
-// nothing written, when n < kDistinctMinEvents or the keys are too many (n < 2^32).
+// The ROC (and the chunk sums when min_chunk > 0: 4 rows of n / min_chunk + 1) from the sums
+// per distinct key; false, with nothing written, when n < kDistinctMinEvents or the keys are too
+// many (n < 2^32). tps, fps and thresholds may be null (chunk sums only).
 template <typename Key, typename Score>
 bool roc_distinct(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
                   double *tps, double *fps, double *thresholds, double *auc, std::size_t min_chunk, double *chunks,
@@ -195,6 +206,25 @@ bool roc_distinct(const Score *score, const double *weight, const std::uint8_t *
                                                     chunks, n_chunks, points);
    return roc_distinct_sums<ClassSums, Key>(score, weight, is_signal, n, tps, fps, thresholds, auc, 0, nullptr,
                                             n_chunks, points);
+}
+
+// The binned bootstrap (roc_bootstrap.h's bootstrap_chunks) from the chunk sums per distinct
+// key, the same as from roc_curve's chunks; false when roc_distinct does not apply.
+template <typename Key, typename Score>
+bool bootstrap_distinct(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                        std::size_t replicas, std::uint64_t seed, double eps_s, std::size_t min_chunk, double *auc,
+                        double *eps_b)
+{
+   const std::size_t cap = n / min_chunk + 1;
+   std::vector<double> chunks(4 * cap);
+   std::size_t m = 0, points = 0;
+   double whole = 0.;
+   if (!roc_distinct<Key>(score, weight, is_signal, n, nullptr, nullptr, nullptr, &whole, min_chunk, chunks.data(),
+                          &m, &points))
+      return false;
+   bootstrap_chunks(chunks.data(), chunks.data() + cap, chunks.data() + 2 * cap, chunks.data() + 3 * cap, m, replicas,
+                    seed, eps_s, auc, eps_b);
+   return true;
 }
 
 } // namespace detail

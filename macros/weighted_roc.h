@@ -113,6 +113,9 @@ void roc_bootstrap(const Score *score, const double *weight, const std::uint8_t 
                    std::size_t replicas, std::uint64_t seed, double eps_s, std::size_t min_chunk, double *auc,
                    double *eps_b)
 {
+   if (min_chunk > 1 && n < std::size_t(UINT32_MAX) && // the chunk sums of roc_curve's sums per score
+       bootstrap_distinct<Key>(score, weight, is_signal, n, replicas, seed, eps_s, min_chunk, auc, eps_b))
+      return;
    RecordBuffer<Key> recs;
    const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
    if (min_chunk > 1)
