@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -96,10 +97,27 @@ private:
 // chunk sums the sums of their squares and the numbers of events.
 struct ClassSums {
    double w[2];
+   void add(int c, double x) { w[c] += x; }
 };
 struct ClassChunkSums {
    double w[2], w2[2];
    std::uint32_t n[2];
+   void add(int c, double x)
+   {
+      w[c] += x;
+      w2[c] += x * x;
+      ++n[c];
+   }
+};
+// The sums per class under the three weight modes of auc_weight_modes: |w|, w, max(w, 0).
+struct ModeSums {
+   double w[3][2];
+   void add(int c, double x)
+   {
+      w[0][c] += std::fabs(x);
+      w[1][c] += x;
+      w[2][c] += x > 0. ? x : 0.;
+   }
 };
 
 // The sums per distinct key (by id) of the events with non-zero weight, in one pass; false when
@@ -115,15 +133,23 @@ bool sum_distinct(const Score *score, const double *weight, const std::uint8_t *
       const std::int64_t id = table.insert(desc_key(score[i]), limit);
       if (id < 0) return false;
       if (std::size_t(id) == sums.size()) sums.resize(2 * sums.size(), Sums{});
-      Sums &at = sums[id];
-      const int c = is_signal[i] ? 1 : 0;
-      at.w[c] += w;
-      if constexpr (sizeof(Sums) == sizeof(ClassChunkSums)) {
-         at.w2[c] += w * w;
-         ++at.n[c];
-      }
+      sums[id].add(is_signal[i] ? 1 : 0, w);
    }
    return true;
+}
+
+// The ids by increasing key (decreasing score); keys are distinct.
+template <typename Key>
+std::vector<std::uint32_t> by_rank(const KeyTable<Key> &table)
+{
+   std::vector<std::pair<Key, std::uint32_t>> keys(table.size());
+   for (std::uint32_t id = 0; id < table.size(); ++id)
+      keys[id] = {table.key(id), id};
+   std::sort(keys.begin(), keys.end());
+   std::vector<std::uint32_t> rank_id(keys.size());
+   for (std::size_t r = 0; r < keys.size(); ++r)
+      rank_id[r] = keys[r].second;
+   return rank_id;
 }
 
 // The curve from the sums by decreasing score (ids in `rank_id` order): as roc_split.h's
@@ -155,7 +181,7 @@ std::size_t sweep_distinct(const std::vector<Sums> &sums, const KeyTable<Key> &t
          thresholds[m] = key_value(table.key(id));
       }
       ++m;
-      if constexpr (sizeof(Sums) == sizeof(ClassChunkSums)) {
+      if constexpr (std::is_same_v<Sums, ClassChunkSums>) {
          a += at.w[1], a2 += at.w2[1], c += at.w[0], c2 += at.w2[0];
          in_chunk += std::size_t(at.n[0]) + at.n[1];
          if (in_chunk >= min_chunk || m == rank_id.size() + 1) {
@@ -179,13 +205,7 @@ bool roc_distinct_sums(const Score *score, const double *weight, const std::uint
    KeyTable<Key> table;
    std::vector<Sums> sums;
    if (!sum_distinct(score, weight, is_signal, n, std::min(kMaxDistinct, n / kMinPerKey), table, sums)) return false;
-   std::vector<std::pair<Key, std::uint32_t>> keys(table.size());
-   for (std::uint32_t id = 0; id < table.size(); ++id)
-      keys[id] = {table.key(id), id};
-   std::sort(keys.begin(), keys.end()); // ascending key: descending score; keys are distinct
-   std::vector<std::uint32_t> rank_id(keys.size());
-   for (std::size_t r = 0; r < keys.size(); ++r)
-      rank_id[r] = keys[r].second;
+   const std::vector<std::uint32_t> rank_id = by_rank(table);
    const std::size_t cap = min_chunk ? n / min_chunk + 1 : 0;
    *points = sweep_distinct(sums, table, rank_id, tps, fps, thresholds, auc, min_chunk, chunks, chunks + cap,
                             chunks + 2 * cap, chunks + 3 * cap, n_chunks);
@@ -224,6 +244,30 @@ bool bootstrap_distinct(const Score *score, const double *weight, const std::uin
       return false;
    bootstrap_chunks(chunks.data(), chunks.data() + cap, chunks.data() + 2 * cap, chunks.data() + 3 * cap, m, replicas,
                     seed, eps_s, auc, eps_b);
+   return true;
+}
+
+// AUC under the weight modes |w|, w and max(w, 0) (weighted_roc.h's auc_weight_modes) from the
+// sums per distinct key; false when roc_distinct would not apply.
+template <typename Key, typename Score>
+bool auc_modes_distinct(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
+                        double *auc)
+{
+   if (n < kDistinctMinEvents) return false;
+   KeyTable<Key> table;
+   std::vector<ModeSums> sums;
+   if (!sum_distinct(score, weight, is_signal, n, std::min(kMaxDistinct, n / kMinPerKey), table, sums)) return false;
+   double tp[3] = {0., 0., 0.}, fp[3] = {0., 0., 0.}, area[3] = {0., 0., 0.};
+   for (const std::uint32_t id : by_rank(table)) {
+      for (int k = 0; k < 3; ++k) {
+         const double tp0 = tp[k], fp0 = fp[k];
+         tp[k] += sums[id].w[k][1];
+         fp[k] += sums[id].w[k][0];
+         area[k] += (fp[k] - fp0) * (tp[k] + tp0);
+      }
+   }
+   for (int k = 0; k < 3; ++k)
+      auc[k] = (tp[k] != 0. && fp[k] != 0.) ? 0.5 * area[k] / (tp[k] * fp[k]) : std::numeric_limits<double>::quiet_NaN();
    return true;
 }
 

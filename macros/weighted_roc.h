@@ -129,6 +129,7 @@ template <typename Key, typename Score>
 void auc_weight_modes(const Score *score, const double *weight, const std::uint8_t *is_signal, std::size_t n,
                       double *auc)
 {
+   if (n < std::size_t(UINT32_MAX) && auc_modes_distinct<Key>(score, weight, is_signal, n, auc)) return;
    RecordBuffer<Key> recs;
    const std::size_t m = sort_records<Key>(score, weight, is_signal, n, recs);
    double tp[3] = {0., 0., 0.}, fp[3] = {0., 0., 0.}, tp0[3] = {0., 0., 0.}, fp0[3] = {0., 0., 0.};
