@@ -12,8 +12,8 @@
 // fps add each key's sum instead of its events one by one, which rounds differently (the
 // difference is ~1e-16 of the totals, both are equal to scikit-learn's to 1e-12). Below
 // kDistinctMinEvents events the radix sort is used, so that small inputs keep its bits. The
-// binned bootstrap (weighted_roc.h's roc_bootstrap) takes its chunk sums from here too: the
-// same replicas as from roc_curve's chunks.
+// binned bootstrap (weighted_roc.h's roc_bootstrap) takes its chunk sums from here too (the
+// same replicas as from roc_curve's chunks), auc_weight_modes its three weight modes' sums.
 #ifndef PNETVIZ_ROC_DISTINCT_H
 #define PNETVIZ_ROC_DISTINCT_H
 
