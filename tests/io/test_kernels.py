@@ -157,3 +157,106 @@ def test_one_sort_per_class_gives_the_mixed_sorts_bits(builds, f32_weights):
         k.bootstrap_chunks(*[np.ascontiguousarray(chunks[i, :c]) for i in range(4)], c, 32, 7, 0.5, replicas[0], replicas[1])
         k.roc_bootstrap_f32(s32, w, y, n, 32, 7, 0.5, 40, replicas[2], replicas[3])  # the mixed sort's chunk sums
         np.testing.assert_array_equal(replicas[:2], replicas[2:])
+
+
+DISTINCT_MIN = 1 << 17  # macros/roc_distinct.h's kDistinctMinEvents: from there few distinct scores are summed
+
+
+def sorted_curve(s, y, w):
+    """The curve of one sort of mixed records (weighted_roc.h's sort_run + sweep_run, cling): event by event."""
+    from pnetviz.rootenv import compiled  # noqa: PLC0415
+
+    mixed = compiled('#include "weighted_roc.h"', "weighted_roc.h").pnetviz
+    n = s.size
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
+    m = int(mixed.sweep_run_f64(mixed.sort_run_f64(s.astype(np.float64), w, y, n), tps, fps, thr, auc))
+    return tps[:m], fps[:m], thr[:m], auc[0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_few_distinct_scores_summed_per_score_equal_the_sort_and_sklearn(builds, dtype):
+    """From 2^17 events, scores of few distinct values are summed per score (macros/roc_distinct.h),
+    not sorted: both builds agree bit for bit, the points are the sort's (the same thresholds, tps
+    and fps to 1e-14 of the totals), and the curve and AUC equal scikit-learn's to 1e-12."""
+    s, y, w = toy(DISTINCT_MIN + 9_000, dtype, seed=17)
+    compiled, cling = (roc(k, s, y, w) for k in builds)
+    for a, b in zip(compiled, cling):
+        np.testing.assert_array_equal(a, b)
+    tps, fps, thr, auc = compiled
+    sort_tps, sort_fps, sort_thr, sort_auc = sorted_curve(s, y, w)
+    np.testing.assert_array_equal(thr, sort_thr)
+    assert len(thr) == len(np.unique(s[w != 0])) + 1 < 300
+    np.testing.assert_allclose(tps, sort_tps, rtol=0, atol=1e-14 * abs(sort_tps[-1]))
+    np.testing.assert_allclose(fps, sort_fps, rtol=0, atol=1e-14 * abs(sort_fps[-1]))
+    assert auc == pytest.approx(sort_auc, abs=1e-14)
+    fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(fps / fps[-1], fpr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tps / tps[-1], tpr, rtol=0, atol=1e-12)
+    assert auc == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
+
+
+def test_sums_per_score_are_taken_from_2_17_events(builds):
+    """Signal weights 2^53 at score 0.9 and 1, 1 at 0.5: event by event the running sum rounds each
+    1 away (2^53 + 1 is not a double), the sum per score adds 2 exactly. Below 2^17 events the sort
+    (and its bits) is kept; from 2^17 the scores (3 distinct) are summed."""
+    for n, second in ((DISTINCT_MIN - 1, 2.0**53), (DISTINCT_MIN, 2.0**53 + 2)):
+        s = np.full(n, 0.1, np.float32)
+        s[:3] = [0.9, 0.5, 0.5]
+        y = np.zeros(n, np.uint8)
+        y[:3] = 1
+        w = np.ones(n)
+        w[0] = 2.0**53
+        tps, fps, thr, _ = roc(builds[0], s, y, w)
+        np.testing.assert_array_equal(thr, [np.inf, np.float32(0.9), np.float32(0.5), np.float32(0.1)])
+        assert tps[2] == second and fps[3] == n - 3
+
+
+def test_many_distinct_scores_keep_the_sorts_bits(builds):
+    """Past one distinct score per 8 events the pass stops and the radix sort runs: continuous
+    scores at 2^17 + 9000 events give the curve of one mixed sort bit for bit."""
+    rng = np.random.default_rng(21)
+    n = DISTINCT_MIN + 9_000
+    s, y = rng.random(n).astype(np.float32), (rng.random(n) < 0.4).astype(np.uint8)
+    w = rng.uniform(-0.2, 1.0, n).astype(np.float32).astype(np.float64)
+    for a, b in zip(roc(builds[0], s, y, w), sorted_curve(s, y, w)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_chunk_sums_per_score_close_where_the_sort_closes(builds):
+    """The bootstrap's chunk sums from the sums per score: a chunk closes at the first score
+    boundary after min_chunk events, as the sort's (numpy: events by decreasing score)."""
+    s, y, w = toy(DISTINCT_MIN + 9_000, np.float32, seed=19)
+    s = np.round(s, 1)  # ~20 distinct scores: chunks of several scores
+    n, min_chunk = s.size, 20_000
+    chunks, count = np.empty((4, n // min_chunk + 1)), np.zeros(1, np.uint64)
+    builds[0].roc_curve_chunks_f32(s, w, y, n, np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1),
+                                   min_chunk, chunks, count)  # fmt: skip
+    keep = w != 0
+    score, sig, weight = s[keep], y[keep] == 1, w[keep]
+    values, per_score = np.unique(-score, return_counts=True)  # decreasing score
+    ends, filled = [], 0
+    for i, k in enumerate(per_score):
+        filled += k
+        if filled >= min_chunk or i == len(per_score) - 1:
+            ends.append(-values[i])
+            filled = 0
+    assert int(count[0]) == len(ends) > 3
+    for j, (top, bottom) in enumerate(zip([np.inf, *ends[:-1]], ends)):
+        inside = (score < top) & (score >= bottom)
+        for row, cls in ((0, sig), (2, ~sig)):
+            np.testing.assert_allclose(chunks[row, j], weight[inside & cls].sum(), rtol=1e-12)
+            np.testing.assert_allclose(chunks[row + 1, j], (weight[inside & cls] ** 2).sum(), rtol=1e-12)
+
+
+def test_weight_modes_from_sums_per_score_equal_sklearn(builds):
+    """auc_weight_modes from 2^17 events with few distinct scores (sums per score of |w|, w and
+    max(w, 0)): both builds bit for bit, each mode's AUC that of scikit-learn's curve to 1e-12."""
+    s, y, w = toy(DISTINCT_MIN + 9_000, np.float32, seed=23)
+    modes = [np.empty(3), np.empty(3)]
+    for k, out in zip(builds, modes):
+        k.auc_weight_modes_f32(s, w, y, s.size, out)
+    np.testing.assert_array_equal(*modes)
+    for got, weights in zip(modes[0], (np.abs(w), w, np.maximum(w, 0.0))):
+        fpr, tpr, _ = roc_curve(y, s, sample_weight=weights, drop_intermediate=False)
+        assert got == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
+    assert modes[0][0] == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)
