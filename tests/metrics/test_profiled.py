@@ -374,3 +374,25 @@ def test_bad_variations_are_one_line(tmp_path, capsys, change, args, message):
     assert run(load_script("visualizeBinary").main, ["--predictions", str(path), "--output", str(tmp_path / "o"), *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_perfectly_separated_classes_draw_the_profiled_figures(tmp_path):
+    """Classes the score separates completely: the background efficiency of every profiled curve is 0
+    at every signal efficiency, so the nuisance envelope's rejection is infinite everywhere and the
+    band has no point to draw. The evaluation draws the figures without it (it raised a TypeError
+    from TGraph(0, [], []) inside the figure, whose half-built canvas then crashed the process when
+    the traceback was freed: campaign workers died with SIGSEGV on the demo's best-separated points)."""
+    cols = contract_columns(n=600, n_classes=2)
+    signal = cols["true_label"] == 0
+    assert cols["score_signal"][signal].min() > cols["score_signal"][~signal].max()  # separated
+    cols["weight"] = np.abs(cols["weight"]) + 0.1
+    cols["weight__normUp"], cols["weight__normDown"] = cols["weight"] * 1.1, cols["weight"] * 0.9
+    path = write_ntuple(tmp_path / "v.root", cols)
+    out = tmp_path / "o"
+    assert run(load_script("visualizeBinary").main, ["--predictions", str(path), "--output", str(out), "--syst", "all",
+                                                      "--formats", "png", "--bootstrap", "0", "-q"]) == 0  # fmt: skip
+    syst = json.loads((out / "summary_report.json").read_text())["systematics"]
+    assert syst["nominal"]["auc"] == syst["profiled"]["auc"] == 1.0
+    for stem in ("roc_curve_profiled", "rejection_curve_profiled"):
+        assert (out / f"{stem}.png").stat().st_size > 1000

@@ -59,15 +59,18 @@ def add_error_points(fig: Figure, key: str, x: np.ndarray, y: np.ndarray, ey: np
 
 def add_band(fig: Figure, key: str, x: np.ndarray, low: np.ndarray, high: np.ndarray, label: str | None, *,
              band_color: int, alpha: float = 0.3, pad: int = 0, outline: bool = False, filled: bool = True,
-             drawn_in: Frame | None = None) -> object:  # fmt: skip
+             drawn_in: Frame | None = None) -> object | None:  # fmt: skip
     """Filled band between `low` and `high` (a closed TGraph polygon), semi-transparent; `outline`:
     its edge drawn as a thin line too, `filled` False: the edge alone (style.BAND_STYLES), so that
     bands that overlap stay told apart (hatches are not used: their spacing and line width are
     global style settings, which a redraw elsewhere does not have). `drawn_in`: the frame of a band
     drawn on the canvas only (the caller stores the exact one): its outline simplified within 1e-3
-    of that frame (draw.simplify)."""
+    of that frame (draw.simplify). None, nothing drawn, where fewer than two x have a finite band
+    (e.g. a rejection band where no background is left at any signal efficiency: 1/0 everywhere)."""
     ROOT = root()
     ok = np.isfinite(low) & np.isfinite(high)
+    if np.count_nonzero(ok) < 2:
+        return None
     xs = np.ascontiguousarray(np.r_[x[ok], x[ok][::-1]], dtype=np.float64)
     ys = np.ascontiguousarray(np.r_[high[ok], low[ok][::-1]], dtype=np.float64)
     corners = vertices(xs, ys)  # the same outline (a band on a fine grid is mostly straight runs)
