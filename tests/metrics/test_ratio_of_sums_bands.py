@@ -12,6 +12,7 @@ import pytest
 from pnetviz.jobs.comparison import Side
 from pnetviz.metrics import folds, hep
 from pnetviz.metrics import workingpoints as wp
+from pnetviz.metrics import curvesums
 from pnetviz.metrics.curvesums import curve_sums
 from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.roc import binary_clf_curve
@@ -35,9 +36,11 @@ ROC_TOY = ([0.9, 0.8, 0.6, 0.3], [2.0, -0.5, 1.0, 1.5], [0.8, 0.5], [1.0, 2.0])
 # .7 .6 .5 .4): tpr 0 .25 .25 .25 .5 .5 1, fpr 0 0 .5 .375 .375 .75 1, background selected w^2
 # 0 0 4 4.25 4.25 6.5 7.5.
 REJECTION_TOY = ([0.9, 0.6, 0.4], [1.0, 1.0, 2.0], [0.8, 0.7, 0.5, 0.4], [2.0, -0.5, 1.5, 1.0])
+REJECTION_TOY_EVENTS = (np.r_[REJECTION_TOY[0], REJECTION_TOY[2]], np.r_[[True] * 3, [False] * 4],
+                        np.r_[REJECTION_TOY[1], REJECTION_TOY[3]])  # scores, is_signal, weights
 
 
-def test_curve_sums_by_hand():
+def test_curve_sums_by_hand(monkeypatch):
     curve, sums, _ = _toy(*REJECTION_TOY)
     np.testing.assert_allclose(sums.background.pass_w2, [0, 0, 4, 4.25, 4.25, 6.5, 7.5])
     np.testing.assert_allclose(sums.signal.pass_w2, [0, 1, 1, 1, 2, 2, 6])
@@ -46,6 +49,15 @@ def test_curve_sums_by_hand():
                          np.float32([0.1, 0.3, 0.3]), [1, 0, 1], [1.0, 2.0, 3.0])  # fmt: skip
     np.testing.assert_allclose(float32.signal.pass_w2, [0, 9, 10])  # float32 scores: ties kept, thresholds matched exactly
     np.testing.assert_allclose(float32.background.pass_w2, [0, 4, 4])
+    some = curve_sums(curve, *REJECTION_TOY_EVENTS, points=[5, 3, 3])  # only the points a grid reads: NaN elsewhere
+    np.testing.assert_allclose(some.background.pass_w2, [np.nan, np.nan, np.nan, 4.25, np.nan, 6.5, np.nan])
+    monkeypatch.setattr(curvesums, "CHUNK", 2)  # the events binned two at a time: the same sums
+    chunked = curve_sums(curve, *REJECTION_TOY_EVENTS)
+    np.testing.assert_allclose(chunked.background.pass_w2, sums.background.pass_w2, rtol=1e-15)
+    np.testing.assert_allclose(chunked.signal.pass_w2, sums.signal.pass_w2, rtol=1e-15)
+    assert (chunked.background.total_w, chunked.background.total_w2) == (4, 7.5)
+    grid = folds.grid_sums(curve, *REJECTION_TOY_EVENTS, fpr_grid=np.array([0.875]), eff_grid=np.array([0.5]))
+    np.testing.assert_allclose(grid.background.pass_w2, [np.nan, np.nan, np.nan, 4.25, 4.25, 6.5, 7.5])  # eps_s .5: 3, 4; fpr .875: 5, 6
 
 
 def test_roc_ratio_band_is_the_ratio_of_sums_error():

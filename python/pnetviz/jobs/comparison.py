@@ -22,8 +22,8 @@ from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
 from pnetviz.jobs.multiclass import check_lr
-from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, RATIO_CONVENTION, eps_b_error_on_grid, eps_b_on_grid, rejection_ratio, roc_ratio,
-                                  tpr_error_on_grid, tpr_on_grid)
+from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, RATIO_CONVENTION, eps_b_error_on_grid, eps_b_on_grid, grid_sums, rejection_ratio,
+                                  roc_ratio, tpr_error_on_grid, tpr_on_grid)
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
@@ -31,7 +31,6 @@ from pnetviz.draw.ratiopanel import READ_FROM_EPS_S
 from pnetviz.output import imageset
 from pnetviz.output.publish import write_set
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
-from pnetviz.metrics.curvesums import curve_sums
 from pnetviz.draw.style import StyleOptions, line_style, meaning_color
 from pnetviz.names import name as quantity
 from pnetviz.io.trainer import channel_label, display_label, pairing, signal_label
@@ -83,7 +82,7 @@ class Side:
     def banded(self, curve: BinaryCurve) -> Banded:
         """`curve` (this side's) with the ratio-of-sums errors of its efficiencies on the ratio
         panels' grids (kept instead of the weighted sums: two short arrays a curve)."""
-        sums = curve_sums(curve, self.scores, self.is_signal, self.used)
+        sums = grid_sums(curve, self.scores, self.is_signal, self.used)
         return Banded(curve, tpr_error_on_grid(curve, sums, FPR_GRID), eps_b_error_on_grid(curve, sums, EFF_GRID))
 
 

@@ -18,8 +18,7 @@ from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import SplitResult
-from pnetviz.metrics.curvesums import curve_sums
-from pnetviz.metrics.folds import roc_ratio
+from pnetviz.metrics.folds import grid_sums, roc_ratio
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color, line_style, meaning_color
@@ -108,6 +107,6 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
     # each part's signal efficiency over that of all events, band: the ratio-of-sums error of its signal efficiency
     ratio = plots.RatioPanel("all events", [
         plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve,
-                                                             curve_sums(r.curve, r.sample.scores, r.sample.is_signal, r.sample.used)),
+                                                             grid_sums(r.curve, r.sample.scores, r.sample.is_signal, r.sample.used)),
                         meaning_color(part), line_style(part), part == "all") for part, r in comp.results.items()])  # fmt: skip
     return [plots.roc_figure(roc_name, curves, ctx, ratio=ratio), score]

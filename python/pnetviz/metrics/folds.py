@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.curvesums import CurveSums
+from pnetviz.metrics.curvesums import CurveSums, curve_sums
 from pnetviz.metrics.foldtests import identical
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.roc import BinaryCurve
@@ -64,6 +64,15 @@ def tpr_on_grid(curve: BinaryCurve, grid: np.ndarray = FPR_GRID) -> np.ndarray:
 def eps_b_on_grid(curve: BinaryCurve, grid: np.ndarray = EFF_GRID) -> np.ndarray:
     """Background efficiency where the curve first reaches each signal efficiency in `grid`."""
     return _at(curve.fpr, _tpr_position(curve, np.asarray(grid, float)))
+
+
+def grid_sums(curve: BinaryCurve, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+              fpr_grid: np.ndarray = FPR_GRID, eff_grid: np.ndarray = EFF_GRID) -> CurveSums:  # fmt: skip
+    """curvesums.curve_sums at the curve points tpr_on_grid(fpr_grid) and eps_b_on_grid(eff_grid)
+    read (at most four a grid point): what the ratio bands on those grids need."""
+    points = [p for pos in (_fpr_position(curve, np.asarray(fpr_grid, float)), _tpr_position(curve, np.asarray(eff_grid, float)))
+              for p in pos[:2]]  # fmt: skip
+    return curve_sums(curve, scores, is_signal, weights, np.concatenate(points))
 
 
 def tpr_error_on_grid(curve: BinaryCurve, sums: CurveSums, grid: np.ndarray = FPR_GRID) -> np.ndarray:
