@@ -131,12 +131,12 @@ def test_working_point_lines_carry_their_targets():
 
 
 def test_ratio_bands_are_drawn_and_told_apart():
-    ref, other, n_sig = two_rocs(6000, 7)
+    ref, other, (sums_ref, sums_other) = two_rocs(6000, 7)
     curves = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, name("binary"), meaning_color("binary"), line_style("binary")),
               plots.CurveSpec("t/roc_b", other.fpr, other.tpr, name("multiclass"), meaning_color("multiclass"), line_style("multiclass"))]
     panel = plots.RatioPanel("binary", [
-        plots.RatioSpec("t/ratio_a", folds.roc_ratio(ref, ref, n_sig), meaning_color("binary"), line_style("binary"), True),
-        plots.RatioSpec("t/ratio_b", folds.roc_ratio(other, ref, n_sig), meaning_color("multiclass"), line_style("multiclass"))])
+        plots.RatioSpec("t/ratio_a", folds.roc_ratio(ref, ref, sums_ref), meaning_color("binary"), line_style("binary"), True),
+        plots.RatioSpec("t/ratio_b", folds.roc_ratio(other, ref, sums_other), meaning_color("multiclass"), line_style("multiclass"))])
     with cms_style(StyleOptions()):
         fig = plots.roc_figure("roc_comparison", curves, ["toy"], ratio=panel)
         drawn = {o.GetName(): o for o in fig.pads[1].GetListOfPrimitives() if o.InheritsFrom("TGraph")}

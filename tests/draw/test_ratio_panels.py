@@ -13,7 +13,8 @@ import figlint  # tests/draw is on sys.path (see test_figure_lint.py)
 from pnetviz.draw import canvas, plots, training
 from pnetviz.draw.style import StyleOptions, cms_style, color
 from pnetviz.io.history import TrainingHistory
-from pnetviz.metrics import folds, hep
+from pnetviz.metrics import folds
+from pnetviz.metrics.curvesums import curve_sums
 from pnetviz.metrics.roc import binary_clf_curve
 from pnetviz.rootenv import root
 
@@ -38,19 +39,20 @@ def _figures():
     n = 6000
     y = rng.random(n) < 0.4
     w = rng.uniform(0.5, 1.5, n)
-    ref, other = binary_clf_curve(rng.normal(1.2 * y, 1), y, w), binary_clf_curve(rng.normal(1.6 * y, 1), y, w)
-    n_sig, n_bkg = hep.effective_events(w[y]), hep.effective_events(w[~y])
+    s_ref, s_other = rng.normal(1.2 * y, 1), rng.normal(1.6 * y, 1)
+    ref, other = binary_clf_curve(s_ref, y, w), binary_clf_curve(s_other, y, w)
+    sums_ref, sums_other = curve_sums(ref, s_ref, y, w), curve_sums(other, s_other, y, w)
     roc = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, "Binary", color("binary"), 2),
            plots.CurveSpec("t/roc_b", other.fpr, other.tpr, "Multi-class LR", color("multiclass"), 2)]
-    ratio = folds.roc_ratio(other, ref, n_sig)
-    panel = plots.RatioPanel("binary", [plots.RatioSpec("t/roc_ratio_a", folds.roc_ratio(ref, ref, n_sig), color("binary"), 2, True),
+    ratio = folds.roc_ratio(other, ref, sums_other)
+    panel = plots.RatioPanel("binary", [plots.RatioSpec("t/roc_ratio_a", folds.roc_ratio(ref, ref, sums_ref), color("binary"), 2, True),
                                         plots.RatioSpec("t/roc_ratio_b", ratio, color("multiclass"), 2)])  # fmt: skip
     ok_a, ok_b = ref.fpr > 0, other.fpr > 0
     rej = [plots.CurveSpec("t/rej_a", ref.tpr[ok_a], 1 / ref.fpr[ok_a], "Binary", color("binary"), 2),
            plots.CurveSpec("t/rej_b", other.tpr[ok_b], 1 / other.fpr[ok_b], "Multi-class LR", color("multiclass"), 2)]
     rej_panel = plots.RatioPanel("binary", [
-        plots.RatioSpec("t/rej_ratio_a", folds.rejection_ratio(ref, ref, n_bkg), color("binary"), 2, True),
-        plots.RatioSpec("t/rej_ratio_b", folds.rejection_ratio(other, ref, n_bkg), color("multiclass"), 2)])  # fmt: skip
+        plots.RatioSpec("t/rej_ratio_a", folds.rejection_ratio(ref, ref, sums_ref), color("binary"), 2, True),
+        plots.RatioSpec("t/rej_ratio_b", folds.rejection_ratio(other, ref, sums_other), color("multiclass"), 2)])  # fmt: skip
     ctx = ["m(H^{+}) = 130 GeV, m(A) = 90 GeV", "vs t#bar{t}Z, 3#mu, fold 0, test"]
     figs = [plots.roc_figure("roc_ratio", roc, ctx, ratio=panel), plots.rejection_figure("rejection_ratio", rej, ctx, ratio=rej_panel),
             training.fold_training_figure({k: _history(k) for k in range(3)}, ctx[:1])]  # fmt: skip

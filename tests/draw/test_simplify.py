@@ -92,11 +92,11 @@ def test_canvas_draws_within_1e3_of_the_frame_and_the_file_keeps_the_exact_curve
     from pnetviz.metrics.roc import vertices
     from toyrocs import two_rocs
 
-    ref, other, n_sig = two_rocs(20000, 11)
+    ref, other, (sums_ref, sums_other) = two_rocs(20000, 11)
     roc = [plots.CurveSpec("t/roc_a", ref.fpr, ref.tpr, "A", color("binary"), 1),
            plots.CurveSpec("t/roc_b", other.fpr, other.tpr, "B", color("multiclass"), 2)]  # fmt: skip
-    ratio = folds.roc_ratio(other, ref, n_sig)
-    panel = plots.RatioPanel("A", [plots.RatioSpec("t/ratio_a", folds.roc_ratio(ref, ref, n_sig), color("binary"), 1, True),
+    ratio = folds.roc_ratio(other, ref, sums_other)
+    panel = plots.RatioPanel("A", [plots.RatioSpec("t/ratio_a", folds.roc_ratio(ref, ref, sums_ref), color("binary"), 1, True),
                                    plots.RatioSpec("t/ratio_b", ratio, color("multiclass"), 2)])  # fmt: skip
     with cms_style(StyleOptions()):
         fig = plots.roc_figure("roc_simplified", roc, ["context"], ratio=panel)

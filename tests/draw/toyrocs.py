@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from pnetviz.metrics import hep
+from pnetviz.metrics.curvesums import curve_sums
 from pnetviz.metrics.roc import binary_clf_curve
 
 
 def two_rocs(n: int, seed: int):
-    """(ref, other, n_sig): the curves at separations 1.2 and 1.6 and the signal's effective events."""
+    """(ref, other, (ref's sums, other's sums)): the curves at separations 1.2 and 1.6 and their
+    weighted sums (curvesums.curve_sums: the ratio bands' errors)."""
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.4
     w = rng.uniform(0.5, 1.5, n)
-    ref, other = binary_clf_curve(rng.normal(1.2 * y, 1), y, w), binary_clf_curve(rng.normal(1.6 * y, 1), y, w)
-    return ref, other, hep.effective_events(w[y])
+    s_ref, s_other = rng.normal(1.2 * y, 1), rng.normal(1.6 * y, 1)
+    ref, other = binary_clf_curve(s_ref, y, w), binary_clf_curve(s_other, y, w)
+    return ref, other, (curve_sums(ref, s_ref, y, w), curve_sums(other, s_other, y, w))

@@ -39,6 +39,7 @@ def test_outputs_and_aucs_equal_sklearn(comparison):
     for fold in range(CFG.folds):
         d = comparison / f"fold-{fold}"
         report = json.loads((d / "summary_report.json").read_text())
+        assert "ratio-of-sums" in report["ratio_panels"] and "binomial" not in report["ratio_panels"]  # the WPs' error
         mc = read_predictions(Path(report["multiclass_input"]))
         for i, bkg in enumerate(("nonprompt", "diboson", "ttZ"), start=1):
             pair = report["pairs"][bkg]

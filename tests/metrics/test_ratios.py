@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from pnetviz.metrics import folds, hep
+from pnetviz.metrics.curvesums import curve_sums
 from pnetviz.metrics.roc import binary_clf_curve
 
 # Three signal (s) and three background (b) events of unit weight, scores 6..1 in this order:
@@ -37,21 +38,24 @@ def test_binomial_error_is_the_closed_form():
 
 def test_roc_ratio_on_hand_made_curves():
     # at eps_b = 1/6: TPR 2/3 (curve) over 1/3 (reference); at 1/2: 1 over 2/3
-    r = folds.roc_ratio(CURVE, REFERENCE, n_signal=3.0, grid=np.array([1 / 6, 0.5]))
+    sums = curve_sums(CURVE, SCORES, np.array([1, 1, 0, 1, 0, 0], bool), np.ones(6))
+    r = folds.roc_ratio(CURVE, REFERENCE, sums, grid=np.array([1 / 6, 0.5]))
     np.testing.assert_allclose(r.ratio, [2.0, 1.5])
-    error = math.sqrt(2 / 3 * 1 / 3 / 3) / (1 / 3)  # binomial error of TPR 2/3 on 3 events, over the reference
+    error = math.sqrt(2 / 3 * 1 / 3 / 3) / (1 / 3)  # unit weights: the binomial error of TPR 2/3 on 3 events, over the reference
     np.testing.assert_allclose(r.high - r.ratio, [error, 0.0], atol=1e-12)
-    same = folds.roc_ratio(REFERENCE, REFERENCE, 3.0, grid=np.array([1 / 6, 0.5]))
+    same = folds.roc_ratio(REFERENCE, REFERENCE, curve_sums(REFERENCE, SCORES, np.array([1, 0, 1, 0, 1, 0], bool), np.ones(6)),
+                           grid=np.array([1 / 6, 0.5]))  # fmt: skip
     np.testing.assert_allclose(same.ratio, [1.0, 1.0])
 
 
 def test_rejection_ratio_on_hand_made_curves():
     # eps_s = 0.9: eps_b 1/3 (curve) and 2/3 (reference): rejection 3 over 1.5; eps_s = 0.5: the
     # curve keeps no background (infinite rejection): undefined
-    r = folds.rejection_ratio(CURVE, REFERENCE, n_background=3.0, grid=np.array([0.5, 0.9]))
+    sums = curve_sums(CURVE, SCORES, np.array([1, 1, 0, 1, 0, 0], bool), np.ones(6))
+    r = folds.rejection_ratio(CURVE, REFERENCE, sums, grid=np.array([0.5, 0.9]))
     assert np.isnan(r.ratio[0])
     np.testing.assert_allclose(r.ratio[1], 2.0)
-    relative = math.sqrt(1 / 3 * 2 / 3 / 3) / (1 / 3)  # binomial error of eps_b = 1/3 on 3 events, relative
+    relative = math.sqrt(1 / 3 * 2 / 3 / 3) / (1 / 3)  # unit weights: binomial error of eps_b = 1/3 on 3 events, relative
     np.testing.assert_allclose([r.low[1], r.high[1]], [2.0 * math.exp(-relative), 2.0 * math.exp(relative)])  # log space
 
 

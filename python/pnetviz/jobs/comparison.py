@@ -22,7 +22,8 @@ from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import PnetvizWarning
 from pnetviz.metrics.evaluate import lr_score
 from pnetviz.jobs.multiclass import check_lr
-from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, RATIO_CONVENTION, eps_b_on_grid, rejection_ratio, roc_ratio, tpr_on_grid)
+from pnetviz.metrics.folds import (EFF_GRID, FPR_GRID, RATIO_CONVENTION, eps_b_error_on_grid, eps_b_on_grid, grid_sums, rejection_ratio,
+                                  roc_ratio, tpr_error_on_grid, tpr_on_grid)
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.draw.plots import CurveSpec
@@ -77,6 +78,12 @@ class Side:
 
     def curve(self) -> BinaryCurve:
         return binary_clf_curve(self.scores, self.is_signal, self.used)
+
+    def banded(self, curve: BinaryCurve) -> Banded:
+        """`curve` (this side's) with the ratio-of-sums errors of its efficiencies on the ratio
+        panels' grids (kept instead of the weighted sums: two short arrays a curve)."""
+        sums = grid_sums(curve, self.scores, self.is_signal, self.used)
+        return Banded(curve, tpr_error_on_grid(curve, sums, FPR_GRID), eps_b_error_on_grid(curve, sums, EFF_GRID))
 
 
 def make_side(scores: np.ndarray, is_signal: np.ndarray, preds: Predictions, sel: np.ndarray, mode: str) -> Side:
@@ -185,7 +192,7 @@ def pairing_note(job: ComparisonJob, background: str) -> str:
 
 
 def compare_pair(job: ComparisonJob, background: str, mc: Predictions,
-                 weights: weightedlr.Weights | None = None) -> tuple[dict, BinaryCurve, BinaryCurve]:  # fmt: skip
+                 weights: weightedlr.Weights | None = None) -> tuple[dict, Banded, Banded]:  # fmt: skip
     target = job.pairs[background]
     index = job.classes.index(target)
     binary = read_predictions(job.binary_files[background], classes=(job.classes[0], background),
@@ -223,7 +230,17 @@ def compare_pair(job: ComparisonJob, background: str, mc: Predictions,
         **compareobservers.pair_observers(job, binary, keep_b, mc, lr, sel),
         **(weighted_pair(job, mc, sel, side_b, cb, weights) if weights else {}),
     }
-    return result, cb, cm
+    return result, side_b.banded(cb), side_m.banded(cm)
+
+
+@dataclass(frozen=True)
+class Banded:
+    """A model's curve of one pair with the ratio-of-sums errors of its signal efficiency on
+    FPR_GRID and its background efficiency on EFF_GRID (the bands of the ratio panels)."""
+
+    curve: BinaryCurve
+    tpr_error: np.ndarray
+    eps_b_error: np.ndarray
 
 
 WEIGHTED, WEIGHTED_CURVE = weightedlr.NAME, "weighted_lr_curve"  # the latter popped by run (a curve, not JSON)
@@ -242,7 +259,7 @@ def weighted_pair(job: ComparisonJob, mc: Predictions, sel: np.ndarray, side_b: 
              for name, side in (("binary", side_b), ("multiclass", side_w))}  # fmt: skip
     section = {**weights.report(job.hep.weight_mode), "effective_events": n_eff, **auc_difference(side_b, side_w, cb, cw, job.hep),
                **rejection_05(side_b, side_w, cb, cw), "dominance": dominance(cb, cw)}  # fmt: skip
-    return {WEIGHTED: section, WEIGHTED_CURVE: cw}
+    return {WEIGHTED: section, WEIGHTED_CURVE: side_w.banded(cw)}
 
 
 FOLD_CURVES = "fold_curves"
@@ -256,10 +273,12 @@ DOMINANCE_TEXT = {  # the dominance verdict as a line for a plot
 }
 
 
-def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCurve, cm: BinaryCurve,
+def pair_figures(job: ComparisonJob, background: str, result: dict, binary_side: Banded, multi_side: Banded,
                  weights_line: str | None = None) -> list[canvas.Figure]:  # fmt: skip
     """The rejection and ROC comparisons of one pair; with `weights_line` those of the weighted LR
-    (weighted_lr_signal_vs_<bkg>_*, the line among the context)."""
+    (weighted_lr_signal_vs_<bkg>_*, the line among the context). Ratio bands: each curve's
+    ratio-of-sums error (RATIO_CONVENTION)."""
+    cb, cm = binary_side.curve, multi_side.curve
     tag = f"{WEIGHTED}_signal_vs_{background}" if weights_line else f"signal_vs_{background}"
     auc = result["auc"]
     ctx = [*pair_context(job, background), *([weights_line] if weights_line else [])]
@@ -280,14 +299,13 @@ def pair_figures(job: ComparisonJob, background: str, result: dict, cb: BinaryCu
     paired = "paired" if d["method"].startswith("paired") else "unpaired"  # the error's bootstrap (auc_difference)
     diff_line = (f"#DeltaAUC (multi-class #minus binary): {d['multiclass_minus_binary']:+.3f}"
                  + (f" #pm {d['error']:.3f} ({paired})" if d["error"] == d["error"] else ""))  # fmt: skip
-    n = result["effective_events"]
     roc_panel = plots.RatioPanel("binary", [
-        plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, n["binary"]["signal"]), bc, bl, True),
-        plots.RatioSpec(f"{tag}/roc_ratio_multiclass", roc_ratio(cm, cb, n["multiclass"]["signal"]), mc, ml)])
+        plots.RatioSpec(f"{tag}/roc_ratio_binary", roc_ratio(cb, cb, binary_side.tpr_error), bc, bl, True),
+        plots.RatioSpec(f"{tag}/roc_ratio_multiclass", roc_ratio(cm, cb, multi_side.tpr_error), mc, ml)])
     rejection_panel = plots.RatioPanel("binary", [
-        plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, n["binary"]["background"]), bc, bl, True),
-        plots.RatioSpec(f"{tag}/rejection_ratio_multiclass", rejection_ratio(cm, cb, n["multiclass"]["background"]),
-                        mc, ml)], (READ_FROM_EPS_S, 1.0))  # fmt: skip
+        plots.RatioSpec(f"{tag}/rejection_ratio_binary", rejection_ratio(cb, cb, binary_side.eps_b_error), bc, bl, True),
+        plots.RatioSpec(f"{tag}/rejection_ratio_multiclass", rejection_ratio(cm, cb, multi_side.eps_b_error), mc, ml)],
+        (READ_FROM_EPS_S, 1.0))  # fmt: skip
     return [  # the HEP view (rejection vs efficiency, log y) first: the default comparison; the linear ROC kept
         plots.rejection_figure(f"{tag}_rejection_comparison", rej, ctx, ratio=rejection_panel),
         plots.roc_figure(f"{tag}_roc_comparison", roc, [*ctx, diff_line, DOMINANCE_TEXT[result["dominance"]["verdict"]]],
@@ -344,14 +362,14 @@ def run(job: ComparisonJob) -> RunOutput:
         "bootstrap_replicas": job.hep.bootstrap,
         "selection": "binary: all test events of its ntuple; multi-class: test events with true_label in {0, i}, "
                      "score P(s)/(P(s)+P(bkg_i)+1e-10)",
-        "ratio_panels": RATIO_CONVENTION + "; here binomial with each side's effective event counts (effective_events)",
+        "ratio_panels": RATIO_CONVENTION + "; here the ratio-of-sums error of each side's own test events",
         "pairs": {b: {k: v for k, v in p.items() if k != FOLD_CURVES} for b, p in pairs.items()},
     }
     for b, (section, _) in observed.items():
         report["pairs"][b]["observers"] = {"doc": observers.DOC, **section}
 
     def figures() -> list[canvas.Figure]:
-        return [*(fig for b, (cb, cm) in curves.items() for fig in pair_figures(job, b, pairs[b], cb, cm)),
+        return [*(fig for b, (sb, sm) in curves.items() for fig in pair_figures(job, b, pairs[b], sb, sm)),
                 *(fig for b, cw in weighted.items() for fig in pair_figures(job, b, pairs[b][WEIGHTED], curves[b][0], cw, line)),
                 *compareobservers.figures(observed, {b: pair_context(job, b) for b in observed}, job.labels)]
 

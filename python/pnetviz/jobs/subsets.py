@@ -18,7 +18,7 @@ from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import SplitResult
-from pnetviz.metrics.folds import roc_ratio
+from pnetviz.metrics.folds import grid_sums, roc_ratio
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color, line_style, meaning_color
@@ -104,9 +104,9 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
         hists.append(HistSpec(f"{key}/scores_{part}_background", _own(r.hist_background), f"{names[1]}, {text}",
                               color("background"), False, line_style(part)))  # fmt: skip
     score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True, bins=bins)
-    # each part's signal efficiency over that of all events, binomial band from its effective signal events
+    # each part's signal efficiency over that of all events, band: the ratio-of-sums error of its signal efficiency
     ratio = plots.RatioPanel("all events", [
         plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve,
-                                                             hep.effective_events(r.sample.used[r.sample.is_signal])),
+                                                             grid_sums(r.curve, r.sample.scores, r.sample.is_signal, r.sample.used)),
                         meaning_color(part), line_style(part), part == "all") for part, r in comp.results.items()])  # fmt: skip
     return [plots.roc_figure(roc_name, curves, ctx, ratio=ratio), score]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
+from pnetviz.metrics.curvesums import CurveSums, curve_sums
 from pnetviz.metrics.foldtests import identical
 from pnetviz.metrics.evaluate import SplitResult
 from pnetviz.metrics.roc import BinaryCurve
@@ -30,25 +31,61 @@ FPR_GRID = np.unique(np.r_[0.0, np.logspace(-4, 0, 300), np.linspace(0, 1, 101)]
 EFF_GRID = np.linspace(0.1, 1.0, 91)
 
 
-def tpr_on_grid(curve: BinaryCurve, grid: np.ndarray = FPR_GRID) -> np.ndarray:
-    """Signal efficiency of the exact (step) curve at each background efficiency in `grid`:
-    linear between points, the upper end of a vertical step where the grid hits it exactly."""
-    fpr, tpr = curve.fpr, curve.tpr
+def _fpr_position(curve: BinaryCurve, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lo, hi, frac) of each background efficiency in `grid` on the curve: between points lo and
+    hi, the fraction frac of the way (the upper end of a vertical step where the grid hits it)."""
+    fpr = curve.fpr
     k = np.searchsorted(fpr, grid, side="right")  # first point beyond g
     lo = np.clip(k - 1, 0, fpr.size - 1)
     hi = np.clip(k, 0, fpr.size - 1)
     span = fpr[hi] - fpr[lo]
-    frac = np.divide(grid - fpr[lo], span, out=np.zeros_like(grid), where=span > 0)
-    return tpr[lo] + frac * (tpr[hi] - tpr[lo])
+    return lo, hi, np.divide(grid - fpr[lo], span, out=np.zeros_like(grid, dtype=float), where=span > 0)
+
+
+def _tpr_position(curve: BinaryCurve, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lo, hi, frac) where the curve first reaches each signal efficiency in `grid`."""
+    tpr = curve.tpr
+    k = np.clip(np.searchsorted(tpr, grid, side="left"), 1, tpr.size - 1)
+    span = tpr[k] - tpr[k - 1]
+    return k - 1, k, np.divide(grid - tpr[k - 1], span, out=np.zeros_like(grid, dtype=float), where=span > 0)
+
+
+def _at(values: np.ndarray, position: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    lo, hi, frac = position
+    return values[lo] + frac * (values[hi] - values[lo])
+
+
+def tpr_on_grid(curve: BinaryCurve, grid: np.ndarray = FPR_GRID) -> np.ndarray:
+    """Signal efficiency of the exact (step) curve at each background efficiency in `grid`:
+    linear between points, the upper end of a vertical step where the grid hits it exactly."""
+    return _at(curve.tpr, _fpr_position(curve, np.asarray(grid, float)))
 
 
 def eps_b_on_grid(curve: BinaryCurve, grid: np.ndarray = EFF_GRID) -> np.ndarray:
     """Background efficiency where the curve first reaches each signal efficiency in `grid`."""
-    fpr, tpr = curve.fpr, curve.tpr
-    k = np.clip(np.searchsorted(tpr, grid, side="left"), 1, tpr.size - 1)
-    span = tpr[k] - tpr[k - 1]
-    frac = np.divide(grid - tpr[k - 1], span, out=np.zeros_like(grid), where=span > 0)
-    return fpr[k - 1] + frac * (fpr[k] - fpr[k - 1])
+    return _at(curve.fpr, _tpr_position(curve, np.asarray(grid, float)))
+
+
+def grid_sums(curve: BinaryCurve, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
+              fpr_grid: np.ndarray = FPR_GRID, eff_grid: np.ndarray = EFF_GRID) -> CurveSums:  # fmt: skip
+    """curvesums.curve_sums at the curve points tpr_on_grid(fpr_grid) and eps_b_on_grid(eff_grid)
+    read (at most four a grid point): what the ratio bands on those grids need."""
+    points = [p for pos in (_fpr_position(curve, np.asarray(fpr_grid, float)), _tpr_position(curve, np.asarray(eff_grid, float)))
+              for p in pos[:2]]  # fmt: skip
+    return curve_sums(curve, scores, is_signal, weights, np.concatenate(points))
+
+
+def tpr_error_on_grid(curve: BinaryCurve, sums: CurveSums, grid: np.ndarray = FPR_GRID) -> np.ndarray:
+    """The ratio-of-sums error (hep.ratio_error, the working points' error) of tpr_on_grid: the
+    signal's selected sum w^2 read at the same place of the curve (linear between points)."""
+    position = _fpr_position(curve, np.asarray(grid, float))
+    return sums.signal.error(_at(curve.tpr, position), _at(sums.signal.pass_w2, position))
+
+
+def eps_b_error_on_grid(curve: BinaryCurve, sums: CurveSums, grid: np.ndarray = EFF_GRID) -> np.ndarray:
+    """The ratio-of-sums error of eps_b_on_grid, as tpr_error_on_grid for the background."""
+    position = _tpr_position(curve, np.asarray(grid, float))
+    return sums.background.error(_at(curve.fpr, position), _at(sums.background.pass_w2, position))
 
 
 @dataclass(frozen=True)
@@ -267,10 +304,13 @@ def paired_difference(a: Sequence[float], b: Sequence[float], errors: Sequence[f
 
 RATIO_CONVENTION = ("each curve divided by the reference on a common grid (signal efficiency at fixed background "
                     "efficiency for ROC curves, rejection at fixed signal efficiency); band: the curve's own error "
-                    "divided by the reference (binomial sqrt(eps(1-eps)/N_eff) with the effective event count, or "
-                    "the fold spread for fold means; rejection ratios in log space, r exp(+-d) with d the relative "
-                    "error, never below 0), the reference's band around 1; stored unclipped (only the drawn band is "
-                    "clipped to the axis); undefined (NaN) where the reference is 0 or the rejection is infinite")  # fmt: skip
+                    "divided by the reference, the working points' error: for one evaluation the ratio-of-sums error "
+                    "sqrt((1 - eps)^2 sum_pass w^2 + eps^2 sum_fail w^2) / |sum w| of the efficiency (hep.ratio_error, "
+                    "the selected sums read at the grid point), for fold means the fold spread (std over folds, "
+                    "ddof=1, as the working points over folds); rejection ratios in log space, r exp(+-d) with d "
+                    "the relative error of eps_b, never below 0; the reference's band around 1; stored unclipped "
+                    "(only the drawn band is clipped to the axis); undefined (NaN) where the reference is 0 or the "
+                    "rejection is infinite")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -296,21 +336,24 @@ def ratio_to_reference(x: np.ndarray, values: np.ndarray, reference: np.ndarray,
     return CurveRatio(np.asarray(x, float), ratio, ratio - err, ratio + err)
 
 
-def roc_ratio(curve: BinaryCurve, reference: BinaryCurve, n_signal: float, grid: np.ndarray = FPR_GRID) -> CurveRatio:
+def roc_ratio(curve: BinaryCurve, reference: BinaryCurve, error: CurveSums | np.ndarray,
+              grid: np.ndarray = FPR_GRID) -> CurveRatio:  # fmt: skip
     """Signal efficiency of `curve` over the reference's at each background efficiency of `grid`,
-    band from the binomial error of the curve's signal efficiency (N_eff signal events)."""
+    band from the ratio-of-sums error of the curve's signal efficiency: `error` the curve's sums
+    (curvesums.curve_sums) or that error on `grid` already read from them (tpr_error_on_grid)."""
     tpr = tpr_on_grid(curve, grid)
-    return ratio_to_reference(grid, tpr, tpr_on_grid(reference, grid), hep.binomial_error(tpr, n_signal))
+    err = tpr_error_on_grid(curve, error, grid) if isinstance(error, CurveSums) else np.asarray(error, float)
+    return ratio_to_reference(grid, tpr, tpr_on_grid(reference, grid), err)
 
 
-def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, n_background: float,
+def rejection_ratio(curve: BinaryCurve, reference: BinaryCurve, error: CurveSums | np.ndarray,
                     grid: np.ndarray = EFF_GRID) -> CurveRatio:  # fmt: skip
     """Background rejection 1/eps_b of `curve` over the reference's at each signal efficiency of
-    `grid` (= eps_b of the reference over eps_b of the curve); band from the binomial error of the
-    curve's eps_b (N_eff background events), relative error of 1/eps_b = that of eps_b. Undefined
-    where either eps_b is 0 (infinite rejection)."""
-    return rejection_ratio_from_eps(grid, eps_b_on_grid(curve, grid), eps_b_on_grid(reference, grid),
-                                    hep.binomial_error(eps_b_on_grid(curve, grid), n_background))  # fmt: skip
+    `grid` (= eps_b of the reference over eps_b of the curve); band from the ratio-of-sums error
+    of the curve's eps_b (`error`: the curve's sums, or that error on `grid`, eps_b_error_on_grid),
+    relative error of 1/eps_b = that of eps_b. Undefined where either eps_b is 0 (infinite rejection)."""
+    err = eps_b_error_on_grid(curve, error, grid) if isinstance(error, CurveSums) else np.asarray(error, float)
+    return rejection_ratio_from_eps(grid, eps_b_on_grid(curve, grid), eps_b_on_grid(reference, grid), err)
 
 
 def rejection_ratio_from_eps(grid: np.ndarray, eps_b: np.ndarray, reference_eps_b: np.ndarray,
