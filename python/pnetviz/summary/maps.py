@@ -5,9 +5,13 @@ Stored, per map `<name>` under maps/: `<name>` (object name `<name>_values`), a 
 and, as bin error, the fold standard error of the mean (std/sqrt(k)); cells without a value
 (no signal point, or an undefined difference) hold 0 with error 0, so GetBinContent, Integral()
 and uproot read only what was measured; drawn with COLZ1 and the minimum set below the data, so
-empty cells stay blank. Difference maps also store `<name>_undefined`, 1 in the cells where
-the difference is undefined (both rejections lower limits), 0 elsewhere (key `<name>_undefined`). Difference maps are
-coloured by the pull (difference / its error, PULL_RANGE either side of 0), not by the value.
+empty cells stay blank. An undefined difference (both rejections lower limits) is marked, not a
+0 +- 0 "no difference": a grey box (UNDEFINED_FILL, a TBox without text) over the cell in the
+TH2's list of functions, which the histogram painter draws with it (TBrowser, `h.Draw()`), the
+title says "grey: undefined", and `<name>_undefined` holds 1 in those cells, 0 elsewhere (key
+`<name>_undefined`). Difference maps are coloured by the pull (difference / its error,
+PULL_RANGE either side of 0, the palette titled with the quantity: pull_title), not by the value.
+Each cell prints its value +- the error by the PDG rule (metrics.rounding.pm) where it has one.
 """
 
 from __future__ import annotations
@@ -21,13 +25,17 @@ import numpy as np
 
 from pnetviz.summary.ranking import ALPHA
 from pnetviz.draw import canvas
+from pnetviz.draw.geometry import text_width
 from pnetviz.draw.matrices import cell_content
+from pnetviz.metrics.rounding import pm
 from pnetviz.names import name as quantity
 from pnetviz.rootenv import root, set_title
 
 SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
 PULL_RANGE = 5.0  # difference maps: colour = difference / its error, from -5 to +5
 X_TITLE, Y_TITLE = quantity("mhc"), quantity("ma")  # names.QUANTITIES
+UNDEFINED_FILL = 920  # kGray: an undefined difference's cell (white: no signal point; the palettes hold no grey)
+MIN_CELL_TEXT = 0.0412  # cell numbers no smaller: 7 pt when the figure is 8 cm wide (draw.matrices.MATRIX_LABEL_SIZE)
 
 
 @dataclass(frozen=True)
@@ -43,9 +51,10 @@ class MapSpec:
     significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has Holm-adjusted p < SIGNIFICANCE
     short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
     errors: dict[tuple[int, int], float] = field(default_factory=dict)  # cell -> fold standard error of the value
-    pull_title: str = ""  # diverging maps: the palette's title for the pull (colour = value / error)
+    pull_title: str = ""  # diverging maps (required): the palette's title, the pull of the quantity ("#Delta AUC / #sigma_{#Delta}")
     group: str = ""  # maps of one quantity (binary and multi-class, every channel) share the group's z range (share_ranges)
     zrange: tuple[float, float] | None = None  # the colour range; None: fitted to this map's values
+    star: str = ""  # the test behind `significant` ("corrected t"): the caption's "* Holm p < 0.05 (...)"
 
 
 def value_range(values: Sequence[float]) -> tuple[float, float] | None:
@@ -95,17 +104,48 @@ def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
             if c not in spec.bounds and (spec.errors.get(c) or 0) > 0 and math.isfinite(spec.errors[c])}  # fmt: skip
 
 
+def cell_label(spec: MapSpec, cell: tuple[int, int]) -> str:
+    """What a cell prints (TLatex): value +- its error by the PDG rule where the cell has a
+    positive finite error, the value alone in `spec.fmt` otherwise; "> X" / "< X" for a bound,
+    "*" after a significant difference; "n/a" for a non-finite value."""
+    v = spec.points[cell]
+    if not math.isfinite(v):
+        return "n/a"
+    if cell in spec.bounds:
+        label = f"{spec.bounds[cell]} {format(v, spec.fmt)}"
+    else:
+        err = spec.errors.get(cell)
+        usable = err is not None and math.isfinite(err) and err > 0
+        label = pm(v, err if usable else None, "tlatex", fallback=spec.fmt.lstrip("+"), sign=spec.fmt.startswith("+"))
+    return label + ("*" if cell in spec.significant else "")
+
+
+def undefined_box(i: int, j: int):
+    """The grey box over cell (i, j) (0-based) marking an undefined difference."""
+    box = root().TBox(i, j, i + 1, j + 1)
+    box.SetFillColor(UNDEFINED_FILL)
+    box.SetFillStyle(1001)
+    box.SetLineWidth(0)
+    return box
+
+
 def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     """The honest histograms for campaign.root: `<name>_values` (value, error = fold standard
-    error; 0 and 0 where there is none) and, for difference maps, `<name>_undefined` (mask)."""
+    error; 0 and 0 where there is none; undefined differences marked by a grey box in its list
+    of functions) and, for difference maps, `<name>_undefined` (mask)."""
     short = spec.short or spec.title
-    values = _grid_hist(f"{spec.name}_values", f"{short} (blank: no signal point)", xs, ys, spec.ztitle)
+    blank = "blank: no signal point" + (", grey: undefined (both lower limits)" if spec.undefined else "")
+    values = _grid_hist(f"{spec.name}_values", f"{short} ({blank})", xs, ys, spec.ztitle)
     for (x, y), v in spec.points.items():
         if math.isfinite(v):
             b = values.GetBin(xs.index(x) + 1, ys.index(y) + 1)
             values.SetBinContent(b, cell_content(v))  # 4 significant digits: drawn "colz text" alone, short numbers
             err = spec.errors.get((x, y))
             values.SetBinError(b, err if err is not None and math.isfinite(err) else 0.0)
+    for x, y in spec.undefined:  # painted with the histogram (THistPainter draws its functions), stored with it
+        box = undefined_box(xs.index(x), ys.index(y))
+        root().SetOwnership(box, False)  # the histogram deletes its functions
+        values.GetListOfFunctions().Add(box)
     zrange = spec.zrange or value_range(list(spec.points.values()))
     if zrange:  # COLZ1 and a minimum below the data: empty cells (0) are not painted
         values.SetMinimum(zrange[0])
@@ -122,6 +162,24 @@ def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     return out
 
 
+def cell_text(label: str, pad, nx: int, ny: int) -> tuple[str, float]:
+    """(TLatex text, size) of a cell's label: on one line at the cell-number size if it fits the
+    cell, else smaller down to MIN_CELL_TEXT, else value and error on two lines (#splitline)."""
+    width = pad.GetWw() * (1 - pad.GetLeftMargin() - pad.GetRightMargin()) / nx * 0.94
+    height = pad.GetWh() * (1 - pad.GetTopMargin() - pad.GetBottomMargin()) / ny * 0.94
+    size = canvas.MATRIX_LABEL_SIZE
+    while size > MIN_CELL_TEXT and text_width(label, size) > width:
+        size = max(MIN_CELL_TEXT, size * 0.95)
+    if text_width(label, size) <= width or " #pm " not in label:
+        return label, size
+    value, error = label.split(" #pm ", 1)
+    size = canvas.MATRIX_LABEL_SIZE  # two lines need about 2.4 text heights
+    while size > MIN_CELL_TEXT and (2.4 * size * pad.GetWh() > height or
+                                    max(text_width(value, size), text_width(f"#pm {error}", size)) > width):  # fmt: skip
+        size = max(MIN_CELL_TEXT, size * 0.95)
+    return f"#splitline{{{value}}}{{#pm {error}}}", size
+
+
 def map_figure(spec: MapSpec) -> canvas.Figure:
     """COLZ map over the mass grid, one bin per mass value, the value printed in each cell;
     difference maps coloured by the pull on a fixed symmetric palette."""
@@ -130,7 +188,9 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     xs = sorted({m[0] for m in cells})
     ys = sorted({m[1] for m in cells})
     fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
-    ztitle = spec.pull_title or spec.ztitle if spec.diverging else spec.ztitle
+    if spec.diverging and not spec.pull_title:
+        raise ValueError(f"{spec.name}: a difference map's palette needs pull_title, the quantity's pull")
+    ztitle = spec.pull_title if spec.diverging else spec.ztitle
     hist = _grid_hist(spec.name, spec.title, xs, ys, ztitle)
     colours = colour_values(spec)
     if spec.diverging:
@@ -164,16 +224,22 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
     fig.extras.append(palette)
     canvas.place_palette(hist, pad_obj)
-    for (x, y), v in spec.points.items():
-        label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
-        if (x, y) in spec.bounds:
-            label = f"{spec.bounds[(x, y)]} {label}"
-        if (x, y) in spec.significant:
-            label += "*"
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
+    for x, y in spec.undefined:  # both sides lower limits: no difference to state, a grey "n/a" cell
+        box = undefined_box(xs.index(x), ys.index(y))
+        box.Draw()
+        fig.extras.append(box)
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "n/a")
         text.SetTextAlign(22)
         text.SetTextFont(42)
         text.SetTextSize(canvas.MATRIX_LABEL_SIZE)
+        text.Draw()
+        fig.extras.append(text)
+    for (x, y), v in spec.points.items():
+        label, size = cell_text(cell_label(spec, (x, y)), pad_obj, len(xs), len(ys))
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
+        text.SetTextAlign(22)
+        text.SetTextFont(42)
+        text.SetTextSize(size)
         # white on the palettes' dark ends: both ends of the diverging one, the low end of the sequential one
         c = colours.get((x, y))
         where = (c - lo) / (hi - lo) if hi > lo and c is not None else 0.5
@@ -181,17 +247,10 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.SetTextColor(ROOT.kWhite if dark else ROOT.kBlack)
         text.Draw()
         fig.extras.append(text)
-    for x, y in spec.undefined:  # both sides lower limits: no difference to state
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "both limits")
-        text.SetTextAlign(22)
-        text.SetTextFont(42)
-        text.SetTextSize(canvas.CONTEXT_SIZE["matrix"])
-        text.Draw()
-        fig.extras.append(text)
     lines = [spec.short or spec.title]
     if spec.diverging:
-        star = f", * Holm p < {SIGNIFICANCE:g} (corrected t)" if "AUC" in spec.title else ""
-        lines.append(f"colour: difference / error{star}")
+        star = f", * Holm p < {SIGNIFICANCE:g} ({spec.star})" if spec.star else ""
+        lines.append(f"colour: {spec.pull_title}{star}" + (", grey n/a: undefined (both lower limits)" if spec.undefined else ""))
     canvas.context_line(fig, lines)
     fig.extras.append(hist)
     for key, stored in stored_hists(spec, xs, ys).items():
