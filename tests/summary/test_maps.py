@@ -231,7 +231,7 @@ def test_the_fit_binning_difference_map_colours_its_cells_by_the_pull_and_prints
 def test_every_difference_map_names_its_quantity_on_the_palette():
     rows = [{"channel": "Run3Mu", "kind": "binary", "pair": "ttZ", "variant": "", "m_hc": m_hc, "m_a": m_a,
              "delta_auc": d, "delta_auc_standard_error": 0.01, "significant": False, "delta_fip2": 2 * d,
-             "delta_fip2_standard_error": 0.02, "fip2_significant": False} for m_hc, m_a, d in ((100, 95, 0.01), (160, 85, -0.02))]  # fmt: skip
+             "delta_fip2_standard_error": 0.02, "fip2_significant": False} for m_hc, m_a, d in ((100, 95, 0.01), (160, 85, -0.02), (130, 90, 0.0))]  # fmt: skip  # 0: coloured too
     diff_specs = diffplots.map_specs(Diff(Path("a"), Path("b"), rows=rows))
     summary_specs = [s for s in specs().values() if s.diverging]
     binning_specs = [s for s in binningtable.map_specs(fit_binning_section()) if s.diverging]

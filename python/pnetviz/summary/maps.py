@@ -35,6 +35,7 @@ SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted
 PULL_RANGE = 5.0  # difference maps: colour = difference / its error, from -5 to +5
 X_TITLE, Y_TITLE = quantity("mhc"), quantity("ma")  # names.QUANTITIES
 UNDEFINED_FILL = 920  # kGray: an undefined difference's cell (white: no signal point; the palettes hold no grey)
+ZERO_COLOUR = 1e-9  # a drawn cell whose colour value is exactly 0 holds this fraction of the z range (COLZ1 leaves 0 blank)
 MIN_CELL_TEXT = 0.0412  # cell numbers no smaller: 7 pt when the figure is 8 cm wide (draw.matrices.MATRIX_LABEL_SIZE)
 
 
@@ -162,22 +163,30 @@ def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     return out
 
 
-def cell_text(label: str, pad, nx: int, ny: int) -> tuple[str, float]:
-    """(TLatex text, size) of a cell's label: on one line at the cell-number size if it fits the
-    cell, else smaller down to MIN_CELL_TEXT, else value and error on two lines (#splitline)."""
-    width = pad.GetWw() * (1 - pad.GetLeftMargin() - pad.GetRightMargin()) / nx * 0.94
-    height = pad.GetWh() * (1 - pad.GetTopMargin() - pad.GetBottomMargin()) / ny * 0.94
+def cell_texts(labels: dict, pad, nx: int, ny: int) -> tuple[dict, float]:
+    """The TLatex texts of a map's cell labels and their one size (one size on the whole map): on
+    one line at the cell-number size if every label fits its cell, else value and error on two
+    lines (#splitline), else the smaller of the two down to MIN_CELL_TEXT."""
+    width = pad.GetWw() * (1 - pad.GetLeftMargin() - pad.GetRightMargin()) / nx * 0.92
+    height = pad.GetWh() * (1 - pad.GetTopMargin() - pad.GetBottomMargin()) / ny * 0.92
+    split = {c: tuple(t.split(" #pm ", 1)) for c, t in labels.items()}
+    split = {c: (p[0], f"#pm {p[1]}") if len(p) == 2 else p for c, p in split.items()}
+
+    def fits(size: float, lines: int) -> bool:
+        parts = [(t,) for t in labels.values()] if lines == 1 else list(split.values())
+        tall = max(len(p) for p in parts) if parts else 1
+        return (tall * 1.2 * size * pad.GetWh() <= height
+                and all(text_width(t, size) <= width for p in parts for t in p))  # fmt: skip
+
     size = canvas.MATRIX_LABEL_SIZE
-    while size > MIN_CELL_TEXT and text_width(label, size) > width:
+    lines = 1 if fits(size, 1) else 2
+    while size > MIN_CELL_TEXT and not fits(size, lines):
         size = max(MIN_CELL_TEXT, size * 0.95)
-    if text_width(label, size) <= width or " #pm " not in label:
-        return label, size
-    value, error = label.split(" #pm ", 1)
-    size = canvas.MATRIX_LABEL_SIZE  # two lines need about 2.4 text heights
-    while size > MIN_CELL_TEXT and (2.4 * size * pad.GetWh() > height or
-                                    max(text_width(value, size), text_width(f"#pm {error}", size)) > width):  # fmt: skip
-        size = max(MIN_CELL_TEXT, size * 0.95)
-    return f"#splitline{{{value}}}{{#pm {error}}}", size
+    if lines == 2 and fits(size, 1):
+        lines = 1
+    if lines == 1:
+        return dict(labels), size
+    return {c: f"#splitline{{{p[0]}}}{{{p[1]}}}" if len(p) == 2 else p[0] for c, p in split.items()}, size
 
 
 def map_figure(spec: MapSpec) -> canvas.Figure:
@@ -199,8 +208,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         lo, hi = spec.zrange or value_range(list(colours.values())) or (0.0, 1.0)
     hist.SetMinimum(lo)
     hist.SetMaximum(hi)
-    for (x, y), v in colours.items():  # cells without a colour hold 0: COLZ1 leaves them blank
-        hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
+    for (x, y), v in colours.items():  # cells without a colour hold 0: COLZ1 leaves them blank ...
+        hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v or ZERO_COLOUR * (hi - lo))  # ... a value of 0 is coloured
     for axis, title in ((hist.GetXaxis(), X_TITLE), (hist.GetYaxis(), Y_TITLE)):
         axis.SetTitle(title)
         axis.SetLabelSize(canvas.BIN_LABEL_SIZE["matrix"])
@@ -213,7 +222,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     hist.GetZaxis().SetTitleSize(canvas.MATRIX_LABEL_SIZE)
     hist.GetZaxis().SetLabelSize(canvas.MATRIX_LABEL_SIZE)
     hist.GetZaxis().SetNoExponent(True)  # no "x10^-3" over the run text
-    hist.GetZaxis().SetNdivisions(505)
+    hist.GetZaxis().SetNdivisions(*((502, False) if spec.diverging else (505, True)))  # the pull palette: -5, 0, 5 labelled
     pad_obj = fig.pads[0]
     pad_obj.cd()
     pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
@@ -234,8 +243,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.SetTextSize(canvas.MATRIX_LABEL_SIZE)
         text.Draw()
         fig.extras.append(text)
-    for (x, y), v in spec.points.items():
-        label, size = cell_text(cell_label(spec, (x, y)), pad_obj, len(xs), len(ys))
+    labels, size = cell_texts({c: cell_label(spec, c) for c in spec.points}, pad_obj, len(xs), len(ys))
+    for (x, y), label in labels.items():
         text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
         text.SetTextAlign(22)
         text.SetTextFont(42)
