@@ -194,7 +194,7 @@ def test_an_undefined_difference_is_a_grey_n_a_cell_on_the_figure():
 
 
 def fit_binning_section() -> dict:
-    """Two signal points compared (difference 0.02 +- 0.005: 4 sigma; -0.01 +- 0.02), one untrained."""
+    """Three signal points compared (0.02 +- 0.005: 4 sigma; -0.01 +- 0.02; 0 +- 0), one untrained."""
     def comparison(m_hc, m_a, diff, se, p):
         return {"channel": "Run3Mu", "signal": f"MHc{m_hc}_MA{m_a}", "m_hc": m_hc, "m_a": m_a, "tag": "", "background": "ttZ",
                 "multiclass_class": "ttX", "diff_mean": diff, "diff_standard_error": se, "diff_p_holm": p}  # fmt: skip
@@ -206,7 +206,8 @@ def fit_binning_section() -> dict:
 
     return {"rows": [row(100, 95, "binary", 0.30, 0.02), row(160, 85, "binary", 0.40, 0.04),
                      row(100, 95, "multiclass", 0.32, 0.02), row(160, 85, "multiclass", 0.39, 0.04)],
-            "comparison": [comparison(100, 95, 0.02, 0.005, 0.01), comparison(160, 85, -0.01, 0.02, 0.6)]}  # fmt: skip
+            "comparison": [comparison(100, 95, 0.02, 0.005, 0.01), comparison(160, 85, -0.01, 0.02, 0.6),
+                           comparison(130, 90, 0.0, 0.0, 1.0)]}  # fmt: skip  # every fold the same binning: 0 +- 0
 
 
 def test_the_fit_binning_difference_map_colours_its_cells_by_the_pull_and_prints_errors():
@@ -216,12 +217,13 @@ def test_the_fit_binning_difference_map_colours_its_cells_by_the_pull_and_prints
         drawn = next(o for o in fig.extras if getattr(o, "GetName", lambda: "")() == spec.name)
         xs = [int(drawn.GetXaxis().GetBinLabel(i)) for i in range(1, drawn.GetNbinsX() + 1)]
         ys = [int(drawn.GetYaxis().GetBinLabel(j)) for j in range(1, drawn.GetNbinsY() + 1)]
-        pulls = {cell: drawn.GetBinContent(xs.index(cell[0]) + 1, ys.index(cell[1]) + 1) for cell in ((100, 95), (160, 85))}
-        assert pulls == {(100, 95): pytest.approx(4.0), (160, 85): pytest.approx(-0.5)}  # coloured, by the pull
+        pulls = {cell: drawn.GetBinContent(xs.index(cell[0]) + 1, ys.index(cell[1]) + 1) for cell in ((100, 95), (160, 85), (130, 90))}
+        assert pulls == {(100, 95): pytest.approx(4.0), (160, 85): pytest.approx(-0.5), (130, 90): pytest.approx(0.0, abs=1e-6)}
+        assert pulls[(130, 90)] != 0.0  # coloured (COLZ1 leaves a content of 0 blank), at the palette's centre
         assert all(drawn.GetMinimum() < p < drawn.GetMaximum() for p in pulls.values())  # inside the palette
         assert drawn.GetBinContent(xs.index(100) + 1, ys.index(85) + 1) == 0.0  # no signal point: no colour
         assert "FIP" in drawn.GetZaxis().GetTitle() and "#sigma" in drawn.GetZaxis().GetTitle()
-        assert set(drawn_texts(fig).values()) == {"+0.020 #pm 0.005*", "-0.010 #pm 0.020"}
+        assert set(drawn_texts(fig).values()) == {"+0.020 #pm 0.005*", "-0.010 #pm 0.020", "+0.000 #pm 0"}
     finally:
         fig.close()
     value_map = next(s for s in binningtable.map_specs(fit_binning_section()) if s.name.startswith("map_fit_binning_binary"))

@@ -96,18 +96,25 @@ def _grid_hist(name: str, title: str, xs: list, ys: list, ztitle: str):
 
 def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
     """What each cell's colour shows: the value; for diverging maps the pull value/error, clipped
-    inside +-PULL_RANGE (cells without an error, or bounds, get no colour)."""
+    inside +-PULL_RANGE (an error of 0: 0 for a difference of 0, else the palette's end; cells
+    without an error, or bounds, get no colour)."""
     finite = {c: v for c, v in spec.points.items() if math.isfinite(v)}
     if not spec.diverging:
         return finite
     edge = PULL_RANGE * (1 - 1e-9)
-    return {c: float(np.clip(v / spec.errors[c], -edge, edge)) for c, v in finite.items()
-            if c not in spec.bounds and (spec.errors.get(c) or 0) > 0 and math.isfinite(spec.errors[c])}  # fmt: skip
+    out = {}
+    for c, v in finite.items():
+        err = spec.errors.get(c)
+        if c in spec.bounds or err is None or not math.isfinite(err) or err < 0:
+            continue
+        # an error of 0 (every fold the same difference): 0 +- 0 is no difference, anything else beyond the palette
+        out[c] = float(np.clip(v / err, -edge, edge)) if err > 0 else math.copysign(edge, v) if v else 0.0
+    return out
 
 
 def cell_label(spec: MapSpec, cell: tuple[int, int]) -> str:
     """What a cell prints (TLatex): value +- its error by the PDG rule where the cell has a
-    positive finite error, the value alone in `spec.fmt` otherwise; "> X" / "< X" for a bound,
+    finite error (metrics.rounding.pm: "+- 0" for an error of 0), the value alone in `spec.fmt` otherwise; "> X" / "< X" for a bound,
     "*" after a significant difference; "n/a" for a non-finite value."""
     v = spec.points[cell]
     if not math.isfinite(v):
@@ -116,7 +123,7 @@ def cell_label(spec: MapSpec, cell: tuple[int, int]) -> str:
         label = f"{spec.bounds[cell]} {format(v, spec.fmt)}"
     else:
         err = spec.errors.get(cell)
-        usable = err is not None and math.isfinite(err) and err > 0
+        usable = err is not None and math.isfinite(err) and err >= 0  # 0: "+- 0" (every fold the same)
         label = pm(v, err if usable else None, "tlatex", fallback=spec.fmt.lstrip("+"), sign=spec.fmt.startswith("+"))
     return label + ("*" if cell in spec.significant else "")
 
