@@ -27,7 +27,7 @@ from pnetviz.summary.ranking import ALPHA
 from pnetviz.draw import canvas
 from pnetviz.draw.geometry import text_width
 from pnetviz.draw.matrices import cell_content
-from pnetviz.metrics.rounding import pm
+from pnetviz.metrics.rounding import ROUNDOFF, pm
 from pnetviz.names import name as quantity
 from pnetviz.rootenv import root, set_title
 
@@ -107,8 +107,10 @@ def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
         err = spec.errors.get(c)
         if c in spec.bounds or err is None or not math.isfinite(err) or err < 0:
             continue
-        # an error of 0 (every fold the same difference): 0 +- 0 is no difference, anything else beyond the palette
-        out[c] = float(np.clip(v / err, -edge, edge)) if err > 0 else math.copysign(edge, v) if v else 0.0
+        # an error of 0 (every fold the same difference): 0 +- 0 is no difference, anything else beyond the
+        # palette; both to floating-point round-off (a difference of 2e-17 +- 0 is 0 +- 0)
+        zero = lambda x: abs(x) <= ROUNDOFF * max(1.0, abs(v))  # noqa: E731
+        out[c] = float(np.clip(v / err, -edge, edge)) if not zero(err) else 0.0 if zero(v) else math.copysign(edge, v)
     return out
 
 
