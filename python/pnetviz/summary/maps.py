@@ -116,8 +116,9 @@ def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
 
 def cell_label(spec: MapSpec, cell: tuple[int, int]) -> str:
     """What a cell prints (TLatex): value +- its error by the PDG rule where the cell has a
-    finite error (metrics.rounding.pm: "+- 0" for an error of 0), the value alone in `spec.fmt` otherwise; "> X" / "< X" for a bound,
-    "*" after a significant difference; "n/a" for a non-finite value."""
+    finite error (metrics.rounding.pm: "+- 0" for an error of 0), the value alone in `spec.fmt`
+    otherwise; "> X" / "< X" for a bound, "*" after a significant difference; "n/a" for a
+    non-finite value."""
     v = spec.points[cell]
     if not math.isfinite(v):
         return "n/a"
