@@ -23,8 +23,8 @@ from pnetviz.io.readers import read_json
 from pnetviz.io.rootnames import name_problem, root_literal
 from pnetviz.io.trainer import signal_label
 
-MAPS = (("auc", "delta_auc", "delta_auc_standard_error", "#DeltaAUC (B #minus A)", "+.3f"),
-        ("fip2", "delta_fip2", "delta_fip2_standard_error", "#DeltaFIP2 (B #minus A)", "+.2f"))  # fmt: skip
+MAPS = (("auc", "delta_auc", "delta_auc_standard_error", "#DeltaAUC (B #minus A)", "+.3f", "#DeltaAUC / #sigma_{#Delta}"),
+        ("fip2", "delta_fip2", "delta_fip2_standard_error", "#DeltaFIP2 (B #minus A)", "+.2f", "#DeltaFIP2 / #sigma_{#Delta}"))  # fmt: skip
 
 
 def sets_root(summary_dir: Path) -> Path:
@@ -114,7 +114,7 @@ def map_specs(diff: Diff) -> list[MapSpec]:
         if len(rows) < 2:  # one signal point is no map (the table holds it)
             continue
         tag = f"_V{variants.index(variant) + 1}" if len(variants) > 1 else ""
-        for what, value, error, ztitle, fmt in MAPS:
+        for what, value, error, ztitle, fmt, pull_title in MAPS:
             points = {(r["m_hc"], r["m_a"]): r[value] for r in rows if finite(r.get(value))}
             if not points:
                 continue
@@ -124,7 +124,7 @@ def map_specs(diff: Diff) -> list[MapSpec]:
             short = f"{kind} vs {pair}, {channel}" + (f", variant V{variants.index(variant) + 1}" if tag else "")
             specs.append(MapSpec(f"diff_map_{what}_{kind}_{channel}_{pair}{tag}", f"{ztitle}: {short}", ztitle, points,
                                  fmt, diverging=True, errors=errors, significant=significant, short=short,
-                                 pull_title="difference / error"))  # fmt: skip
+                                 pull_title=pull_title, star="paired test"))  # fmt: skip
     return specs
 
 

@@ -23,7 +23,7 @@ from pnetviz import escape
 from pnetviz.summary import pooledbinning, setfiles
 from pnetviz.io import trainer
 from pnetviz.io.layout import hyper_tag, signal_masses
-from pnetviz.summary.ranking import adjust_family
+from pnetviz.summary.ranking import ALPHA, adjust_family
 from pnetviz.metrics.foldtests import corrected_paired_test
 from pnetviz.metrics.rounding import pm
 from pnetviz.metrics.folds import mean_std
@@ -215,6 +215,7 @@ def map_specs(sec: dict) -> list:
         specs.append(MapSpec(f"map_fit_binning_{kind}_{channel}_{pair}{suffix}",
                              f"Binned FIP at the chosen K, {label}, signal vs {vs}, {trainer.channel_label(channel)}",
                              "Binned FIP (test)", {(r["m_hc"], r["m_a"]): r["value_mean"] for r in sel}, ".3f",
+                             errors={(r["m_hc"], r["m_a"]): fold_standard_error(r) for r in sel},
                              short=f"Binned FIP, {label}, vs {vs}, {trainer.channel_label(channel)}", group=f"fip_{pair}{suffix}"))  # fmt: skip
     comp = [c for c in sec["comparison"] if c["m_hc"] is not None and c["diff_mean"] is not None]
     for channel, tag, background, cls in sorted({(c["channel"], c["tag"], c["background"], c["multiclass_class"]) for c in comp}):
@@ -222,11 +223,23 @@ def map_specs(sec: dict) -> list:
         suffix = f"_{names[tag]}" if len(tags) > 1 and names.get(tag) else ""
         pair = background if cls == background else f"{background}_vs_{cls}"
         vs = trainer.display_label(background, {})
+        cell = lambda c: (c["m_hc"], c["m_a"])  # noqa: E731
         specs.append(MapSpec(f"map_fit_binning_difference_{channel}_{pair}{suffix}",
                              f"Binned FIP: multi-class ({trainer.display_label(cls, {})}) minus binary ({vs}), {channel}",
-                             "#Delta binned FIP", {(c["m_hc"], c["m_a"]): c["diff_mean"] for c in sel}, "+.3f", diverging=True,
+                             "#Delta binned FIP", {cell(c): c["diff_mean"] for c in sel}, "+.3f", diverging=True,
+                             errors={cell(c): c["diff_standard_error"] for c in sel if setfiles.is_number(c["diff_standard_error"])},
+                             significant=tuple(sorted(cell(c) for c in sel if setfiles.is_number(c["diff_p_holm"])
+                                                      and c["diff_p_holm"] < ALPHA)),
+                             pull_title="#Delta binned FIP / #sigma_{#Delta}", star="corrected t",
                              short=f"Binned FIP, multi-class minus binary, vs {vs}, {trainer.channel_label(channel)}"))  # fmt: skip
     return share_ranges(specs)  # one colour scale per background (binary, multi-class, every channel)
+
+
+def fold_standard_error(row: dict) -> float:
+    """The fold standard error of an aggregated row's mean value, std/sqrt(k); nan with one fold."""
+    k = len(row.get("fold_values") or {})
+    std = row.get("value_std")
+    return float(std) / math.sqrt(k) if setfiles.is_number(std) and k > 1 else math.nan
 
 
 def attach(data: dict) -> dict[str, str]:

@@ -5,9 +5,13 @@ Stored, per map `<name>` under maps/: `<name>` (object name `<name>_values`), a 
 and, as bin error, the fold standard error of the mean (std/sqrt(k)); cells without a value
 (no signal point, or an undefined difference) hold 0 with error 0, so GetBinContent, Integral()
 and uproot read only what was measured; drawn with COLZ1 and the minimum set below the data, so
-empty cells stay blank. Difference maps also store `<name>_undefined`, 1 in the cells where
-the difference is undefined (both rejections lower limits), 0 elsewhere (key `<name>_undefined`). Difference maps are
-coloured by the pull (difference / its error, PULL_RANGE either side of 0), not by the value.
+empty cells stay blank. An undefined difference (both rejections lower limits) is marked, not a
+0 +- 0 "no difference": a grey box (UNDEFINED_FILL, a TBox without text) over the cell in the
+TH2's list of functions, which the histogram painter draws with it (TBrowser, `h.Draw()`), the
+title says "grey: undefined", and `<name>_undefined` holds 1 in those cells, 0 elsewhere (key
+`<name>_undefined`). Difference maps are coloured by the pull (difference / its error,
+PULL_RANGE either side of 0, the palette titled with the quantity: pull_title), not by the value.
+Each cell prints its value +- the error by the PDG rule (metrics.rounding.pm) where it has one.
 """
 
 from __future__ import annotations
@@ -21,13 +25,18 @@ import numpy as np
 
 from pnetviz.summary.ranking import ALPHA
 from pnetviz.draw import canvas
+from pnetviz.draw.geometry import text_width
 from pnetviz.draw.matrices import cell_content
+from pnetviz.metrics.rounding import ROUNDOFF, pm
 from pnetviz.names import name as quantity
 from pnetviz.rootenv import root, set_title
 
 SIGNIFICANCE = ALPHA  # difference-map cells marked "*" below this Holm-adjusted p-value
 PULL_RANGE = 5.0  # difference maps: colour = difference / its error, from -5 to +5
 X_TITLE, Y_TITLE = quantity("mhc"), quantity("ma")  # names.QUANTITIES
+UNDEFINED_FILL = 920  # kGray: an undefined difference's cell (white: no signal point; the palettes hold no grey)
+ZERO_COLOUR = 1e-9  # a drawn cell whose colour value is exactly 0 holds this fraction of the z range (COLZ1 leaves 0 blank)
+MIN_CELL_TEXT = 0.0412  # cell numbers no smaller: 7 pt when the figure is 8 cm wide (draw.matrices.MATRIX_LABEL_SIZE)
 
 
 @dataclass(frozen=True)
@@ -43,9 +52,10 @@ class MapSpec:
     significant: tuple[tuple[int, int], ...] = ()  # cells whose difference has Holm-adjusted p < SIGNIFICANCE
     short: str = ""  # the context line on the figure (short enough for 8 cm); the title otherwise
     errors: dict[tuple[int, int], float] = field(default_factory=dict)  # cell -> fold standard error of the value
-    pull_title: str = ""  # diverging maps: the palette's title for the pull (colour = value / error)
+    pull_title: str = ""  # diverging maps (required): the palette's title, the pull of the quantity ("#Delta AUC / #sigma_{#Delta}")
     group: str = ""  # maps of one quantity (binary and multi-class, every channel) share the group's z range (share_ranges)
     zrange: tuple[float, float] | None = None  # the colour range; None: fitted to this map's values
+    star: str = ""  # the test behind `significant` ("corrected t"): the caption's "* Holm p < 0.05 (...)"
 
 
 def value_range(values: Sequence[float]) -> tuple[float, float] | None:
@@ -86,26 +96,67 @@ def _grid_hist(name: str, title: str, xs: list, ys: list, ztitle: str):
 
 def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
     """What each cell's colour shows: the value; for diverging maps the pull value/error, clipped
-    inside +-PULL_RANGE (cells without an error, or bounds, get no colour)."""
+    inside +-PULL_RANGE (an error of 0: 0 for a difference of 0, else the palette's end; cells
+    without an error, or bounds, get no colour)."""
     finite = {c: v for c, v in spec.points.items() if math.isfinite(v)}
     if not spec.diverging:
         return finite
     edge = PULL_RANGE * (1 - 1e-9)
-    return {c: float(np.clip(v / spec.errors[c], -edge, edge)) for c, v in finite.items()
-            if c not in spec.bounds and (spec.errors.get(c) or 0) > 0 and math.isfinite(spec.errors[c])}  # fmt: skip
+    out = {}
+    for c, v in finite.items():
+        err = spec.errors.get(c)
+        if c in spec.bounds or err is None or not math.isfinite(err) or err < 0:
+            continue
+        # an error of 0 (every fold the same difference): 0 +- 0 is no difference, anything else beyond the
+        # palette; both to floating-point round-off (a difference of 2e-17 +- 0 is 0 +- 0)
+        zero = lambda x: abs(x) <= ROUNDOFF * max(1.0, abs(v))  # noqa: E731
+        out[c] = float(np.clip(v / err, -edge, edge)) if not zero(err) else 0.0 if zero(v) else math.copysign(edge, v)
+    return out
+
+
+def cell_label(spec: MapSpec, cell: tuple[int, int]) -> str:
+    """What a cell prints (TLatex): value +- its error by the PDG rule where the cell has a
+    finite error (metrics.rounding.pm: "+- 0" for an error of 0), the value alone in `spec.fmt`
+    otherwise; "> X" / "< X" for a bound, "*" after a significant difference; "n/a" for a
+    non-finite value."""
+    v = spec.points[cell]
+    if not math.isfinite(v):
+        return "n/a"
+    if cell in spec.bounds:
+        label = f"{spec.bounds[cell]} {format(v, spec.fmt)}"
+    else:
+        err = spec.errors.get(cell)
+        usable = err is not None and math.isfinite(err) and err >= 0  # 0: "+- 0" (every fold the same)
+        label = pm(v, err if usable else None, "tlatex", fallback=spec.fmt.lstrip("+"), sign=spec.fmt.startswith("+"))
+    return label + ("*" if cell in spec.significant else "")
+
+
+def undefined_box(i: int, j: int):
+    """The grey box over cell (i, j) (0-based) marking an undefined difference."""
+    box = root().TBox(i, j, i + 1, j + 1)
+    box.SetFillColor(UNDEFINED_FILL)
+    box.SetFillStyle(1001)
+    box.SetLineWidth(0)
+    return box
 
 
 def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     """The honest histograms for campaign.root: `<name>_values` (value, error = fold standard
-    error; 0 and 0 where there is none) and, for difference maps, `<name>_undefined` (mask)."""
+    error; 0 and 0 where there is none; undefined differences marked by a grey box in its list
+    of functions) and, for difference maps, `<name>_undefined` (mask)."""
     short = spec.short or spec.title
-    values = _grid_hist(f"{spec.name}_values", f"{short} (blank: no signal point)", xs, ys, spec.ztitle)
+    blank = "blank: no signal point" + (", grey: undefined (both lower limits)" if spec.undefined else "")
+    values = _grid_hist(f"{spec.name}_values", f"{short} ({blank})", xs, ys, spec.ztitle)
     for (x, y), v in spec.points.items():
         if math.isfinite(v):
             b = values.GetBin(xs.index(x) + 1, ys.index(y) + 1)
             values.SetBinContent(b, cell_content(v))  # 4 significant digits: drawn "colz text" alone, short numbers
             err = spec.errors.get((x, y))
             values.SetBinError(b, err if err is not None and math.isfinite(err) else 0.0)
+    for x, y in spec.undefined:  # painted with the histogram (THistPainter draws its functions), stored with it
+        box = undefined_box(xs.index(x), ys.index(y))
+        root().SetOwnership(box, False)  # the histogram deletes its functions
+        values.GetListOfFunctions().Add(box)
     zrange = spec.zrange or value_range(list(spec.points.values()))
     if zrange:  # COLZ1 and a minimum below the data: empty cells (0) are not painted
         values.SetMinimum(zrange[0])
@@ -122,6 +173,32 @@ def stored_hists(spec: MapSpec, xs: list, ys: list) -> dict:
     return out
 
 
+def cell_texts(labels: dict, pad, nx: int, ny: int) -> tuple[dict, float]:
+    """The TLatex texts of a map's cell labels and their one size (one size on the whole map): on
+    one line at the cell-number size if every label fits its cell, else value and error on two
+    lines (#splitline), else the smaller of the two down to MIN_CELL_TEXT."""
+    width = pad.GetWw() * (1 - pad.GetLeftMargin() - pad.GetRightMargin()) / nx * 0.92
+    height = pad.GetWh() * (1 - pad.GetTopMargin() - pad.GetBottomMargin()) / ny * 0.92
+    split = {c: tuple(t.split(" #pm ", 1)) for c, t in labels.items()}
+    split = {c: (p[0], f"#pm {p[1]}") if len(p) == 2 else p for c, p in split.items()}
+
+    def fits(size: float, lines: int) -> bool:
+        parts = [(t,) for t in labels.values()] if lines == 1 else list(split.values())
+        tall = max(len(p) for p in parts) if parts else 1
+        return (tall * 1.2 * size * pad.GetWh() <= height
+                and all(text_width(t, size) <= width for p in parts for t in p))  # fmt: skip
+
+    size = canvas.MATRIX_LABEL_SIZE
+    lines = 1 if fits(size, 1) else 2
+    while size > MIN_CELL_TEXT and not fits(size, lines):
+        size = max(MIN_CELL_TEXT, size * 0.95)
+    if lines == 2 and fits(size, 1):
+        lines = 1
+    if lines == 1:
+        return dict(labels), size
+    return {c: f"#splitline{{{p[0]}}}{{{p[1]}}}" if len(p) == 2 else p[0] for c, p in split.items()}, size
+
+
 def map_figure(spec: MapSpec) -> canvas.Figure:
     """COLZ map over the mass grid, one bin per mass value, the value printed in each cell;
     difference maps coloured by the pull on a fixed symmetric palette."""
@@ -130,7 +207,9 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     xs = sorted({m[0] for m in cells})
     ys = sorted({m[1] for m in cells})
     fig = canvas.matrix_figure(spec.name, 1, [str(y) for y in ys])
-    ztitle = spec.pull_title or spec.ztitle if spec.diverging else spec.ztitle
+    if spec.diverging and not spec.pull_title:
+        raise ValueError(f"{spec.name}: a difference map's palette needs pull_title, the quantity's pull")
+    ztitle = spec.pull_title if spec.diverging else spec.ztitle
     hist = _grid_hist(spec.name, spec.title, xs, ys, ztitle)
     colours = colour_values(spec)
     if spec.diverging:
@@ -139,8 +218,8 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         lo, hi = spec.zrange or value_range(list(colours.values())) or (0.0, 1.0)
     hist.SetMinimum(lo)
     hist.SetMaximum(hi)
-    for (x, y), v in colours.items():  # cells without a colour hold 0: COLZ1 leaves them blank
-        hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v)
+    for (x, y), v in colours.items():  # cells without a colour hold 0: COLZ1 leaves them blank ...
+        hist.SetBinContent(xs.index(x) + 1, ys.index(y) + 1, v or ZERO_COLOUR * (hi - lo))  # ... a value of 0 is coloured
     for axis, title in ((hist.GetXaxis(), X_TITLE), (hist.GetYaxis(), Y_TITLE)):
         axis.SetTitle(title)
         axis.SetLabelSize(canvas.BIN_LABEL_SIZE["matrix"])
@@ -153,7 +232,7 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     hist.GetZaxis().SetTitleSize(canvas.MATRIX_LABEL_SIZE)
     hist.GetZaxis().SetLabelSize(canvas.MATRIX_LABEL_SIZE)
     hist.GetZaxis().SetNoExponent(True)  # no "x10^-3" over the run text
-    hist.GetZaxis().SetNdivisions(505)
+    hist.GetZaxis().SetNdivisions(*((502, False) if spec.diverging else (505, True)))  # the pull palette: -5, 0, 5 labelled
     pad_obj = fig.pads[0]
     pad_obj.cd()
     pad_obj.SetRightMargin(0.25)  # the palette, its labels (up to 6 characters) and the z title
@@ -164,16 +243,22 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
     pad_obj.GetListOfPrimitives().AddFirst(palette)  # painted before the cells
     fig.extras.append(palette)
     canvas.place_palette(hist, pad_obj)
-    for (x, y), v in spec.points.items():
-        label = format(v, spec.fmt) if math.isfinite(v) else "n/a"
-        if (x, y) in spec.bounds:
-            label = f"{spec.bounds[(x, y)]} {label}"
-        if (x, y) in spec.significant:
-            label += "*"
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
+    for x, y in spec.undefined:  # both sides lower limits: no difference to state, a grey "n/a" cell
+        box = undefined_box(xs.index(x), ys.index(y))
+        box.Draw()
+        fig.extras.append(box)
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "n/a")
         text.SetTextAlign(22)
         text.SetTextFont(42)
         text.SetTextSize(canvas.MATRIX_LABEL_SIZE)
+        text.Draw()
+        fig.extras.append(text)
+    labels, size = cell_texts({c: cell_label(spec, c) for c in spec.points}, pad_obj, len(xs), len(ys))
+    for (x, y), label in labels.items():
+        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, label)
+        text.SetTextAlign(22)
+        text.SetTextFont(42)
+        text.SetTextSize(size)
         # white on the palettes' dark ends: both ends of the diverging one, the low end of the sequential one
         c = colours.get((x, y))
         where = (c - lo) / (hi - lo) if hi > lo and c is not None else 0.5
@@ -181,17 +266,10 @@ def map_figure(spec: MapSpec) -> canvas.Figure:
         text.SetTextColor(ROOT.kWhite if dark else ROOT.kBlack)
         text.Draw()
         fig.extras.append(text)
-    for x, y in spec.undefined:  # both sides lower limits: no difference to state
-        text = ROOT.TLatex(xs.index(x) + 0.5, ys.index(y) + 0.5, "both limits")
-        text.SetTextAlign(22)
-        text.SetTextFont(42)
-        text.SetTextSize(canvas.CONTEXT_SIZE["matrix"])
-        text.Draw()
-        fig.extras.append(text)
     lines = [spec.short or spec.title]
     if spec.diverging:
-        star = f", * Holm p < {SIGNIFICANCE:g} (corrected t)" if "AUC" in spec.title else ""
-        lines.append(f"colour: difference / error{star}")
+        star = f", * Holm p < {SIGNIFICANCE:g} ({spec.star})" if spec.star else ""
+        lines.append(f"colour: {spec.pull_title}{star}" + (", grey n/a: undefined (both lower limits)" if spec.undefined else ""))
     canvas.context_line(fig, lines)
     fig.extras.append(hist)
     for key, stored in stored_hists(spec, xs, ys).items():

@@ -201,6 +201,7 @@ def map_specs(agg: Sequence[dict], compared: Sequence[dict]) -> list[MapSpec]:
                                          else math.hypot(*(fold_standard_error(c, key, s) for s in ("binary", "multiclass")))
                                          for c in sel},
                                  pull_title=f"#Delta {'AUC' if key == 'auc_test' else 'rejection'} / #sigma_{{#Delta}}",
+                                 star="corrected t" if key == "auc_test" else "",
                                  short=f"Multi-class minus binary, vs {trainer.display_label(background, {})}, {trainer.channel_label(channel)}"))  # fmt: skip
     return share_ranges(specs)  # one quantity, one background: one colour scale (binary, multi-class, every channel)
 
