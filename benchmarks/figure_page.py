@@ -90,7 +90,7 @@ def main(argv: list[str]) -> int:
     (out / "figures.tex").write_text(page(figures))
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "figures.tex"], cwd=out, check=True,
                    stdout=subprocess.DEVNULL)  # fmt: skip
-    subprocess.run(["pdftoppm", "-r", "50", "-png", "figures.pdf", "figures"], cwd=out, check=True)
+    subprocess.run(["pdftoppm", "-r", "100", "-png", "figures.pdf", "figures"], cwd=out, check=True)  # 100 dpi: 8 pt text readable
     print(f"| figure kind | frame height at {FIGURE_WIDTH_CM:g} cm (cm) |\n|---|---|")
     for kind, pdf in figures.items():
         heights = frame_heights(pdf)

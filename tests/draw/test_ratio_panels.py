@@ -4,6 +4,7 @@ linter; the best epoch is the lowest validation loss when the trainer recorded n
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +110,26 @@ def test_rejection_ratio_range_holds_where_readers_look():
     assert whole[1] >= 10.0 and read[1] <= 1.5  # 1.2 and a margin, on a round step
     assert read[0] <= 0.9 and read[1] >= 1.2
     assert RatioPanel("test", [spec], (READ_FROM_EPS_S, 1.0)).ytitle() == "Ratio"  # the main y title keeps its size
+
+
+def test_lowest_main_label_hidden_only_where_it_would_meet_the_panel():
+    """The upper frame's lowest y label is hidden only where it sits less than a label's height
+    above the frame's bottom (it would touch the panel's top label): a loss axis from 0.42 keeps
+    its '0.6' (hiding it left the lower third of the axis unlabelled), one from 0 hides '0'."""
+    from pnetviz.draw.ratio import lowest_label_height
+
+    loss = canvas.Frame((0.0, 30.0), (0.42, 1.72), "Epoch", "Loss")
+    assert lowest_label_height(loss, 510) == pytest.approx((0.6 - 0.42) / 1.3)  # labels every 0.2 from 0.6
+    unit = canvas.Frame((0.0, 1.0), (0.0, 1.05), "x", "Signal efficiency")
+    assert lowest_label_height(unit, 510) == 0.0
+    rejection = canvas.Frame((0.0, 1.0), (1.0, 2e3), "x", "Rejection", logy=True)
+    assert lowest_label_height(rejection, 510) == 0.0  # "1" on the bottom edge
+    assert lowest_label_height(canvas.Frame((0.0, 1.0), (0.5, 2e3), "x", "R", logy=True), 510) == pytest.approx(
+        math.log10(2.0) / math.log10(4e3))
+    with cms_style(StyleOptions()):
+        figs = [canvas.ratio_figure(name, main, canvas.Frame(main.x, (0.55, 0.97), main.xtitle, "Accuracy"))
+                for name, main in (("kept", loss), ("hidden", unit))]
+    kept, hidden = (next(o for o in f.pads[0].GetListOfPrimitives() if o.InheritsFrom("TH1")).GetYaxis() for f in figs)
+    assert not kept.GetModifiedLabels() and hidden.GetModifiedLabels().GetSize() == 1
+    for fig in figs:
+        fig.close()

@@ -43,3 +43,51 @@ def test_other_bin_counts_are_one_line(capsys):
     args = SimpleNamespace(energy=13.0, run="Run 2", extra_text="", cms_label="cms", score_bins=7)
     with pytest.raises(InputError, match="--score-bins 7: .*divides 50"):
         style_options(args)  # in the range, no divisor of 50
+
+
+def test_empty_fraction_counts_gaps_inside_the_filled_range():
+    assert plots.empty_fraction(np.array([0, 0, 1, 0, 2, 0, 0, 3, 0])) == pytest.approx(3 / 6)  # bins 2..7: 3 empty
+    assert plots.empty_fraction(np.array([0, 1, 2, 3, 0])) == 0.0  # empty tails are not gaps
+    assert plots.empty_fraction(np.array([0, 0, 5.0, 0])) == 0.0  # one filled bin: no range
+
+
+def _spec(name: str, s: np.ndarray, w: np.ndarray) -> plots.HistSpec:
+    return plots.HistSpec(f"scores/{name}", score_histogram(f"h_auto_{name}", s, w), name, 1, True)
+
+
+def test_auto_bins_the_most_that_leave_few_gaps():
+    """A well-filled distribution keeps 50 bins; a sparse one (40 events, a b-jet subset's test
+    split) gets the most of 50, 25, 10, 5 at which every histogram's gaps are <= 5% of its filled
+    range, found here with numpy's histogram at each count; the drawn figure has that many."""
+    rng = np.random.default_rng(4)
+    dense = _spec("dense", rng.beta(2, 5, 20000), rng.uniform(0.5, 1.5, 20000))
+    assert plots.auto_score_bins([dense]) == 50
+    s = rng.beta(2, 2, 40)
+    sparse = _spec("sparse", s, np.ones(s.size))
+
+    def gaps(bins: int) -> float:
+        counts, _ = np.histogram(s, bins=bins, range=(0, 1))
+        filled = np.flatnonzero(counts)
+        inside = counts[filled[0]:filled[-1] + 1]
+        return np.count_nonzero(inside == 0) / inside.size
+
+    expected = next((b for b in (50, 25, 10, 5) if gaps(b) <= 0.05), 5)
+    assert gaps(50) > 0.2 and expected < 50  # 40 events on 50 bins: a barcode
+    assert plots.auto_score_bins([sparse]) == expected
+    assert plots.auto_score_bins([dense, sparse]) == expected  # one figure, one bin width
+    with cms_style(StyleOptions()):
+        fig = plots.score_figure("score_distributions", [dense, sparse], "P(signal)", ["toy"], bins="auto")
+    assert {fig.objects[k].GetNbinsX() for k in ("scores/dense", "scores/sparse")} == {expected}
+    fig.close()
+
+
+def test_auto_is_the_default(capsys):
+    from pnetviz.cli.options import EVALUATION  # noqa: PLC0415
+    from pnetviz.requests.evaluation import EvaluationOptions  # noqa: PLC0415
+
+    option = next(o for o in EVALUATION if "--score-bins" in o.flags)
+    assert option.kwargs["default"] == "auto" and option.kwargs["type"]("auto") == "auto"
+    assert option.kwargs["type"]("10") == 10
+    assert StyleOptions().score_bins == "auto" and EvaluationOptions().score_bins == "auto"
+    args = SimpleNamespace(energy=13.0, run="Run 2", extra_text="", cms_label="cms", score_bins="auto")
+    assert style_options(args).score_bins == "auto"

@@ -102,7 +102,7 @@ def test_root_file_reopens_with_every_object(binary_run):
             keys = {k.GetName() for k in f.GetDirectory(directory).GetListOfKeys()}
             assert names <= keys, directory
         assert f.Get("roc/test").InheritsFrom("TGraph")
-        assert f.Get("scores/test_signal").GetNbinsX() == 50
+        assert f.Get("scores/test_signal").GetNbinsX() in (25, 10, 5)  # --score-bins auto: 50 bins of a small fold merged (tests/draw/test_score_bins.py)
         assert f.Get("confusion/test_counts").InheritsFrom("TH2")
         assert f.Get("canvases/roc_curve").InheritsFrom("TCanvas")
     finally:

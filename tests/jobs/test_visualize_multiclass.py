@@ -94,7 +94,7 @@ def test_root_file_has_every_pair_and_class(mc_run):
             assert {"roc_train", "roc_test", "scores_test_signal", "scores_test_background"} <= keys
         assert f.Get("confusion/overall/test_counts").GetNbinsX() == 4
         assert f.Get("canvases/overall_confusion_matrix").InheritsFrom("TCanvas")
-        assert f.Get("class_scores/ttZ_test_true_signal").GetNbinsX() == 50
+        assert f.Get("class_scores/ttZ_test_true_signal").GetNbinsX() in (25, 10, 5)  # --score-bins auto on a small fold
     finally:
         f.Close()
 

@@ -198,9 +198,9 @@ def style_options(args) -> object:
     from pnetviz.draw.style import StyleOptions  # noqa: PLC0415
 
     check_energy(args.energy)
-    lumi, bins = getattr(args, "lumi", None), getattr(args, "score_bins", 50)
-    if 50 % bins:
-        raise InputError(f"--score-bins {bins}: give a whole number of bins that divides 50: 50, 25, 10 or 5.")
+    lumi, bins = getattr(args, "lumi", None), getattr(args, "score_bins", "auto")
+    if bins != "auto" and 50 % bins:
+        raise InputError(f"--score-bins {bins}: give auto, or a whole number of bins that divides 50: 50, 25, 10 or 5.")
     if lumi is not None and getattr(args, "expected_yields", None) is None:
         raise InputError(f"--lumi {lumi:g}: the label's luminosity names expected yields; give --expected-yields "
                          "(the yields at that luminosity) too, or leave --lumi out.")  # fmt: skip

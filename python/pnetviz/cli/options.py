@@ -162,9 +162,10 @@ EVALUATION = (
     _opt("--lumi", "style", type=ranges.LUMI, metavar="FB",
          help="integrated luminosity in fb^-1 for the CMS label ('138 fb^{-1} (13 TeV)' in place of --run); needs "
               "--expected-yields, the yields it names (default: none, the run period)"),
-    _opt("--score-bins", "style", MODEL_KINDS, type=ranges.SCORE_BINS, default=50,
+    _opt("--score-bins", "style", MODEL_KINDS, type=ranges.score_bins, default="auto",
          help="bins of the drawn score distributions on [0, 1]: 50 (the specification's), or 25, 10, 5 merged from "
-              "them, for samples whose 50 bins are mostly empty (the metrics keep 50) (default: %(default)s)"),
+              "them (the metrics keep 50); auto: the most of these at which no histogram has more than 5%% of the "
+              "bins between its first and last filled one empty (docs/figures.md) (default: %(default)s)"),
     _opt("--run", "style", default="Run 2", type=ranges.check_tlatex_option("--run"), help="run period for the CMS label (default: %(default)s)"),
     _opt("--extra-text", "style", default="Simulation Preliminary", type=ranges.check_tlatex_option("--extra-text"), help="text after 'CMS' (default: %(default)s)"),
     _opt("--labels", "style", type=ranges.checked_text("--labels", ranges.labels),

@@ -123,7 +123,7 @@ SIGNAL_SCALE = Range(0.0, 1e6, "a signal-weight factor {range}", low_open=True)
 BOOTSTRAP = Range(1, 100_000, "0 (off) or a whole number of replicas {range}", whole=True, zero=True)
 SEED = Range(0, MAX_SEED, "a whole number {range}", whole=True)
 ENERGY = Range(13.0, 14.0, "the centre-of-mass energy in TeV, 13, 13.6 or 14")
-SCORE_BINS = Range(5, 50, "a whole number of bins {range} that divides 50: 50, 25, 10 or 5", whole=True)
+SCORE_BINS = Range(5, 50, "auto, or a whole number of bins {range} that divides 50: 50, 25, 10 or 5", whole=True)
 LUMI = Range(0.0, 1e5, "an integrated luminosity in fb^-1 {range}", low_open=True)
 SYST_KAPPA = Range(0.0, 10.0, "a positive scan range in units of the variations, {range}", low_open=True)
 THREADS = Range(1, 1024, "a whole number of threads {range}", whole=True)
@@ -140,6 +140,13 @@ EVENTS = Range(100, 10_000_000, "a whole number of events {range}", whole=True)
 FOLDS = Range(1, 100, "a whole number of folds {range}", whole=True)
 TOP = Range(1, 10_000, "a whole number of models {range}", whole=True)
 P_THRESHOLD = Range(0.0, 1.0, "a p-value {range}", low_open=True, high_open=True)
+
+
+def score_bins(text: str) -> int | str:
+    """--score-bins: "auto" (draw.plots.auto_score_bins's rule, the default) or SCORE_BINS."""
+    if str(text).strip().lower() == "auto":
+        return "auto"
+    return SCORE_BINS.bound("--score-bins")(text)
 
 
 def check_tlatex_option(flag: str) -> Callable[[str], str]:

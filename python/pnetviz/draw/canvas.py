@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pnetviz.draw.geometry import (  # noqa: F401
     unique, Figure, Margins, Frame, Y_TITLE_STEP, Y_TITLE_DESCENT, Y_TITLE_THICK, Y_TITLE_GAP, TITLE_EDGE_PX,
-    GLYPH_WIDTH, tick_labels, label_width_px, fit_y_title_offset, y_title_far_px, visible_length, to_ndc,
+    GLYPH_WIDTH, tick_labels, log_tick_labels, label_width_px, fit_y_title_offset, title_descent, y_title_far_px, visible_length, to_ndc,
     margins_of, margins_to_ndc, pad_scale,
 )
 from pnetviz.draw.sampling import (  # noqa: F401

@@ -95,13 +95,14 @@ def _y_axis_fit(frame: Frame, square: bool, extra_space: float, y_title_offset: 
     On a square canvas with a linear y axis the y title keeps clear of long tick labels of a narrow
     range ("0.915"): labels every 0.01 (505 divisions) when they would need more than 4 characters,
     the title offset fitted to the widest (fit_y_title_offset), the left margin widened if the
-    title would otherwise leave the canvas; nothing on a log y axis or a 4:3 canvas."""
+    title would otherwise leave the canvas; on a log y axis the same for its decades' labels
+    ("10^{3}"); nothing on a 4:3 canvas."""
     style = root().gStyle  # cmsstyle's: the sizes cmsCanvas's frame takes
     offset = (1.2 if square else 0.78) if y_title_offset is None else y_title_offset  # cmsCanvas's default
     ndivisions, fitted = style.GetNdivisions("Y"), offset
-    if square and not frame.logy:  # (the pixel model below is measured on a 600 px wide canvas)
+    if square:  # (the pixel model below is measured on a 600 px wide canvas)
         title_px = style.GetTitleSize("Y") * 600
-        if any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
+        if not frame.logy and any("." in text and len(text) > 4 for text in tick_labels(*frame.y, ndivisions)):
             ndivisions = 505  # a narrow range ("0.915"): labels every 0.01, not 0.005
         fitted = fit_y_title_offset(frame, offset, title_px, style.GetLabelSize("Y") * 600,
                                     style.GetLabelOffset("Y") * 600, ndivisions)  # fmt: skip

@@ -71,6 +71,8 @@ class Frame:
 # its near edge Y_TITLE_STEP x offset x T - Y_TITLE_DESCENT x T from the axis, its far edge
 # Y_TITLE_THICK x T further, T the title's height in pixels (a pad's T scaled back to the canvas).
 Y_TITLE_STEP, Y_TITLE_DESCENT, Y_TITLE_THICK = 1.6, 0.45, 0.9
+Y_TITLE_SUB_DESCENT = 0.55  # the near edge of a title with a subscript ("1/#varepsilon_{b}"): measured 0.53-0.54 T
+SUPERSCRIPT_WIDTH = 0.3  # of the label height per superscript character: "10^{3}" inks 1.33 T, "10^{#minus4}" 1.66 T
 Y_TITLE_GAP = 3  # pixels between the widest tick label's advance box and the y title (the ink has more)
 TITLE_EDGE_PX = 4  # pixels at least between a y title and the canvas's left edge
 GLYPH_WIDTH = {".": 0.278, "-": 0.584}  # of the text height, Helvetica (font 42); digits 0.556
@@ -116,19 +118,46 @@ def _tick_labels(lo: float, hi: float, ndivisions: int, max_digits: int) -> tupl
     return tuple("0" if text in ("-0", "") else text for text in labels)
 
 
+def log_tick_labels(lo: float, hi: float) -> list[str]:
+    """The labels TGaxis writes on a log axis from lo to hi (no intermediate labels): one per decade,
+    "1", "10", else "10^{n}" (a negative exponent with #minus). Empty for a range without a decade."""
+    if not (np.isfinite(lo) and np.isfinite(hi) and 0 < lo < hi):
+        return []
+    first, last = math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9)
+    return ["1" if k == 0 else "10" if k == 1 else f"10^{{{k}}}".replace("-", "#minus") for k in range(first, last + 1)]
+
+
+_SUPERSCRIPT = re.compile(r"\^\{([^{}]*)\}")
+
+
 def label_width_px(labels: Sequence[str], height_px: float) -> float:
-    """Width in pixels of the widest of `labels` (digits, '.', '-') at a text height of `height_px`."""
-    return max((height_px * sum(GLYPH_WIDTH.get(ch, 0.556) for ch in text) for text in labels), default=0.0)
+    """Width in pixels of the widest of `labels` (digits, '.', '-', superscripts "^{...}" of a log
+    axis at SUPERSCRIPT_WIDTH per character, #minus as '-') at a text height of `height_px`."""
+
+    def width(text: str) -> float:
+        text = text.replace("#minus", "-")
+        sup = sum(len(m) for m in _SUPERSCRIPT.findall(text))
+        return sum(GLYPH_WIDTH.get(ch, 0.556) for ch in _SUPERSCRIPT.sub("", text)) + SUPERSCRIPT_WIDTH * sup
+
+    return max((height_px * width(text) for text in labels), default=0.0)
 
 
 def fit_y_title_offset(frame: Frame, offset: float, title_px: float, label_px: float, label_offset_px: float,
                        ndivisions: int = 510, max_digits: int = 5) -> float:  # fmt: skip
     """The y title offset (ROOT's, in title sizes) on a 600 px wide pad: `offset`, or more where
-    the widest tick label of a linear axis would reach within Y_TITLE_GAP of the title."""
-    if frame.logy or title_px <= 0:
+    the widest tick label (a linear axis's, or a log axis's decades "10^{3}" with their
+    superscripts) would reach within Y_TITLE_GAP of the title's near edge (its subscript's, for a
+    title with one: Y_TITLE_SUB_DESCENT)."""
+    if title_px <= 0:
         return offset
-    need = label_width_px(tick_labels(*frame.y, ndivisions, max_digits), label_px) + label_offset_px + Y_TITLE_GAP
-    return max(offset, (need + Y_TITLE_DESCENT * title_px) / (Y_TITLE_STEP * title_px))
+    labels = log_tick_labels(*frame.y) if frame.logy else tick_labels(*frame.y, ndivisions, max_digits)
+    need = label_width_px(labels, label_px) + label_offset_px + Y_TITLE_GAP
+    return max(offset, (need + title_descent(frame.ytitle) * title_px) / (Y_TITLE_STEP * title_px))
+
+
+def title_descent(title: str) -> float:
+    """Of the title height: how far a y title's ink reaches from its baseline towards the axis."""
+    return Y_TITLE_SUB_DESCENT if "_{" in title else Y_TITLE_DESCENT
 
 
 def y_title_far_px(offset: float, title_px: float) -> float:

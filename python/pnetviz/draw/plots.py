@@ -223,7 +223,7 @@ def pr_figure(name: str, curves: Sequence[CurveSpec], context: Sequence[str]) ->
 
 def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Sequence[str],
                  extra_lines: Sequence[str] = (), wide_legend: bool = False, cuts: Sequence[float] = (),
-                 cut_label: str = "", cut_texts: Sequence[str] = (), bins: int | None = None) -> canvas.Figure:  # fmt: skip
+                 cut_label: str = "", cut_texts: Sequence[str] = (), bins: int | str | None = None) -> canvas.Figure:  # fmt: skip
     """Score distributions normalised to unit area (each histogram sums to 1) on a log y axis fitted
     to the data, its maximum raised by a decade for the legend (as CMS figures do; by 2-3 for the
     legend alone where the data fill the top decade: the linter counts the legend's decades), which
@@ -232,8 +232,9 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     as dashed vertical lines up to the top of the data, labelled `cut_label`; with `cut_texts` (e.g.
     "90%") each line's title names its target and the one legend entry lists the targets left to
     right ("WP eps_s: 90,70,50%"). `bins` (--score-bins): each histogram drawn (and stored) with
-    that many bins, merged from its own (a divisor of them), sums of weights and of their squares."""
-    hists = [rebinned(h, bins) for h in hists]
+    that many bins, merged from its own (a divisor of them), sums of weights and of their squares;
+    "auto": as many as auto_score_bins allows."""
+    hists = [rebinned(h, auto_score_bins(hists) if bins == "auto" else bins) for h in hists]
     contents = np.concatenate([draw_contents(h.hist) for h in hists])
     positive = contents[contents > 0]
     lo, peak = (max(float(positive.min()) * 0.5, 1e-7), float(positive.max())) if positive.size else (1e-4, 0.5)
@@ -257,6 +258,35 @@ def score_figure(name: str, hists: Sequence[HistSpec], xtitle: str, context: Seq
     make = lambda fr: canvas.figure(name, fr, cms_pos=0, extra_space=0.03, y_title_offset=1.45)  # noqa: E731
     return canvas.boxed_figure(make, frames, draw, [*context, *extra_lines], corners=SCORE_CORNERS, more=more,
                                reframe=canvas.reframe)  # the drawing is the same in every frame: moved, not drawn again
+
+
+SCORE_BIN_COUNTS = (50, 25, 10, 5)  # --score-bins: the filled 50 or a merge of them
+MAX_EMPTY_FRACTION = 0.05  # auto_score_bins: empty bins allowed inside a histogram's filled range
+
+
+def empty_fraction(contents: np.ndarray) -> float:
+    """Of the bins from a histogram's first to its last filled bin (what a log y axis shows of it),
+    the fraction that are empty (drawn down to the frame's floor); 0 for fewer than two filled."""
+    filled = np.flatnonzero(contents > 0)
+    if filled.size < 2:
+        return 0.0
+    inside = contents[filled[0]:filled[-1] + 1]
+    return float(np.count_nonzero(inside <= 0)) / inside.size
+
+
+def auto_score_bins(hists: Sequence[HistSpec]) -> int:
+    """The default bin count of a score figure (--score-bins auto): the most of SCORE_BIN_COUNTS
+    (those dividing every histogram's own count) at which no histogram has more than
+    MAX_EMPTY_FRACTION of the bins between its first and last filled one empty; the fewest
+    otherwise. A well-filled distribution keeps its 50 bins; a sparse one (a b-jet subset, a
+    small test split) is merged until it is no 'barcode' of empty bins."""
+    counts = [h.hist.GetNbinsX() for h in hists]
+    choices = [b for b in SCORE_BIN_COUNTS if all(n % b == 0 and b <= n for n in counts)] or [min(counts, default=50)]
+    for bins in choices:
+        merged = [draw_contents(h.hist).reshape(bins, -1).sum(axis=1) for h in hists]
+        if all(empty_fraction(c) <= MAX_EMPTY_FRACTION for c in merged):
+            return bins
+    return choices[-1]
 
 
 def rebinned(spec: HistSpec, bins: int | None) -> HistSpec:

@@ -4,6 +4,8 @@ texts printed at the size of a single figure, the shared y-title placement.
 
 from __future__ import annotations
 
+import ctypes
+import math
 import re
 
 from pnetviz.rootenv import root
@@ -60,10 +62,28 @@ def _pad_axes(pad, frame: Frame, scale: float, show_x: bool) -> object:
     yaxis.SetMaxDigits(RATIO_MAX_DIGITS)
     if show_x:
         yaxis.SetNdivisions(504)  # a low panel: three to five labels
-    else:
+    elif lowest_label_height(frame, yaxis.GetNdivisions()) * frame_px < RATIO_TEXT["label"] * 600:
         yaxis.ChangeLabel(1, -1, 0.0)  # its lowest label would touch the top label of the panel below
     unit_axis_ticks(hframe, frame)
     return hframe
+
+
+def lowest_label_height(frame: Frame, ndivisions: int) -> float:
+    """Where the lowest y label of `frame` sits, as a fraction of the frame's height above its
+    bottom (1 without a label): a label a label's height or more above the bottom stays clear of
+    the panel below and is kept (hiding it left the lower part of a loss axis unlabelled)."""
+    lo, hi = frame.y
+    if frame.logy:
+        if not 0 < lo < hi:
+            return 1.0
+        first = 10.0 ** math.ceil(math.log10(lo) - 1e-9)
+        return math.log10(first / lo) / math.log10(hi / lo)
+    low, high, n, step = ctypes.c_double(), ctypes.c_double(), ctypes.c_int(), ctypes.c_double()
+    root().THLimitsFinder.Optimize(lo, hi, max(abs(ndivisions) % 100, 1), low, high, n, step, "")
+    if not step.value > 0:
+        return 1.0
+    first = low.value + step.value * math.ceil((lo - low.value) / step.value - 1e-9)
+    return (first - lo) / (hi - lo)
 
 
 def ratio_pad_margins(pad: int, header: float = RATIO_MARGINS[3], extra_space: float = 0.0) -> Margins:

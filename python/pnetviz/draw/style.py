@@ -114,7 +114,7 @@ class StyleOptions:
     extra_text: str = "Simulation Preliminary"
     cms_label: str = "cms"
     lumi: float | None = None
-    score_bins: int = 50  # --score-bins: the score distributions' bins on [0, 1] (merged from the 50 filled)
+    score_bins: int | str = "auto"  # --score-bins: the score distributions' bins on [0, 1] (merged from the 50 filled; auto: plots.auto_score_bins)
 
 
 def cmsstyle():

@@ -154,7 +154,7 @@ def write_fold_summary(output: Path, formats: Sequence[str], style: StyleOptions
         if len(loaded) > 1 and (losses := training.fold_training_figure(loaded, list(context[:2]))) is not None:
             figs.append(losses)
         if out_of_fold is not None:
-            figs += out_of_fold.figures(lambda name: pair_context(context, (display or {}).get(name, name)))
+            figs += out_of_fold.figures(lambda name: pair_context(context, (display or {}).get(name, name)), style.score_bins)
         return figs
 
     return write_set(output, formats, style, figures, report, title, extra)

@@ -220,8 +220,8 @@ class OutOfFold:
                               "chosen_k": (p.get("binning") or {}).get("chosen_k")} if "auc" in p else p
                           for n, p in self.doc["pairs"].items()}}  # fmt: skip
 
-    def figures(self, context_of) -> list:
-        """Every pooled pair's figures (`context_of(pair name)`: its plot context)."""
+    def figures(self, context_of, bins: int | str = "auto") -> list:
+        """Every pooled pair's figures (`context_of(pair name)`: its plot context; `bins`: --score-bins)."""
         from pnetviz.jobs import outoffoldfigures  # noqa: PLC0415 - drawing modules only when the set is drawn
 
         figs = []
@@ -229,7 +229,7 @@ class OutOfFold:
             doc = self.doc["pairs"][name]
             labels = ("Signal", display_label(doc["background"], {}))
             figs += outoffoldfigures.pair_figures(doc, curve, self.pooled[name], ("signal", doc["background"]), labels,
-                                                  context_of(name))  # fmt: skip
+                                                  context_of(name), bins)  # fmt: skip
         return figs
 
 

@@ -54,8 +54,9 @@ def templates(doc: dict, pooled, processes: tuple[str, str], labels: tuple[str, 
 
 
 def pair_figures(doc: dict, curve, pooled, processes: tuple[str, str], labels: tuple[str, str],
-                 context: Sequence[str]) -> list[canvas.Figure]:  # fmt: skip
-    """Every out-of-fold figure of one pair (`doc`: its out_of_fold.json entry)."""
+                 context: Sequence[str], bins: int | str = "auto") -> list[canvas.Figure]:  # fmt: skip
+    """Every out-of-fold figure of one pair (`doc`: its out_of_fold.json entry; `bins`: the score
+    distribution's, --score-bins)."""
     prefix, where = doc["prefix"], directory(doc["prefix"])
     n = len(doc["folds"])
     ctx = [*context, f"out of fold: {n} folds' test splits pooled ({doc['events']} events)"]
@@ -75,7 +76,7 @@ def pair_figures(doc: dict, curve, pooled, processes: tuple[str, str], labels: t
     figs = [plots.roc_figure(f"{prefix}out_of_fold_roc_curve", roc, ctx),
             plots.rejection_figure(f"{prefix}out_of_fold_rejection_curve", rej, ctx),
             plots.score_figure(f"{prefix}out_of_fold_score_distributions", hists, axis_title(prefix), ctx, cuts=cuts, cut_label="Working points",
-                               cut_texts=[f"{p['eps_s'] * 100:g}%" for p in points.values()])]  # fmt: skip
+                               cut_texts=[f"{p['eps_s'] * 100:g}%" for p in points.values()], bins=bins)]  # fmt: skip
     binning = doc.get("binning") or {}
     hists_fit = templates(doc, pooled, processes, labels, prefix)
     if hists_fit:

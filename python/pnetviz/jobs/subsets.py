@@ -85,7 +85,7 @@ def auc_label(name: str, entry: dict) -> str:
 
 
 def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, names: tuple[str, str], xtitle: str,
-            context: Sequence[str], bins: int | None = None) -> list[canvas.Figure]:  # fmt: skip
+            context: Sequence[str], bins: int | str | None = None) -> list[canvas.Figure]:  # fmt: skip
     """ROC of all / with / without (test), and the score distributions of all events, those with the
     flag and those without it (test), signal and background: each part its own line style
     (style.ENCODINGS, never the train/test encoding), in the ROC its own colour too.

@@ -65,7 +65,7 @@ class EvaluationOptions(CommonOptions):
     binning: Literal["fit", "none"] = "fit"
     deployed_fold: int | None = None
     no_bjet_comparison: bool = False
-    score_bins: int = 50
+    score_bins: int | Literal["auto"] = "auto"
     # expected limits (docs/limits.md)
     mass_column: str | None = None
     mass_window: str | None = None
