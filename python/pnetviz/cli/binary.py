@@ -11,7 +11,8 @@ DESCRIPTION = ("Evaluate a binary classifier (signal vs one background) per fold
                "confusion matrix, training curves, HEP metrics, summary report and one ROOT file.")  # fmt: skip
 EXAMPLES = """\
   pnetviz binary --results-dir results --channel Run1E2Mu --signal MHc130_MA90 --background nonprompt --fold all
-  pnetviz binary --predictions trees/model.root --output plots/mymodel        # one ntuple, its trainer JSON beside it"""
+  pnetviz binary --predictions trees/model.root --output plots/mymodel        # one ntuple, its trainer JSON beside it
+  pnetviz binary --predictions trees/big.root --output plots/big --stream     # in chunks: memory bounded, fewer outputs"""
 
 
 def parser(prog: str | None = None):
@@ -22,7 +23,8 @@ def make_job(args):  # args: the run's request (requests.evaluation)
     """The job factory of `pnetviz binary` (driver.FoldJob's fields -> BinaryJob)."""
     from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
-    return functools.partial(binary.BinaryJob, compare_subset=args.compare_subset)
+    return functools.partial(binary.BinaryJob, compare_subset=args.compare_subset, stream=args.stream,
+                             memory_budget=args.memory_budget)  # fmt: skip
 
 
 def what(job) -> tuple[list[str], str]:

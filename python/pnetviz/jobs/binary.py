@@ -9,7 +9,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, fitbins, observers, outoffold, subsets, systematics
+from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
@@ -32,6 +32,8 @@ class BinaryJob(FoldJob):
 
     background: str
     compare_subset: str | None = None
+    stream: bool = False  # --stream: the streamed evaluation (jobs.streamed)
+    memory_budget: float = 4.0  # --memory-budget GB: streamed when the in-memory estimate is above it
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -189,7 +191,11 @@ def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, te
 
 
 def run(job: BinaryJob) -> RunOutput:
-    """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
+    """Evaluate, draw and write every output of one fold; returns the files and fold curves (or,
+    with --stream or above --memory-budget, the streamed evaluation's outputs: jobs.streamed)."""
+    stream, line = streamed.plan(job)
+    if stream:
+        return streamed.run(job, line)
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
