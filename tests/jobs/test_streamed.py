@@ -87,8 +87,14 @@ def test_the_rule_of_the_switch():
     assert streamed.estimate_gb(10**8) == pytest.approx(0.55 + 10.0)
 
 
+@pytest.mark.slow  # the module's ntuple is written first
 def test_options_that_need_the_events_are_refused(ntuple, tmp_path, capsys):
     argv = ["--predictions", str(ntuple), "--fold", "0", "--output", str(tmp_path / "s"), "--stream", "--subset", "has_bjet", "-q"]
     assert run(binary.main, argv) == 2
     err = capsys.readouterr().err
     assert "--subset need the events in memory" in err and "Traceback" not in err
+
+
+def test_one_fold_at_a_time(tmp_path, capsys):
+    assert run(binary.main, ["--results-dir", str(tmp_path), "--fold", "all", "--stream", "-q"]) == 2
+    assert "--stream evaluates one fold at a time (--fold all)" in capsys.readouterr().err

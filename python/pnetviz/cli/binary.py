@@ -6,6 +6,7 @@ import functools
 from collections.abc import Sequence
 
 from pnetviz.cli import common
+from pnetviz.errors import InputError
 
 DESCRIPTION = ("Evaluate a binary classifier (signal vs one background) per fold: ROC, PR, score distributions, "
                "confusion matrix, training curves, HEP metrics, summary report and one ROOT file.")  # fmt: skip
@@ -34,6 +35,9 @@ def what(job) -> tuple[list[str], str]:
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = common.evaluation_request("binary", parser(prog).parse_args(argv))  # the command line, once
+    if args.stream and args.predictions is None and not (args.fold or "").strip().isdigit():
+        raise InputError(f"--stream evaluates one fold at a time (--fold {args.fold or 'all'}): the fold summary needs "
+                         "every fold's events; give --fold K, or evaluate in memory.")  # fmt: skip
     from pnetviz.jobs import binary  # noqa: PLC0415 - keeps --help free of ROOT start-up
 
     return common.evaluate_folds("binary", args, argv, make_job(args), binary.run, what, background=args.background)
