@@ -84,3 +84,41 @@ def test_weights_outside_the_range_and_nan_scores_are_refused():
         sm.of_events(np.array([0.1, 0.2], np.float32), np.array([True, False]), np.array([1.0, 2.0**24]))
     with pytest.raises(InputError, match="NaN score"):
         sm.of_events(np.array([np.nan], np.float32), np.array([True]), np.array([1.0]))
+
+
+def test_coarse_keys_merge_bit_identically_and_bound_the_auc():
+    rng = np.random.default_rng(8)
+    n = 60000
+    is_signal = rng.random(n) < 0.4
+    scores = (1 / (1 + np.exp(-rng.normal(np.where(is_signal, 0.7, -0.7), 1.0)))).astype(np.float32)  # continuous
+    w = rng.uniform(0.2, 2.0, n).astype(np.float32)
+    exact = sm.of_events(scores, is_signal, w)
+    coarse = sm.of_events(scores, is_signal, w, drop_bits=12)  # 11 mantissa bits: many events per key
+    assert coarse.keys.size < exact.keys.size / 5
+    parts = [sm.of_events(scores[i::4], is_signal[i::4], w[i::4], drop_bits=12) for i in range(4)]
+    assert sm.merge(*parts).equals(coarse)
+    truth = binary_clf_curve(scores, is_signal, w).auc
+    bound = sm.auc_bound(coarse)
+    assert sm.auc_bound(exact) == 0.0 and 0 < abs(sm.roc(coarse).auc - truth) <= bound < 1e-3
+    assert sm.auc_bound(coarse, nonnegative=False) >= bound  # the Cauchy-Schwarz bound is looser
+    assert np.array_equal(sm.key_scores(coarse.keys, 12), coarse.keys) and np.all(sm.key_scores(scores, 12) <= scores)  # toward 0
+    with pytest.raises(ValueError, match="drop_bits"):
+        sm.merge(exact, coarse)
+
+
+def test_histograms_and_fine_bins_equal_the_in_memory_ones():
+    from pnetviz.metrics import binning
+    from pnetviz.metrics.evaluate import binned_sums
+
+    scores, is_signal, weights = events(30000, 9)
+    w = np.abs(weights).astype(float)
+    summary = sm.of_events(scores, is_signal, w)
+    sums = sm.binned(summary)
+    for name, sel in (("signal", is_signal), ("background", ~is_signal)):
+        for got, want in zip(sums[name], binned_sums(scores[sel], w[sel]), strict=True):
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    edges = binning.fine_edges(scores, is_signal, w, 200)
+    assert np.array_equal(sm.fine_edges(summary, 200), edges)
+    fine, memory = sm.fine_bins(summary, edges), binning.fill(edges, scores, is_signal, w)
+    for a, b in ((fine.s, memory.s), (fine.b, memory.b), (fine.nb, memory.nb), (fine.w2, memory.w2)):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

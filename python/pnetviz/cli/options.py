@@ -179,6 +179,14 @@ EVALUATION = (
     _opt("--score-shift", "systematics", MODEL_KINDS, metavar="CLASS=TAU", type=ranges.checked_text("--score-shift", ranges.parse_shifts),
          help="analytic nuisance: shift the discriminant scores of CLASS (signal, background or a class name) by "
               "theta in [-kappa TAU, kappa TAU], e.g. background=0.02"),
+    _opt("--stream", "execution", {"binary"}, campaign=False, action="store_true",
+         help="read the ntuple in chunks into per-score summaries: memory bounded by the chunk, not the events; writes the "
+              "outputs the summaries give (ROC, AUC, rejection, FIP, score distributions, the binning's fine bins, "
+              "training curves) and leaves out what needs each event (bootstrap errors, KS, calibration, working points, "
+              "...: the report lists them); one fold at a time; automatic above --memory-budget (docs/evaluating.md)"),
+    _opt("--memory-budget", "execution", {"binary"}, campaign=False, type=ranges.MEMORY_BUDGET, default=4.0, metavar="GB",
+         help="stream (as --stream) when the in-memory evaluation's estimated peak, 0.55 GB + 100 bytes per entry of "
+              "the ntuple, is above this (default: %(default)s GB: above ~3.4e7 entries)"),
     _opt("--threads", "execution", type=ranges.THREADS, default=1,
          help="threads for reading the ntuples (and ROOT implicit multi-threading); results do not depend on it "
               "(default: %(default)s)"),

@@ -127,6 +127,7 @@ SCORE_BINS = Range(5, 50, "auto, or a whole number of bins {range} that divides 
 LUMI = Range(0.0, 1e5, "an integrated luminosity in fb^-1 {range}", low_open=True)
 SYST_KAPPA = Range(0.0, 10.0, "a positive scan range in units of the variations, {range}", low_open=True)
 THREADS = Range(1, 1024, "a whole number of threads {range}", whole=True)
+MEMORY_BUDGET = Range(0.0, 1e6, "a memory size in GB {range}", low_open=True)
 CUT_SCAN_MIN_EVENTS = Range(0.0, 1e9, "a number of effective background events {range}")
 SCORE_SHIFT = Range(0.0, 1.0, "shifts in score units {range}", low_open=True)
 DEPLOYED_FOLD = Range(0, 999, "a fold number {range}", whole=True)

@@ -9,7 +9,7 @@ import numpy as np
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
-from pnetviz.jobs import decisions, fitbins, observers, outoffold, subsets, systematics
+from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability
 from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
@@ -32,6 +32,8 @@ class BinaryJob(FoldJob):
 
     background: str
     compare_subset: str | None = None
+    stream: bool = False  # --stream: the streamed evaluation (jobs.streamed)
+    memory_budget: float = 4.0  # --memory-budget GB: streamed when the in-memory estimate is above it
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -68,6 +70,22 @@ def hull_overlay(key: str, result: SplitResult, metrics: dict) -> tuple:
     return key, hull.fpr, hull.tpr, (best["eps_b"], best["eps_s"], best["prevalence"], best["accuracy"])
 
 
+def pr_figure(job: BinaryJob, results: dict[str, SplitResult], metrics: dict, ctx: list[str]) -> canvas.Figure:
+    """The precision-recall figure; its curves (two arrays per split as long as the ROC) are freed
+    when it is drawn, not held while the other figures are made."""
+    sig, pr = color("signal"), []
+    for s, r in results.items():
+        curve = r.pr  # derived here, once
+        pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
+                            sig, plots.split_style(s)))  # fmt: skip
+        del curve
+    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence (the operating points' yields), test ROC
+        test, yields = results["test"].curve, (metrics["test"]["signal_yield"], metrics["test"]["background_yield"])
+        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, yields=yields),
+                            f"Test, signal #times {job.hep.signal_scale:g}", plots.cycle_color(2), 1))  # fmt: skip
+    return plots.pr_figure("precision_recall_curve", pr, ctx)
+
+
 def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: TrainingHistory | None,
                   comparisons: list[subsets.SubsetComparison], metrics: dict,
                   decided: decisions.PairDecisions | None = None, calibration: dict | None = None) -> list[canvas.Figure]:  # fmt: skip
@@ -77,15 +95,6 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
     sig, bkg = color("signal"), color("background")
     roc = [CurveSpec(f"roc/{s}", r.curve.fpr, r.curve.tpr, subsets.auc_label(s.capitalize(), {"auc": r.curve.auc,
                      "auc_error": metrics[s]["auc_error"]}), sig, plots.split_style(s)) for s, r in results.items()]  # fmt: skip
-    pr = []
-    for s, r in results.items():
-        curve = r.pr  # derived here, once
-        pr.append(CurveSpec(f"pr/{s}", curve.recall, curve.precision, f"{s.capitalize()} (AP = {r.average_precision:.4f})",
-                            sig, plots.split_style(s)))  # fmt: skip
-    if job.hep.signal_scale != 1.0:  # the PR curve at the analysis prevalence (the operating points' yields), test ROC
-        test, yields = results["test"].curve, (metrics["test"]["signal_yield"], metrics["test"]["background_yield"])
-        pr.append(CurveSpec("pr/test_analysis_prevalence", test.tpr[1:], hep.precision_from_roc(test, yields=yields),
-                            f"Test, signal #times {job.hep.signal_scale:g}", plots.cycle_color(2), 1))  # fmt: skip
     hists = []
     for s, r in results.items():
         hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
@@ -95,7 +104,7 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         plots.roc_figure("roc_curve", roc, ctx, hull=hull),
         plots.roc_logx_figure("roc_curve_logx", roc, ctx),
         rejection.figure("rejection_curve", "rejection", results, metrics, ctx),
-        plots.pr_figure("precision_recall_curve", pr, ctx),
+        pr_figure(job, results, metrics, ctx),
         plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics), bins=job.style.score_bins,
                            **decisions.score_cuts(decided)),
         *plots.confusion_figures("confusion_matrix", results["test"].confusion, ctx[:2], labels=("Signal", job.display[1])),
@@ -189,7 +198,11 @@ def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, te
 
 
 def run(job: BinaryJob) -> RunOutput:
-    """Evaluate, draw and write every output of one fold; returns the files and fold curves."""
+    """Evaluate, draw and write every output of one fold; returns the files and fold curves (or,
+    with --stream or above --memory-budget, the streamed evaluation's outputs: jobs.streamed)."""
+    stream, line = streamed.plan(job)
+    if stream:
+        return streamed.run(job, line)
     templates, extra = systematics.templates_for(job.predictions, job.tree, job.syst, {"score_signal", "weight"})
     wanted = [b for b in (job.subset, *job.subset_branches) if b]
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
@@ -200,9 +213,10 @@ def run(job: BinaryJob) -> RunOutput:
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
     is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
+    full = (float(used[is_signal].sum()), float(used[~is_signal].sum()))
+    del used, is_signal  # 9 bytes per event, not kept through the figures
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
-    metrics = pairmetrics.pair_metrics(results, job.hep, (float(used[is_signal].sum()), float(used[~is_signal].sum())),
-                                       expected)  # fmt: skip
+    metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
     decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
     calibration = {s: reliability(r.sample.scores, r.sample.is_signal, r.sample.used) for s, r in results.items()}
     comparisons = []

@@ -49,8 +49,17 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     for split in (s for s in SPLITS if s in masks):
         sel = masks[split] if keep is None else masks[split] & keep
         w = weights[sel]
-        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=mode_weights(w, mode))
+        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=used_weights(w, mode))
     return out
+
+
+def used_weights(weights: np.ndarray, mode: str) -> np.ndarray:
+    """hep.mode_weights, the weights themselves (no copy) where the mode leaves them as they are:
+    every weight positive (abs and drop), or signed."""
+    w = np.asarray(weights)
+    if mode in ("abs", "drop") and w.dtype == np.float64 and w.size and w.min() > 0:
+        return w
+    return mode_weights(w, mode)
 
 
 def equal_bins(values: np.ndarray, nbins: int) -> np.ndarray:

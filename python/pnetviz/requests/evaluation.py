@@ -114,6 +114,8 @@ class BinaryRequest(EvaluationRequest):
     kind = "binary"
     background: str | None = None
     compare_subset: str | None = None
+    stream: bool = False
+    memory_budget: float = 4.0
 
 
 @dataclass(frozen=True)
