@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""pnetviz binary vs the script a physicist would write instead (issue 55), side by side.
+"""pnetviz binary (or multiclass) vs the script a physicist would write instead (issue 55), side by side.
 
 The peer pipeline (benchmarks/peer_pipeline.py, run in its own venv /work/venvs/peer, made here
 if missing: uproot, scikit-learn, numpy, matplotlib, mplhep from the local index): uproot read of
 the test split, scikit-learn roc_curve + roc_auc_score, numpy histograms, and the figures of ROC,
 rejection and scores as PNG and PDF (mplhep's CMS style). pnetviz: `pnetviz binary` with default
 options on the same ntuple (the demo's layout, its ttZ binary tree replaced by N events).
+`--kind multiclass`: `pnetviz multiclass` with default options on the demo's grouped multi-class
+model generated with N events (`pnetviz demo --events N`) against peer_multiclass.py (the binary
+peer's three figures for each signal-background pair, on the likelihood-ratio score).
 
-Usage: python benchmarks/peer.py [--sizes 1e5,1e6,1e7] [--repeat 3] [--peer-venv /work/venvs/peer]
+pnetviz's modules are byte-compiled first (`compileall`, as `pip install` does for the peer's
+packages and a non-editable pnetviz): with PYTHONDONTWRITEBYTECODE set, an editable install would
+otherwise compile ~110 modules from source in every process (~0.2 s).
+
+Usage: python benchmarks/peer.py [--kind binary] [--sizes 1e5,1e6,1e7] [--repeat 3] [--peer-venv /work/venvs/peer]
 Each command runs in a fresh process, pnetviz and the peer interleaved (the order alternating
 per repetition); reported: CPU time (user+sys of the process and its children; the machine is
 shared, wall time is not comparable) and peak RSS, the medians, and the median of the paired
@@ -90,24 +97,49 @@ def dataset(n: int) -> tuple[Path, Path]:
     return results, tree
 
 
+def multiclass_dataset(n: int) -> tuple[Path, Path]:
+    """(results directory, multi-class ntuple) of the demo generated with n events, made once."""
+    results = REPO / "benchmarks" / "data" / f"peer-mc-{n:.0e}"
+    trees = results / CHANNEL / "multiclass" / f"TTToHcToWAToMuMu-{SIGNAL}" / "fold-0" / "trees"
+    if not trees.is_dir():
+        subprocess.run([str(PNETVIZ), "demo", "--output", str(results), "--events", str(n), "--folds", "1",
+                        "--signals", SIGNAL, "--channels", CHANNEL, "--no-ga", "--no-samples"], check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    return results, next(trees.glob("*.root"))
+
+
+def commands(kind: str, n: int, peer: Path, plots: Path) -> tuple[list, list]:
+    """(pnetviz's command, the peer's command) for `kind` at n events."""
+    if kind == "multiclass":
+        results, tree = multiclass_dataset(n)
+        ours = [PNETVIZ, "multiclass", "--results-dir", results, "--plots-dir", plots / "pnetviz", "--channel", CHANNEL,
+                "--signal", SIGNAL, "--fold", "0", "--replace"]  # fmt: skip
+        return ours, [peer, REPO / "benchmarks" / "peer_multiclass.py", tree, plots / "peer"]
+    results, tree = dataset(n)
+    ours = [PNETVIZ, "binary", "--results-dir", results, "--plots-dir", plots / "pnetviz", "--channel", CHANNEL,
+            "--signal", SIGNAL, "--background", BACKGROUND, "--fold", "0", "--replace"]  # fmt: skip
+    return ours, [peer, REPO / "benchmarks" / "peer_pipeline.py", tree, plots / "peer"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", choices=("binary", "multiclass"), default="binary")
     parser.add_argument("--sizes", default="1e5,1e6,1e7")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-venv", type=Path, default=Path("/work/venvs/peer"))
     args = parser.parse_args()
     peer = peer_python(args.peer_venv)
+    import pnetviz  # noqa: PLC0415 - where this venv's pnetviz lives, to byte-compile it
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(pnetviz.__file__).parent)], check=True)
     cpu = next((line.split(":", 1)[1].strip() for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
                 if line.startswith("Model name")), platform.processor())  # fmt: skip
     print(f"CPU: {cpu}, {os.cpu_count()} cores; load average at the start {os.getloadavg()[0]:.1f}\n")
-    print("| events | pnetviz binary CPU | peer CPU | paired ratio | peak RSS pnetviz / peer |\n|---|---|---|---|---|")
+    print(f"| events | pnetviz {args.kind} CPU | peer CPU | paired ratio | peak RSS pnetviz / peer |\n|---|---|---|---|---|")
     for size in args.sizes.split(","):
         n = int(float(size))
-        results, tree = dataset(n)
-        plots = REPO / "benchmarks" / "data" / f"peer-plots-{n:.0e}"
-        ours_cmd = [PNETVIZ, "binary", "--results-dir", results, "--plots-dir", plots / "pnetviz", "--channel", CHANNEL,
-                    "--signal", SIGNAL, "--background", BACKGROUND, "--fold", "0", "--replace"]  # fmt: skip
-        peer_cmd = [peer, REPO / "benchmarks" / "peer_pipeline.py", tree, plots / "peer"]
+        plots = REPO / "benchmarks" / "data" / f"peer-plots-{args.kind}-{n:.0e}"
+        ours_cmd, peer_cmd = commands(args.kind, n, peer, plots)
         ours, theirs = [], []
         for rep in range(args.repeat):
             pair = [(ours, ours_cmd), (theirs, peer_cmd)]

@@ -22,12 +22,15 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from pnetviz.draw import native
 from pnetviz.rootenv import compiled, root
 
 
 @functools.cache
 def _kernels():
-    return compiled('#include "canvas_colors.h"', "canvas_colors.h").pnetviz_canvascolors
+    """The compiled library's kernels (draw.native), else canvas_colors.h declared to cling."""
+    built = native.kernels()
+    return built if built is not None else compiled('#include "canvas_colors.h"', "canvas_colors.h").pnetviz_canvascolors
 
 
 def used_colors(canvas) -> list[int]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pnetviz.draw import native
 from pnetviz.draw.canvas import Figure
 from pnetviz.draw.canvascolors import palette_exec_number, used_colors, without_palette_execs
 from pnetviz.draw.standalone import drawn_alone, pad_vector, write_alone
@@ -122,7 +123,9 @@ def _write(literal: str, path: Path, objects: list[tuple[str, str, object, Figur
 
 @functools.cache
 def _kernels():
-    return compiled('#include "rootfile_kernels.h"', "rootfile_kernels.h").pnetviz_rootfile
+    """The compiled library's kernels (draw.native), else rootfile_kernels.h declared to cling."""
+    built = native.kernels()
+    return built if built is not None else compiled('#include "rootfile_kernels.h"', "rootfile_kernels.h").pnetviz_rootfile
 
 
 def _draws_palette():

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pnetviz.draw import native
 from pnetviz.rootenv import compiled, root
 from pnetviz.draw.geometry import Figure, Frame, Margins, margins_of, margins_to_ndc
 
@@ -249,8 +250,9 @@ def _error_inners(packed: PackedItems, lo: float, log: bool) -> np.ndarray:
 
 @functools.cache
 def _items_kernel():
-    """The namespace of macros/occupancy_items.h (compiled once per process)."""
-    return compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz
+    """The compiled library's kernels (draw.native), else macros/occupancy_items.h declared to cling."""
+    built = native.kernels()
+    return built if built is not None else compiled('#include "occupancy_items.h"', "occupancy_items.h").pnetviz
 
 
 def doubles(values: np.ndarray) -> np.ndarray:

@@ -17,7 +17,9 @@ import contextlib
 import functools
 import re
 from collections.abc import Iterator
+from types import SimpleNamespace
 
+from pnetviz.draw import native
 from pnetviz.rootenv import compiled, root
 
 DEFAULT_CANVAS = (696, 472)  # TCanvas() in batch: 700 x 500 less the window decorations, margins 0.1
@@ -152,8 +154,11 @@ Z_LABEL_SIZE = 0.03
 @functools.cache
 def _writer():
     """macros/root_store.h's Writer with this module's sizes (compiled at the first use)."""
-    kernels = compiled('#include "root_store.h"', "root_store.h").pnetviz_store
-    return kernels.Writer(AXIS_SIZE, LABEL_OFFSET, X_TITLE_OFFSET, AUTO_OFFSET, Z_LABEL_SIZE, 42, DEFAULT_MARGIN, *PALETTE_X)
+    sizes = (AXIS_SIZE, LABEL_OFFSET, X_TITLE_OFFSET, AUTO_OFFSET, Z_LABEL_SIZE, 42, DEFAULT_MARGIN, *PALETTE_X)
+    built = native.kernels()
+    if built is not None:  # the compiled library's Writer (draw.native): its store() with the writer first
+        return SimpleNamespace(store=functools.partial(built.store, built.store_writer(*sizes)))
+    return compiled('#include "root_store.h"', "root_store.h").pnetviz_store.Writer(*sizes)
 
 
 def pad_vector(pads: list) -> object:

@@ -88,8 +88,11 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
     for background, results in ev.pairs.items():
         expected = pair_yields(job.hep.expected_yields, job.classes[0], background)
         pairs[background] = decisions.pair_decisions(results, ev.hep[background], job.hep, lr_text(job, background), expected)
-    calibration = {c: {s: reliability(preds.scores[c][sel], ev.class_masks[k][sel], ev.used[sel]) for s, sel in ev.selections.items()}
-                   for k, c in enumerate(job.classes)}  # fmt: skip
+    calibration = {c: {} for c in job.classes}
+    for s, sel in ev.selections.items():  # each split's weights taken once, not once a class (one split's at a time)
+        used = ev.used[sel]
+        for k, c in enumerate(job.classes):
+            calibration[c][s] = reliability(preds.scores[c][sel], ev.class_masks[k][sel], used)
     test = ev.selections["test"]
     known = {(0, k): ev.pairs[c]["test"].curve.auc for k, c in enumerate(job.classes) if c in ev.pairs}  # signal row
     matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test], known)

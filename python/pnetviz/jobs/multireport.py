@@ -73,11 +73,11 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         },
     }
     report["hep_metrics"] = ev.hep
-    report["one_vs_rest_auc"] = {
-        job.names[k]: {s: one_vs_rest_auc(preds.scores[c][sel], preds.label[sel] == k, ev.used[sel])
-                       for s, sel in ev.selections.items()}
-        for k, c in enumerate(job.classes)
-    }  # fmt: skip
+    report["one_vs_rest_auc"] = auc = {job.names[k]: {} for k in range(len(job.classes))}
+    for s, sel in ev.selections.items():  # each split's labels and weights taken once, not once a class
+        label, used = preds.label[sel], ev.used[sel]
+        for k, c in enumerate(job.classes):
+            auc[job.names[k]][s] = one_vs_rest_auc(preds.scores[c][sel], label == k, used)
     if ev.subset_comparisons:
         report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
                                       for b, c in ev.subset_comparisons.items()}  # fmt: skip

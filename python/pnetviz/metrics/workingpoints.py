@@ -67,24 +67,33 @@ def threshold_for(curve: BinaryCurve, target: float) -> float:
     return float(curve.thresholds[k])
 
 
-def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, float]) -> tuple[float, float]:
-    """The ratio-of-sums errors (hep.ratio_error) of the signal and background efficiencies `eps`
-    of the cut s >= threshold on `sample` (its weights after the weight mode)."""
-    passing = np.asarray(sample.scores) >= threshold
+def class_parts(sample: BinarySample) -> tuple[tuple[np.ndarray, np.ndarray, float], ...]:
+    """Per class (signal, background) of `sample`: its scores, its squared weights (after the weight
+    mode) and their sum of weights, in event order: what efficiency_errors needs at every cut,
+    taken out of the sample once (not at each working point)."""
     w = np.asarray(sample.used, dtype=np.float64)
+    scores, signal = np.asarray(sample.scores), np.asarray(sample.is_signal, dtype=bool)
+    return tuple((scores[cls], w[cls] ** 2, float(np.sum(w[cls]))) for cls in (signal, ~signal))
+
+
+def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, float],
+                      parts: tuple | None = None) -> tuple[float, float]:  # fmt: skip
+    """The ratio-of-sums errors (hep.ratio_error) of the signal and background efficiencies `eps`
+    of the cut s >= threshold on `sample` (its weights after the weight mode). `parts`: the
+    sample's class_parts, when several cuts are made on it (the same sums, in the same order)."""
     out = []
-    for cls, e in zip((sample.is_signal, ~np.asarray(sample.is_signal, dtype=bool)), eps):
-        wc, pc = w[cls], passing[cls]
-        out.append(hep.ratio_error(e, float(np.sum(wc[pc] ** 2)), float(np.sum(wc[~pc] ** 2)), float(np.sum(wc))))
+    for (scores, w2, total), e in zip(parts or class_parts(sample), eps):
+        pc = scores >= threshold
+        out.append(hep.ratio_error(e, float(np.sum(w2[pc])), float(np.sum(w2[~pc])), total))
     return out[0], out[1]
 
 
 def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
-            expected: tuple[float, float] | None, sample: BinarySample) -> dict:  # fmt: skip
+            expected: tuple[float, float] | None, sample: BinarySample, parts: tuple | None = None) -> dict:  # fmt: skip
     """The one core: eps_s, eps_b, rejection and their errors (and expected yields) of s >= threshold."""
     eps_s, eps_b = hep.at_threshold(curve, threshold)
     rejection, limit = hep.rejection_value(eps_b, n_eff[1])
-    err_s, err_b = efficiency_errors(sample, threshold, (eps_s, eps_b))
+    err_s, err_b = efficiency_errors(sample, threshold, (eps_s, eps_b), parts)
     out = {
         "eps_s": eps_s, "eps_s_error": err_s,
         "eps_b": eps_b, "eps_b_error": err_b,
@@ -105,11 +114,12 @@ def working_points(curves: dict[str, BinaryCurve], n_eff: dict[str, tuple[float,
     events of the pair, or None."""
     if wp_from not in curves:
         raise InputError(f"--wp-from {wp_from}: this evaluation has the splits {', '.join(curves)}.")
-    points = []
+    points, parts = [], {split: class_parts(samples[split]) for split in curves}
     for target in targets:
         threshold = threshold_for(curves[wp_from], target)
         points.append({"target_eps_s": float(target), "threshold": threshold,
-                       **{split: _at_cut(c, threshold, n_eff[split], expected, samples[split]) for split, c in curves.items()}})  # fmt: skip
+                       **{split: _at_cut(c, threshold, n_eff[split], expected, samples[split], parts[split])
+                          for split, c in curves.items()}})  # fmt: skip
     raise_limits(points, list(curves))
     return points
 
