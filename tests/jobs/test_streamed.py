@@ -98,3 +98,17 @@ def test_options_that_need_the_events_are_refused(ntuple, tmp_path, capsys):
 def test_one_fold_at_a_time(tmp_path, capsys):
     assert run(binary.main, ["--results-dir", str(tmp_path), "--fold", "all", "--stream", "-q"]) == 2
     assert "--stream evaluates one fold at a time (--fold all)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["in#put", "a?b"])
+def test_a_path_with_root_specials_is_streamed_as_it_is(ntuple, tmp_path, name):
+    """The entry count and the chunks open the ntuple under a name ROOT takes literally (a '#' or
+    '?' in a directory is a character, not an anchor or options)."""
+    d = tmp_path / name
+    d.mkdir()
+    path = d / "pred.root"
+    path.write_bytes(ntuple.read_bytes())
+    from pnetviz.jobs import stream  # noqa: PLC0415
+
+    assert stream.entries(path) == 3000
+    assert sum(c["weight"].size for c in stream.chunks(path, ["weight"], chunk=1000)) == 3000

@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.errors import InputError
+from pnetviz.io.rootnames import root_path
 from pnetviz.metrics import summaries as sm
 from pnetviz.metrics.hep import mode_weights
-from pnetviz.rootenv import root
+from pnetviz.rootenv import quiet_root, root
 
 CHUNK = 1_000_000  # entries per read: ~15 MB of the five columns, ~80 MB while a chunk is summarised
 COLUMNS = {"score": "score_signal", "label": "true_label", "weight": "weight"}
@@ -33,16 +34,20 @@ def key_bits(entries_: int) -> int:
 
 
 def entries(path: Path, tree: str = "Events") -> int:
+    """The entries of `tree` in the ntuple `path` (opened under a name ROOT takes literally:
+    io.rootnames.root_path, so '#', '?', '$' or '|' in a directory name are only characters)."""
     ROOT = root()
-    f = ROOT.TFile.Open(str(path))
-    if not f or f.IsZombie():
-        raise InputError(f"{path}: not a readable ROOT file; give the prediction ntuple's path.")
-    t = f.Get(tree)
-    if not t:
-        raise InputError(f"{path}: no tree '{tree}'; give the tree's name with --tree.")
-    n = int(t.GetEntries())
-    f.Close()
-    return n
+    with root_path(Path(path)) as name, quiet_root():
+        f = ROOT.TFile.Open(name, "READ")
+        if not f or f.IsZombie():
+            raise InputError(f"{path}: not a readable ROOT file; give the prediction ntuple's path.")
+        try:
+            t = f.Get(tree)
+            if not t:
+                raise InputError(f"{path}: no tree '{tree}'; give the tree's name with --tree.")
+            return int(t.GetEntries())
+        finally:
+            f.Close()
 
 
 def chunks(path: Path, names: list[str], tree: str = "Events", chunk: int = CHUNK,
@@ -50,9 +55,10 @@ def chunks(path: Path, names: list[str], tree: str = "Events", chunk: int = CHUN
     """The columns `names` of consecutive entry ranges of `chunk` entries (`n`: the tree's entries)."""
     ROOT = root()
     n = entries(path, tree) if n is None else n
-    for lo in range(0, n, chunk):
-        frame = ROOT.RDataFrame(tree, str(path)).Range(lo, min(lo + chunk, n))
-        yield {k: np.asarray(v) for k, v in frame.AsNumpy(names).items()}
+    with root_path(Path(path)) as name:
+        for lo in range(0, n, chunk):
+            frame = ROOT.RDataFrame(tree, name).Range(lo, min(lo + chunk, n))
+            yield {k: np.asarray(v) for k, v in frame.AsNumpy(names).items()}
 
 
 @dataclass(frozen=True)
