@@ -60,6 +60,7 @@ def demo(tmp_path_factory):
             rec = Recorder()
             mp.setattr(fitmodel, "expected", rec.expected)
             mp.setattr(fitmodel, "write_outputs", rec.write)
+            mp.setattr(fitmodel, "build", None)  # the doubles fit and write alone
             assert run_command(argv[0], [*common, *argv[1:], "--plots-dir", str(plots / name)]) == 0
             recorded[name] = rec
     return base, plots, recorded
@@ -171,6 +172,7 @@ def test_a_rerun_of_one_fold_updates_the_limits(demo, monkeypatch, capsys):
     rec = Recorder()
     monkeypatch.setattr(fitmodel, "expected", rec.expected)
     monkeypatch.setattr(fitmodel, "write_outputs", rec.write)
+    monkeypatch.setattr(fitmodel, "build", None)
     argv = ["--results-dir", str(base / "results"), "--channel", CHANNEL, "--signal", SIGNAL, "--background", "ttZ",
             "--fold", "1", *FAST, "--plots-dir", str(plots / "binary")]  # fmt: skip
     assert run_command("binary", argv) == 0

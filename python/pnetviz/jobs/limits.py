@@ -74,25 +74,29 @@ def fitted(fit: Callable, model) -> tuple[object | None, str | None]:
 
 
 def strategy_doc(built: st.Built, per_fold: dict[int, st.Columns], names: tuple[str, str], directory: Path, stem: str,
-                 fit: Callable, write: Callable) -> dict:  # fmt: skip
-    """One strategy's entry of limits.json: pooled numbers, files, per-fold numbers, spread."""
+                 fit: Callable, write: Callable, build: Callable | None = None) -> dict:  # fmt: skip
+    """One strategy's entry of limits.json: pooled numbers, files, per-fold numbers, spread.
+    `build` (limits.model.build): the pooled model prepared and its workspace built once for the
+    writer (first: the HS3 JSON of the unfitted workspace) and the fit (`fit(m, built)`, `write(m, d, stem, built)`)."""
     doc = {"name": built.name, "expected_significance": None, "expected_limit": None, "chosen_on": built.chosen_on,
            "nuisances": [], "datacard": None, "shapes": None, "hs3": None, "pyhf": None, "per_fold": [],
            "fold_spread": {"expected_limit_median_std": None, "expected_significance_std": None},
            "error": built.error, "negative_bins": [], "choices": built.choices}  # fmt: skip
     if built.model is None:
         return doc
-    result, error = fitted(fit, built.model)
+    shared = build(built.model) if build else None  # one prepared model and workspace: the files first, then the fits
+    written = None
+    try:
+        files = write(built.model, directory, stem) if shared is None else write(built.model, directory, stem, shared)
+        doc.update({k: f"{DIRECTORY}/{v}" for k, v in files.items() if k in ("datacard", "shapes", "hs3", "pyhf")})
+    except FIT_ERRORS as err:
+        written = f"writing the datacard and workspaces failed: {type(err).__name__}: {err}"
+    result, error = fitted(fit, built.model) if shared is None else fitted(lambda m: fit(m, shared), built.model)
     if result is not None:
         doc.update(nuisances=list(result.nuisances), negative_bins=list(result.negative_bins))
     if error is None:
         doc.update(expected_significance=result.significance, expected_limit=limit_doc(result.limit))
-    doc["error"] = error
-    try:
-        files = write(built.model, directory, stem)
-        doc.update({k: f"{DIRECTORY}/{v}" for k, v in files.items() if k in ("datacard", "shapes", "hs3", "pyhf")})
-    except FIT_ERRORS as err:
-        doc["error"] = doc["error"] or f"writing the datacard and workspaces failed: {type(err).__name__}: {err}"
+    doc["error"] = error or written
     for fold, test in per_fold.items():
         result, error = fitted(fit, st.apply(built.name, built.choices, test, names))
         ok = error is None and result is not None
@@ -123,7 +127,7 @@ def pair_id(entry: dict) -> str:
 
 
 def pair_doc(script: str, name: str, entry: dict, pooled: oof.Pooled, signal: str, spec, directory: Path,
-             fit: Callable, write: Callable) -> dict:  # fmt: skip
+             fit: Callable, write: Callable, build: Callable | None = None) -> dict:  # fmt: skip
     """One pair's entry: kind, pair, background and the three strategies."""
     test = columns(pooled.test, pooled.scale)
     choice = to_yields(columns(pooled.choice, (1.0, 1.0)), _sums(test))  # choice events scaled to the test yields
@@ -131,7 +135,7 @@ def pair_doc(script: str, name: str, entry: dict, pooled: oof.Pooled, signal: st
     edges = (entry.get("binning") or {}).get("edges")
     ident = pair_id(entry)
     per_fold = fold_parts(pooled, test)
-    strategies = [strategy_doc(b, per_fold, names, directory, stem(ident, b.name), fit, write)
+    strategies = [strategy_doc(b, per_fold, names, directory, stem(ident, b.name), fit, write, build)
                   for b in st.build_all(choice, test, pooled.choice_split, names, edges, signal, spec, len(pooled.folds))]  # fmt: skip
     return {"kind": kind_of(script, name), "pair": ident, "name": name, "background": entry["background"],
             "mass_column": None, "strategies": strategies}  # fmt: skip
@@ -144,9 +148,11 @@ def compute(script: str, out_of_fold, job, stage: Path, fit: Callable | None = N
     no out-of-fold evaluation). `job`: the first fold job (model, channel, signal, mass options)."""
     if out_of_fold is None or not getattr(job, "limits", True):
         return {}
+    build = None
     if fit is None or write is None:
         from pnetviz.limits import model  # noqa: PLC0415 - ROOT only when limits are computed
 
+        build = model.build if fit is None and write is None else None  # both real: one workspace serves both
         fit, write = fit or model.expected, write or model.write_outputs
     spec = st.parse_window(job.mass_window) if job.mass_window else None
     directory = Path(stage) / DIRECTORY
@@ -154,7 +160,7 @@ def compute(script: str, out_of_fold, job, stage: Path, fit: Callable | None = N
     pairs = []
     for name, pooled in out_of_fold.pooled.items():
         entry = out_of_fold.doc["pairs"][name]
-        doc = pair_doc(script, name, entry, pooled, job.signal, spec, directory, fit, write)
+        doc = pair_doc(script, name, entry, pooled, job.signal, spec, directory, fit, write, build)
         doc["mass_column"] = job.mass_column
         pairs.append(doc)
         for s in doc["strategies"]:

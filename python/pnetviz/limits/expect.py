@@ -6,8 +6,8 @@ from __future__ import annotations
 from pnetviz.limits import asymptotic
 from pnetviz.limits.asymptotic import FitFailed
 from pnetviz.limits.fit import AsimovFits
-from pnetviz.limits.histfactory import workspace
-from pnetviz.limits.prepare import has_nuisances, mu_scale, prepare, totals
+from pnetviz.limits.histfactory import quiet_messages, workspace
+from pnetviz.limits.prepare import Prepared, has_nuisances, mu_scale, prepare, totals
 from pnetviz.limits.spec import Expected, FitModel
 
 
@@ -16,8 +16,9 @@ def from_workspace(ws, mu_start: float) -> Expected:
     fits = AsimovFits(ws)
     names = fits.nuisance_names()
     try:
-        z = fits.significance()
-        limit, _ = asymptotic.solve_limit(fits.sqrt_qa, mu_start)
+        with quiet_messages():  # once around all the fits (each fit's own is then a cheap no-op)
+            z = fits.significance()
+            limit, _ = asymptotic.solve_limit(fits.sqrt_qa, mu_start)
     except FitFailed as err:
         return Expected(significance=None, limit=None, nuisances=names, error=str(err))
     except Exception as err:  # noqa: BLE001 - a C++ exception from RooFit (cppyy raises it as a Python one): one line, no number
@@ -30,8 +31,10 @@ def _one_line(what: str, err: BaseException) -> str:
     return f"{what}: {type(err).__name__}: {first}" if first else f"{what}: {type(err).__name__}"
 
 
-def expected_results(model: FitModel) -> Expected:
-    prepared = prepare(model)
+def expected_results(model: FitModel, prepared: Prepared | None = None, ws=None) -> Expected:
+    """`prepared`: prepare(model) if already made; `ws`: its workspace (mu_max = 10 mu_scale), built
+    here when None. A workspace whose HS3 JSON was exported first gives the same numbers."""
+    prepared = prepared or prepare(model)
     model, report = prepared.model, prepared.negative_bins
     if prepared.problem:
         return Expected(significance=None, limit=None, error=prepared.problem, negative_bins=report)
@@ -41,7 +44,7 @@ def expected_results(model: FitModel) -> Expected:
         return Expected(significance=asymptotic.closed_form_significance(s, b),
                         limit=asymptotic.closed_form_limit(s, b), nuisances=(), error=None, negative_bins=report)
     try:
-        ws = workspace(model, mu_max=10 * scale)
+        ws = workspace(model, mu_max=10 * scale) if ws is None else ws
     except Exception as err:  # noqa: BLE001 - HistFactory's C++ exceptions: one line, no number
         return Expected(significance=None, limit=None, error=_one_line("HistFactory could not build the model", err),
                         negative_bins=report)

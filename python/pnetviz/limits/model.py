@@ -8,24 +8,56 @@ JSON workspace. The likelihood and the conventions: docs/limits.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from pnetviz.limits.spec import Channel, Expected, FitModel, Limit, Sample
 
-__all__ = ["Channel", "Expected", "FitModel", "Limit", "Sample", "expected", "write_outputs"]
+__all__ = ["Built", "Channel", "Expected", "FitModel", "Limit", "Sample", "build", "expected", "write_outputs"]
 
 
-def expected(model: FitModel) -> Expected:
+@dataclass(frozen=True)
+class Built:
+    """A model prepared once (limits/prepare.py) and its HistFactory workspace (None without
+    nuisance parameters, or when it cannot be built: then each caller builds and reports as alone),
+    for `write_outputs` first (the HS3 JSON of the unfitted workspace) and `expected` after."""
+
+    prepared: object
+    workspace: object | None
+
+
+def build(model: FitModel) -> Built:
+    """`model` prepared and its workspace built once, for write_outputs then expected: the numbers
+    and files are those of the separate calls (tests/limits/test_shared_build.py)."""
+    from pnetviz.limits.histfactory import workspace  # noqa: PLC0415 - ROOT only when asked
+    from pnetviz.limits.prepare import has_nuisances, mu_scale, prepare  # noqa: PLC0415
+
+    prepared = prepare(model)
+    if prepared.problem or not has_nuisances(prepared.model):
+        return Built(prepared, None)
+    try:
+        return Built(prepared, workspace(prepared.model, mu_max=10 * mu_scale(prepared.model)))
+    except Exception:  # noqa: BLE001 - built again by each caller, which reports it in its own words
+        return Built(prepared, None)
+
+
+def expected(model: FitModel, built: Built | None = None) -> Expected:
     """The expected significance and CLs limit of `model` (asymptotic, Asimov data): RooFit fits
-    of its HistFactory workspace, or the closed forms when it has no nuisance parameter."""
+    of its HistFactory workspace, or the closed forms when it has no nuisance parameter.
+    `built`: build(model), if made (its workspace is fitted here: write_outputs before)."""
     from pnetviz.limits.expect import expected_results  # noqa: PLC0415 - ROOT only when asked
 
-    return expected_results(model)
+    if built is None:
+        return expected_results(model)
+    return expected_results(model, built.prepared, built.workspace)
 
 
-def write_outputs(model: FitModel, directory: Path, stem: str) -> dict[str, str]:
+def write_outputs(model: FitModel, directory: Path, stem: str, built: Built | None = None) -> dict[str, str]:
     """datacard (<stem>.txt), shapes (<stem>_shapes.root), HS3 JSON (<stem>_hs3.json), pyhf JSON
-    (<stem>_pyhf.json); returns {"datacard","shapes","hs3","pyhf"} relative file names."""
+    (<stem>_pyhf.json); returns {"datacard","shapes","hs3","pyhf"} relative file names.
+    `built`: build(model), if made (its workspace not fitted yet)."""
     from pnetviz.limits.outputs import write_all  # noqa: PLC0415
 
-    return write_all(model, Path(directory), stem)
+    if built is None:
+        return write_all(model, Path(directory), stem)
+    return write_all(model, Path(directory), stem, built.prepared, built.workspace)
