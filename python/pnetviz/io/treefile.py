@@ -120,6 +120,15 @@ def _open(path: Path) -> object:
     return tfile
 
 
+def entries(path: Path, tree: str) -> int | None:
+    """The entries of `tree` in the ntuple `path` after the structural check (`check_structure`'s
+    InputError on a missing or damaged file: the reader's own messages); None where the reader's
+    library cannot describe the tree (the reader then words what is wrong)."""
+    check_structure(path, tree)
+    info = _described(path, tree)
+    return None if info is None else int(info.entries)
+
+
 def _described(path: Path, tree: str) -> native.TreeInfo | None:
     """The tree's branches and basket tables from the reader's library in one C call, cached per
     file version; None (no library, or anything unexpected) sends the caller to PyROOT."""

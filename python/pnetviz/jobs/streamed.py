@@ -26,6 +26,7 @@ from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color
 from pnetviz.errors import InputError
+from pnetviz.io import treefile
 from pnetviz.io.history import load_history
 from pnetviz.jobs import stream
 from pnetviz.jobs.driver import RunOutput
@@ -54,7 +55,9 @@ def plan(job) -> tuple[bool, str]:
     """(stream?, the line that says why) for one job: --stream, or the estimate above --memory-budget."""
     if job.stream:
         return True, "streaming (--stream)"
-    n = stream.entries(job.predictions, job.tree)
+    n = treefile.entries(job.predictions, job.tree)  # checked and cached: the reader's own look at the file
+    if n is None:
+        return False, ""  # not described: the in-memory reader says what is wrong with the file
     need = estimate_gb(n)
     if need <= job.memory_budget:
         return False, ""
