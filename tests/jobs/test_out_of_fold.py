@@ -142,7 +142,26 @@ def test_expected_yields_make_the_templates_sum_to_them(demo):
     assert pair["yields"]["kind"] == "expected"
 
 
-def test_one_fold_rerun_pools_the_stored_folds_and_names_an_unreadable_one(demo, recwarn):
+def test_pooled_score_distributions_are_rebinned_by_the_default_rule(demo):
+    """--score-bins auto on the out-of-fold set too: the stored pooled score histograms have the
+    count the rule gives for the pooled test events (numpy's 50-bin histograms of the oracle's
+    scores, merged until no histogram has more than 5% gaps), not 50 bins of gaps."""
+    from pnetviz.draw import plots  # noqa: PLC0415
+
+    model = model_dir(demo[0], "binary")
+    s, y, w = pooled_oracle(model)
+    contents = [np.histogram(s[sel], bins=50, range=(0, 1), weights=w[sel])[0] for sel in (y, ~y)]
+    expected = next((b for b in plots.SCORE_BIN_COUNTS
+                     if all(plots.empty_fraction(c.reshape(b, -1).sum(axis=1)) <= plots.MAX_EMPTY_FRACTION for c in contents)), 5)
+    assert plots.empty_fraction(contents[0]) > plots.MAX_EMPTY_FRACTION  # 50 bins would show gaps here
+    f = root().TFile.Open(str(model / "folds" / "plots.root"))
+    try:
+        assert [f.Get(f"out_of_fold/scores_{p}").GetNbinsX() for p in ("signal", "background")] == [expected, expected]
+    finally:
+        f.Close()
+
+
+def test_one_fold_rerun_pools_the_stored_folds_and_names_an_unreadable_one(demo, recwarn):  # last: it damages the demo's folds
     plots = demo[0]
     model = model_dir(plots, "binary")
     before = json.loads((model / "folds" / "out_of_fold.json").read_text())
@@ -166,22 +185,3 @@ def test_one_fold_rerun_pools_the_stored_folds_and_names_an_unreadable_one(demo,
     assert run_command("binary", [*common, "--fold", "0"]) == 0
     assert not (model / "folds" / "out_of_fold.json").exists()  # the set replaced whole: no stale pooling left
     assert any("no out-of-fold evaluation" in str(w.message) and "fold 1" in str(w.message) for w in recwarn.list)
-
-
-def test_pooled_score_distributions_are_rebinned_by_the_default_rule(demo):
-    """--score-bins auto on the out-of-fold set too: the stored pooled score histograms have the
-    count the rule gives for the pooled test events (numpy's 50-bin histograms of the oracle's
-    scores, merged until no histogram has more than 5% gaps), not 50 bins of gaps."""
-    from pnetviz.draw import plots  # noqa: PLC0415
-
-    model = model_dir(demo[0], "binary")
-    s, y, w = pooled_oracle(model)
-    contents = [np.histogram(s[sel], bins=50, range=(0, 1), weights=w[sel])[0] for sel in (y, ~y)]
-    expected = next((b for b in plots.SCORE_BIN_COUNTS
-                     if all(plots.empty_fraction(c.reshape(b, -1).sum(axis=1)) <= plots.MAX_EMPTY_FRACTION for c in contents)), 5)
-    assert plots.empty_fraction(contents[0]) > plots.MAX_EMPTY_FRACTION  # 50 bins would show gaps here
-    f = root().TFile.Open(str(model / "folds" / "plots.root"))
-    try:
-        assert [f.Get(f"out_of_fold/scores_{p}").GetNbinsX() for p in ("signal", "background")] == [expected, expected]
-    finally:
-        f.Close()
