@@ -17,15 +17,13 @@ the command and the compiler.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import os
 import re
 import shutil
 from pathlib import Path
 
-from pnetviz.io.native import _private_dir, built, cache_dir
+from pnetviz.io.native import _private_dir, built, cache_dir, source_key
 from pnetviz.rootenv import MACRO_DIR, root
 
 SOURCE, HEADER = "draw_kernels.cxx", "draw_kernels.h"
@@ -46,17 +44,7 @@ def _command(target: Path) -> list[str]:
 
 
 def _key(directory: Path) -> str:
-    ROOT = root()
-    digest = hashlib.sha256()
-    for path in sorted(MACRO_DIR.glob("*.h")) + [MACRO_DIR / SOURCE]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(str(ROOT.gROOT.GetVersion()).encode() + str(ROOT.gROOT.GetGitCommit()).encode())
-    command = _command(directory / "draw.so")
-    digest.update(repr([arg.replace(str(MACRO_DIR), "<macros>").replace(str(directory), "<cache>") for arg in command]).encode())
-    with contextlib.suppress(OSError):
-        info = os.stat(command[0])
-        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
-    return digest.hexdigest()[:20]
+    return source_key(sorted(MACRO_DIR.glob("*.h")) + [MACRO_DIR / SOURCE], _command(directory / "draw.so"), directory)
 
 
 def library(directory: Path | None = None) -> Path | None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import hashlib
 import os
 import platform
 import shutil
@@ -32,8 +31,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from pnetviz.io.native import _private_dir, built, cache_dir
-from pnetviz.rootenv import MACRO_DIR, compiled, root
+from pnetviz.io.native import _private_dir, built, cache_dir, source_key
+from pnetviz.rootenv import MACRO_DIR, compiled
 
 SOURCE = "kernels.cxx"
 HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h")
@@ -87,18 +86,8 @@ def _command(target: Path, native: bool) -> list[str]:
 
 
 def _key(directory: Path) -> str:
-    ROOT = root()
-    digest = hashlib.sha256()
-    for path in sorted(MACRO_DIR.glob("*.h")) + [MACRO_DIR / SOURCE]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(str(ROOT.gROOT.GetVersion()).encode() + str(ROOT.gROOT.GetGitCommit()).encode())
-    command = _command(directory / "kernels.so", True)
-    digest.update(repr([arg.replace(str(MACRO_DIR), "<macros>").replace(str(directory), "<cache>") for arg in command]).encode())
-    with contextlib.suppress(OSError):
-        info = os.stat(command[0])
-        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
-    digest.update(_cpu_flags().encode())
-    return digest.hexdigest()[:20]
+    return source_key(sorted(MACRO_DIR.glob("*.h")) + [MACRO_DIR / SOURCE], _command(directory / "kernels.so", True), directory,
+                      _cpu_flags())  # fmt: skip
 
 
 def library(directory: Path | None = None) -> Path | None:

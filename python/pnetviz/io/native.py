@@ -92,6 +92,25 @@ def _key(command: list[str]) -> str:
     return digest.hexdigest()[:20]
 
 
+def source_key(sources: Sequence[Path], command: list[str], directory: Path, extra: str = "") -> str:
+    """The cache key of a library that `command` builds from `sources` into `directory`: each
+    source's name and bytes, ROOT's version and commit, the command with the package's and the
+    cache's paths as placeholders, the compiler itself (its size and time), then `extra` (e.g. the
+    CPU's flags); 20 hex digits. Used by the drawing kernels (draw.native) and the numeric
+    kernels (io.kernels)."""
+    ROOT = root()
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(str(ROOT.gROOT.GetVersion()).encode() + str(ROOT.gROOT.GetGitCommit()).encode())
+    digest.update(repr([arg.replace(str(MACRO_DIR), "<macros>").replace(str(directory), "<cache>") for arg in command]).encode())
+    with contextlib.suppress(OSError):
+        info = os.stat(command[0])
+        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
+    digest.update(extra.encode())
+    return digest.hexdigest()[:20]
+
+
 def library(directory: Path | None = None) -> Path | None:
     """The built reader library (building it first if needed), None if it cannot be had."""
     directory = cache_dir() if directory is None else directory
