@@ -985,6 +985,23 @@ def _check_redraw(ROOT, canvas, png: Path, tmp: Path, W: int, H: int) -> list[tu
     return []
 
 
+def axis_ink(ROOT, axis, render, base):
+    """(title, labels): boolean pixel masks of `axis`'s title ink and of its tick labels' ink, each
+    the pixels of `base` (render()'s image of the figure as it is) that change when it alone is
+    drawn in a fully transparent colour (positions unchanged); the colours are restored."""
+    import numpy as np  # noqa: PLC0415
+
+    clear = ROOT.TColor.GetColorTransparent(1, 0.0)
+    title_color, label_color = axis.GetTitleColor(), axis.GetLabelColor()
+    axis.SetTitleColor(clear)
+    no_title = render()
+    axis.SetTitleColor(title_color)
+    axis.SetLabelColor(clear)
+    no_labels = render()
+    axis.SetLabelColor(label_color)
+    return np.abs(base - no_title).max(axis=2) > INK_STEP, np.abs(base - no_labels).max(axis=2) > INK_STEP
+
+
 def _check_axis_ink(ROOT, canvas, pads: list, tmp: Path) -> list[tuple[str, str, str]]:
     """Rule `axis`: on each frame axis (x, y of the first TH1 of each pad) that shows a title and
     labels, the title's ink and the tick labels' ink, each found as the pixels that change when it
@@ -993,7 +1010,6 @@ def _check_axis_ink(ROOT, canvas, pads: list, tmp: Path) -> list[tuple[str, str,
     a violation (a y title over the tick labels, rotated class labels into "Predicted class")."""
     import numpy as np  # noqa: PLC0415
 
-    clear = ROOT.TColor.GetColorTransparent(1, 0.0)
     target = tmp / "axis.png"
 
     def render():
@@ -1014,15 +1030,7 @@ def _check_axis_ink(ROOT, canvas, pads: list, tmp: Path) -> list[tuple[str, str,
             if not axis.GetTitle() or axis.GetLabelSize() <= 0 or axis.GetTitleSize() <= 0:
                 continue
             base = render() if base is None else base
-            title_color, label_color = axis.GetTitleColor(), axis.GetLabelColor()
-            axis.SetTitleColor(clear)
-            no_title = render()
-            axis.SetTitleColor(title_color)
-            axis.SetLabelColor(clear)
-            no_labels = render()
-            axis.SetLabelColor(label_color)
-            title = np.abs(base - no_title).max(axis=2) > INK_STEP
-            labels = np.abs(base - no_labels).max(axis=2) > INK_STEP
+            title, labels = axis_ink(ROOT, axis, render, base)
             label = f"{name} axis '{_short(axis.GetTitle())}'{where}"
             if not title.any():
                 out.append(("axis", label, "its title draws no ink: off the canvas or hidden"))

@@ -62,7 +62,6 @@ def _y_ink_gap(fig, tmp_path) -> int:
     ROOT = root()
     pad = fig.pads[0]
     axis = next(o for o in pad.GetListOfPrimitives() if o.InheritsFrom("TH1")).GetYaxis()
-    clear = ROOT.TColor.GetColorTransparent(1, 0.0)
 
     def render():
         for p in [fig.canvas, *fig.pads]:
@@ -71,16 +70,8 @@ def _y_ink_gap(fig, tmp_path) -> int:
         fig.canvas.SaveAs(str(tmp_path / "ink.png"))
         return figlint._load_png(ROOT, tmp_path / "ink.png")
 
-    base = render()
-    title_color, label_color = axis.GetTitleColor(), axis.GetLabelColor()
-    axis.SetTitleColor(clear)
-    no_title = render()
-    axis.SetTitleColor(title_color)
-    axis.SetLabelColor(clear)
-    no_labels = render()
-    axis.SetLabelColor(label_color)
-    title = np.nonzero((np.abs(base - no_title).max(axis=2) > 60).any(axis=0))[0]
-    labels = np.nonzero((np.abs(base - no_labels).max(axis=2) > 60).any(axis=0))[0]
+    title_ink, label_ink = figlint.axis_ink(ROOT, axis, render, render())
+    title, labels = np.nonzero(title_ink.any(axis=0))[0], np.nonzero(label_ink.any(axis=0))[0]
     return int(labels.min() - title.max() - 1)
 
 
