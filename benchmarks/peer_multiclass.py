@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import mplhep as hep  # noqa: E402
 import numpy as np  # noqa: E402
 import uproot  # noqa: E402
+from peer_pipeline import write_figures  # noqa: E402 - the binary peer's three figures, beside this script
 from sklearn.metrics import roc_auc_score, roc_curve  # noqa: E402
 
 
@@ -41,27 +42,8 @@ def main() -> None:
         auc = roc_auc_score(signal, score, sample_weight=w)
         h_sig, _ = np.histogram(score[signal], bins=edges, weights=w[signal], density=True)
         h_bkg, _ = np.histogram(score[~signal], bins=edges, weights=w[~signal], density=True)
-        figures = {}
-        fig, ax = plt.subplots()
-        ax.plot(fpr, tpr, label=f"AUC = {auc:.4f}")
-        ax.set(xlabel=f"{bkg} efficiency", ylabel="Signal efficiency")
-        ax.legend()
-        figures["roc"] = fig
-        fig, ax = plt.subplots()
-        keep = fpr > 0
-        ax.plot(tpr[keep], 1 / fpr[keep])
-        ax.set(xlabel="Signal efficiency", ylabel=f"{bkg} rejection", yscale="log")
-        figures["rejection"] = fig
-        fig, ax = plt.subplots()
-        hep.histplot([h_sig, h_bkg], edges, label=["Signal", bkg], ax=ax)
-        ax.set(xlabel=f"Signal vs {bkg} score", ylabel="Normalised")
-        ax.legend()
-        hep.cms.label("Private", ax=ax, data=False)
-        figures["scores"] = fig
-        for name, fig in figures.items():
-            for ext in ("png", "pdf"):
-                fig.savefig(out / f"{name}_{bkg}.{ext}")
-            plt.close(fig)
+        write_figures(out, fpr, tpr, auc, (h_sig, h_bkg), edges, background=bkg, score_title=f"Signal vs {bkg} score",
+                      suffix=f"_{bkg}")  # fmt: skip
         print(f"signal vs {bkg}: AUC {auc:.6f}")
 
 

@@ -22,6 +22,33 @@ import uproot  # noqa: E402
 from sklearn.metrics import roc_auc_score, roc_curve  # noqa: E402
 
 
+def write_figures(out: Path, fpr, tpr, auc: float, hists: tuple, edges, background: str = "Background",
+                  score_title: str = "Score", suffix: str = "") -> None:
+    """ROC, rejection and score figures of one signal-background pair as PNG and PDF
+    (`suffix` after each name: the multi-class peer's pairs)."""
+    figures = {}
+    fig, ax = plt.subplots()
+    ax.plot(fpr, tpr, label=f"AUC = {auc:.4f}")
+    ax.set(xlabel=f"{background} efficiency", ylabel="Signal efficiency")
+    ax.legend()
+    figures["roc"] = fig
+    fig, ax = plt.subplots()
+    keep = fpr > 0
+    ax.plot(tpr[keep], 1 / fpr[keep])
+    ax.set(xlabel="Signal efficiency", ylabel=f"{background} rejection", yscale="log")
+    figures["rejection"] = fig
+    fig, ax = plt.subplots()
+    hep.histplot(list(hists), edges, label=["Signal", background], ax=ax)
+    ax.set(xlabel=score_title, ylabel="Normalised")
+    ax.legend()
+    hep.cms.label("Private", ax=ax, data=False)
+    figures["scores"] = fig
+    for name, fig in figures.items():
+        for ext in ("png", "pdf"):
+            fig.savefig(out / f"{name}{suffix}.{ext}")
+        plt.close(fig)
+
+
 def main() -> None:
     tree, out = sys.argv[1], Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
@@ -35,27 +62,7 @@ def main() -> None:
     h_sig, _ = np.histogram(score[signal], bins=edges, weights=weight[signal], density=True)
     h_bkg, _ = np.histogram(score[~signal], bins=edges, weights=weight[~signal], density=True)
     plt.style.use(hep.style.CMS)
-    figures = {}
-    fig, ax = plt.subplots()
-    ax.plot(fpr, tpr, label=f"AUC = {auc:.4f}")
-    ax.set(xlabel="Background efficiency", ylabel="Signal efficiency")
-    ax.legend()
-    figures["roc"] = fig
-    fig, ax = plt.subplots()
-    keep = fpr > 0
-    ax.plot(tpr[keep], 1 / fpr[keep])
-    ax.set(xlabel="Signal efficiency", ylabel="Background rejection", yscale="log")
-    figures["rejection"] = fig
-    fig, ax = plt.subplots()
-    hep.histplot([h_sig, h_bkg], edges, label=["Signal", "Background"], ax=ax)
-    ax.set(xlabel="Score", ylabel="Normalised")
-    ax.legend()
-    hep.cms.label("Private", ax=ax, data=False)
-    figures["scores"] = fig
-    for name, fig in figures.items():
-        for ext in ("png", "pdf"):
-            fig.savefig(out / f"{name}.{ext}")
-        plt.close(fig)
+    write_figures(out, fpr, tpr, auc, (h_sig, h_bkg), edges)
     print(f"AUC {auc:.6f}")
 
 
