@@ -97,8 +97,13 @@ def strategy_doc(built: st.Built, per_fold: dict[int, st.Columns], names: tuple[
     if error is None:
         doc.update(expected_significance=result.significance, expected_limit=limit_doc(result.limit))
     doc["error"] = error or written
+    fold_fit = fit
+    if shared is not None:  # the pooled workspace refitted in place for each fold of the same structure
+        from pnetviz.limits.model import refit  # noqa: PLC0415 - ROOT only when limits are computed
+
+        fold_fit = lambda m: refit(m, shared)  # noqa: E731
     for fold, test in per_fold.items():
-        result, error = fitted(fit, st.apply(built.name, built.choices, test, names))
+        result, error = fitted(fold_fit, st.apply(built.name, built.choices, test, names))
         ok = error is None and result is not None
         doc["per_fold"].append({"fold": fold, "expected_significance": result.significance if ok else None,
                                 "expected_limit": limit_doc(result.limit) if ok else None, "error": error})  # fmt: skip

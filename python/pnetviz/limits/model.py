@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pnetviz.limits.spec import Channel, Expected, FitModel, Limit, Sample
 
-__all__ = ["Built", "Channel", "Expected", "FitModel", "Limit", "Sample", "build", "expected", "write_outputs"]
+__all__ = ["Built", "Channel", "Expected", "FitModel", "Limit", "Sample", "build", "expected", "refit", "write_outputs"]
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,14 @@ class Built:
 
     prepared: object
     workspace: object | None
+    structure: tuple | None = None  # limits/reuse.py: the models whose fits may reuse the workspace
+    state: dict | None = None  # the workspace's variables as HistFactory left them
 
 
 def build(model: FitModel) -> Built:
     """`model` prepared and its workspace built once, for write_outputs then expected: the numbers
     and files are those of the separate calls (tests/limits/test_shared_build.py)."""
+    from pnetviz.limits import reuse  # noqa: PLC0415
     from pnetviz.limits.histfactory import workspace  # noqa: PLC0415 - ROOT only when asked
     from pnetviz.limits.prepare import has_nuisances, mu_scale, prepare  # noqa: PLC0415
 
@@ -36,9 +39,25 @@ def build(model: FitModel) -> Built:
     if prepared.problem or not has_nuisances(prepared.model):
         return Built(prepared, None)
     try:
-        return Built(prepared, workspace(prepared.model, mu_max=10 * mu_scale(prepared.model)))
+        ws = workspace(prepared.model, mu_max=10 * mu_scale(prepared.model))
     except Exception:  # noqa: BLE001 - built again by each caller, which reports it in its own words
         return Built(prepared, None)
+    return Built(prepared, ws, reuse.structure(prepared.model), reuse.initial_state(ws))
+
+
+def refit(model: FitModel, built: Built) -> Expected:
+    """expected(model), with the workspace of `built` (already fitted or not) refitted in place when
+    the prepared `model` has its structure (the per-fold fits of a strategy): the same numbers as a
+    fresh build (tests/limits/test_reuse.py), without HistFactory's build."""
+    from pnetviz.limits import reuse  # noqa: PLC0415
+    from pnetviz.limits.prepare import has_nuisances, mu_scale, prepare  # noqa: PLC0415
+
+    prepared = prepare(model)
+    if (built.workspace is None or built.structure is None or prepared.problem or not has_nuisances(prepared.model)
+            or reuse.structure(prepared.model) != built.structure):
+        return expected(model, Built(prepared, None))
+    reuse.retarget(built.workspace, built.state, prepared.model, mu_max=10 * mu_scale(prepared.model))
+    return expected(model, Built(prepared, built.workspace))
 
 
 def expected(model: FitModel, built: Built | None = None) -> Expected:
