@@ -207,7 +207,8 @@ def fit_binning_section() -> dict:
     return {"rows": [row(100, 95, "binary", 0.30, 0.02), row(160, 85, "binary", 0.40, 0.04),
                      row(100, 95, "multiclass", 0.32, 0.02), row(160, 85, "multiclass", 0.39, 0.04)],
             "comparison": [comparison(100, 95, 0.02, 0.005, 0.01), comparison(160, 85, -0.01, 0.02, 0.6),
-                           comparison(130, 90, 2.2204460492503132e-17, 0.0, 1.0)]}  # fmt: skip  # every fold the same binning (the demo's)
+                           comparison(130, 90, 2.2204460492503132e-17, 0.0, 1.0),  # every fold the same binning (the demo's)
+                           comparison(130, 100, 4e-5, 0.0, 1.0)]}  # fmt: skip  # printed "+0.000 +- 0": the centre too
 
 
 def test_the_fit_binning_difference_map_colours_its_cells_by_the_pull_and_prints_errors():
@@ -219,6 +220,7 @@ def test_the_fit_binning_difference_map_colours_its_cells_by_the_pull_and_prints
         ys = [int(drawn.GetYaxis().GetBinLabel(j)) for j in range(1, drawn.GetNbinsY() + 1)]
         pulls = {cell: drawn.GetBinContent(xs.index(cell[0]) + 1, ys.index(cell[1]) + 1) for cell in ((100, 95), (160, 85), (130, 90))}
         assert pulls == {(100, 95): pytest.approx(4.0), (160, 85): pytest.approx(-0.5), (130, 90): pytest.approx(0.0, abs=1e-6)}
+        assert drawn.GetBinContent(xs.index(130) + 1, ys.index(100) + 1) == pytest.approx(0.0, abs=1e-6)  # not the palette's end
         assert pulls[(130, 90)] != 0.0  # coloured (COLZ1 leaves a content of 0 blank), at the palette's centre
         assert all(drawn.GetMinimum() < p < drawn.GetMaximum() for p in pulls.values())  # inside the palette
         assert drawn.GetBinContent(xs.index(100) + 1, ys.index(85) + 1) == 0.0  # no signal point: no colour

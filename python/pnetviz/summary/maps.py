@@ -108,9 +108,11 @@ def colour_values(spec: MapSpec) -> dict[tuple[int, int], float]:
         if c in spec.bounds or err is None or not math.isfinite(err) or err < 0:
             continue
         # an error of 0 (every fold the same difference): 0 +- 0 is no difference, anything else beyond the
-        # palette; both to floating-point round-off (a difference of 2e-17 +- 0 is 0 +- 0)
+        # palette; the error to floating-point round-off, the difference as the cell prints it (a difference
+        # of 2e-17 +- 0 or of 4e-5 +- 0 printed "+0.000 +- 0" is 0 +- 0, not a saturated cell)
         zero = lambda x: abs(x) <= ROUNDOFF * max(1.0, abs(v))  # noqa: E731
-        out[c] = float(np.clip(v / err, -edge, edge)) if not zero(err) else 0.0 if zero(v) else math.copysign(edge, v)
+        printed_zero = zero(v) or float(format(v, spec.fmt)) == 0.0
+        out[c] = float(np.clip(v / err, -edge, edge)) if not zero(err) else 0.0 if printed_zero else math.copysign(edge, v)
     return out
 
 
