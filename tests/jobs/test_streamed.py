@@ -112,3 +112,19 @@ def test_a_path_with_root_specials_is_streamed_as_it_is(ntuple, tmp_path, name):
 
     assert stream.entries(path) == 3000
     assert sum(c["weight"].size for c in stream.chunks(path, ["weight"], chunk=1000)) == 3000
+
+
+@pytest.mark.slow  # two evaluations (the module's fixture)
+def test_the_streamed_auc_carries_the_weighted_delong_error_of_its_events(both):
+    """No bootstrap in the streamed set (it needs each event): its AUC error is the weighted DeLong
+    error, from the per-score sums, equal to metrics.delong on the test events (|w|, the default)."""
+    from pnetviz.metrics.delong import delong_error  # noqa: PLC0415
+
+    cols = contract_columns(n=3000, seed=5, n_classes=2)
+    cols["score_signal"][:600] = np.round(cols["score_signal"][:600] * 40) / 40
+    test = cols["test_mask"]
+    expected = delong_error(cols["score_signal"][test].astype(np.float32), cols["true_label"][test] == 0,
+                            np.abs(cols["weight"][test]))  # fmt: skip
+    _, stream, _, _ = both
+    assert stream["hep_metrics"]["test"]["auc_error"] == pytest.approx(expected, rel=1e-9)
+    assert stream["hep_metrics"]["test"]["auc_error_method"] == "delong"

@@ -52,3 +52,20 @@ def test_tiny_sample_gets_a_finite_error_and_counts_dropped_replicas():
     assert two_signal.dropped > 0 and two_signal.auc_error_method == "delong"
     assert two_signal.auc_error == pytest.approx(delong_error(scores[4:], is_signal[4:], np.ones(7)), rel=1e-15)
     assert math.isfinite(two_signal.auc_error)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_error_from_per_score_sums_equals_the_events_one(seed):
+    """The streamed evaluation's AUC error (per-score sums of w and w^2, metrics.summaries) equals
+    the event-level weighted DeLong error: scores with ties (rounded to 0.02), weights of both signs."""
+    from pnetviz.metrics import summaries  # noqa: PLC0415
+    from pnetviz.metrics.delong import delong_error_from_sums  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(3000) < 0.4
+    s = np.round(np.clip(rng.normal(0.35 + 0.3 * y, 0.15), 0, 1) / 0.02) * 0.02
+    w = rng.uniform(-0.2, 1.5, s.size)
+    summary = summaries.of_events(s.astype(np.float32), y, w)
+    from_sums = delong_error_from_sums(*(summary.column(c) for c in summaries.COLUMNS))
+    assert from_sums == pytest.approx(delong_error(s.astype(np.float32), y, w), rel=1e-12)
+    assert 0.005 < from_sums < 0.05

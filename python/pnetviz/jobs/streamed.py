@@ -31,6 +31,7 @@ from pnetviz.io.history import load_history
 from pnetviz.jobs import stream
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.metrics import hep, pairmetrics
+from pnetviz.metrics.delong import delong_error_from_sums
 from pnetviz.metrics import summaries as sm
 from pnetviz.metrics.evaluate import histogram_from_sums
 from pnetviz.metrics.roc import average_precision, precision_recall
@@ -96,6 +97,8 @@ def split_metrics(split: Split, opts, full: tuple[float, float], nonnegative: bo
     b = sums["background"][0] / max(w, 1e-300) * curve.total_background * scale[1]
     return {
         "auc": curve.auc,
+        "auc_error": delong_error_from_sums(*(summary.column(c) for c in sm.COLUMNS)),
+        "auc_error_method": "delong",  # from the per-score sums (no bootstrap: it needs each event)
         "auc_bound": sm.auc_bound(summary, nonnegative),
         **pairmetrics.rejections(curve, n_eff_b, nonnegative),
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},

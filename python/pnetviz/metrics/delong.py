@@ -43,3 +43,25 @@ def delong_error(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray)
     var = n_s / (n_s - 1) * np.sum(ws**2 * (v10 - auc) ** 2) / W_s**2 + n_b / (n_b - 1) * np.sum(wb**2 * (v01 - auc) ** 2) / W_b**2
     return float(math.sqrt(var))
 
+
+
+def delong_error_from_sums(signal_w: np.ndarray, signal_w2: np.ndarray, background_w: np.ndarray,
+                           background_w2: np.ndarray) -> float:  # fmt: skip
+    """`delong_error` from per-score sums of w and w^2 of each class (one row per distinct score,
+    scores increasing: the streamed summaries, metrics.summaries): every event of one class at one
+    score has the same structural component, so each sum over events is a sum over scores,
+    sum_i w_i^2 (V10_i - AUC)^2 = sum_k (sum w^2)_k (V10_k - AUC)^2. Equal to `delong_error` on the
+    events to round-off; NaN as there."""
+    ws, ws2, wb, wb2 = (np.asarray(a, dtype=np.float64) for a in (signal_w, signal_w2, background_w, background_w2))
+    W_s, W_b = float(ws.sum()), float(wb.sum())
+    if W_s == 0 or W_b == 0:
+        return math.nan
+    below_b, below_s = np.r_[0.0, np.cumsum(wb)[:-1]], np.r_[0.0, np.cumsum(ws)[:-1]]
+    v10 = (below_b + 0.5 * wb) / W_b
+    v01 = (W_s - (below_s + 0.5 * ws)) / W_s
+    auc = float(np.sum(ws * v10) / W_s)
+    n_s, n_b = W_s**2 / float(np.sum(ws2)), W_b**2 / float(np.sum(wb2))
+    if n_s <= 1 or n_b <= 1:
+        return math.nan
+    var = n_s / (n_s - 1) * np.sum(ws2 * (v10 - auc) ** 2) / W_s**2 + n_b / (n_b - 1) * np.sum(wb2 * (v01 - auc) ** 2) / W_b**2
+    return float(math.sqrt(var))

@@ -46,7 +46,8 @@ def _g(value, digits: int = 2) -> str:
 def _one_fold(report: dict) -> list[str]:
     model = (report.get("model") or {}).get("model_name")
     lines = [f"  model: {text_line(model)}"] if model else []
-    lines.append(f"  fold: {'pilot' if report.get('pilot') else text_line(report.get('fold'))}")
+    fold = report.get("fold")
+    lines.append(f"  fold: {'pilot' if report.get('pilot') else 'n/a' if fold is None else text_line(fold)}")
     hep, wps, binning = report.get("hep_metrics") or {}, report.get("working_points") or {}, report.get("binning") or {}
     if report["kind"] == "binary":
         pairs = [(f"{report.get('signal')} vs {report.get('background')}", hep, wps, binning)]
