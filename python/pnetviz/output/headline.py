@@ -68,7 +68,7 @@ def _pair_lines(name: str, metrics: dict, points: dict, fit: dict) -> list[str]:
     """Two lines of one signal-vs-background pair of a one-fold report."""
     test = metrics.get("test") or {}
     first = f"  {text_line(name)}: AUC {pm(test.get('auc'), test.get('auc_error'))}"
-    rejections = [_rejection(p) for p in points.get("points") or [] if isinstance(p.get("test"), dict)]
+    rejections = [rejection_text(p) for p in points.get("points") or [] if isinstance(p.get("test"), dict)]
     if rejections:
         first += f"; rejection ({text_line(points.get('wp_from', 'train'))}-chosen cuts) " + ", ".join(rejections)
     second = []
@@ -89,7 +89,7 @@ def _binned(fit: dict) -> str:
             f"K = {text_line(fit.get('chosen_k'))}, {text_line(fit.get('file', 'binning.json'))})")  # fmt: skip
 
 
-def _rejection(point: dict) -> str:
+def rejection_text(point: dict) -> str:
     """'148 ± 20 for eps_s 0.5', '> 148 (95% CL) for eps_s 0.5' (a lower limit, raised to the measured
     rejections at larger eps_s), or, where the symmetric error is half the value or more (1/eps_b is
     then far from symmetric), the range of 1/(eps_b ± its error): '10 +15 -4 for eps_s 0.9',
