@@ -8,11 +8,13 @@
 #include "optimal_binning.h"
 #include "poisson_bins.h"
 #include "simplify.h"
+#include "sorted_runs.h"
 #include "weighted_roc.h"
 
 using std::int32_t;
 using std::int64_t;
 using std::size_t;
+using std::uint32_t;
 using std::uint64_t;
 using std::uint8_t;
 
@@ -118,5 +120,32 @@ int64_t pnetviz_first_empty(const uint64_t *grid, int64_t cells, int64_t words, 
                             double gap)
 {
    return pnetviz::first_empty(grid, cells, words, boxes, nbox, gap);
+}
+#define PNETVIZ_EXPORT_RUNS(NAME, S, W)                                                                       \
+   void pnetviz_##NAME(const S *score, const W *weight, const uint8_t *is_signal, size_t n, S *x_sig, W *w_sig,    \
+                       uint32_t *i_sig, S *x_bkg, W *w_bkg, uint32_t *i_bkg)                                        \
+   {                                                                                                           \
+      pnetviz::NAME(score, weight, is_signal, n, x_sig, w_sig, i_sig, x_bkg, w_bkg, i_bkg);                   \
+   }
+PNETVIZ_EXPORT_RUNS(class_runs_f32_w32, float, float)
+PNETVIZ_EXPORT_RUNS(class_runs_f32_w64, float, double)
+PNETVIZ_EXPORT_RUNS(class_runs_f64_w32, double, float)
+PNETVIZ_EXPORT_RUNS(class_runs_f64_w64, double, double)
+#undef PNETVIZ_EXPORT_RUNS
+void pnetviz_run_sums_w32(const float *w, size_t n, double scale, const int64_t *at, size_t m, double *sum, double *sum2)
+{
+   pnetviz::run_sums_w32(w, n, scale, at, m, sum, sum2);
+}
+void pnetviz_run_sums_w64(const double *w, size_t n, double scale, const int64_t *at, size_t m, double *sum, double *sum2)
+{
+   pnetviz::run_sums_w64(w, n, scale, at, m, sum, sum2);
+}
+size_t pnetviz_run_quantiles_w32(const float *w, size_t n, size_t k, int64_t *out)
+{
+   return pnetviz::run_quantiles_w32(w, n, k, out);
+}
+size_t pnetviz_run_quantiles_w64(const double *w, size_t n, size_t k, int64_t *out)
+{
+   return pnetviz::run_quantiles_w64(w, n, k, out);
 }
 }

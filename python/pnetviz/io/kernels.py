@@ -35,10 +35,10 @@ from pnetviz.io.native import _private_dir, built, cache_dir, source_key
 from pnetviz.rootenv import MACRO_DIR, compiled
 
 SOURCE = "kernels.cxx"
-HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h")
+HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h", "sorted_runs.h")
 
 # argument codes: an array of that dtype (a pointer), or a scalar of that C type
-_ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "i4*": np.int32, "i8*": np.int64, "u8*": np.uint64}
+_ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "u4*": np.uint32, "i4*": np.int32, "i8*": np.int64, "u8*": np.uint64}
 _SCALARS = {"z": ctypes.c_size_t, "i": ctypes.c_int, "q": ctypes.c_int64, "u": ctypes.c_uint64, "d": ctypes.c_double,
             "p": ctypes.c_size_t}  # fmt: skip
 _RESULTS = {"v": None, "z": ctypes.c_size_t, "i": ctypes.c_int, "q": ctypes.c_int64}
@@ -66,6 +66,14 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "simplify_drawn": ("v", "f8* f8* q d u1*"),
     "occupancy_fill": ("v", "f8* f8* f8* f8* q d f8* f8* q d d d d q q u8*"),
     "first_empty": ("q", "u8* q q f8* q d"),
+    "class_runs_f32_w32": ("v", "f4* f4* u1* z f4* f4* u4* f4* f4* u4*"),
+    "class_runs_f32_w64": ("v", "f4* f8* u1* z f4* f8* u4* f4* f8* u4*"),
+    "class_runs_f64_w32": ("v", "f8* f4* u1* z f8* f4* u4* f8* f4* u4*"),
+    "class_runs_f64_w64": ("v", "f8* f8* u1* z f8* f8* u4* f8* f8* u4*"),
+    "run_sums_w32": ("v", "f4* z d i8* z f8* f8*"),
+    "run_sums_w64": ("v", "f8* z d i8* z f8* f8*"),
+    "run_quantiles_w32": ("z", "f4* z z i8*"),
+    "run_quantiles_w64": ("z", "f8* z z i8*"),
 }
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics import hep
-from pnetviz.metrics.prefixsums import SortedSums
+from pnetviz.metrics.prefixsums import BACKGROUND, SIGNAL, SortedSums
 from pnetviz.metrics.roc import BinaryCurve, binary_clf_curve
 
 BASELINES = ("uniform", "flat_signal", "transfo_d")
@@ -43,17 +43,18 @@ class Events:
     classes: np.ndarray | None = None
 
     @functools.cached_property
-    def order(self) -> np.ndarray:
-        """The split's one order: event indices by increasing score, equal scores by index (stable).
-        The prefix sums and the fine bins' quantiles (metrics.binning.fine_edges) both use it."""
-        return np.argsort(self.scores, kind="stable")
-
-    @functools.cached_property
     def _sums(self) -> SortedSums:
-        """The events in increasing score order and their prefix sums (row i: the first i events in
-        that order) of the columns s, b, background MC event, background w^2, one per background
-        class (metrics.prefixsums: the rows asked for, not an n x columns table)."""
-        return SortedSums(self.scores, self.is_signal, self.weights, self.order, self.scale, self.classes)
+        """Each class's events in increasing score order (one sort per split: the ROC kernel's radix
+        sort, macros/sorted_runs.h) and their prefix sums (row: the sums below an edge) of the columns
+        s, b, background MC event, background w^2, one per background class (metrics.prefixsums)."""
+        return SortedSums(self.scores, self.is_signal, self.weights, self.scale, self.classes)
+
+    def fine_edges(self, m: int) -> np.ndarray:
+        """metrics.binning.fine_edges of these events from their sorted runs (the same edges, no argsort)."""
+        half = max(m // 2, 1)
+        inner = np.r_[self._sums.quantiles(SIGNAL, half), self._sums.quantiles(BACKGROUND, half)]
+        inner = np.unique(inner[(inner > 0.0) & (inner < 1.0)])
+        return np.r_[0.0, inner, 1.0]
 
     def sums(self, edges: np.ndarray) -> np.ndarray:
         """Per bin of `edges` (rows; bins as metrics.binning.fill makes them: [e_i, e_i+1), below
@@ -68,11 +69,11 @@ class Events:
         sizes = np.array([e.size for e in edge_sets])
         last = np.cumsum(sizes) - 1
         first = last - sizes + 1
-        pos = table.positions(edges)
+        pos = table.positions(edges)  # per edge: (background, signal) events below it
         pos[first], pos[last] = 0, table.n
         lower, upper = np.ones(edges.size, bool), np.ones(edges.size, bool)
         lower[last], upper[first] = False, False
-        rows = table.rows(np.r_[pos[upper], pos[lower]])
+        rows = table.rows(np.concatenate([pos[upper], pos[lower]]))
         return rows[: rows.shape[0] // 2] - rows[rows.shape[0] // 2 :]
 
     def fill(self, edges: np.ndarray) -> bn.FineBins:
@@ -94,7 +95,7 @@ class Events:
         terms = np.where(np.isfinite(terms) & (s + b > 0), terms, 0.0)
         starts = np.cumsum([0] + [e.size - 1 for e in edge_sets[:-1]])
         totals, fewest = np.add.reduceat(terms, starts), np.minimum.reduceat(nb, starts)
-        signal = float(self._sums.rows(np.array([self._sums.n]))[0, 0])
+        signal = float(self._sums.total()[0])
         return _reported(objective, totals, signal), fewest.astype(np.int64).tolist()
 
 
@@ -204,7 +205,7 @@ def pair_binning(train: Events, test: Events, objective: str = "binned_fip", con
     baselines' test values, the unbinned limit, the chosen K and its efficiency. `test_curve`:
     the test events' ROC curve if already made (same scores and weights)."""
     fine_bins = min(fine_bins, max(20, train.scores.size // 20))  # ~20 MC events per fine bin at least
-    edges = bn.fine_edges(train.scores, train.is_signal, train.weights, fine_bins, order=train.order)
+    edges = train.fine_edges(fine_bins)
     fine = train.fill(edges)
     limit = unbinned_limit(objective, test, test_curve)
     best = bn.partitions(fine, k_max, objective, constraints)

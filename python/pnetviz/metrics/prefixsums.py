@@ -1,97 +1,121 @@
-"""Prefix sums of one split's events in score order, at any position, without the n x columns table.
+"""Prefix sums of one split's events in score order, at any edge, from one sorted run per class.
 
 The binning for the fit (metrics.fitbinning.Events) asks for the cumulative sums of a few per-event
-columns (signal yield, background yield, background MC event, background w^2, one MC column per
-background class) at the positions where bin edges fall in the sorted scores. A full float64 table
-costs 8 bytes per event and column (5 columns of 6e6 training events: 240 MB); here only the sorted
-events (score, weight and flag as given: 9 bytes per event for float32 inputs) and every STRIDE-th
-row of the table are kept, and a row is finished on demand from the checkpoint below it.
+columns (signal yield, background yield, background MC events, background w^2, MC events per
+background class) below bin edges, and for the weighted quantiles of each class's scores (the fine
+bins). Every column is one class's: the sums below an edge are the sums over that class's events
+below it. So each class's events are kept sorted by increasing score (stable: equal scores in input
+order), as the ROC kernel sorts them (macros/sorted_runs.h: its radix sort, one run per class, no
+argsort, no per-event table): scores and weights in the dtypes given (8 bytes per event for
+float32 inputs; no flags: the run is the class).
 
-Bit for bit the table numpy.cumsum makes: cumsum adds sequentially (row i = row i-1 + event i), so a
-checkpoint is the same float64 number, and continuing from it over the same values in the same
-order (again with cumsum, which is sequential along its axis; never a pairwise sum) gives the same
-row. Padding after a row's last event adds +0.0, which changes no sum (a running sum starts at +0.0
-and is never -0.0).
+Bit for bit the table numpy.cumsum made over the stable argsort: a class's column summed the same
+values in the same order, the other class's events adding +0.0 (which changes no running sum that
+starts at +0.0), and the kernel adds them one after the other from +0.0 (run_sums).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-STRIDE = 128  # rows between checkpoints: 40 bytes / 128 = 0.3 bytes per event for 5 columns
-BLOCK = 1 << 16  # events per pass when the checkpoints are made (a bounded float64 scratch)
+from pnetviz.io.kernels import kernels
+
+BACKGROUND, SIGNAL = 0, 1
+
+
+def _dtype(values: np.ndarray) -> np.ndarray:
+    """float32 kept (4 bytes), anything else as float64."""
+    values = np.asarray(values)
+    return np.ascontiguousarray(values, dtype=np.float32 if values.dtype == np.float32 else np.float64)
+
+
+def _code(values: np.ndarray) -> str:
+    return "32" if values.dtype == np.float32 else "64"
+
+
+def class_runs(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray):
+    """Per class (BACKGROUND, SIGNAL): its scores, weights and input indices by increasing score, stable."""
+    x, w = _dtype(scores), _dtype(weights)
+    sig = np.ascontiguousarray(np.asarray(is_signal, bool)).view(np.uint8)
+    n = x.size
+    if sig.size != n or w.size != n:
+        raise ValueError(f"scores ({n}), flags ({sig.size}) and weights ({w.size}) differ in length")
+    n_sig = int(np.count_nonzero(sig))
+    runs = [(np.empty(size, x.dtype), np.empty(size, w.dtype), np.empty(size, np.uint32)) for size in (n - n_sig, n_sig)]
+    kernel = getattr(kernels(), f"class_runs_f{_code(x)}_w{_code(w)}")
+    kernel(x, w, sig, n, *runs[SIGNAL], *runs[BACKGROUND])
+    return runs
+
+
+def run_quantiles(x: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:
+    """metrics.binning.weighted_quantiles (|w|) of one run: the k - 1 inner quantiles' scores (float64)."""
+    at = np.empty(max(k - 1, 0), np.int64)
+    m = int(getattr(kernels(), f"run_quantiles_w{_code(w)}")(w, w.size, max(k, 0), at))
+    return np.asarray(x[at[:m]], float)
 
 
 class SortedSums:
-    """The events of a split in increasing score order and their prefix sums (`rows`).
+    """The events of a split in increasing score order, one run per class, and their prefix sums (`rows`).
 
-    scores, is_signal, weights: the split's events; order: their stable increasing-score order;
-    scale: (signal, background) factors of the yields; classes: each event's class (background
-    MC columns per class present among the background events, increasing), or None."""
+    scores, is_signal, weights: the split's events; scale: (signal, background) factors of the
+    yields; classes: each event's class (background MC columns per class present among the
+    background events, increasing), or None."""
 
-    def __init__(self, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, order: np.ndarray,
+    def __init__(self, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
                  scale: tuple[float, float], classes: np.ndarray | None = None) -> None:  # fmt: skip
         self.scale = scale
-        self.x = np.asarray(scores)[order]  # the dtype given: float32 scores stay 4 bytes
-        self.sig = np.asarray(is_signal, bool)[order]
-        self.w = np.asarray(weights)[order]
-        self.cls = None if classes is None else np.asarray(classes)[order]
-        self.present = np.empty(0) if self.cls is None else np.unique(self.cls[~self.sig])
-        self.n = self.sig.size
+        runs = class_runs(scores, is_signal, weights)
+        self.x = [x for x, _, _ in runs]
+        self.w = [w for _, w, _ in runs]
+        self.n = np.array([x.size for x in self.x], np.int64)  # (background, signal)
+        self.present = np.empty(0, np.int64)
+        self.at_class: list[np.ndarray] = []  # per present class: its positions in the background run
+        if classes is not None:
+            cls = np.asarray(classes)[runs[BACKGROUND][2]]
+            self.present = np.unique(cls)
+            self.at_class = [np.flatnonzero(cls == c) for c in self.present]
         self.width = 4 + self.present.size
-        self.checkpoints = self._checkpoints()
 
-    def columns(self, lo: int, hi: int) -> np.ndarray:
-        """The per-event columns of events lo..hi-1 (rows), float64, as the full table would sum them."""
-        sig, w = self.sig[lo:hi], np.asarray(self.w[lo:hi], float)
-        out = np.empty((hi - lo, self.width))
-        out[:, 0] = np.where(sig, w * self.scale[0], 0.0)
-        background = w * self.scale[1]
-        out[:, 1] = np.where(sig, 0.0, background)
-        out[:, 2] = (~sig).astype(float)
-        out[:, 3] = np.where(sig, 0.0, background**2)
-        for j, c in enumerate(self.present):
-            out[:, 4 + j] = (~sig & (self.cls[lo:hi] == c)).astype(float)
-        return out
-
-    def _checkpoints(self) -> np.ndarray:
-        """Rows 0, STRIDE, 2 STRIDE, ... of the prefix table, one pass in blocks."""
-        marks = np.arange(0, self.n + 1, STRIDE)
-        out = np.zeros((marks.size, self.width))
-        carry = np.zeros(self.width)
-        for lo in range(0, self.n, BLOCK):
-            hi = min(lo + BLOCK, self.n)
-            run = np.cumsum(np.vstack([carry, self.columns(lo, hi)]), axis=0)  # row r: prefix row lo + r
-            inside = marks[(marks > lo) & (marks <= hi)]
-            out[inside // STRIDE] = run[inside - lo]
-            carry = run[-1]
-        return out
+    def quantiles(self, c: int, k: int) -> np.ndarray:
+        """The k - 1 inner weighted (|w|) quantiles of class c's scores (binning.weighted_quantiles)."""
+        return run_quantiles(self.x[c], self.w[c], k)
 
     def rows(self, positions: np.ndarray) -> np.ndarray:
-        """Prefix rows at `positions` (0..n; row i: the sums over the first i events in score order)."""
-        positions = np.asarray(positions, np.int64)
-        wanted, back = np.unique(positions, return_inverse=True)
-        base = wanted // STRIDE
-        extra = wanted - base * STRIDE  # events after the checkpoint, < STRIDE
-        out = self.checkpoints[base].copy()
-        todo = np.flatnonzero(extra > 0)
-        if todo.size:
-            steps = int(extra[todo].max())
-            run = np.zeros((todo.size, steps + 1, self.width))
-            run[:, 0] = out[todo]
-            for i, t in enumerate(todo.tolist()):
-                lo = int(base[t]) * STRIDE
-                run[i, 1 : 1 + int(extra[t])] = self.columns(lo, lo + int(extra[t]))
-            out[todo] = np.cumsum(run, axis=1)[:, -1]
-        return out[back.ravel()]
+        """Prefix rows at `positions` (rows of (background, signal) counts: the sums over each class's
+        first events in score order), columns s, b, background MC events, background w^2, per class."""
+        positions = np.asarray(positions, np.int64).reshape(-1, 2)
+        out = np.empty((positions.shape[0], self.width))
+        for c, scale in ((SIGNAL, self.scale[0]), (BACKGROUND, self.scale[1])):
+            wanted, back = np.unique(positions[:, c], return_inverse=True)
+            total, squares = np.empty(wanted.size), np.empty(wanted.size)
+            w = self.w[c]
+            getattr(kernels(), f"run_sums_w{_code(w)}")(w, w.size, float(scale), wanted, wanted.size, total, squares)
+            if c == SIGNAL:
+                out[:, 0] = total[back.ravel()]
+            else:
+                out[:, 1], out[:, 3] = total[back.ravel()], squares[back.ravel()]
+        out[:, 2] = positions[:, BACKGROUND]
+        for j, at in enumerate(self.at_class):
+            out[:, 4 + j] = np.searchsorted(at, positions[:, BACKGROUND], side="left")
+        return out
+
+    def total(self) -> np.ndarray:
+        """The row of every event."""
+        return self.rows(self.n[None, :])[0]
 
     def positions(self, edges: np.ndarray) -> np.ndarray:
-        """np.searchsorted(sorted scores, edges, side='left') as float64 would compare, without a
-        float64 copy of float32 scores: for float32 x, x < e exactly when x < the smallest float32 >= e."""
-        edges = np.asarray(edges, float)
-        if self.x.dtype != np.float32:
-            return np.searchsorted(self.x, edges, side="left")
-        with np.errstate(over="ignore"):
-            near = edges.astype(np.float32)
-        up = np.where(near.astype(float) < edges, np.nextafter(near, np.float32(np.inf)), near)
-        return np.searchsorted(self.x, up.astype(np.float32), side="left")
+        """Per edge (rows) and class (columns: background, signal): how many of the class's events
+        score below it, as numpy.searchsorted(sorted scores, edges, side='left') in float64."""
+        return np.stack([_below(self.x[c], edges) for c in (BACKGROUND, SIGNAL)], axis=1)
+
+
+def _below(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """np.searchsorted(x, edges, side='left') as float64 would compare, without a float64 copy of
+    float32 scores: for float32 x, x < e exactly when x < the smallest float32 >= e."""
+    edges = np.asarray(edges, float)
+    if x.dtype != np.float32:
+        return np.searchsorted(x, edges, side="left")
+    with np.errstate(over="ignore"):
+        near = edges.astype(np.float32)
+    up = np.where(near.astype(float) < edges, np.nextafter(near, np.float32(np.inf)), near)
+    return np.searchsorted(x, up.astype(np.float32), side="left")
