@@ -123,9 +123,9 @@ int64_t pnetviz_first_empty(const uint64_t *grid, int64_t cells, int64_t words, 
 }
 #define PNETVIZ_EXPORT_RUNS(NAME, S, W)                                                                       \
    void pnetviz_##NAME(const S *score, const W *weight, const uint8_t *is_signal, size_t n, S *x_sig, W *w_sig,    \
-                       uint32_t *i_sig, S *x_bkg, W *w_bkg, uint32_t *i_bkg)                                        \
+                       uint32_t *i_sig, S *x_bkg, W *w_bkg, uint32_t *i_bkg, int with_index)                        \
    {                                                                                                           \
-      pnetviz::NAME(score, weight, is_signal, n, x_sig, w_sig, i_sig, x_bkg, w_bkg, i_bkg);                   \
+      pnetviz::NAME(score, weight, is_signal, n, x_sig, w_sig, i_sig, x_bkg, w_bkg, i_bkg, with_index);       \
    }
 PNETVIZ_EXPORT_RUNS(class_runs_f32_w32, float, float)
 PNETVIZ_EXPORT_RUNS(class_runs_f32_w64, float, double)

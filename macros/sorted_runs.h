@@ -42,21 +42,29 @@ inline Score asc_value(Key k)
    return static_cast<Score>(key_value(Key(~k)));
 }
 
-template <typename Key>
-struct KeyIndex {
+// A record of the sort: the key, the weight and (when asked for) the input index.
+template <typename Key, typename W, bool Indexed>
+struct __attribute__((packed)) RunRecord {
    Key key;
+   W weight;
    std::uint32_t index;
 };
+template <typename Key, typename W>
+struct __attribute__((packed)) RunRecord<Key, W, false> {
+   Key key;
+   W weight;
+};
 
-// Both classes' runs (c = 1 signal, 0 background): x[c], w[c], index[c] hold the class's
-// scores, weights and input indices by increasing score, stable; each sized by the class's
-// number of events (every event, zero weights too). n < 2^32.
-template <typename Score, typename W>
+// Both classes' runs (c = 1 signal, 0 background): x[c], w[c] (and index[c] when Indexed) hold
+// the class's scores, weights and input indices by increasing score, stable; each sized by the
+// class's number of events (every event, zero weights too). The records carry the weight, so
+// that no pass reads the inputs out of order. n < 2^32.
+template <bool Indexed, typename Score, typename W>
 void class_runs(const Score *score, const W *weight, const std::uint8_t *is_signal, std::size_t n, Score *const *x,
                 W *const *w, std::uint32_t *const *index)
 {
    using Key = decltype(asc_key(Score()));
-   using R = KeyIndex<Key>;
+   using R = RunRecord<Key, W, Indexed>;
    constexpr int P = kSplitPasses<Key>;
    std::vector<std::uint32_t> counts(2 * P * kSplitBuckets, 0);
    std::size_t size[2] = {0, 0};
@@ -87,25 +95,30 @@ void class_runs(const Score *score, const W *weight, const std::uint8_t *is_sign
       if (q[c] >= 2) buf[c][0] = make_array<R>(size[c]);
       if (q[c] >= 3) buf[c][1] = make_array<R>(size[c]);
    }
-   auto out = [&](int c, std::size_t at, Key k, std::uint32_t i) {
+   auto out = [&](int c, std::size_t at, Key k, W wt, std::uint32_t i) {
       x[c][at] = asc_value<Score>(k);
-      w[c][at] = weight[i];
-      index[c][at] = i;
+      w[c][at] = wt;
+      if constexpr (Indexed) index[c][at] = i;
+   };
+   auto record = [](Key k, W wt, std::uint32_t i) {
+      if constexpr (Indexed)
+         return R{k, wt, i};
+      else
+         return R{k, wt};
    };
    // the first pass reads the inputs: into the run itself when it is the only one, else records
    for (std::size_t i = 0; i < n; ++i) {
       const int c = is_signal[i] ? 1 : 0;
       const Key k = asc_key(score[i]);
       if (q[c] == 0) {
-         out(c, fill[c]++, k, std::uint32_t(i));
+         out(c, fill[c]++, k, weight[i], std::uint32_t(i));
          continue;
       }
-      const std::uint32_t at =
-         counts[(c * P + passes[c][0]) * kSplitBuckets + split_digit(k, passes[c][0])]++;
+      const std::uint32_t at = counts[(c * P + passes[c][0]) * kSplitBuckets + split_digit(k, passes[c][0])]++;
       if (q[c] == 1)
-         out(c, at, k, std::uint32_t(i));
+         out(c, at, k, weight[i], std::uint32_t(i));
       else
-         buf[c][0][at] = R{k, std::uint32_t(i)};
+         buf[c][0][at] = record(k, weight[i], std::uint32_t(i));
    }
    for (int c = 0; c < 2; ++c) {
       for (int j = 1; j < q[c]; ++j) {
@@ -114,11 +127,14 @@ void class_runs(const Score *score, const W *weight, const std::uint8_t *is_sign
          std::uint32_t *cc = counts.data() + (c * P + passes[c][j]) * kSplitBuckets;
          const bool last = j == q[c] - 1;
          for (std::size_t i = 0; i < size[c]; ++i) {
-            const std::uint32_t at = cc[split_digit(src[i].key, passes[c][j])]++;
-            if (last)
-               out(c, at, src[i].key, src[i].index);
+            const R r = src[i];
+            const std::uint32_t at = cc[split_digit(r.key, passes[c][j])]++;
+            if (!last)
+               dst[at] = r;
+            else if constexpr (Indexed)
+               out(c, at, r.key, r.weight, r.index);
             else
-               dst[at] = src[i];
+               out(c, at, r.key, r.weight, 0);
          }
       }
    }
@@ -170,14 +186,18 @@ std::size_t run_quantiles(const W *w, std::size_t n, std::size_t k, std::int64_t
 
 } // namespace detail
 
+// with_index = 0: i_sig and i_bkg are not written (may be any pointer)
 #define PNETVIZ_CLASS_RUNS(NAME, S, W)                                                                         \
    inline void NAME(const S *score, const W *weight, const std::uint8_t *is_signal, std::size_t n, S *x_sig,   \
-                    W *w_sig, std::uint32_t *i_sig, S *x_bkg, W *w_bkg, std::uint32_t *i_bkg)                   \
+                    W *w_sig, std::uint32_t *i_sig, S *x_bkg, W *w_bkg, std::uint32_t *i_bkg, int with_index)   \
    {                                                                                                           \
       S *const x[2] = {x_bkg, x_sig};                                                                          \
       W *const w[2] = {w_bkg, w_sig};                                                                          \
       std::uint32_t *const i[2] = {i_bkg, i_sig};                                                              \
-      detail::class_runs<S, W>(score, weight, is_signal, n, x, w, i);                                          \
+      if (with_index)                                                                                          \
+         detail::class_runs<true, S, W>(score, weight, is_signal, n, x, w, i);                                 \
+      else                                                                                                     \
+         detail::class_runs<false, S, W>(score, weight, is_signal, n, x, w, i);                                \
    }
 PNETVIZ_CLASS_RUNS(class_runs_f32_w32, float, float)
 PNETVIZ_CLASS_RUNS(class_runs_f32_w64, float, double)

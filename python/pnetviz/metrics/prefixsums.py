@@ -33,24 +33,31 @@ def _code(values: np.ndarray) -> str:
     return "32" if values.dtype == np.float32 else "64"
 
 
-def class_runs(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray):
-    """Per class (BACKGROUND, SIGNAL): its scores, weights and input indices by increasing score, stable."""
+def class_runs(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, with_index: bool = False) -> list[tuple]:
+    """Per class (BACKGROUND, SIGNAL): its scores, weights and (with_index) input indices, else None,
+    by increasing score, stable."""
     x, w = _dtype(scores), _dtype(weights)
     sig = np.ascontiguousarray(np.asarray(is_signal, bool)).view(np.uint8)
     n = x.size
     if sig.size != n or w.size != n:
         raise ValueError(f"scores ({n}), flags ({sig.size}) and weights ({w.size}) differ in length")
     n_sig = int(np.count_nonzero(sig))
-    runs = [(np.empty(size, x.dtype), np.empty(size, w.dtype), np.empty(size, np.uint32)) for size in (n - n_sig, n_sig)]
-    kernel = getattr(kernels(), f"class_runs_f{_code(x)}_w{_code(w)}")
-    kernel(x, w, sig, n, *runs[SIGNAL], *runs[BACKGROUND])
-    return runs
+    sizes = (n - n_sig, n_sig)
+    # at least one entry each: cling's binding takes no empty array for a pointer
+    runs = [(np.empty(max(size, 1), x.dtype), np.empty(max(size, 1), w.dtype),
+             np.empty(max(size, 1) if with_index else 1, np.uint32)) for size in sizes]  # fmt: skip
+    if n:
+        kernel = getattr(kernels(), f"class_runs_f{_code(x)}_w{_code(w)}")
+        kernel(x, w, sig, n, *runs[SIGNAL], *runs[BACKGROUND], int(with_index))
+    return [(x[:size], w[:size], i[:size] if with_index else None) for (x, w, i), size in zip(runs, sizes, strict=True)]
 
 
 def run_quantiles(x: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:
     """metrics.binning.weighted_quantiles (|w|) of one run: the k - 1 inner quantiles' scores (float64)."""
-    at = np.empty(max(k - 1, 0), np.int64)
-    m = int(getattr(kernels(), f"run_quantiles_w{_code(w)}")(w, w.size, max(k, 0), at))
+    if w.size == 0 or k < 2:
+        return np.empty(0)
+    at = np.empty(k - 1, np.int64)
+    m = int(getattr(kernels(), f"run_quantiles_w{_code(w)}")(w, w.size, k, at))
     return np.asarray(x[at[:m]], float)
 
 
@@ -64,7 +71,7 @@ class SortedSums:
     def __init__(self, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
                  scale: tuple[float, float], classes: np.ndarray | None = None) -> None:  # fmt: skip
         self.scale = scale
-        runs = class_runs(scores, is_signal, weights)
+        runs = class_runs(scores, is_signal, weights, with_index=classes is not None)
         self.x = [x for x, _, _ in runs]
         self.w = [w for _, w, _ in runs]
         self.n = np.array([x.size for x in self.x], np.int64)  # (background, signal)
@@ -88,8 +95,8 @@ class SortedSums:
         for c, scale in ((SIGNAL, self.scale[0]), (BACKGROUND, self.scale[1])):
             wanted, back = np.unique(positions[:, c], return_inverse=True)
             total, squares = np.empty(wanted.size), np.empty(wanted.size)
-            w = self.w[c]
-            getattr(kernels(), f"run_sums_w{_code(w)}")(w, w.size, float(scale), wanted, wanted.size, total, squares)
+            w = self.w[c] if self.w[c].size else np.zeros(1, self.w[c].dtype)  # no empty array for cling
+            getattr(kernels(), f"run_sums_w{_code(w)}")(w, self.w[c].size, float(scale), wanted, wanted.size, total, squares)
             if c == SIGNAL:
                 out[:, 0] = total[back.ravel()]
             else:
