@@ -47,7 +47,7 @@ def test_rows_equal_the_full_table_bit_for_bit(n, with_classes, dtype):
     got = table.rows(per_class(sig_sorted, positions))
     assert got.shape == (positions.size, expected.shape[1])
     assert np.array_equal(got, expected[positions])  # exact, not close: the same sums in the same order
-    assert np.array_equal(table.total(), expected[-1])
+    assert np.array_equal(table.total, expected[-1])
 
 
 def test_rows_sum_in_float64_from_float32_weights():

@@ -95,7 +95,7 @@ class Events:
         terms = np.where(np.isfinite(terms) & (s + b > 0), terms, 0.0)
         starts = np.cumsum([0] + [e.size - 1 for e in edge_sets[:-1]])
         totals, fewest = np.add.reduceat(terms, starts), np.minimum.reduceat(nb, starts)
-        signal = float(self._sums.total()[0])
+        signal = float(self._sums.total[0])
         return _reported(objective, totals, signal), fewest.astype(np.int64).tolist()
 
 

@@ -16,6 +16,8 @@ starts at +0.0), and the kernel adds them one after the other from +0.0 (run_sum
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pnetviz.io.kernels import kernels
@@ -106,8 +108,9 @@ class SortedSums:
             out[:, 4 + j] = np.searchsorted(at, positions[:, BACKGROUND], side="left")
         return out
 
+    @functools.cached_property
     def total(self) -> np.ndarray:
-        """The row of every event."""
+        """The row of every event (computed once)."""
         return self.rows(self.n[None, :])[0]
 
     def positions(self, edges: np.ndarray) -> np.ndarray:
