@@ -81,3 +81,27 @@ def test_reported_values_without_signal_fail_as_report_value_does():
     with pytest.raises(ZeroDivisionError):
         fb._reported("binned_fip", np.array([1.0]), 0.0)
     assert np.isnan(fb._reported("binned_fip", np.array([math.nan]), 0.0)[0])
+
+
+@pytest.mark.parametrize(("score_dtype", "weight_dtype"), [(np.float32, np.float32), (np.float64, np.float64)])
+def test_fine_edges_and_sums_from_the_sorted_runs_are_those_of_the_argsort(score_dtype, weight_dtype):
+    """Events.fine_edges and Events.sums (the kernel's sorted runs, no argsort) give the bits of
+    binning.fine_edges and of the prefix table numpy.cumsum made over the stable argsort (issue 55)."""
+    rng = np.random.default_rng(11)
+    n = 30_000
+    y = rng.random(n) < 0.35
+    x = np.round(np.clip(rng.normal(0.4 + 0.3 * y, 0.2), 0.0, 1.0), 3).astype(score_dtype)  # ties, 0 and 1
+    w = rng.normal(1.0, 0.8, n).astype(weight_dtype)  # negative weights
+    w[rng.random(n) < 0.02] = 0.0
+    scale = (0.37, 12.5)
+    events = fb.Events(x, y, w, scale)
+    edges = events.fine_edges(500)
+    assert edges.tobytes() == bn.fine_edges(x, y, w, 500).tobytes()
+    order = np.argsort(x, kind="stable")
+    sig, v = y[order], np.asarray(w, float)[order]
+    table = np.cumsum(np.column_stack([np.where(sig, v * scale[0], 0.0), np.where(sig, 0.0, v * scale[1]),
+                                       (~sig).astype(float), np.where(sig, 0.0, (v * scale[1]) ** 2)]), axis=0)  # fmt: skip
+    table = np.vstack([np.zeros(4), table])
+    pos = np.searchsorted(x[order].astype(float), edges, side="left")
+    pos[0], pos[-1] = 0, n
+    assert events.sums(edges).tobytes() == (table[pos[1:]] - table[pos[:-1]]).tobytes()
