@@ -19,10 +19,15 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "roc_keys.h"
 #include "roc_split.h"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace pnetviz {
 namespace detail {
@@ -41,6 +46,55 @@ inline Score asc_value(Key k)
 {
    return static_cast<Score>(key_value(Key(~k)));
 }
+
+// Scratch records mapped from the system and unmapped when done: memory a sort of 1e7 events
+// takes for a moment goes back to the system, not to malloc's heap (where glibc keeps blocks
+// under its 32 MB mmap threshold, and the process's peak RSS later grows by them).
+template <typename T>
+class Scratch {
+public:
+   Scratch() = default;
+   explicit Scratch(std::size_t n) : bytes_((n > 0 ? n : 1) * sizeof(T))
+   {
+#ifdef __linux__
+      void *p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+         madvise(p, bytes_, MADV_HUGEPAGE);
+#endif
+         p_ = static_cast<T *>(p);
+         return;
+      }
+#endif
+      heap_ = make_array<T>(n);
+      p_ = heap_.get();
+   }
+   Scratch(const Scratch &) = delete;
+   Scratch &operator=(const Scratch &) = delete;
+   Scratch &operator=(Scratch &&o) noexcept
+   {
+      release();
+      p_ = o.p_, bytes_ = o.bytes_, heap_ = std::move(o.heap_);
+      o.p_ = nullptr;
+      return *this;
+   }
+   ~Scratch() { release(); }
+   T *get() const { return p_; }
+   T &operator[](std::size_t i) const { return p_[i]; }
+
+private:
+   void release()
+   {
+#ifdef __linux__
+      if (p_ && !heap_) munmap(p_, bytes_);
+#endif
+      p_ = nullptr;
+      heap_.reset();
+   }
+   T *p_ = nullptr;
+   std::size_t bytes_ = 0;
+   Buffer<T> heap_;
+};
 
 // A record of the sort: the key, the weight and (when asked for) the input index.
 template <typename Key, typename W, bool Indexed>
@@ -79,7 +133,7 @@ void class_runs(const Score *score, const W *weight, const std::uint8_t *is_sign
    }
    int passes[2][P], q[2] = {0, 0};
    std::uint32_t fill[2] = {0, 0}; // a class of one key: its events in input order
-   Buffer<R> buf[2][2];
+   Scratch<R> buf[2][2];
    for (int c = 0; c < 2; ++c) {
       for (int p = 0; p < P && size[c] > 0; ++p) {
          std::uint32_t *cc = counts.data() + (c * P + p) * kSplitBuckets;
@@ -92,8 +146,8 @@ void class_runs(const Score *score, const W *weight, const std::uint8_t *is_sign
          }
          passes[c][q[c]++] = p;
       }
-      if (q[c] >= 2) buf[c][0] = make_array<R>(size[c]);
-      if (q[c] >= 3) buf[c][1] = make_array<R>(size[c]);
+      if (q[c] >= 2) buf[c][0] = Scratch<R>(size[c]);
+      if (q[c] >= 3) buf[c][1] = Scratch<R>(size[c]);
    }
    auto out = [&](int c, std::size_t at, Key k, W wt, std::uint32_t i) {
       x[c][at] = asc_value<Score>(k);
