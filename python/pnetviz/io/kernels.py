@@ -35,10 +35,12 @@ from pnetviz.io.native import _private_dir, built, cache_dir, source_key
 from pnetviz.rootenv import MACRO_DIR, compiled
 
 SOURCE = "kernels.cxx"
-HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h", "sorted_runs.h")
+HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h",
+           "sorted_runs.h")
 
 # argument codes: an array of that dtype (a pointer), or a scalar of that C type
-_ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "u4*": np.uint32, "i4*": np.int32, "i8*": np.int64, "u8*": np.uint64}
+_ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "u4*": np.uint32, "i4*": np.int32, "i8*": np.int64,
+           "u8*": np.uint64}
 _SCALARS = {"z": ctypes.c_size_t, "i": ctypes.c_int, "q": ctypes.c_int64, "u": ctypes.c_uint64, "d": ctypes.c_double,
             "p": ctypes.c_size_t}  # fmt: skip
 _RESULTS = {"v": None, "z": ctypes.c_size_t, "i": ctypes.c_int, "q": ctypes.c_int64}
