@@ -120,7 +120,7 @@ def test_floats_stored_narrow_where_exact_flags_deflated(tmp_path):
     inexact = np.array([0.1, 1.0, 2.0])  # 0.1 is not a float32
     test = oof.Split(np.array([0.1, 0.7, 0.9], np.float32), np.array([False, False, True]), exact, exact * 2,
                      {"jes": (exact, inexact)})  # fmt: skip
-    choice = oof.Split(np.array([0.2, 0.8]), np.array([False, True]), inexact, inexact, {"jes": (inexact, exact)})
+    choice = oof.Split(np.array([0.2, 0.8, 0.4]), np.array([False, True, True]), inexact, inexact, {"jes": (inexact, exact)})
     outoffold.store(tmp_path, {"S vs B": {"prefix": "", "background": "B", "pair": oof.FoldPair(test, choice, "valid")}})
     with np.load(tmp_path / outoffold.EVENTS_FILE) as data:
         stored = {k: data[k].dtype for k in data.files}
