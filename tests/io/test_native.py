@@ -208,3 +208,52 @@ def test_a_damaged_zlib_basket_is_the_same_read_error_both_ways(compressed_files
         messages.append(str(err.value))
     first = f"damaged: read error at entry {branch.first[3]}"  # ROOT's path adds the errors ROOT printed
     assert all(first in m for m in messages) and messages[0].split(first)[0] == messages[1].split(first)[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_class_sums_equal_bincount(dtype, use_cache, built_cache):
+    """Events and sum of |w| per class in one pass equal numpy's bincount (bit for bit: the same
+    order of additions); labels outside [0, n_classes) are counted apart, not summed."""
+    use_cache(built_cache)
+    rng = np.random.default_rng(8)
+    labels = rng.integers(0, 4, 10_001).astype(dtype)
+    weights = rng.normal(0.3, 1.0, labels.size)
+    counts, sums, outside = native.class_sums(labels, weights, 4)
+    assert outside == 0 and counts.tolist() == np.bincount(labels.astype(np.intp), minlength=4).tolist()
+    assert sums.tolist() == np.bincount(labels.astype(np.intp), weights=np.abs(weights), minlength=4).tolist()
+    labels[[5, 70]] = [3, 200] if np.dtype(dtype).kind == "u" or np.dtype(dtype).itemsize > 1 else [3, 100]
+    if np.dtype(dtype).kind == "i":
+        labels[9] = -1
+    counts, sums, outside = native.class_sums(labels, weights, 4)
+    kept = (labels >= 0) & (labels < 4)
+    assert outside == int((~kept).sum()) == (2 if np.dtype(dtype).kind == "i" else 1)
+    assert counts.tolist() == np.bincount(labels[kept].astype(np.intp), minlength=4).tolist()
+    assert np.allclose(sums, np.bincount(labels[kept].astype(np.intp), weights=np.abs(weights[kept]), minlength=4), rtol=1e-12)
+    assert native.class_sums(labels.astype(np.float32), weights, 4) is None  # not integers: numpy's path
+
+
+@pytest.mark.slow
+def test_validate_with_and_without_the_library_gives_the_same_errors(use_cache, built_cache, tmp_path, monkeypatch):
+    """ntuple.validate: an empty class, zero total weight and labels outside the list are the same
+    InputError through the library's class sums and through numpy's bincount."""
+    from pnetviz.io.ntuple import Predictions, validate  # noqa: PLC0415
+
+    def preds(label, weight):
+        n = len(label)
+        return Predictions(tmp_path / "p.root", ("signal", "bkg"), np.array(label, np.int32), {"signal": np.full(n, 0.5, np.float32)},
+                           np.array(weight, float), {"train": np.ones(n, bool), "test": np.ones(n, bool)})  # fmt: skip
+
+    cases = [(([0, 0, 0], [1.0, 1.0, 1.0]), r"class 'bkg' \(true_label == 1\) has no events"),
+             (([0, 1, 1], [1.0, 0.0, 0.0]), "class 'bkg' has zero total weight"),
+             (([0, 1, 5, -2], [1.0] * 4), "values -2, 5 outside the class list")]  # fmt: skip
+    use_cache(built_cache)
+    library, answers = native.class_sums, []
+    for sums in (lambda *args: answers.append(library(*args)) or answers[-1], lambda *args: None):  # the library, numpy
+        monkeypatch.setattr(native, "class_sums", sums)
+        for (label, weight), message in cases:
+            with pytest.raises(InputError, match=message):
+                validate(preds(label, weight))
+        validate(preds([0, 1, 1], [1.0, -2.0, 0.5]))  # valid: signed weights
+    assert len(answers) == 4 and all(a is not None for a in answers)  # the library answered each time
+    assert answers[-1][0].tolist() == [1, 2] and answers[-1][1].tolist() == [1.0, 2.5]
