@@ -56,7 +56,7 @@ def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
     is_signal = preds.label[sel] == 0
     if not is_signal.any() or is_signal.all():
         return None
-    weights = mode_weights(preds.weight[sel], mode).astype(float)
+    weights = np.asarray(mode_weights(preds.weight[sel], mode), float)  # float64 already: no copy
     return oof.Split(np.asarray(scores[sel]), is_signal, weights if factor is None else weights * factor[sel])
 
 
