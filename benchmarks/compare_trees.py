@@ -10,7 +10,10 @@ every other binary file byte for byte; every `.root` file object by object as RO
 its creation time and UUID, so they differ between two writes of the same objects), without the
 global colour table and palette a canvas's JSON carries (`without_colour_table`: ROOT writes
 its process's table there, not the file's); every text
-file (json, csv, tex, txt, html, md, js, css, svg) byte for byte after the normalisation below.
+file (json, csv, tex, txt, html, md, js, css, svg) byte for byte after the normalisation below;
+every `.npz` (out_of_fold_events.npz) that differs in its bytes array by array (`compare_npz`:
+the same names, shapes, kinds and numbers; a float32 array equals a float64 one holding the same
+numbers, as issue 55 stores them, and the zip's compression of a member is not compared).
 Prints one line per difference (at most --show per kind, then a count) and exits 1 if there is
 one, 0 if none, 2 if A or B is not a directory.
 
@@ -160,7 +163,7 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
     fa, fb = files(a), files(b)
     side_a, side_b = list(places[0::2]), list(places[1::2])
     out: dict[str, list[str]] = {"only in A": sorted(set(fa) - set(fb)), "only in B": sorted(set(fb) - set(fa)),
-                                 "bytes": [], "text": [], "root": []}  # fmt: skip
+                                 "bytes": [], "text": [], "root": [], "npz": []}  # fmt: skip
     for rel in sorted(set(fa) & set(fb)):
         pa, pb = fa[rel], fb[rel]
         if pa.is_symlink() or pb.is_symlink():
@@ -178,12 +181,32 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
             na, nb = normalised(da, side_a, kind), normalised(db, side_b, kind)
             if na != nb:
                 out["text"].append(f"{rel}: {first_difference(na, nb)}")
+        elif suffix == ".npz":
+            out["npz"] += compare_npz(rel, pa, pb)
         elif suffix == ".pdf" and normalised(da, side_a, "pdf") == normalised(db, side_b, "pdf"):
             continue
         else:
             out["bytes"].append(f"{rel}: {len(da)} vs {len(db)} bytes" + ("" if len(da) != len(db) else
                                 f", first at byte {next(i for i, (x, y) in enumerate(zip(da, db)) if x != y)}"))
     return out
+
+
+def compare_npz(rel: str, pa: Path, pb: Path) -> list[str]:
+    """Two .npz files array by array: the same names, and per array the same shape, kind (float,
+    bool, integer, text) and numbers (np.array_equal: float32 and float64 compare by value)."""
+    import numpy as np  # noqa: PLC0415 - only for trees that hold .npz files
+
+    try:
+        with np.load(pa, allow_pickle=False) as za, np.load(pb, allow_pickle=False) as zb:
+            na, nb = set(za.files), set(zb.files)
+            out = [f"{rel}: array {n} only in {'A' if n in na else 'B'}" for n in sorted(na ^ nb)]
+            for name in sorted(na & nb):
+                x, y = za[name], zb[name]
+                if x.shape != y.shape or x.dtype.kind != y.dtype.kind or not np.array_equal(x, y):
+                    out.append(f"{rel}: array {name} differs ({x.dtype}{list(x.shape)} vs {y.dtype}{list(y.shape)})")
+            return out
+    except (OSError, ValueError) as err:
+        return [f"{rel}: not a readable .npz on one side ({err})"]
 
 
 def first_difference(a: bytes, b: bytes) -> str:

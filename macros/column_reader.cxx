@@ -5,6 +5,8 @@
 // 1e7 entries: see benchmarks/README.md, issue 36). Same source, same values as the cling path.
 #include "column_reader.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -85,6 +87,49 @@ int pnetviz_describe(const char *path, const char *tree, char *text, long long t
       return 0;
    } catch (...) {
       return 2;
+   }
+}
+
+} // extern "C"
+
+namespace {
+template <typename T>
+long long class_sums(const T *labels, const double *w, long long n, int nclasses, long long *counts, double *sums)
+{
+   long long outside = 0;
+   for (long long i = 0; i < n; ++i) {
+      const T label = labels[i];
+      if (label < T(0) || static_cast<unsigned long long>(label) >= static_cast<unsigned long long>(nclasses)) {
+         ++outside;
+         continue;
+      }
+      ++counts[label];
+      sums[label] += std::fabs(w[i]);
+   }
+   return outside;
+}
+} // namespace
+
+extern "C" {
+
+// Per class c in [0, nclasses): events with labels[i] == c (counts) and the sum of |w[i]| over
+// them in entry order (sums: what numpy's bincount gives, bit for bit); `labels`: n integers of
+// `size` bytes (1, 2, 4, 8), signed or not. Returns the labels outside [0, nclasses) (not
+// counted), -1 for a size it does not take. One pass, no copies (pnetviz.io.ntuple.validate).
+long long pnetviz_class_sums(const void *labels, int size, int is_signed, const double *w, long long n, int nclasses,
+                             long long *counts, double *sums)
+{
+   for (int c = 0; c < nclasses; ++c) counts[c] = 0, sums[c] = 0.0;
+   switch (size * (is_signed ? 1 : -1)) {
+   case 1: return class_sums(static_cast<const std::int8_t *>(labels), w, n, nclasses, counts, sums);
+   case -1: return class_sums(static_cast<const std::uint8_t *>(labels), w, n, nclasses, counts, sums);
+   case 2: return class_sums(static_cast<const std::int16_t *>(labels), w, n, nclasses, counts, sums);
+   case -2: return class_sums(static_cast<const std::uint16_t *>(labels), w, n, nclasses, counts, sums);
+   case 4: return class_sums(static_cast<const std::int32_t *>(labels), w, n, nclasses, counts, sums);
+   case -4: return class_sums(static_cast<const std::uint32_t *>(labels), w, n, nclasses, counts, sums);
+   case 8: return class_sums(static_cast<const std::int64_t *>(labels), w, n, nclasses, counts, sums);
+   case -8: return class_sums(static_cast<const std::uint64_t *>(labels), w, n, nclasses, counts, sums);
+   default: return -1;
    }
 }
 

@@ -130,3 +130,20 @@ def test_not_a_directory_is_one_line_and_exit_2(ct, tmp_path, capsys):
     assert ct.main([str(tmp_path / "missing"), str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == (f"compare_trees: {tmp_path / 'missing'}: not a directory. Fix: give the "
                                                "--plots-dir of two runs.")  # fmt: skip
+
+
+def test_npz_compared_array_by_array(ct, tmp_path):
+    """A .npz whose bytes differ is compared by its arrays: float32 and float64 holding the same
+    numbers, or a member stored rather than deflated, are equal; another number, a missing array
+    or another kind (bool against float) is a difference naming the array."""
+    import numpy as np  # noqa: PLC0415
+
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    np.savez_compressed(a, w=np.array([0.5, 0.25, 3.0]), flag=np.array([True, False]), meta=np.array('{"format": 1}'))
+    np.savez(b, w=np.array([0.5, 0.25, 3.0], np.float32), flag=np.array([True, False]), meta=np.array('{"format": 1}'))
+    assert a.read_bytes() != b.read_bytes() and ct.compare_npz("x.npz", a, b) == []
+    np.savez(b, w=np.array([0.5, 0.25, 3.5]), flag=np.array([1.0, 0.0]))
+    assert ct.compare_npz("x.npz", a, b) == ["x.npz: array meta only in A", "x.npz: array flag differs (bool[2] vs float64[2])",
+                                             "x.npz: array w differs (float64[3] vs float64[3])"]  # fmt: skip
+    b.write_bytes(b"PK not a zip")
+    assert ct.compare_npz("x.npz", a, b)[0].startswith("x.npz: not a readable .npz on one side")

@@ -110,3 +110,27 @@ def test_limit_columns_from_the_ntuple_columns():
     assert list(got["systs"]) == ["jes"]  # an Up without its Down is not a systematic
     up, down = got["systs"]["jes"]
     assert up.tolist() == [3.0, 2.0, 0.0] and down.tolist() == [1.0, 0.5, 0.0]  # |w| x variation / nominal
+
+
+def test_floats_stored_narrow_where_exact_flags_deflated(tmp_path):
+    """Weights that float32 holds exactly (|w| of a float branch) are stored as float32, others as
+    float64; both read back as float64 with the same numbers. Only the 1-byte flags are deflated."""
+    exact = np.array([0.5, 0.02106134034693241, 3.0])  # float32 numbers held as float64
+    assert np.float32(exact[1]) == exact[1]
+    inexact = np.array([0.1, 1.0, 2.0])  # 0.1 is not a float32
+    test = oof.Split(np.array([0.1, 0.7, 0.9], np.float32), np.array([False, False, True]), exact, exact * 2,
+                     {"jes": (exact, inexact)})  # fmt: skip
+    choice = oof.Split(np.array([0.2, 0.8, 0.4]), np.array([False, True, True]), inexact, inexact, {"jes": (inexact, exact)})
+    outoffold.store(tmp_path, {"S vs B": {"prefix": "", "background": "B", "pair": oof.FoldPair(test, choice, "valid")}})
+    with np.load(tmp_path / outoffold.EVENTS_FILE) as data:
+        stored = {k: data[k].dtype for k in data.files}
+    assert stored["p0_test_weights"] == np.float32 and stored["p0_test_mass"] == np.float32
+    assert stored["p0_choice_weights"] == np.float64 and stored["p0_test_syst0_down"] == np.float64
+    assert stored["p0_test_scores"] == np.float32 and stored["p0_choice_scores"] == np.float64
+    with zipfile.ZipFile(tmp_path / outoffold.EVENTS_FILE) as z:
+        kinds = {i.filename: i.compress_type for i in z.infolist()}
+    assert kinds["p0_test_signal.npy"] == zipfile.ZIP_DEFLATED and kinds["p0_test_weights.npy"] == zipfile.ZIP_STORED
+    back = outoffold.load(tmp_path)["S vs B"]["pair"]
+    for got, want in ((back.test.weights, exact), (back.test.mass, exact * 2), (back.choice.weights, inexact),
+                      (back.test.systs["jes"][0], exact), (back.test.systs["jes"][1], inexact)):  # fmt: skip
+        assert got.dtype == np.float64 and got.tolist() == want.tolist()

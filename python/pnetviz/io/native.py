@@ -5,7 +5,8 @@ declaration (TTree.h, TFile.h, std::thread, ...) was part of every start-up; mea
 entries and 9 columns on the 2-core VM (benchmarks/README.md, issue 36) that was most of the gap
 to uproot in a fresh process, while the read itself was as fast. Here `macros/column_reader.cxx`
 (the read, and `describe`: branch types and basket tables in one call) is compiled by the system's C++ compiler under ROOT's own flags, once, into
-`<cache>/reader-<key>.so`, and called through ctypes: no cling for the read at all.
+`<cache>/reader-<key>.so`, and called through ctypes: no cling for the read at all. The same
+library counts the events and sums |w| per class for the reader's validation (`class_sums`).
 
 Cache: $PNETVIZ_CACHE, else $XDG_CACHE_HOME/pnetviz, else ~/.cache/pnetviz; a directory owned by
 the user and writable by nobody else (a library loaded from it runs as the user). The key is a
@@ -161,10 +162,11 @@ def built(directory: Path, stem: str, key: str, commands: Sequence[Callable[[Pat
 
 
 class Native(NamedTuple):
-    """The library's two entry points (ctypes functions)."""
+    """The library's entry points (ctypes functions)."""
 
     read: Callable  # pnetviz_read_columns
     describe: Callable  # pnetviz_describe
+    class_sums: Callable  # pnetviz_class_sums
 
 
 @functools.cache
@@ -175,7 +177,7 @@ def _native() -> Native | None:
         if path is None:
             return None
         lib = ctypes.CDLL(str(path))
-        func, describe = lib.pnetviz_read_columns, lib.pnetviz_describe
+        func, describe, sums = lib.pnetviz_read_columns, lib.pnetviz_describe, lib.pnetviz_class_sums
     except Exception:  # noqa: BLE001 - whatever stops the library (no home directory, an older ROOT's API, a bad .so): cling
         return None
     func.restype = ctypes.c_int
@@ -185,7 +187,10 @@ def _native() -> Native | None:
     describe.restype = ctypes.c_int
     describe.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_void_p,
                          ctypes.c_longlong, ctypes.c_void_p]  # fmt: skip
-    return Native(func, describe)
+    sums.restype = ctypes.c_longlong
+    sums.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int,
+                     ctypes.c_void_p, ctypes.c_void_p]  # fmt: skip
+    return Native(func, describe, sums)
 
 
 @functools.cache
@@ -216,6 +221,20 @@ def read_columns(path: str, tree: str, names: Sequence[str], pointers: np.ndarra
     if code == 2:
         raise ReaderFailure(text)
     return text
+
+
+def class_sums(labels: np.ndarray, weights: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """(events per class, sum of |weight| per class, labels outside [0, n_classes)) in one pass
+    over integer `labels` and float64 `weights` (the counts and sums as np.bincount gives them);
+    None without the library or for arrays it does not take (then numpy)."""
+    native = _native()
+    if (native is None or labels.dtype.kind not in "iu" or labels.ndim != 1 or not labels.flags.c_contiguous
+            or weights.dtype != np.float64 or not weights.flags.c_contiguous or weights.shape != labels.shape):  # fmt: skip
+        return None
+    counts, sums = np.zeros(n_classes, np.int64), np.zeros(n_classes, np.float64)
+    outside = native.class_sums(labels.ctypes.data, labels.itemsize, int(labels.dtype.kind == "i"), weights.ctypes.data,
+                                labels.size, n_classes, counts.ctypes.data, sums.ctypes.data)  # fmt: skip
+    return None if outside < 0 else (counts, sums, int(outside))
 
 
 class BranchInfo(NamedTuple):

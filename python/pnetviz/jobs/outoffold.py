@@ -6,7 +6,7 @@ the working points, and the one binning for the fit with its templates `fit_binn
 
 Stored rather than re-read: a run of one fold updates the `folds/` set from the stored results of
 the others (jobs.foldsummary), without their ntuples, column mappings or options; the events'
-scores, weights and labels are a few numbers per event (compressed).
+scores, weights and labels are a few numbers per event (9-13 bytes: float32 where that is exact).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pnetviz.metrics.hep import mode_weights
 from pnetviz.output.report import dumps, plain
 
 EVENTS_FILE = "out_of_fold_events.npz"
-ZIP_LEVEL = 1  # deflate level of EVENTS_FILE (store)
+ZIP_LEVEL = 1  # deflate level of the 1-byte arrays of EVENTS_FILE (the floats are stored)
 FILE = "out_of_fold.json"
 FORMAT = 1
 KINDS = ("binary", "multiclass")
@@ -56,7 +56,7 @@ def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
     is_signal = preds.label[sel] == 0
     if not is_signal.any() or is_signal.all():
         return None
-    weights = mode_weights(preds.weight[sel], mode).astype(float)
+    weights = np.asarray(mode_weights(preds.weight[sel], mode), float)  # float64 already: no copy
     return oof.Split(np.asarray(scores[sel]), is_signal, weights if factor is None else weights * factor[sel])
 
 
@@ -105,26 +105,37 @@ def store(directory: Path, pairs: dict[str, dict]) -> None:
             split = getattr(pair, part)
             arrays[f"p{j}_{part}_scores"] = np.asarray(split.scores)
             arrays[f"p{j}_{part}_signal"] = np.asarray(split.is_signal, bool)
-            arrays[f"p{j}_{part}_weights"] = np.asarray(split.weights, float)
+            arrays[f"p{j}_{part}_weights"] = narrowed(split.weights)
             if has_mass:
-                arrays[f"p{j}_{part}_mass"] = np.asarray(split.mass, float)
+                arrays[f"p{j}_{part}_mass"] = narrowed(split.mass)
             for k, syst in enumerate(systs):
-                arrays[f"p{j}_{part}_syst{k}_up"], arrays[f"p{j}_{part}_syst{k}_down"] = (np.asarray(v, float) for v in split.systs[syst])
+                arrays[f"p{j}_{part}_syst{k}_up"], arrays[f"p{j}_{part}_syst{k}_down"] = (narrowed(v) for v in split.systs[syst])
         meta.append({"name": name, "prefix": entry["prefix"], "background": entry["background"],
                      "choice_split": pair.choice_split, "expected": list(pair.expected) if pair.expected else None,
                      "mass": has_mass, "systs": systs})  # fmt: skip
     arrays["meta"] = np.array(json.dumps({"format": FORMAT, "pairs": meta}))
-    # np.savez_compressed's layout (one .npy per array in a deflated zip) with a fixed time stamp:
-    # two runs of the same code write the same bytes (benchmarks/compare_trees.py compares them).
-    # Deflate level 1, not zlib's default 6: 3.5x less CPU (0.41 -> 0.12 s for the 2e5 test events
-    # of a 1e6-event ntuple), 5% more bytes; np.load reads either.
-    with zipfile.ZipFile(Path(directory) / EVENTS_FILE, "w", compression=zipfile.ZIP_DEFLATED) as out:
+    # np.savez's layout (one .npy per array in a zip) with a fixed time stamp: two runs of the same
+    # code write the same bytes (benchmarks/compare_trees.py compares them). Only the 1-byte
+    # arrays (signal flags) are deflated (level 1, to ~0.2 of their size); the floats are stored:
+    # their mantissas do not compress (scores to 0.9 at level 1) and deflating them was nearly all
+    # of the CPU (1e7-event ntuple, 4.3e6 stored events: 0.96 s -> 0.04 s; 34.8 MB -> 35.4 MB
+    # with the weights as float32, benchmarks/README.md). np.load reads either.
+    with zipfile.ZipFile(Path(directory) / EVENTS_FILE, "w") as out:
         for key, value in arrays.items():
+            value = np.asanyarray(value)
             info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_DEFLATED if value.dtype.itemsize == 1 else zipfile.ZIP_STORED
             member = io.BytesIO()
-            np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+            np.lib.format.write_array(member, value, allow_pickle=False)
             out.writestr(info, member.getbuffer(), compresslevel=ZIP_LEVEL)
+
+
+def narrowed(values) -> np.ndarray:
+    """Float values as float32 where that holds every one of them exactly (weights read from a
+    float branch, |w| of them), else as float64: half the bytes, the same numbers (`load` widens)."""
+    values = np.asarray(values, float)
+    narrow = values.astype(np.float32)
+    return narrow if np.array_equal(narrow, values) else values
 
 
 def load(directory: Path) -> dict[str, dict] | None:
@@ -154,12 +165,13 @@ def load(directory: Path) -> dict[str, dict] | None:
 
 def _split(data, j: int, part: str, meta: dict) -> oof.Split:
     """One stored split: its scores, signal flags and weights, and the mass and systematics' weights when stored."""
-    split = oof.Split(*(np.asarray(data[f"p{j}_{part}_{f}"]) for f in FIELDS))
-    mass = np.asarray(data[f"p{j}_{part}_mass"]) if meta.get("mass") is True else None
+    scores, signal, weights = (data[f"p{j}_{part}_{f}"] for f in FIELDS)
+    split = oof.Split(np.asarray(scores), np.asarray(signal), np.asarray(weights, float))  # weights stored as float32 widened
+    mass = np.asarray(data[f"p{j}_{part}_mass"], float) if meta.get("mass") is True else None
     names = meta.get("systs") or []
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ValueError("systs is not a list of names")
-    systs = {n: (np.asarray(data[f"p{j}_{part}_syst{k}_up"]), np.asarray(data[f"p{j}_{part}_syst{k}_down"]))
+    systs = {n: (np.asarray(data[f"p{j}_{part}_syst{k}_up"], float), np.asarray(data[f"p{j}_{part}_syst{k}_down"], float))
              for k, n in enumerate(names)}  # fmt: skip
     if any(a.shape != split.scores.shape for a in [*([mass] if mass is not None else []), *(x for v in systs.values() for x in v)]):
         raise ValueError("mass or systematic arrays of another length")
@@ -173,12 +185,13 @@ def limit_columns(preds, selection: np.ndarray, weights: np.ndarray, mass_column
     """The mass (--mass-column) and each read weight variation's Up/Down weights of the events
     `selection` (a boolean mask of the ntuple, in the split's order): `weights` (the split's)
     times `weight__<syst>Up/Down` over `weight` (1 where the nominal weight is 0)."""
-    nominal = preds.weight[selection]
+    nominal = None  # the selected nominal weights, taken once a variation needs them (2 x 0.04 s at 1e7 events)
     out = {"mass": preds.extra[mass_column][selection] if mass_column and mass_column in preds.extra else None, "systs": {}}
     for branch in preds.extra:
         m = SYST_WEIGHT.match(branch)
         down = f"weight__{m.group(1)}Down" if m else None
         if m and down in preds.extra:
+            nominal = preds.weight[selection] if nominal is None else nominal
             ratio = [np.divide(preds.extra[b][selection], nominal, out=np.ones_like(nominal), where=nominal != 0) for b in (branch, down)]
             out["systs"][m.group(1)] = (weights * ratio[0], weights * ratio[1])
     return out
