@@ -252,6 +252,8 @@ def run(job: BinaryJob) -> RunOutput:
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     if prevalence_note(calibration):
         report["calibration"]["prevalence_note"] = prevalence_note(calibration)
+    for r in [*results.values(), *(r for comp in comparisons for r in comp.results.values())]:
+        r.curve.release_rates()  # the figures and fold curves use them a few times each: not held through them
     binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
     report["binning"] = fitbins.summary(binning)
     prof = None

@@ -178,8 +178,7 @@ def operating_point(eps_s: float, eps_b: float, signal_yield: float, background_
 
 def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
     """(eps_s, eps_b) of the cut score >= threshold."""
-    k = int(np.searchsorted(-curve.thresholds, -threshold, side="right")) - 1  # last threshold >= cut
-    return float(curve.tpr[k]), float(curve.fpr[k])
+    return curve.rates_at(curve.point_at(threshold))  # last threshold >= cut, compared in float64 (float32 thresholds too)
 
 
 def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0, yields: tuple[float, float] | None = None) -> np.ndarray:

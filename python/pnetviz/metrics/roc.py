@@ -29,7 +29,10 @@ class BinaryCurve:
     """Cumulative selected weights at each distinct threshold, thresholds decreasing.
 
     Point 0 is (0, 0) at threshold +inf; the last point selects every event. `auc` is the
-    trapezoidal area of the exact curve (computed in the same pass as the curve).
+    trapezoidal area of the exact curve (computed in the same pass as the curve). The thresholds
+    are float32 where the scores are (the score values themselves: a cut s >= t selects the same
+    events), so a curve holds 20 bytes per point of float32 scores (24 of float64), and 16 more
+    while its rates are kept (`tpr`, `fpr`; `release_rates`).
     """
 
     thresholds: np.ndarray
@@ -46,22 +49,70 @@ class BinaryCurve:
     def total_background(self) -> float:
         return float(self.fps[-1])
 
-    @functools.cached_property
+    @property
     def tpr(self) -> np.ndarray:
-        """Signal efficiency eps_s."""
-        return _rate(self.tps, self.total_signal)
+        """Signal efficiency eps_s (kept after the first use until `release_rates`)."""
+        return self._rate("tpr", self.tps)
 
-    @functools.cached_property
+    @property
     def fpr(self) -> np.ndarray:
-        """Background efficiency eps_b."""
-        return _rate(self.fps, self.total_background)
+        """Background efficiency eps_b (kept after the first use until `release_rates`)."""
+        return self._rate("fpr", self.fps)
+
+    def _rate(self, name: str, cumulative: np.ndarray) -> np.ndarray:
+        cache = self.__dict__  # frozen: the rates and the monotone flags are a cache, not fields
+        if name in cache:
+            return cache[name]
+        if "monotone_" + name not in cache:  # non-negative steps: only rounding can leave [0, 1]
+            cache["monotone_" + name] = _non_decreasing(cumulative)
+        rate = cumulative / float(cumulative[-1])
+        if cache["monotone_" + name]:
+            np.clip(rate, 0.0, 1.0, out=rate)
+        if not cache.get("rates_released"):
+            cache[name] = rate
+        return rate
+
+    def release_rates(self) -> None:
+        """Free the kept rates (16 bytes per point) and compute them at each later use instead (the
+        same values): for a job's last phases, whose few uses do not pay for holding them."""
+        self.__dict__.pop("tpr", None)
+        self.__dict__.pop("fpr", None)
+        self.__dict__["rates_released"] = True
+
+    def rates_at(self, k: int) -> tuple[float, float]:
+        """(tpr[k], fpr[k]), the same values, without the rate arrays."""
+        out = []
+        for name, cumulative in (("tpr", self.tps), ("fpr", self.fps)):
+            if name in self.__dict__:
+                out.append(float(self.__dict__[name][k]))
+                continue
+            if "monotone_" + name not in self.__dict__:
+                self.__dict__["monotone_" + name] = _non_decreasing(cumulative)
+            rate = float(cumulative[k] / cumulative[-1])
+            out.append(min(max(rate, 0.0), 1.0) if self.__dict__["monotone_" + name] else rate)
+        return out[0], out[1]
+
+    def point_at(self, threshold: float) -> int:
+        """The last point whose threshold is >= `threshold` (the point of the cut s >= threshold),
+        by bisection with float64 comparisons: exact whatever the thresholds' dtype, no temporaries.
+        The same as searchsorted(-thresholds, -threshold, side="right") - 1 in float64."""
+        t, x = self.thresholds, float(threshold)
+        lo, hi = 0, t.size
+        if x != x:  # NaN: sorted after every threshold
+            return hi - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if float(t[mid]) >= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo - 1
 
 
-def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
-    rate = cumulative / total
-    if np.all(np.diff(cumulative) >= 0):  # non-negative weights: only rounding can leave [0, 1]
-        np.clip(rate, 0.0, 1.0, out=rate)
-    return rate
+def _non_decreasing(cumulative: np.ndarray) -> bool:
+    """np.all(np.diff(cumulative) >= 0) (finite sums: a - b >= 0 iff a >= b) without the float64
+    difference array."""
+    return bool(np.all(cumulative[1:] >= cumulative[:-1]))
 
 
 def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None,
@@ -101,8 +152,9 @@ def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
     for name, total in (("signal", tps[m - 1]), ("background", fps[m - 1])):
         if total == 0:
             raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
-    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]),
-                       chunks=chunks)  # fmt: skip
+    thresholds = thr[:m].astype(np.float32) if scores.dtype == np.float32 else _shrink(thr, m)  # exact: score values
+    del thr
+    return BinaryCurve(thresholds=thresholds, tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]), chunks=chunks)
 
 
 def _as_uint8_labels(is_signal: np.ndarray) -> np.ndarray:
