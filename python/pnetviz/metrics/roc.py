@@ -198,20 +198,26 @@ def _precision(curve: BinaryCurve) -> np.ndarray:
 
 
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
-    """Precision-recall curve derived from the ROC ingredients (signal positive)."""
-    precision = _precision(curve)
-    recall = curve.tps[1:] / curve.total_signal
-    return PrecisionRecall(
-        precision=np.r_[precision[::-1], 1.0],
-        recall=np.r_[recall[::-1], 0.0],
-        thresholds=curve.thresholds[:0:-1].copy(),
-    )
+    """Precision-recall curve derived from the ROC ingredients (signal positive): the values of
+    `_precision` and tps / total, reversed, written in place into their two arrays (16 bytes a
+    point; the thresholds a reversed view of the curve's)."""
+    n = curve.tps.size - 1
+    tps, fps = curve.tps[:0:-1], curve.fps[:0:-1]
+    precision, recall = np.zeros(n + 1), np.empty(n + 1)
+    selected = np.add(tps, fps, out=recall[:n])  # recall's buffer holds the selected weight first
+    np.divide(tps, selected, out=precision[:n], where=selected != 0)
+    np.divide(tps, curve.total_signal, out=recall[:n])
+    precision[n], recall[n] = 1.0, 0.0
+    return PrecisionRecall(precision=precision, recall=recall, thresholds=curve.thresholds[:0:-1])
 
 
 def average_precision(curve: BinaryCurve) -> float:
     """AP of `precision_recall(curve)` without building the curve: sum over points of
     (R_n - R_{n-1}) P_n, with P = 0 where nothing is selected (as scikit-learn)."""
     return float(np.dot(np.diff(curve.tps), _precision(curve)) / curve.total_signal)
+
+
+VERTEX_CHUNK = 1 << 18  # points per pass of `vertices`: its boolean temporaries stay ~2 MB at any length
 
 
 def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -225,12 +231,17 @@ def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if n <= 2:
         return np.arange(n)
     x, y = np.asarray(x), np.asarray(y)
-    a, b, c = x[:-2], x[1:-1], x[2:]
-    d, e, f = y[:-2], y[1:-1], y[2:]
-    between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
-    between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
-    inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
-    return np.concatenate(([0], np.flatnonzero(~inside) + 1, [n - 1]))
+    kept = [np.zeros(1, dtype=np.intp)]
+    for start in range(1, n - 1, VERTEX_CHUNK):  # the middle points start..stop-1, a chunk at a time
+        stop = min(start + VERTEX_CHUNK, n - 1)
+        a, b, c = x[start - 1 : stop - 1], x[start:stop], x[start + 1 : stop + 1]
+        d, e, f = y[start - 1 : stop - 1], y[start:stop], y[start + 1 : stop + 1]
+        between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
+        between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
+        inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
+        kept.append(np.flatnonzero(~inside) + start)
+    kept.append(np.full(1, n - 1, dtype=np.intp))
+    return np.concatenate(kept)
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
