@@ -64,6 +64,10 @@ def test_scalar_lookups_equal_the_rate_arrays_and_float64_cuts(signed):
     curve.release_rates()
     for k in (0, 1, 500, curve.tps.size - 1):
         assert curve.rates_at(k) == (float(curve.tpr[k]), float(curve.fpr[k]))
+    chunks = list(curve.rate_chunks(size=4096))
+    assert len(chunks) == -(-curve.tps.size // 4096)
+    assert np.concatenate([t for t, _ in chunks]).tobytes() == curve.tpr.tobytes()
+    assert np.concatenate([f for _, f in chunks]).tobytes() == curve.fpr.tobytes()
 
 
 def test_precision_recall_in_place_equals_the_derived_curve():

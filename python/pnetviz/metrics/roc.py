@@ -63,14 +63,20 @@ class BinaryCurve:
         cache = self.__dict__  # frozen: the rates and the monotone flags are a cache, not fields
         if name in cache:
             return cache[name]
-        if "monotone_" + name not in cache:  # non-negative steps: only rounding can leave [0, 1]
-            cache["monotone_" + name] = _non_decreasing(cumulative)
         rate = cumulative / float(cumulative[-1])
-        if cache["monotone_" + name]:
+        if self._monotone(name, cumulative):
             np.clip(rate, 0.0, 1.0, out=rate)
         if not cache.get("rates_released"):
             cache[name] = rate
         return rate
+
+    def _monotone(self, name: str, cumulative: np.ndarray) -> bool:
+        """Whether the rate's cumulative weights never decrease (non-negative steps: only rounding
+        can leave [0, 1], and the rate is clipped to it); checked once per curve."""
+        key = "monotone_" + name
+        if key not in self.__dict__:
+            self.__dict__[key] = _non_decreasing(cumulative)
+        return self.__dict__[key]
 
     def release_rates(self) -> None:
         """Free the kept rates (16 bytes per point) and compute them at each later use instead (the
@@ -79,6 +85,20 @@ class BinaryCurve:
         self.__dict__.pop("fpr", None)
         self.__dict__["rates_released"] = True
 
+    def rate_chunks(self, size: int = 1 << 18):
+        """(tpr, fpr) a chunk of points at a time, the same values as the arrays (for a reduction
+        over the curve without its two rate arrays)."""
+        monotone = (self._monotone("tpr", self.tps), self._monotone("fpr", self.fps))
+        totals = (float(self.tps[-1]), float(self.fps[-1]))
+        for start in range(0, self.tps.size, size):
+            out = []
+            for cumulative, total, clip in zip((self.tps, self.fps), totals, monotone):
+                rate = cumulative[start : start + size] / total
+                if clip:
+                    np.clip(rate, 0.0, 1.0, out=rate)
+                out.append(rate)
+            yield out[0], out[1]
+
     def rates_at(self, k: int) -> tuple[float, float]:
         """(tpr[k], fpr[k]), the same values, without the rate arrays."""
         out = []
@@ -86,10 +106,8 @@ class BinaryCurve:
             if name in self.__dict__:
                 out.append(float(self.__dict__[name][k]))
                 continue
-            if "monotone_" + name not in self.__dict__:
-                self.__dict__["monotone_" + name] = _non_decreasing(cumulative)
             rate = float(cumulative[k] / cumulative[-1])
-            out.append(min(max(rate, 0.0), 1.0) if self.__dict__["monotone_" + name] else rate)
+            out.append(min(max(rate, 0.0), 1.0) if self._monotone(name, cumulative) else rate)
         return out[0], out[1]
 
     def point_at(self, threshold: float) -> int:
