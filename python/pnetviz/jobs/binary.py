@@ -276,6 +276,8 @@ def run(job: BinaryJob) -> RunOutput:
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"), extra,
                       only=imageset.selection(job.images))  # fmt: skip
+    for r in results.values():
+        r.curve.keep_rates()  # the figures are freed: the fold curves' reads share one computation again
     if job.fold is not None:  # the fold's test (and binning-choice) events for the out-of-fold evaluation
         outoffold.store(job.output, outoffold.binary_pairs(job, preds, results, metrics, keep))
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}

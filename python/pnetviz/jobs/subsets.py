@@ -19,7 +19,7 @@ from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import SplitResult
-from pnetviz.metrics.folds import grid_sums, roc_ratio, tpr_error_on_grid
+from pnetviz.metrics.folds import FPR_GRID, grid_sums, ratio_to_reference, tpr_error_on_grid, tpr_on_grid
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color, line_style, meaning_color
@@ -110,7 +110,8 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
                               color("background"), False, line_style(part)))  # fmt: skip
     score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True, bins=bins)
     # each part's signal efficiency over that of all events, band: the ratio-of-sums error of its signal efficiency
+    reference = tpr_on_grid(comp.results["all"].curve)  # folds.roc_ratio's, read once for the three parts
     ratio = plots.RatioPanel("all events", [
-        plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve, comp.ratio_errors[part]),
+        plots.RatioSpec(f"{key}/roc_ratio_{part}", ratio_to_reference(FPR_GRID, tpr_on_grid(r.curve), reference, comp.ratio_errors[part]),
                         meaning_color(part), line_style(part), part == "all") for part, r in comp.results.items()])  # fmt: skip
     return [plots.roc_figure(roc_name, curves, ctx, ratio=ratio), score]

@@ -85,6 +85,10 @@ class BinaryCurve:
         self.__dict__.pop("fpr", None)
         self.__dict__["rates_released"] = True
 
+    def keep_rates(self) -> None:
+        """Keep the rates again from their next use (after the phases that released them)."""
+        self.__dict__.pop("rates_released", None)
+
     def rate_chunks(self, size: int = 1 << 18):
         """(tpr, fpr) a chunk of points at a time, the same values as the arrays (for a reduction
         over the curve without its two rate arrays)."""
