@@ -322,9 +322,10 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
     s, best = scan["scan"], scan["optimum"]
     t = np.asarray(s["threshold"], float)
     inside = (t >= 0.0) & (t <= 1.0)
-    curves = [CurveSpec(f"{key}/eps_s", t[inside], s["eps_s"][inside], "#varepsilon_{s}", color("signal")),
-              CurveSpec(f"{key}/eps_b", t[inside], s["eps_b"][inside], "#varepsilon_{b}", color("background")),
-              CurveSpec(f"{key}/purity", t[inside], s["purity"][inside], "Purity", color("all_events"))]  # fmt: skip
+    pick = slice(None) if inside.all() else inside  # every cut inside [0, 1]: views, not a copy per curve
+    curves = [CurveSpec(f"{key}/eps_s", t[pick], s["eps_s"][pick], "#varepsilon_{s}", color("signal")),
+              CurveSpec(f"{key}/eps_b", t[pick], s["eps_b"][pick], "#varepsilon_{b}", color("background")),
+              CurveSpec(f"{key}/purity", t[pick], s["purity"][pick], "Purity", color("all_events"))]  # fmt: skip
     expected = yields_kind == "expected"
     use_asimov = expected and np.isfinite(best["asimov"]["value"])
     optimum = best["asimov"] if use_asimov else best["s_over_sqrt_s_plus_b"]
@@ -335,13 +336,14 @@ def cut_scan_figure(name: str, key: str, scan: dict, xtitle: str, context: Seque
         peak = best[name_z]["value"]
         if not np.isfinite(peak) or peak <= 0 or (name_z == "asimov" and not expected):
             continue  # relative yields: Z_A's shape and optimum depend on their normalisation
-        z = np.asarray(s[name_z], float)[inside] / peak
-        ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[inside])
+        z = np.asarray(s[name_z], float)[pick] / peak
+        ok = np.isfinite(z) & np.isfinite(np.asarray(s["purity"], float)[pick])
         # the optimum's dotted line is named in its curve's entry (one legend row fewer: the legend
         # above the frame then leaves the frame its 5 cm at 8 cm)
         at = f" at {cut:.3g}" if marked and best[name_z] is optimum else ""
         text = f"{label} (max {peak:.3g}{at})" if expected else f"{label}, max{at}" if at else label
-        curves.append(CurveSpec(f"{key}/{name_z}", t[inside][ok], z[ok], text, col, style))
+        ok = slice(None) if ok.all() else ok
+        curves.append(CurveSpec(f"{key}/{name_z}", t[pick][ok], z[ok], text, col, style))
     curves = [c for c in curves if c.x.size > 1]
     # Z named in the legend (S/#sqrt{S+B} alone with relative yields)
     frame = canvas.Frame((0.0, 1.0), (0.0, 1.1), xtitle, "#varepsilon, purity or Z / max Z")  # no subscript: a rotated Z_{max} reached the image edge

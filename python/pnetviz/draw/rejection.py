@@ -28,10 +28,11 @@ def no_background_edge(curve: BinaryCurve) -> float:
     """The signal efficiency up to which no background event passes: that of the tightest cut
     selecting no background, i.e. the signal weight above the highest background score over all
     signal; 0 when a background event has the highest score (or no background passes: 1)."""
-    passing = np.flatnonzero(curve.fps > 0)
-    if passing.size == 0:
+    passing = curve.fps > 0
+    if not passing.any():
         return 1.0
-    return float(curve.tpr[passing[0] - 1]) if passing[0] > 0 else 0.0
+    first = int(np.argmax(passing))  # the first point passing background (no index array, no rate arrays)
+    return curve.rates_at(first - 1)[0] if first > 0 else 0.0
 
 
 def rejection_specs(prefix: str, results: Mapping, background_n_eff: Mapping[str, float] | None = None,
@@ -42,8 +43,9 @@ def rejection_specs(prefix: str, results: Mapping, background_n_eff: Mapping[str
     (`label_limits` False: no legend entry, the grey band of `greyed` names them)."""
     specs, limits = [], []
     for split, r in results.items():
-        ok = r.curve.fpr > 0
-        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / r.curve.fpr[ok], split.capitalize(),
+        fpr = r.curve.fpr  # once: a curve's rates may be computed at each use (BinaryCurve.release_rates)
+        ok = fpr > 0
+        specs.append(CurveSpec(f"{prefix}/{split}", r.curve.tpr[ok], 1.0 / fpr[ok], split.capitalize(),
                                cycle_color(color_index), plots.split_style(split)))  # fmt: skip
         edge = no_background_edge(r.curve)
         n_eff = (background_n_eff or {}).get(split)

@@ -252,6 +252,8 @@ def run(job: BinaryJob) -> RunOutput:
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     if prevalence_note(calibration):
         report["calibration"]["prevalence_note"] = prevalence_note(calibration)
+    for r in [*results.values(), *(r for comp in comparisons for r in comp.results.values())]:
+        r.curve.release_rates()  # the figures and fold curves use them a few times each: not held through them
     binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
     report["binning"] = fitbins.summary(binning)
     prof = None
@@ -274,6 +276,8 @@ def run(job: BinaryJob) -> RunOutput:
     written = write_set(job.output, job.formats, job.style, figures, report,
                       job.describe(f"pnetviz binary evaluation: {job.signal} vs {job.background}"), extra,
                       only=imageset.selection(job.images))  # fmt: skip
+    for r in results.values():
+        r.curve.keep_rates()  # the figures are freed: the fold curves' reads share one computation again
     if job.fold is not None:  # the fold's test (and binning-choice) events for the out-of-fold evaluation
         outoffold.store(job.output, outoffold.binary_pairs(job, preds, results, metrics, keep))
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}

@@ -4,8 +4,9 @@ jobs. Numbers from metrics.workingpoints and metrics.calibration; figures from d
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from pnetviz.draw import canvas, plots
@@ -22,11 +23,19 @@ WP_FORMAT = 1
 
 @dataclass(frozen=True)
 class PairDecisions:
-    """One pair's working points (metrics.workingpoints.working_points), its test cut scan and meaning."""
+    """One pair's working points (metrics.workingpoints.working_points), its test cut scan and meaning.
+    The scan's per-cut arrays (~48 bytes a test point) are not held: `summary` keeps its optima,
+    yields and constraint, `scan` computes the whole scan again (the same values) for its figure."""
 
     points: list[dict]
-    scan: dict
+    summary: dict  # workingpoints.cut_scan without its per-cut arrays ("scan")
     meta: dict  # workingpoints.describe(...)
+    rescan: Callable[[], dict]  # workingpoints.cut_scan of the test split, as made for `summary`
+
+    @property
+    def scan(self) -> dict:
+        """The whole cut scan (workingpoints.cut_scan), per-cut arrays included."""
+        return self.rescan()
 
 
 def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: str,
@@ -40,13 +49,14 @@ def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: 
     test = metrics["test"]
     sample, curve = results["test"].sample, results["test"].curve
     n_eff = wp.passing_background_events(sample.scores, sample.is_signal, sample.used, curve.thresholds[1:])
-    scan = wp.cut_scan(curve, test["signal_yield"], test["background_yield"], n_eff, opts.cut_scan_min_events)
-    return PairDecisions(points, scan, wp.describe(opts.wp_from, opts.weight_mode, score, expected is not None))
+    rescan = functools.partial(wp.cut_scan, curve, test["signal_yield"], test["background_yield"], n_eff, opts.cut_scan_min_events)
+    summary = {k: v for k, v in rescan().items() if k != "scan"}
+    return PairDecisions(points, summary, wp.describe(opts.wp_from, opts.weight_mode, score, expected is not None), rescan)
 
 
 def scan_section(d: PairDecisions, result: SplitResult, metrics: dict) -> dict:
     """The report's `cut_scan` of a pair (test split), its yields named as the pair's metrics name them."""
-    return wp.scan_report(d.scan, result.curve, metrics.get("yields", {}).get("kind", "relative"))
+    return wp.scan_report(d.summary, result.curve, metrics.get("yields", {}).get("kind", "relative"))
 
 
 def cut_label(points: Sequence[dict]) -> str:

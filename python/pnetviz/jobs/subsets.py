@@ -8,6 +8,7 @@ for an event mask; this module returns AUC +- bootstrap error per part and the t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from pnetviz.draw import canvas, plots
 from pnetviz.metrics import hep
 from pnetviz.errors import InputError
 from pnetviz.metrics.evaluate import SplitResult
-from pnetviz.metrics.folds import grid_sums, roc_ratio
+from pnetviz.metrics.folds import FPR_GRID, grid_sums, ratio_to_reference, tpr_error_on_grid, tpr_on_grid
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color, line_style, meaning_color
@@ -44,8 +45,9 @@ def part_labels(branch: str) -> dict[str, str]:
 @dataclass(frozen=True)
 class SubsetComparison:
     branch: str
-    results: dict[str, SplitResult]  # part -> test split result
+    results: dict[str, SplitResult]  # part -> test split result (the parts' without their samples: None)
     report: dict  # part -> {auc, auc_error, events}; or {"skipped": reason}
+    ratio_errors: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)  # part -> its ROC ratio band's error on the grid
 
 
 def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray | None, str], SplitResult],
@@ -60,7 +62,7 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
             results[part] = evaluate_test(keep, f"{labels[part].lower()} ({branch})")
     except InputError as err:
         return SubsetComparison(branch, {}, {"skipped": str(err)})
-    report = {}
+    report, errors = {}, {}
     for part, r in results.items():
         s = r.sample
         error = overall_error if part == "all" else math.nan
@@ -68,7 +70,10 @@ def compare(branch: str, flag: np.ndarray, evaluate_test: Callable[[np.ndarray |
             error = hep.bootstrap(s.scores, s.is_signal, s.used, opts.bootstrap, opts.seed, chunks=r.curve.chunks).auc_error
         report[part] = {"auc": r.curve.auc, "auc_error": error,
                         "events": {"signal": int(s.is_signal.sum()), "background": int((~s.is_signal).sum())}}  # fmt: skip
-    return SubsetComparison(branch, results, report)
+        errors[part] = tpr_error_on_grid(r.curve, grid_sums(r.curve, s.scores, s.is_signal, s.used))
+    # what the figures need of the parts is computed: their samples (13 bytes a test event) are not held through them
+    results = {part: r if part == "all" else dataclasses.replace(r, sample=None) for part, r in results.items()}
+    return SubsetComparison(branch, results, report, errors)
 
 
 def _own(hist):
@@ -105,8 +110,8 @@ def figures(comp: SubsetComparison, roc_name: str, score_name: str, key: str, na
                               color("background"), False, line_style(part)))  # fmt: skip
     score = plots.score_figure(score_name, hists, xtitle, ctx, wide_legend=True, bins=bins)
     # each part's signal efficiency over that of all events, band: the ratio-of-sums error of its signal efficiency
+    reference = tpr_on_grid(comp.results["all"].curve)  # folds.roc_ratio's, read once for the three parts
     ratio = plots.RatioPanel("all events", [
-        plots.RatioSpec(f"{key}/roc_ratio_{part}", roc_ratio(r.curve, comp.results["all"].curve,
-                                                             grid_sums(r.curve, r.sample.scores, r.sample.is_signal, r.sample.used)),
+        plots.RatioSpec(f"{key}/roc_ratio_{part}", ratio_to_reference(FPR_GRID, tpr_on_grid(r.curve), reference, comp.ratio_errors[part]),
                         meaning_color(part), line_style(part), part == "all") for part, r in comp.results.items()])  # fmt: skip
     return [plots.roc_figure(roc_name, curves, ctx, ratio=ratio), score]

@@ -64,7 +64,9 @@ class Reliability:
 def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
                 bins: int = CALIBRATION_BINS) -> Reliability:  # fmt: skip
     """Reliability of `probability` (predicted P(class)) against the truth `is_class` (see module)."""
-    p = np.asarray(probability, dtype=np.float64)
+    p = np.asarray(probability)
+    if p.dtype not in (np.float32, np.float64):
+        p = p.astype(np.float64)  # float32 kept (no copy): w * p and the bins are computed in float64 all the same
     pos = np.asarray(is_class, dtype=bool)
     w = np.asarray(weights, dtype=np.float64)
     index = equal_bins(p, bins)
@@ -73,7 +75,9 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
         return np.bincount(index, weights=values, minlength=bins)
 
     W, P = total(w), total(np.where(pos, w, 0.0))
-    w2_pos, w2_neg = total(np.where(pos, w * w, 0.0)), total(np.where(pos, 0.0, w * w))
+    w2 = w * w
+    w2_pos, w2_neg = total(np.where(pos, w2, 0.0)), total(np.where(pos, 0.0, w2))
+    del w2
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
         mean = np.where(W != 0, total(w * p) / W, np.nan)

@@ -257,7 +257,7 @@ def weighted_ks(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray) ->
     from_a = np.r_[np.ones(len(a), dtype=bool), np.zeros(len(b), dtype=bool)]
     wa, wb = np.asarray(wa, dtype=float), np.asarray(wb, dtype=float)
     curve = binary_clf_curve(scores, from_a, np.r_[wa, wb])
-    d = float(np.max(np.abs(curve.tpr - curve.fpr)))
+    d = max(float(np.max(np.abs(tpr - fpr))) for tpr, fpr in curve.rate_chunks())  # no curve-long rate arrays
     na, nb = effective_events(wa), effective_events(wb)
     z = d * math.sqrt(na * nb / (na + nb))
     return {"statistic": d, "p_value": float(root().TMath.KolmogorovProb(z)), "n_eff": [na, nb]}

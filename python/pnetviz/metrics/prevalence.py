@@ -43,13 +43,14 @@ def convex_hull(curve: BinaryCurve) -> Hull:
     is not monotone in eps_b (a negative-weight background event moves it back), and the
     monotone-chain hull needs its points ordered in x. For non-negative weights the sweep is
     already in that order and nothing changes."""
-    monotone = bool(np.all(np.diff(curve.fpr) >= 0) and np.all(np.diff(curve.tpr) >= 0))
-    order = np.arange(curve.fpr.size) if monotone else np.lexsort((curve.tpr, curve.fpr))
-    x, y = np.ascontiguousarray(curve.fpr[order]), np.ascontiguousarray(curve.tpr[order])
+    fpr, tpr = curve.fpr, curve.tpr  # once each: a curve whose rates are released computes them at each use
+    monotone = bool(np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= 0))
+    order = None if monotone else np.lexsort((tpr, fpr))  # monotone: the sweep's order, no permuted copies
+    x, y = (fpr, tpr) if order is None else (np.ascontiguousarray(fpr[order]), np.ascontiguousarray(tpr[order]))
     index = np.empty(x.size, dtype=np.int64)
     m = int(kernels().upper_hull(x, y, x.size, index))
-    idx = order[index[:m]]
-    return Hull(index=idx, fpr=curve.fpr[idx], tpr=curve.tpr[idx], thresholds=curve.thresholds[idx])
+    idx = index[:m].copy() if order is None else order[index[:m]]
+    return Hull(index=idx, fpr=fpr[idx], tpr=tpr[idx], thresholds=curve.thresholds[idx])
 
 
 def fip2(hull: Hull, signal: float, background: float) -> float:
@@ -178,8 +179,7 @@ def operating_point(eps_s: float, eps_b: float, signal_yield: float, background_
 
 def at_threshold(curve: BinaryCurve, threshold: float) -> tuple[float, float]:
     """(eps_s, eps_b) of the cut score >= threshold."""
-    k = int(np.searchsorted(-curve.thresholds, -threshold, side="right")) - 1  # last threshold >= cut
-    return float(curve.tpr[k]), float(curve.fpr[k])
+    return curve.rates_at(curve.point_at(threshold))  # last threshold >= cut, compared in float64 (float32 thresholds too)
 
 
 def precision_from_roc(curve: BinaryCurve, signal_scale: float = 1.0, yields: tuple[float, float] | None = None) -> np.ndarray:

@@ -29,7 +29,10 @@ class BinaryCurve:
     """Cumulative selected weights at each distinct threshold, thresholds decreasing.
 
     Point 0 is (0, 0) at threshold +inf; the last point selects every event. `auc` is the
-    trapezoidal area of the exact curve (computed in the same pass as the curve).
+    trapezoidal area of the exact curve (computed in the same pass as the curve). The thresholds
+    are float32 where the scores are (the score values themselves: a cut s >= t selects the same
+    events), so a curve holds 20 bytes per point of float32 scores (24 of float64), and 16 more
+    while its rates are kept (`tpr`, `fpr`; `release_rates`).
     """
 
     thresholds: np.ndarray
@@ -46,22 +49,92 @@ class BinaryCurve:
     def total_background(self) -> float:
         return float(self.fps[-1])
 
-    @functools.cached_property
+    @property
     def tpr(self) -> np.ndarray:
-        """Signal efficiency eps_s."""
-        return _rate(self.tps, self.total_signal)
+        """Signal efficiency eps_s (kept after the first use until `release_rates`)."""
+        return self._rate("tpr", self.tps)
 
-    @functools.cached_property
+    @property
     def fpr(self) -> np.ndarray:
-        """Background efficiency eps_b."""
-        return _rate(self.fps, self.total_background)
+        """Background efficiency eps_b (kept after the first use until `release_rates`)."""
+        return self._rate("fpr", self.fps)
+
+    def _rate(self, name: str, cumulative: np.ndarray) -> np.ndarray:
+        cache = self.__dict__  # frozen: the rates and the monotone flags are a cache, not fields
+        if name in cache:
+            return cache[name]
+        rate = cumulative / float(cumulative[-1])
+        if self._monotone(name, cumulative):
+            np.clip(rate, 0.0, 1.0, out=rate)
+        if not cache.get("rates_released"):
+            cache[name] = rate
+        return rate
+
+    def _monotone(self, name: str, cumulative: np.ndarray) -> bool:
+        """Whether the rate's cumulative weights never decrease (non-negative steps: only rounding
+        can leave [0, 1], and the rate is clipped to it); checked once per curve."""
+        key = "monotone_" + name
+        if key not in self.__dict__:
+            self.__dict__[key] = _non_decreasing(cumulative)
+        return self.__dict__[key]
+
+    def release_rates(self) -> None:
+        """Free the kept rates (16 bytes per point) and compute them at each later use instead (the
+        same values): for a job's last phases, whose few uses do not pay for holding them."""
+        self.__dict__.pop("tpr", None)
+        self.__dict__.pop("fpr", None)
+        self.__dict__["rates_released"] = True
+
+    def keep_rates(self) -> None:
+        """Keep the rates again from their next use (after the phases that released them)."""
+        self.__dict__.pop("rates_released", None)
+
+    def rate_chunks(self, size: int = 1 << 18):
+        """(tpr, fpr) a chunk of points at a time, the same values as the arrays (for a reduction
+        over the curve without its two rate arrays)."""
+        monotone = (self._monotone("tpr", self.tps), self._monotone("fpr", self.fps))
+        totals = (float(self.tps[-1]), float(self.fps[-1]))
+        for start in range(0, self.tps.size, size):
+            out = []
+            for cumulative, total, clip in zip((self.tps, self.fps), totals, monotone):
+                rate = cumulative[start : start + size] / total
+                if clip:
+                    np.clip(rate, 0.0, 1.0, out=rate)
+                out.append(rate)
+            yield out[0], out[1]
+
+    def rates_at(self, k: int) -> tuple[float, float]:
+        """(tpr[k], fpr[k]), the same values, without the rate arrays."""
+        out = []
+        for name, cumulative in (("tpr", self.tps), ("fpr", self.fps)):
+            if name in self.__dict__:
+                out.append(float(self.__dict__[name][k]))
+                continue
+            rate = float(cumulative[k] / cumulative[-1])
+            out.append(min(max(rate, 0.0), 1.0) if self._monotone(name, cumulative) else rate)
+        return out[0], out[1]
+
+    def point_at(self, threshold: float) -> int:
+        """The last point whose threshold is >= `threshold` (the point of the cut s >= threshold),
+        by bisection with float64 comparisons: exact whatever the thresholds' dtype, no temporaries.
+        The same as searchsorted(-thresholds, -threshold, side="right") - 1 in float64."""
+        t, x = self.thresholds, float(threshold)
+        lo, hi = 0, t.size
+        if x != x:  # NaN: sorted after every threshold
+            return hi - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if float(t[mid]) >= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo - 1
 
 
-def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
-    rate = cumulative / total
-    if np.all(np.diff(cumulative) >= 0):  # non-negative weights: only rounding can leave [0, 1]
-        np.clip(rate, 0.0, 1.0, out=rate)
-    return rate
+def _non_decreasing(cumulative: np.ndarray) -> bool:
+    """np.all(np.diff(cumulative) >= 0) (finite sums: a - b >= 0 iff a >= b) without the float64
+    difference array."""
+    return bool(np.all(cumulative[1:] >= cumulative[:-1]))
 
 
 def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None,
@@ -101,8 +174,9 @@ def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndar
     for name, total in (("signal", tps[m - 1]), ("background", fps[m - 1])):
         if total == 0:
             raise SingleClassError(f"ROC undefined: the {name} events have zero total weight")
-    return BinaryCurve(thresholds=_shrink(thr, m), tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]),
-                       chunks=chunks)  # fmt: skip
+    thresholds = thr[:m].astype(np.float32) if scores.dtype == np.float32 else _shrink(thr, m)  # exact: score values
+    del thr
+    return BinaryCurve(thresholds=thresholds, tps=_shrink(tps, m), fps=_shrink(fps, m), auc=float(auc[0]), chunks=chunks)
 
 
 def _as_uint8_labels(is_signal: np.ndarray) -> np.ndarray:
@@ -146,20 +220,26 @@ def _precision(curve: BinaryCurve) -> np.ndarray:
 
 
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
-    """Precision-recall curve derived from the ROC ingredients (signal positive)."""
-    precision = _precision(curve)
-    recall = curve.tps[1:] / curve.total_signal
-    return PrecisionRecall(
-        precision=np.r_[precision[::-1], 1.0],
-        recall=np.r_[recall[::-1], 0.0],
-        thresholds=curve.thresholds[:0:-1].copy(),
-    )
+    """Precision-recall curve derived from the ROC ingredients (signal positive): the values of
+    `_precision` and tps / total, reversed, written in place into their two arrays (16 bytes a
+    point; the thresholds a reversed view of the curve's)."""
+    n = curve.tps.size - 1
+    tps, fps = curve.tps[:0:-1], curve.fps[:0:-1]
+    precision, recall = np.zeros(n + 1), np.empty(n + 1)
+    selected = np.add(tps, fps, out=recall[:n])  # recall's buffer holds the selected weight first
+    np.divide(tps, selected, out=precision[:n], where=selected != 0)
+    np.divide(tps, curve.total_signal, out=recall[:n])
+    precision[n], recall[n] = 1.0, 0.0
+    return PrecisionRecall(precision=precision, recall=recall, thresholds=curve.thresholds[:0:-1])
 
 
 def average_precision(curve: BinaryCurve) -> float:
     """AP of `precision_recall(curve)` without building the curve: sum over points of
     (R_n - R_{n-1}) P_n, with P = 0 where nothing is selected (as scikit-learn)."""
     return float(np.dot(np.diff(curve.tps), _precision(curve)) / curve.total_signal)
+
+
+VERTEX_CHUNK = 1 << 18  # points per pass of `vertices`: its boolean temporaries stay ~2 MB at any length
 
 
 def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -173,12 +253,17 @@ def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if n <= 2:
         return np.arange(n)
     x, y = np.asarray(x), np.asarray(y)
-    a, b, c = x[:-2], x[1:-1], x[2:]
-    d, e, f = y[:-2], y[1:-1], y[2:]
-    between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
-    between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
-    inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
-    return np.concatenate(([0], np.flatnonzero(~inside) + 1, [n - 1]))
+    kept = [np.zeros(1, dtype=np.intp)]
+    for start in range(1, n - 1, VERTEX_CHUNK):  # the middle points start..stop-1, a chunk at a time
+        stop = min(start + VERTEX_CHUNK, n - 1)
+        a, b, c = x[start - 1 : stop - 1], x[start:stop], x[start + 1 : stop + 1]
+        d, e, f = y[start - 1 : stop - 1], y[start:stop], y[start + 1 : stop + 1]
+        between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
+        between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
+        inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
+        kept.append(np.flatnonzero(~inside) + start)
+    kept.append(np.full(1, n - 1, dtype=np.intp))
+    return np.concatenate(kept)
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
