@@ -9,6 +9,12 @@
 #include "root_store.h"
 #include "rootfile_kernels.h"
 
+#include "TDirectory.h"
+#include "TObjArray.h"
+#include "TPad.h"
+
+#include <cstring>
+
 namespace pnetviz_draw {
 std::size_t used_colors(TPad* pad, std::int64_t* out, std::size_t cap) { return pnetviz_canvascolors::used_colors(pad, out, cap); }
 void palette_numbers(std::int64_t* out, std::size_t n) { pnetviz_canvascolors::palette_numbers(out, n); }
@@ -49,3 +55,65 @@ void occupancy_error_inners(const double* elow, const double* ehigh, std::int64_
 
 std::vector<std::string> unreadable(TDirectory* dir, long long size) { return pnetviz_rootkeys::unreadable(dir, size); }
 }  // namespace pnetviz_draw
+
+// The same kernels with a C interface, called through ctypes (python/pnetviz/draw/native.py): a
+// call through cling costs a wrapper JIT-compiled at its first use (~3-5 ms each, ~0.1 s for
+// these, std::vector<TPad*> and std::vector<std::string> instantiated for the arguments besides);
+// through ctypes none. Objects come as the addresses of their TObject (ROOT.addressof: every
+// class here has TObject as its first base, at offset 0).
+namespace {
+template <class T>
+T* as(void* address) { return static_cast<T*>(reinterpret_cast<TObject*>(address)); }
+}  // namespace
+
+extern "C" {
+std::size_t pnetviz_c_used_colors(void* pad, std::int64_t* out, std::size_t cap) {
+   return pnetviz_draw::used_colors(as<TPad>(pad), out, cap);
+}
+void pnetviz_c_palette_numbers(std::int64_t* out, std::size_t n) { pnetviz_draw::palette_numbers(out, n); }
+int pnetviz_c_palette_exec_number(void* pad) { return pnetviz_draw::palette_exec_number(as<TPad>(pad)); }
+bool pnetviz_c_draws_palette(void* pad) { return pnetviz_draw::draws_palette(as<TPad>(pad)); }
+void pnetviz_c_no_stats(void* pad) { pnetviz_draw::no_stats(as<TPad>(pad)); }
+std::size_t pnetviz_c_color_table(std::int64_t* slot, std::int64_t* number, float* rgba, std::size_t cap) {
+   return pnetviz_draw::color_table(slot, number, rgba, cap);
+}
+void pnetviz_c_add_colors(void* array, const std::int64_t* slots, std::size_t n, bool copies) {
+   pnetviz_draw::add_colors(as<TObjArray>(array), slots, n, copies);
+}
+const void* pnetviz_c_store_writer(float axis_size, float label_offset, float x_title_offset, float auto_offset,
+                                   float z_label_size, short font, double margin, double palette_x1, double palette_x2) {
+   return pnetviz_draw::store_writer(axis_size, label_offset, x_title_offset, auto_offset, z_label_size, font, margin,
+                                     palette_x1, palette_x2);
+}
+int pnetviz_c_store(const void* writer, void* file, const char* directory, void* obj, const char* name, const char* title,
+                    const std::uint64_t* pads, std::size_t npads, bool describe, double y_label_size, double y_title_offset) {
+   std::vector<TPad*> list;
+   list.reserve(npads);
+   for (std::size_t i = 0; i < npads; ++i)
+      list.push_back(as<TPad>(reinterpret_cast<void*>(pads[i])));
+   return pnetviz_draw::store(writer, as<TDirectory>(file), directory, as<TObject>(obj), name, title, list, describe,
+                              y_label_size, y_title_offset);
+}
+void pnetviz_c_occupancy_items(const double* lx, const double* ly, const std::int64_t* lend, std::int64_t nlines,
+                               const double* mx, const double* my, std::int64_t nmarks, const double* ex,
+                               const double* einner, std::int64_t nerrors, std::int64_t nt, const double* bx,
+                               const double* blow, const double* bhigh, std::int64_t nbars, const double* view,
+                               std::int64_t cells, std::int64_t words, std::uint64_t* grid) {
+   pnetviz_draw::occupancy_items(lx, ly, lend, nlines, mx, my, nmarks, ex, einner, nerrors, nt, bx, blow, bhigh, nbars, view,
+                                 cells, words, grid);
+}
+void pnetviz_c_occupancy_error_inners(const double* elow, const double* ehigh, std::int64_t nerrors, const double* et,
+                                      std::int64_t nt, double lo, bool log, double* out) {
+   pnetviz_draw::occupancy_error_inners(elow, ehigh, nerrors, et, nt, lo, log, out);
+}
+// unreadable's names, each ended by a NUL, into `out` (up to `cap` bytes); returns the bytes they need
+std::size_t pnetviz_c_unreadable(void* dir, long long size, char* out, std::size_t cap) {
+   std::size_t need = 0;
+   for (const std::string& name : pnetviz_draw::unreadable(as<TDirectory>(dir), size)) {
+      if (need + name.size() + 1 <= cap)
+         std::memcpy(out + need, name.c_str(), name.size() + 1);
+      need += name.size() + 1;
+   }
+   return need;
+}
+}

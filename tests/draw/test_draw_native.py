@@ -67,3 +67,35 @@ def test_jit_and_an_unusable_cache_fall_back_to_cling(monkeypatch, tmp_path):
     shared.mkdir(mode=0o777)
     shared.chmod(0o777)  # writable by others: a library loaded from it could be anyone's
     assert native.library(shared) is None
+
+
+def test_the_c_interface_reads_keys_as_clings_kernel(built, tmp_path):
+    """unreadable through ctypes (names as a list of str, a result longer than the first buffer
+    fetched again) gives cling's kernel's names; an intact file has none."""
+    ROOT = root()
+    cling = compiled('#include "root_keys.h"', "root_keys.h").pnetviz_rootkeys
+    path = tmp_path / "keys.root"
+    out = ROOT.TFile.Open(str(path), "RECREATE")
+    for k in range(300):  # ~300 x 14 bytes of names: past the first 4096-byte buffer when all are cut off
+        out.WriteObject(ROOT.TNamed(f"named_key_{k:04d}", "x"), f"named_key_{k:04d}")
+    out.Close()
+    tfile = ROOT.TFile.Open(str(path), "READ")
+    assert built.unreadable(tfile, path.stat().st_size) == []
+    cut = built.unreadable(tfile, 100)
+    assert cut == [str(name) for name in cling.unreadable(tfile, 100)]
+    assert len(cut) == 300 and sum(len(name) + 1 for name in cut) > 4096
+    tfile.Close()
+
+
+def test_a_figures_pads_go_to_the_c_interface_as_addresses(built):
+    """standalone.pad_vector with the library: the pads' addresses, as the C interface's store takes them."""
+    from pnetviz.draw import standalone  # noqa: PLC0415
+
+    ROOT = root()
+    c = ROOT.TCanvas("native_pads", "", 400, 300)
+    c.Divide(2, 1)
+    pads = [c, c.cd(1), c.cd(2)]
+    got = standalone.pad_vector(pads)
+    assert got.dtype == np.uint64 and got.tolist() == [ROOT.addressof(p) for p in pads]
+    assert standalone.pad_vector([]).size == 0
+    c.Close()

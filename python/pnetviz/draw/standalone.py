@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterator
 from types import SimpleNamespace
 
+import numpy as np
+
 from pnetviz.draw import native
 from pnetviz.rootenv import compiled, root
 
@@ -162,7 +164,11 @@ def _writer():
 
 
 def pad_vector(pads: list) -> object:
-    """`pads` as the std::vector<TPad*> write_alone takes (a figure's pads, made once a file)."""
+    """`pads` as write_alone takes them (a figure's pads, made once a file): their addresses (a
+    uint64 array) for the compiled library's C interface (draw.native), a std::vector<TPad*> for
+    cling's kernel."""
+    if native.kernels() is not None:
+        return np.array([root().addressof(pad) for pad in pads], dtype=np.uint64)
     vector = root().std.vector["TPad*"]()
     for pad in pads:
         vector.push_back(pad)
