@@ -59,7 +59,7 @@ class BinaryCurve:
 
 def _rate(cumulative: np.ndarray, total: float) -> np.ndarray:
     rate = cumulative / total
-    if np.all(np.diff(cumulative) >= 0):  # non-negative weights: only rounding can leave [0, 1]
+    if np.all(cumulative[1:] >= cumulative[:-1]):  # non-negative weights: only rounding can leave [0, 1]
         np.clip(rate, 0.0, 1.0, out=rate)
     return rate
 
@@ -141,8 +141,9 @@ class PrecisionRecall:
 
 def _precision(curve: BinaryCurve) -> np.ndarray:
     """Selected signal / selected weight at every point after the first (0 where nothing is selected)."""
-    tps, selected = curve.tps[1:], curve.tps[1:] + curve.fps[1:]
-    return np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
+    out = np.empty(curve.tps.size - 1)  # np.divide(tps, tps + fps, where != 0, else 0) in one pass (C++)
+    kernels().precision(np.ascontiguousarray(curve.tps), np.ascontiguousarray(curve.fps), curve.tps.size, out)
+    return out
 
 
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
@@ -172,13 +173,9 @@ def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n = len(x)
     if n <= 2:
         return np.arange(n)
-    x, y = np.asarray(x), np.asarray(y)
-    a, b, c = x[:-2], x[1:-1], x[2:]
-    d, e, f = y[:-2], y[1:-1], y[2:]
-    between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
-    between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
-    inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
-    return np.concatenate(([0], np.flatnonzero(~inside) + 1, [n - 1]))
+    keep = np.empty(n, dtype=np.uint8)  # one pass in C++ (macros/pair_sums.h), compared as float64
+    kernels().vertices_mask(np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64), n, keep)
+    return np.flatnonzero(keep)
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:
