@@ -72,10 +72,10 @@ template <typename Score>
 void class_bin_sums(const Score *x, const double *w, const std::uint8_t *is_class, std::size_t n, int nbins,
                     double *out)
 {
+#pragma clang fp contract(off) // w x + sum unfused, as numpy's product then sum
    // rows of nbins: all w, w of the class, w of the others, w^2 of the class, w^2 of the others, w x, events w != 0
    std::fill(out, out + 7 * std::size_t(nbins), 0.);
    double *all = out, *wc = out + nbins, *w2c = out + 3 * nbins, *wx = out + 5 * nbins, *events = out + 6 * nbins;
-#pragma clang fp contract(off) // w x + sum unfused, as numpy's product then sum
    for (std::size_t i = 0; i < n; ++i) {
       const double v = x[i], wi = w[i];
       const int bin = equal_bin(v, nbins);

@@ -4,10 +4,14 @@ zero weights, float32 and float64 scores; plus hand-worked values."""
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import numpy as np
 import pytest
 from scipy import stats
 
+from pnetviz.io import kernels
 from pnetviz.metrics import calibration, curvesums, hep, pairmetrics, pairsweeps, prevalence, roc
 from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.evaluate import BinarySample, equal_bins, evaluate_split
@@ -242,3 +246,30 @@ def test_binned_fip_error_sums_as_bincounts(monkeypatch):
     keep = yields[:, 0].sum(axis=1) > 0
     values = pairmetrics.binned_fips(np.ascontiguousarray(yields[keep, 0]), np.ascontiguousarray(yields[keep, 1]))
     assert got == float(np.std(values, ddof=1))
+
+
+@pytest.mark.skipif(shutil.which(os.environ.get("CXX") or "c++") is None, reason="no C++ compiler: cling's build only")
+def test_pair_sums_host_build_and_cling_bit_for_bit():
+    path = kernels.library()
+    assert path is not None
+    s, y, w = toy(3000, 11, np.float32, ties=True)
+    lab = y.astype(np.uint8)
+    curve = roc.binary_clf_curve(s, y, w)
+    t = np.ascontiguousarray(curve.thresholds)
+    out = []
+    for k in (kernels.load(path), kernels.jit()):
+        bins, cuts, totals, ks = np.empty(70), np.empty(8), np.empty(4), np.empty(1)
+        k.class_bin_sums_f32(s, w, lab, s.size, 10, bins)
+        k.cut_w2_sums_f32(s, w, lab, s.size, np.array([0.3, 0.6]), 2, cuts)
+        k.class_totals(w, lab, s.size, totals)
+        k.ks_distance(t, curve.tpr, t.size, t, curve.fpr, t.size, ks)
+        cb, ct = np.empty(2 * 11), np.empty(4)
+        k.curve_bin_sums_f32(s, w, lab, s.size, np.ascontiguousarray(t[1:11][::-1]), 10, 256, cb, ct)
+        idx, keep, prec = np.empty(t.size - 1, np.int64), np.empty(t.size, np.uint8), np.empty(t.size - 1)
+        k.last_at_least(t, t.size, np.ascontiguousarray(t[1:]), t.size - 1, idx)
+        k.vertices_mask(curve.fpr, curve.tpr, t.size, keep)
+        k.precision(curve.tps, curve.fps, t.size, prec)
+        out.append((bins, cuts, totals, ks, cb, ct, idx, keep, prec))
+    for a, b in zip(*out, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert out[0][6].tolist() == list(range(1, t.size))  # each threshold is its own last point
