@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "class_tables.h"
@@ -68,6 +69,68 @@ inline double pairwise_sum(const double *a, std::size_t n)
 
 namespace detail {
 
+// The weights of one class's events, in event order, handed out one at a time: compacted a chunk
+// of events at a time into a small buffer, without a branch per event (classes alternate at random).
+class ClassStream {
+public:
+   ClassStream(const double *w, const std::uint8_t *y, std::size_t n, bool signal) : w_(w), y_(y), n_(n), signal_(signal)
+   {
+   }
+   double next()
+   {
+      if (at_ == have_) refill();
+      return buf_[at_++];
+   }
+
+private:
+   static constexpr std::size_t kChunk = 1024;
+   void refill()
+   {
+      have_ = at_ = 0;
+      while (have_ == 0 && i_ < n_) {
+         const std::size_t stop = std::min(n_, i_ + kChunk);
+         for (; i_ < stop; ++i_) {
+            buf_[have_] = w_[i_];
+            have_ += (y_[i_] != 0) == signal_;
+         }
+      }
+   }
+   const double *w_;
+   const std::uint8_t *y_;
+   std::size_t n_, i_ = 0, have_ = 0, at_ = 0;
+   bool signal_;
+   double buf_[kChunk + 1];
+};
+
+// pairwise_block of the next n values of `src` and of their squares, together (the same tree as
+// np.sum of n contiguous values: leaves of up to 128, halves at multiples of 8).
+template <typename Source>
+void pairwise_stream(Source &src, std::size_t n, double &sum, double &sum2)
+{
+#pragma clang fp contract(off)
+   if (n <= 128) {
+      double a[128], a2[128];
+      for (std::size_t i = 0; i < n; ++i) {
+         a[i] = src.next();
+         a2[i] = a[i] * a[i];
+      }
+      sum = pairwise_block(a, n);
+      sum2 = pairwise_block(a2, n);
+      return;
+   }
+   std::size_t n2 = n / 2;
+   n2 -= n2 % 8;
+   double left, left2, right, right2;
+   pairwise_stream(src, n2, left, left2);
+   pairwise_stream(src, n - n2, right, right2);
+   sum = left + right;
+   sum2 = left2 + right2;
+}
+
+} // namespace detail
+
+namespace detail {
+
 template <typename Score>
 void class_bin_sums(const Score *x, const double *w, const std::uint8_t *is_class, std::size_t n, int nbins,
                     double *out)
@@ -92,18 +155,41 @@ template <typename Score>
 void cut_w2_sums(const Score *s, const double *w, const std::uint8_t *is_signal, std::size_t n, const double *cuts,
                  std::size_t ncuts, double *out)
 {
-   std::vector<double> part[4]; // signal pass, signal fail, background pass, background fail
+#pragma clang fp contract(off)
+   // signal pass, signal fail, background pass, background fail: w^2 compacted in event order, each
+   // event written to all four and counted in its own (no branch), the buffers reused for every cut
+   std::unique_ptr<double[]> part[4];
    for (auto &p : part)
-      p.reserve(n);
+      p.reset(new double[n + 1]);
    for (std::size_t c = 0; c < ncuts; ++c) {
-      for (auto &p : part)
-         p.clear();
+      std::size_t at[4] = {0, 0, 0, 0};
       const Score cut = Score(cuts[c]); // numpy compares a float32 array with a Python float in float32
-      for (std::size_t i = 0; i < n; ++i)
-         part[(is_signal[i] ? 0 : 2) + (s[i] >= cut ? 0 : 1)].push_back(w[i] * w[i]);
+      for (std::size_t i = 0; i < n; ++i) {
+         const double w2 = w[i] * w[i];
+         const std::size_t k = (is_signal[i] ? 0 : 2) + (s[i] >= cut ? 0 : 1);
+         for (int j = 0; j < 4; ++j)
+            part[j][at[j]] = w2;
+         ++at[k];
+      }
       for (int k = 0; k < 4; ++k)
-         out[4 * c + k] = pairwise_sum(part[k].data(), part[k].size());
+         out[4 * c + k] = pairwise_sum(part[k].get(), at[k]);
    }
+}
+
+// std::upper_bound(a, a + m, v) - a (np.searchsorted(a, v, "right")) without a branch per step: NaN
+// after everything, as numpy sorts it.
+inline std::size_t count_at_most(const double *a, std::size_t m, double v)
+{
+   if (m == 0) return 0;
+   if (v != v) return m;
+   const double *base = a;
+   std::size_t len = m;
+   while (len > 1) {
+      const std::size_t half = len / 2;
+      base = base[half] <= v ? base + half : base;
+      len -= half;
+   }
+   return std::size_t(base - a) + (*base <= v ? 1 : 0);
 }
 
 template <typename Score>
@@ -128,7 +214,7 @@ void curve_bin_sums(const Score *s, const double *w, const std::uint8_t *is_sign
       }
       for (std::size_t i = start; i < stop; ++i) {
          const double v = s[i], wi = w[i], w2 = wi * wi;
-         const std::size_t reached = std::size_t(std::upper_bound(ascending, ascending + m, v) - ascending);
+         const std::size_t reached = count_at_most(ascending, m, v);
          const int k = is_signal[i] ? 0 : 1;
          local[k * (m + 1) + reached] += w2;
          cw[k].push_back(wi);
@@ -169,17 +255,23 @@ inline void cut_w2_sums_f64(const double *s, const double *w, const std::uint8_t
    detail::cut_w2_sums(s, w, is_signal, n, cuts, ncuts, out);
 }
 
-/// Signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's events in order.
+/// Signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's events in order
+/// (the class's weights streamed through the pairwise tree: no copy of them).
 inline void class_totals(const double *w, const std::uint8_t *is_signal, std::size_t n, double *out)
 {
-   std::vector<double> part[4];
-   for (std::size_t i = 0; i < n; ++i) {
-      const int k = is_signal[i] ? 0 : 2;
-      part[k].push_back(w[i]);
-      part[k + 1].push_back(w[i] * w[i]);
+   std::size_t signal = 0;
+   for (std::size_t i = 0; i < n; ++i)
+      signal += is_signal[i] != 0;
+   for (int k = 0; k < 2; ++k) {
+      const std::size_t count = k == 0 ? signal : n - signal;
+      double sum = -0., sum2 = -0.;
+      if (count > 0) {
+         detail::ClassStream stream(w, is_signal, n, k == 0);
+         detail::pairwise_stream(stream, count, sum, sum2);
+      }
+      out[2 * k] = 0. + sum;
+      out[2 * k + 1] = 0. + sum2;
    }
-   for (int k = 0; k < 4; ++k)
-      out[k] = pairwise_sum(part[k].data(), part[k].size());
 }
 
 inline void curve_bin_sums_f32(const float *s, const double *w, const std::uint8_t *is_signal, std::size_t n,
@@ -230,10 +322,10 @@ inline void vertices_mask(const double *x, const double *y, std::size_t n, std::
    keep[n - 1] = 1;
    for (std::size_t k = 1; k + 1 < n; ++k) {
       const double a = x[k - 1], b = x[k], c = x[k + 1], d = y[k - 1], e = y[k], f = y[k + 1];
-      const bool between_x = (a <= b && b <= c) || (a >= b && b >= c);
-      const bool between_y = (d <= e && e <= f) || (d >= e && e >= f);
-      const bool inside = (d == e && e == f && between_x) || (a == b && b == c && between_y);
-      keep[k] = inside ? 0 : 1;
+      const bool between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c));
+      const bool between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f));
+      const bool inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y);
+      keep[k] = !inside;
    }
 }
 
