@@ -156,21 +156,21 @@ void cut_w2_sums(const Score *s, const double *w, const std::uint8_t *is_signal,
                  std::size_t ncuts, double *out)
 {
 #pragma clang fp contract(off)
-   // signal pass, signal fail, background pass, background fail: w^2 compacted in event order, each
-   // event written to all four and counted in its own (no branch), the buffers reused for every cut
+   // signal pass, signal fail, background pass, background fail: w^2 compacted in event order (the
+   // buffer picked by index, no branch), the buffers reused for every cut
    std::unique_ptr<double[]> part[4];
    for (auto &p : part)
       p.reset(new double[n + 1]);
    for (std::size_t c = 0; c < ncuts; ++c) {
       std::size_t at[4] = {0, 0, 0, 0};
       const Score cut = Score(cuts[c]); // numpy compares a float32 array with a Python float in float32
+      double *to[4] = {part[0].get(), part[1].get(), part[2].get(), part[3].get()};
       for (std::size_t i = 0; i < n; ++i) {
-         const double w2 = w[i] * w[i];
          const std::size_t k = (is_signal[i] ? 0 : 2) + (s[i] >= cut ? 0 : 1);
-         for (int j = 0; j < 4; ++j)
-            part[j][at[j]] = w2;
-         ++at[k];
+         *to[k]++ = w[i] * w[i];
       }
+      for (int k = 0; k < 4; ++k)
+         at[k] = std::size_t(to[k] - part[k].get());
       for (int k = 0; k < 4; ++k)
          out[4 * c + k] = pairwise_sum(part[k].get(), at[k]);
    }
