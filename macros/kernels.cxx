@@ -6,6 +6,7 @@
 #include "class_tables.h"
 #include "occupancy.h"
 #include "optimal_binning.h"
+#include "pair_sums.h"
 #include "poisson_bins.h"
 #include "simplify.h"
 #include "sorted_runs.h"
@@ -147,5 +148,54 @@ size_t pnetviz_run_quantiles_w32(const float *w, size_t n, size_t k, int64_t *ou
 size_t pnetviz_run_quantiles_w64(const double *w, size_t n, size_t k, int64_t *out)
 {
    return pnetviz::run_quantiles_w64(w, n, k, out);
+}
+void pnetviz_class_bin_sums_f32(const float *x, const double *w, const uint8_t *c, size_t n, int nbins, double *out)
+{
+   pnetviz::class_bin_sums_f32(x, w, c, n, nbins, out);
+}
+void pnetviz_class_bin_sums_f64(const double *x, const double *w, const uint8_t *c, size_t n, int nbins, double *out)
+{
+   pnetviz::class_bin_sums_f64(x, w, c, n, nbins, out);
+}
+void pnetviz_cut_w2_sums_f32(const float *s, const double *w, const uint8_t *y, size_t n, const double *cuts,
+                             size_t ncuts, double *out)
+{
+   pnetviz::cut_w2_sums_f32(s, w, y, n, cuts, ncuts, out);
+}
+void pnetviz_cut_w2_sums_f64(const double *s, const double *w, const uint8_t *y, size_t n, const double *cuts,
+                             size_t ncuts, double *out)
+{
+   pnetviz::cut_w2_sums_f64(s, w, y, n, cuts, ncuts, out);
+}
+void pnetviz_class_totals(const double *w, const uint8_t *y, size_t n, double *out)
+{
+   pnetviz::class_totals(w, y, n, out);
+}
+void pnetviz_curve_bin_sums_f32(const float *s, const double *w, const uint8_t *y, size_t n, const double *asc,
+                                size_t m, size_t chunk, double *bins, double *totals)
+{
+   pnetviz::curve_bin_sums_f32(s, w, y, n, asc, m, chunk, bins, totals);
+}
+void pnetviz_curve_bin_sums_f64(const double *s, const double *w, const uint8_t *y, size_t n, const double *asc,
+                                size_t m, size_t chunk, double *bins, double *totals)
+{
+   pnetviz::curve_bin_sums_f64(s, w, y, n, asc, m, chunk, bins, totals);
+}
+void pnetviz_ks_distance(const double *ta, const double *ra, size_t na, const double *tb, const double *rb, size_t nb,
+                         double *out)
+{
+   pnetviz::ks_distance(ta, ra, na, tb, rb, nb, out);
+}
+void pnetviz_last_at_least(const double *t, size_t n, const double *q, size_t nq, int64_t *out)
+{
+   pnetviz::last_at_least(t, n, q, nq, out);
+}
+void pnetviz_vertices_mask(const double *x, const double *y, size_t n, uint8_t *keep)
+{
+   pnetviz::vertices_mask(x, y, n, keep);
+}
+void pnetviz_precision(const double *tps, const double *fps, size_t m, double *out)
+{
+   pnetviz::precision(tps, fps, m, out);
 }
 }

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import equal_bins, lr_score
+from pnetviz.metrics.evaluate import lr_score
+from pnetviz.metrics.pairsweeps import class_bin_sums
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
 
 CALIBRATION_BINS = 10
@@ -64,25 +65,14 @@ class Reliability:
 def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
                 bins: int = CALIBRATION_BINS) -> Reliability:  # fmt: skip
     """Reliability of `probability` (predicted P(class)) against the truth `is_class` (see module)."""
-    p = np.asarray(probability)
-    if p.dtype not in (np.float32, np.float64):
-        p = p.astype(np.float64)  # float32 kept (no copy): w * p and the bins are computed in float64 all the same
-    pos = np.asarray(is_class, dtype=bool)
-    w = np.asarray(weights, dtype=np.float64)
-    index = equal_bins(p, bins)
-
-    def total(values: np.ndarray) -> np.ndarray:
-        return np.bincount(index, weights=values, minlength=bins)
-
-    W, P = total(w), total(np.where(pos, w, 0.0))
-    w2 = w * w
-    w2_pos, w2_neg = total(np.where(pos, w2, 0.0)), total(np.where(pos, 0.0, w2))
-    del w2
+    # per bin of equal_bins(p, bins), in one pass (C++): np.bincount of w, of w where the class (else
+    # 0, which adds nothing), of w^2 of the class and of the others, of w p, and of (w != 0)
+    W, P, _, w2_pos, w2_neg, wp, events = class_bin_sums(probability, weights, np.asarray(is_class, dtype=bool), bins)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
-        mean = np.where(W != 0, total(w * p) / W, np.nan)
+        mean = np.where(W != 0, wp / W, np.nan)
     err = hep.ratio_error(f, w2_pos, w2_neg, W)
-    events = np.bincount(index, weights=(w != 0).astype(float), minlength=bins).astype(np.int64)
+    events = events.astype(np.int64)
     return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
 
 

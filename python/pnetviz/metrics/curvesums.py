@@ -14,6 +14,7 @@ import numpy as np
 
 from pnetviz.metrics import hep
 from pnetviz.metrics.roc import BinaryCurve
+from pnetviz.io.kernels import kernels
 
 
 @dataclass(frozen=True)
@@ -59,17 +60,16 @@ def curve_sums(curve: BinaryCurve, scores: np.ndarray, is_signal: np.ndarray, we
     sample: CHUNK events at a time)."""
     points = np.arange(curve.thresholds.size) if points is None else np.unique(np.asarray(points, dtype=np.intp))
     ascending = curve.thresholds[points][::-1]  # the curve's thresholds decrease; selected at ascending[k] iff reached > k
-    scores, is_signal, weights = np.asarray(scores), np.asarray(is_signal), np.asarray(weights)
-    bins = np.zeros((2, ascending.size + 1))  # signal, background: sum w^2 per bin
-    totals = np.zeros((2, 2))  # signal, background: sum w, sum w^2
-    for start in range(0, scores.size, CHUNK):
-        s = scores[start : start + CHUNK]
-        s = s if s.dtype == np.float32 else s.astype(np.float64, copy=False)  # compared with the float64 thresholds exactly
-        sig = is_signal[start : start + CHUNK].astype(bool, copy=False)
-        w = weights[start : start + CHUNK].astype(np.float64, copy=False)
-        reached, w2 = np.searchsorted(ascending, s, side="right"), w**2
-        for k, cls in enumerate((sig, ~sig)):
-            bins[k] += np.bincount(reached[cls], weights=w2[cls], minlength=ascending.size + 1)
-            totals[k] += (np.sum(w[cls]), np.sum(w2[cls]))
+    scores = np.asarray(scores)
+    scores = np.ascontiguousarray(scores if scores.dtype == np.float32 else scores.astype(np.float64, copy=False))  # compared with the float64 thresholds exactly
+    labels = np.ascontiguousarray(np.asarray(is_signal).astype(bool, copy=False)).view(np.uint8)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    ascending = np.ascontiguousarray(ascending, dtype=np.float64)
+    bins = np.empty((2, ascending.size + 1))  # signal, background: sum w^2 per bin
+    totals = np.empty((2, 2))  # signal, background: sum w, sum w^2
+    # per CHUNK events: np.searchsorted(ascending, s, "right"), np.bincount of w^2 per class and np.sum of
+    # w and w^2 per class, added to the running sums: one pass in C++ (macros/pair_sums.h), the same sums
+    kernel = kernels().curve_bin_sums_f32 if scores.dtype == np.float32 else kernels().curve_bin_sums_f64
+    kernel(scores, w, labels, scores.size, ascending, ascending.size, CHUNK, bins.reshape(-1), totals.reshape(-1))
     size = curve.thresholds.size
     return CurveSums(*(ClassSums(_selected(bins[k], size, points), float(totals[k, 0]), float(totals[k, 1])) for k in range(2)))

@@ -258,15 +258,19 @@ def weighted_ks(a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray) ->
     wa, wb = np.asarray(wa, dtype=float), np.asarray(wb, dtype=float)
     curve = binary_clf_curve(scores, from_a, np.r_[wa, wb])
     d = max(float(np.max(np.abs(tpr - fpr))) for tpr, fpr in curve.rate_chunks())  # no curve-long rate arrays
-    na, nb = effective_events(wa), effective_events(wb)
+    return ks_result(d, effective_events(wa), effective_events(wb))
+
+
+def ks_result(d: float, na: float, nb: float) -> dict[str, float]:
+    """weighted_ks's result from the distance D and the effective event counts of the two samples."""
     z = d * math.sqrt(na * nb / (na + nb))
     return {"statistic": d, "p_value": float(root().TMath.KolmogorovProb(z)), "n_eff": [na, nb]}
 
 
 def curve_flags(curve: BinaryCurve) -> dict[str, bool]:
     """What signed weights can do to a ROC: rates outside [0, 1], a non-monotone curve."""
-    outside = bool(np.any((curve.tpr < 0) | (curve.tpr > 1) | (curve.fpr < 0) | (curve.fpr > 1)))
-    non_monotone = bool(np.any(np.diff(curve.tps) < 0) or np.any(np.diff(curve.fps) < 0))
+    outside = any(bool(rate.min() < 0 or rate.max() > 1) for rate in (curve.tpr, curve.fpr))  # finite rates
+    non_monotone = any(bool(np.any(c[1:] < c[:-1])) for c in (curve.tps, curve.fps))
     return {"rates_outside_unit_interval": outside, "non_monotone": non_monotone}
 
 

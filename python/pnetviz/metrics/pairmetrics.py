@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.metrics import hep
+from pnetviz.metrics import hep, pairsweeps
 from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
 from pnetviz.io.kernels import kernels
 
@@ -52,16 +52,16 @@ def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: 
     (signal, background) as the nominal; replicas without signal are dropped. NaN without replicas.
     All replicas at once: the per-event counts in C++ (poisson_binned_sums) from the same numpy
     generator, in the same order, so every draw and sum is that of one numpy pass per replica."""
-    bins, sig = equal_bins(sample.scores, N_BINS), np.asarray(sample.is_signal, bool)
-    w = np.asarray(sample.used, dtype=np.float64)
+    sig, w = np.asarray(sample.is_signal, bool), np.asarray(sample.used, dtype=np.float64)
     if replicas < 2 or w.size == 0:  # at most one replica, or none with signal: no spread
         return math.nan
     rng = np.random.default_rng(seed)
-    if w.size > hep.BINNED_BOOTSTRAP_FROM:
-        sums = np.array([(np.bincount(bins[m], w[m], N_BINS), np.bincount(bins[m], w[m] ** 2, N_BINS)) for m in (sig, ~sig)])
+    if w.size > hep.BINNED_BOOTSTRAP_FROM:  # per class and bin sum w, sum w^2: np.bincount's sums, one pass (C++)
+        sums = pairsweeps.class_bin_sums(sample.scores, w, sig, N_BINS)[[1, 3, 2, 4]].reshape(2, 2, N_BINS)
         yields = np.maximum(rng.normal(sums[:, 0], np.sqrt(sums[:, 1]), (replicas, 2, N_BINS)), 0.0)
     else:
-        yields = poisson_binned_sums(bins + N_BINS * ~sig, w, 2 * N_BINS, replicas, rng).reshape(replicas, 2, N_BINS)
+        key = equal_bins(sample.scores, N_BINS) + N_BINS * ~sig
+        yields = poisson_binned_sums(key, w, 2 * N_BINS, replicas, rng).reshape(replicas, 2, N_BINS)
     s, b = np.ascontiguousarray(yields[:, 0]), np.ascontiguousarray(yields[:, 1])
     keep = s.sum(axis=1) > 0
     values = binned_fips(s[keep] * factors[0], b[keep] * factors[1])
@@ -156,13 +156,13 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
     else:
         scale = (1.0, 1.0) if full is None else (full[0] / curve.total_signal, full[1] / curve.total_background)
     boot = hep.bootstrap(sample.scores, sample.is_signal, sample.used, opts.bootstrap, seed, chunks=curve.chunks)
-    sig = sample.is_signal
+    n_eff = class_effective_events(sample)
     hull = hep.convex_hull(curve)
     metrics = {
         "auc": curve.auc,
         "auc_error": boot.auc_error,
         "auc_all_weight_modes": auc_all_modes(result),
-        **rejections(curve, hep.effective_events(sample.used[~sample.is_signal]), opts.weight_mode != "signed"),
+        **rejections(curve, n_eff[1], opts.weight_mode != "signed"),
         "rejection_0.5_interval": boot.rejection_50_interval,
         "partial_auc": {f"{f:g}": hep.partial_auc(curve, f) for f in hep.PARTIAL_AUC_FPR},
         "average_precision": result.average_precision,
@@ -171,8 +171,7 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
         "binned_fip_50_error": binned_fip_error(sample, (opts.signal_scale * scale[0], scale[1]), opts.bootstrap, seed),
         "yield_scale": {"signal": scale[0], "background": scale[1]},
         "hull_excess": hep.hull_excess(curve, boot.auc_error, hull),
-        "effective_events": {"signal": hep.effective_events(sample.used[sig]),
-                             "background": hep.effective_events(sample.used[~sig])},  # fmt: skip
+        "effective_events": {"signal": n_eff[0], "background": n_eff[1]},
         "bootstrap_replicas": opts.bootstrap,
         "bootstrap_dropped": boot.dropped,  # replicas without signal or background (no AUC): left out
         "auc_error_method": boot.auc_error_method,  # "delong" where too few replicas are defined
@@ -182,6 +181,15 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
     # above the hull's FIP2: the ROC is not concave where the binning looks (or finite-sample noise: compare the error)
     metrics["binned_fip_50_above_hull"] = bool(metrics["binned_fip_50"] > metrics["fip2_hull"])
     return metrics, boot
+
+
+def class_effective_events(sample) -> tuple[float, float]:
+    """hep.effective_events of the signal's and of the background's weights after the mode (float64
+    weights: one pass in C++, the same sums; other dtypes as numpy sums them)."""
+    used, sig = np.asarray(sample.used), np.asarray(sample.is_signal, bool)
+    if used.dtype == np.float64:
+        return pairsweeps.effective_events(used, sig)
+    return hep.effective_events(used[sig]), hep.effective_events(used[~sig])
 
 
 def rejections(curve, n_eff_background: float, monotone: bool = True) -> dict:
@@ -214,11 +222,18 @@ def operating_points(curve, metrics: dict) -> dict:
 
 
 def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode: str = "abs") -> dict:
-    """Weighted KS train vs test for signal and for background (|weights used|), AUC gap +- error."""
+    """Weighted KS train vs test for signal and for background (|weights used|), AUC gap +- error.
+    Without negative weights used, the KS of each class is read off the two splits' curves (their
+    rates are that class's weighted survival functions: no new sort, no copy of the events)."""
     train, test = results["train"].sample, results["test"].sample
     out = {}
+    if all(not np.any(s.used < 0) for s in (train, test)):
+        ks = ks_from_curves(results["train"].curve, results["test"].curve, *(class_totals64(s) for s in (train, test)))
+        out |= {f"ks_{name}": value for name, value in zip(("signal", "background"), ks, strict=True)}
     for name, sel_train, sel_test in (("signal", train.is_signal, test.is_signal),
                                       ("background", ~train.is_signal, ~test.is_signal)):  # fmt: skip
+        if f"ks_{name}" in out:
+            continue
         out[f"ks_{name}"] = hep.weighted_ks(train.scores[sel_train], np.abs(train.used[sel_train]),
                                             test.scores[sel_test], np.abs(test.used[sel_test]))  # fmt: skip
     gap = results["train"].curve.auc - results["test"].curve.auc
@@ -226,6 +241,24 @@ def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode
     out["auc_gap"] = {"value": gap, "error": error, "significance": gap / error if error > 0 else math.nan}
     out["ks_weights"] = "|w|: the KS test needs non-negative weights" if mode == "signed" else f"weights after --weights {mode}"
     return out
+
+
+def class_totals64(sample) -> np.ndarray:
+    """Per class sum w and sum w^2 of the float64 weights used: pairsweeps.class_totals."""
+    return pairsweeps.class_totals(np.asarray(sample.used, dtype=np.float64), sample.is_signal)
+
+
+def ks_from_curves(train, test, train_totals: np.ndarray, test_totals: np.ndarray) -> tuple[dict, dict]:
+    """hep.weighted_ks of the signal and of the background, train vs test, from the two splits'
+    curves (non-negative weights: a curve's tpr and fpr are the classes' weighted survival
+    functions, bit for bit those of the curve hep.weighted_ks builds) and the classes' sums of w
+    and w^2 (class_totals64: the effective event counts)."""
+    out = []
+    for rate, k in (("tpr", 0), ("fpr", 2)):
+        d = pairsweeps.ks_distance(train.thresholds, getattr(train, rate), test.thresholds, getattr(test, rate))
+        n = [float(t[k]) ** 2 / float(t[k + 1]) if t[k + 1] > 0 else 0.0 for t in (train_totals, test_totals)]
+        out.append(hep.ks_result(d, n[0], n[1]))
+    return out[0], out[1]
 
 
 def split_seed(opts: HepOptions, split: str) -> int:

@@ -44,13 +44,20 @@ def convex_hull(curve: BinaryCurve) -> Hull:
     monotone-chain hull needs its points ordered in x. For non-negative weights the sweep is
     already in that order and nothing changes."""
     fpr, tpr = curve.fpr, curve.tpr  # once each: a curve whose rates are released computes them at each use
-    monotone = bool(np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= 0))
-    order = None if monotone else np.lexsort((tpr, fpr))  # monotone: the sweep's order, no permuted copies
-    x, y = (fpr, tpr) if order is None else (np.ascontiguousarray(fpr[order]), np.ascontiguousarray(tpr[order]))
+    if _non_decreasing(fpr) and _non_decreasing(tpr):  # the sweep's order: the rates as they are
+        order, x, y = None, np.ascontiguousarray(fpr), np.ascontiguousarray(tpr)
+    else:
+        order = np.lexsort((tpr, fpr))
+        x, y = np.ascontiguousarray(fpr[order]), np.ascontiguousarray(tpr[order])
     index = np.empty(x.size, dtype=np.int64)
     m = int(kernels().upper_hull(x, y, x.size, index))
     idx = index[:m].copy() if order is None else order[index[:m]]
     return Hull(index=idx, fpr=fpr[idx], tpr=tpr[idx], thresholds=curve.thresholds[idx])
+
+
+def _non_decreasing(values: np.ndarray) -> bool:
+    """np.all(np.diff(values) >= 0) for finite values, with one boolean temporary instead of two arrays."""
+    return bool(np.all(values[1:] >= values[:-1]))
 
 
 def fip2(hull: Hull, signal: float, background: float) -> float:
@@ -89,11 +96,6 @@ def best_cut(values: np.ndarray, thresholds: np.ndarray, eps_s: np.ndarray, eps_
         return {"value": math.nan} | {name: math.nan for name in columns}
     k = int(np.argmax(np.where(finite, values, -np.inf)))
     return {"value": float(values[k])} | {name: float(column[k]) for name, column in columns.items()}
-
-
-def _best(values: np.ndarray, curve: BinaryCurve) -> dict[str, float]:
-    """Maximum of a per-threshold figure (first point excluded: it selects nothing)."""
-    return best_cut(values[1:], curve.thresholds[1:], curve.tpr[1:], curve.fpr[1:])
 
 
 PREVALENCE_LEFT_OUT = ("FIP1, FIP2 (hull), Punzi, Asimov, the optimal operating point and the precision from the "
@@ -137,19 +139,53 @@ def prevalence_metrics(curve: BinaryCurve, signal_scale: float = 1.0, scale: tup
         return {"signal_yield": S, "background_yield": B, "fip1": dict(cut), "fip2_hull": math.nan, "punzi": dict(cut),
                 "asimov": dict(cut), "optimal_operating_point": optimal_operating_point(hull, S, B),
                 "prevalence_left_out": note}  # fmt: skip
-    s_sel, b_sel = S * curve.tpr, B * curve.fpr
-    selected = s_sel + b_sel
-    purity = np.divide(s_sel, selected, out=np.zeros_like(s_sel), where=selected > 0)
     hull = convex_hull(curve) if hull is None else hull
+    best = best_cuts(curve, S, B)
     return {
         "signal_yield": S,
         "background_yield": B,
-        "fip1": _best(curve.tpr * purity, curve),
+        "fip1": best["fip1"],
         "fip2_hull": fip2(hull, S, B),
-        "punzi": _best(curve.tpr / (PUNZI_SIGMA / 2 + np.sqrt(np.maximum(b_sel, 0.0))), curve),
-        "asimov": _best(asimov(s_sel, b_sel), curve),
+        "punzi": best["punzi"],
+        "asimov": best["asimov"],
         "optimal_operating_point": optimal_operating_point(hull, S, B),
     }
+
+
+SWEEP_CHUNK = 1 << 14  # curve points a time: the figures' temporaries stay in the cache (no page faults)
+
+
+def cut_figures(tpr: np.ndarray, fpr: np.ndarray, S: float, B: float) -> dict[str, np.ndarray]:
+    """FIP1 (eps_s times the purity S eps_s / (S eps_s + B eps_b), 0 where nothing is selected),
+    Punzi and Asimov of the cuts with efficiencies (tpr, fpr) for the yields S, B."""
+    s_sel, b_sel = S * tpr, B * fpr
+    selected = s_sel + b_sel
+    purity = np.divide(s_sel, selected, out=np.zeros_like(s_sel), where=selected > 0)
+    return {"fip1": tpr * purity, "punzi": tpr / (PUNZI_SIGMA / 2 + np.sqrt(np.maximum(b_sel, 0.0))),
+            "asimov": asimov(s_sel, b_sel)}  # fmt: skip
+
+
+def best_cuts(curve: BinaryCurve, S: float, B: float) -> dict[str, dict[str, float]]:
+    """best_cut of each cut_figures figure over the curve's points after the first (which selects
+    nothing), SWEEP_CHUNK points at a time: the same values (elementwise) and the same first
+    maximum as over the whole arrays at once."""
+    tpr, fpr = curve.tpr, curve.fpr
+    best = {name: (-np.inf, -1) for name in ("fip1", "punzi", "asimov")}  # (value, index) of the first maximum
+    for start in range(1, tpr.size, SWEEP_CHUNK):
+        stop = min(tpr.size, start + SWEEP_CHUNK)
+        for name, values in cut_figures(tpr[start:stop], fpr[start:stop], S, B).items():
+            finite = np.isfinite(values)
+            if finite.any():
+                k = int(np.argmax(np.where(finite, values, -np.inf)))
+                if best[name][1] < 0 or values[k] > best[name][0]:
+                    best[name] = (float(values[k]), start + k)
+    out = {}
+    for name, (value, k) in best.items():
+        if k < 0:
+            out[name] = {"value": math.nan, "threshold": math.nan, "eps_s": math.nan, "eps_b": math.nan}
+        else:
+            out[name] = {"value": value, "threshold": float(curve.thresholds[k]), "eps_s": float(tpr[k]), "eps_b": float(fpr[k])}
+    return out
 
 
 def hull_excess(curve: BinaryCurve, auc_error: float, hull: Hull | None = None) -> dict[str, float | bool | None]:

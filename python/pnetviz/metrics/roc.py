@@ -215,8 +215,9 @@ class PrecisionRecall:
 
 def _precision(curve: BinaryCurve) -> np.ndarray:
     """Selected signal / selected weight at every point after the first (0 where nothing is selected)."""
-    tps, selected = curve.tps[1:], curve.tps[1:] + curve.fps[1:]
-    return np.divide(tps, selected, out=np.zeros_like(tps), where=selected != 0)
+    out = np.empty(curve.tps.size - 1)  # np.divide(tps, tps + fps, where != 0, else 0) in one pass (C++)
+    kernels().precision(np.ascontiguousarray(curve.tps), np.ascontiguousarray(curve.fps), curve.tps.size, out)
+    return out
 
 
 def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
@@ -252,18 +253,9 @@ def vertices(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n = len(x)
     if n <= 2:
         return np.arange(n)
-    x, y = np.asarray(x), np.asarray(y)
-    kept = [np.zeros(1, dtype=np.intp)]
-    for start in range(1, n - 1, VERTEX_CHUNK):  # the middle points start..stop-1, a chunk at a time
-        stop = min(start + VERTEX_CHUNK, n - 1)
-        a, b, c = x[start - 1 : stop - 1], x[start:stop], x[start + 1 : stop + 1]
-        d, e, f = y[start - 1 : stop - 1], y[start:stop], y[start + 1 : stop + 1]
-        between_x = ((a <= b) & (b <= c)) | ((a >= b) & (b >= c))
-        between_y = ((d <= e) & (e <= f)) | ((d >= e) & (e >= f))
-        inside = ((d == e) & (e == f) & between_x) | ((a == b) & (b == c) & between_y)
-        kept.append(np.flatnonzero(~inside) + start)
-    kept.append(np.full(1, n - 1, dtype=np.intp))
-    return np.concatenate(kept)
+    keep = np.empty(n, dtype=np.uint8)  # one pass in C++ (macros/pair_sums.h), compared as float64
+    kernels().vertices_mask(np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64), n, keep)
+    return np.flatnonzero(keep)
 
 
 def decimate(x: np.ndarray, y: np.ndarray, step: float = 1e-3) -> np.ndarray:

@@ -30,9 +30,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from pnetviz.errors import InputError
-from pnetviz.metrics import hep
+from pnetviz.metrics import hep, pairsweeps
 from pnetviz.metrics.evaluate import BinarySample
 from pnetviz.metrics.roc import BinaryCurve
+from pnetviz.io.kernels import kernels
 
 DEFAULT_TARGETS = (0.5, 0.7, 0.9)
 WP_SOURCES = ("train", "test")
@@ -67,13 +68,23 @@ def threshold_for(curve: BinaryCurve, target: float) -> float:
     return float(curve.thresholds[k])
 
 
-def class_parts(sample: BinarySample) -> tuple[tuple[np.ndarray, np.ndarray, float], ...]:
-    """Per class (signal, background) of `sample`: its scores, its squared weights (after the weight
-    mode) and their sum of weights, in event order: what efficiency_errors needs at every cut,
-    taken out of the sample once (not at each working point)."""
+def class_parts(sample: BinarySample) -> tuple:
+    """What efficiency_errors needs of `sample` at every cut, taken once (not at each working point):
+    its scores, its float64 weights after the weight mode, its labels, and each class's sum of
+    weights (np.sum of the class's weights, as numpy sums them: pairsweeps.class_totals)."""
     w = np.asarray(sample.used, dtype=np.float64)
-    scores, signal = np.asarray(sample.scores), np.asarray(sample.is_signal, dtype=bool)
-    return tuple((scores[cls], w[cls] ** 2, float(np.sum(w[cls]))) for cls in (signal, ~signal))
+    totals = pairsweeps.class_totals(w, sample.is_signal)
+    return sample.scores, w, sample.is_signal, (float(totals[0]), float(totals[2]))
+
+
+def cut_errors(parts: tuple, thresholds: Sequence[float], eps: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """efficiency_errors at each of `thresholds` (efficiencies `eps`) of the sample of `parts`
+    (class_parts): the passing and failing sums of w^2 of all cuts in one pass over the events
+    (pairsweeps.cut_w2_sums: np.sum(w2[passing]) and np.sum(w2[~passing]) per class, bit for bit)."""
+    scores, w, is_signal, totals = parts
+    sums = pairsweeps.cut_w2_sums(scores, w, is_signal, np.asarray(thresholds, dtype=np.float64))
+    return [(hep.ratio_error(e_s, float(p_s), float(f_s), totals[0]), hep.ratio_error(e_b, float(p_b), float(f_b), totals[1]))
+            for (p_s, f_s, p_b, f_b), (e_s, e_b) in zip(sums, eps, strict=True)]  # fmt: skip
 
 
 def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, float],
@@ -81,19 +92,15 @@ def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, 
     """The ratio-of-sums errors (hep.ratio_error) of the signal and background efficiencies `eps`
     of the cut s >= threshold on `sample` (its weights after the weight mode). `parts`: the
     sample's class_parts, when several cuts are made on it (the same sums, in the same order)."""
-    out = []
-    for (scores, w2, total), e in zip(parts or class_parts(sample), eps):
-        pc = scores >= threshold
-        out.append(hep.ratio_error(e, float(np.sum(w2[pc])), float(np.sum(w2[~pc])), total))
-    return out[0], out[1]
+    return cut_errors(parts or class_parts(sample), [threshold], [eps])[0]
 
 
 def _at_cut(curve: BinaryCurve, threshold: float, n_eff: tuple[float, float],
-            expected: tuple[float, float] | None, sample: BinarySample, parts: tuple | None = None) -> dict:  # fmt: skip
-    """The one core: eps_s, eps_b, rejection and their errors (and expected yields) of s >= threshold."""
+            expected: tuple[float, float] | None, errors: tuple[float, float]) -> dict:  # fmt: skip
+    """The one core: eps_s, eps_b, rejection and their errors `errors` (and expected yields) of s >= threshold."""
     eps_s, eps_b = hep.at_threshold(curve, threshold)
     rejection, limit = hep.rejection_value(eps_b, n_eff[1])
-    err_s, err_b = efficiency_errors(sample, threshold, (eps_s, eps_b), parts)
+    err_s, err_b = errors
     out = {
         "eps_s": eps_s, "eps_s_error": err_s,
         "eps_b": eps_b, "eps_b_error": err_b,
@@ -114,12 +121,12 @@ def working_points(curves: dict[str, BinaryCurve], n_eff: dict[str, tuple[float,
     events of the pair, or None."""
     if wp_from not in curves:
         raise InputError(f"--wp-from {wp_from}: this evaluation has the splits {', '.join(curves)}.")
-    points, parts = [], {split: class_parts(samples[split]) for split in curves}
-    for target in targets:
-        threshold = threshold_for(curves[wp_from], target)
-        points.append({"target_eps_s": float(target), "threshold": threshold,
-                       **{split: _at_cut(c, threshold, n_eff[split], expected, samples[split], parts[split])
-                          for split, c in curves.items()}})  # fmt: skip
+    thresholds = [threshold_for(curves[wp_from], target) for target in targets]
+    errors = {split: cut_errors(class_parts(samples[split]), thresholds, [hep.at_threshold(c, t) for t in thresholds])
+              for split, c in curves.items()}  # fmt: skip
+    points = [{"target_eps_s": float(target), "threshold": threshold,
+               **{split: _at_cut(c, threshold, n_eff[split], expected, errors[split][i]) for split, c in curves.items()}}
+              for i, (target, threshold) in enumerate(zip(targets, thresholds, strict=True))]  # fmt: skip
     raise_limits(points, list(curves))
     return points
 
@@ -177,12 +184,30 @@ def passing_background_events(scores: np.ndarray, is_signal: np.ndarray, weights
                               thresholds: np.ndarray) -> np.ndarray:  # fmt: skip
     """N_eff = (sum w)^2 / sum w^2 of the background events with score >= t, for each t."""
     bkg = ~np.asarray(is_signal, bool)
-    order = np.argsort(-np.asarray(scores, float)[bkg], kind="stable")
-    ranked, w = np.asarray(scores, float)[bkg][order], np.asarray(weights, float)[bkg][order]
-    sw, sw2 = np.r_[0.0, np.cumsum(w)], np.r_[0.0, np.cumsum(w * w)]
-    k = np.searchsorted(-ranked, -np.asarray(thresholds, float), side="right")  # events with score >= t
+    scores, w = np.asarray(scores)[bkg], np.asarray(weights, float)[bkg]
+    queries = np.asarray(thresholds, float)
+    if bkg.any():  # the cumulative sums by decreasing score: the ROC kernel's sort and sweep of the background alone
+        ranked, sw = background_sums(scores, w)
+        sw2 = background_sums(scores, w * w)[1]
+        k = (pairsweeps.last_at_least(ranked, queries) if np.all(queries[1:] <= queries[:-1]) and queries[:1] <= ranked[:1]
+             else np.searchsorted(-ranked, -queries, side="right") - 1)  # fmt: skip
+    else:
+        sw, sw2, k = np.zeros(1), np.zeros(1), np.zeros(queries.size, dtype=np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(sw2[k] > 0, sw[k] ** 2 / np.where(sw2[k] > 0, sw2[k], 1.0), 0.0)
+
+
+def background_sums(scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct scores, decreasing (+inf first), and the cumulative weight of the events at or above
+    each, added event by event in the order of a stable sort by decreasing score (zero weights left
+    out, which add nothing): np.cumsum over np.argsort(-scores, kind="stable"), at each distinct score."""
+    s = np.ascontiguousarray(scores if np.asarray(scores).dtype == np.float32 else np.asarray(scores, dtype=np.float64))
+    w, n = np.ascontiguousarray(weights, dtype=np.float64), s.size
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
+    core = kernels()
+    kernel = core.roc_curve_f32 if s.dtype == np.float32 else core.roc_curve_f64
+    m = int(kernel(s, w, np.zeros(n, dtype=np.uint8), n, tps, fps, thr, auc))  # every event background: fps = cumsum
+    return thr[:m], fps[:m]
 
 
 def cut_scan(curve: BinaryCurve, signal_yield: float, background_yield: float, background_events: np.ndarray | None = None,
@@ -216,11 +241,8 @@ SCAN_GRID = np.round(np.linspace(0.0, 1.0, 101), 10)  # the cuts tabulated in th
 def scan_report(scan: dict, curve: BinaryCurve, yields_kind: str) -> dict:
     """The report's `cut_scan`: the scan at the cuts SCAN_GRID (0, 0.01, ..., 1; efficiencies of
     s >= cut), the optima over every cut of the sample, and what the yields are."""
-    rows = {"cut": SCAN_GRID, "eps_s": [], "eps_b": []}
-    for cut in SCAN_GRID:
-        e_s, e_b = hep.at_threshold(curve, float(cut))
-        rows["eps_s"].append(e_s)
-        rows["eps_b"].append(e_b)
+    k = np.searchsorted(-curve.thresholds, -SCAN_GRID, side="right") - 1  # hep.at_threshold at every cut, one pass
+    rows = {"cut": SCAN_GRID, "eps_s": [float(v) for v in curve.tpr[k]], "eps_b": [float(v) for v in curve.fpr[k]]}
     rows |= _significances(scan["signal_yield"], scan["background_yield"], rows["eps_s"], rows["eps_b"])
     return {"split": "test", "selection": SELECTION, "yields": yields_kind, "signal_yield": scan["signal_yield"],
             "background_yield": scan["background_yield"], "optimum": scan["optimum"], "grid": rows,
