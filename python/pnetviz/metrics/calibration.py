@@ -25,10 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import equal_bins, lr_score
+from pnetviz.metrics.evaluate import CALIBRATION_BINS, equal_bins, lr_score
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
-
-CALIBRATION_BINS = 10
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,13 @@ class Reliability:
 def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
                 bins: int = CALIBRATION_BINS) -> Reliability:  # fmt: skip
     """Reliability of `probability` (predicted P(class)) against the truth `is_class` (see module)."""
+    return reliability_from_sums(reliability_sums(probability, is_class, weights, bins))
+
+
+def reliability_sums(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
+                     bins: int = CALIBRATION_BINS) -> np.ndarray:  # fmt: skip
+    """Per bin (rows): sum w, sum w of the class, sum w^2 of the class, sum w^2 of the others,
+    sum w p, events with w != 0 (each in event order; evaluate.split_tables sums the same)."""
     p = np.asarray(probability, dtype=np.float64)
     pos = np.asarray(is_class, dtype=bool)
     w = np.asarray(weights, dtype=np.float64)
@@ -72,14 +77,18 @@ def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarr
     def total(values: np.ndarray) -> np.ndarray:
         return np.bincount(index, weights=values, minlength=bins)
 
-    W, P = total(w), total(np.where(pos, w, 0.0))
-    w2_pos, w2_neg = total(np.where(pos, w * w, 0.0)), total(np.where(pos, 0.0, w * w))
+    return np.array([total(w), total(np.where(pos, w, 0.0)), total(np.where(pos, w * w, 0.0)),
+                     total(np.where(pos, 0.0, w * w)), total(w * p), total((w != 0).astype(float))])  # fmt: skip
+
+
+def reliability_from_sums(sums: np.ndarray) -> Reliability:
+    """The Reliability of reliability_sums' table (one column a bin)."""
+    W, P, w2_pos, w2_neg, wp, events = np.asarray(sums, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
-        mean = np.where(W != 0, total(w * p) / W, np.nan)
+        mean = np.where(W != 0, wp / W, np.nan)
     err = hep.ratio_error(f, w2_pos, w2_neg, W)
-    events = np.bincount(index, weights=(w != 0).astype(float), minlength=bins).astype(np.int64)
-    return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
+    return Reliability(np.linspace(0.0, 1.0, W.size + 1), mean, f, err, W, events.astype(np.int64))
 
 
 PREVALENCE_TOLERANCE = 0.01  # class fractions of the splits differing by more than this (absolute) are stated

@@ -31,7 +31,7 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import BinarySample
+from pnetviz.metrics.evaluate import BinarySample, gather
 from pnetviz.metrics.roc import BinaryCurve
 
 DEFAULT_TARGETS = (0.5, 0.7, 0.9)
@@ -73,7 +73,8 @@ def class_parts(sample: BinarySample) -> tuple[tuple[np.ndarray, np.ndarray, flo
     taken out of the sample once (not at each working point)."""
     w = np.asarray(sample.used, dtype=np.float64)
     scores, signal = np.asarray(sample.scores), np.asarray(sample.is_signal, dtype=bool)
-    return tuple((scores[cls], w[cls] ** 2, float(np.sum(w[cls]))) for cls in (signal, ~signal))
+    parts = (gather(cls, scores, w) for cls in (signal, ~signal))  # one pass a class (evaluate.gather)
+    return tuple((s, wc**2, float(np.sum(wc))) for s, wc in parts)
 
 
 def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, float],
@@ -176,9 +177,10 @@ CUT_SCAN_MIN_EVENTS = 10.0  # --cut-scan-min-events: optima only where the passi
 def passing_background_events(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
                               thresholds: np.ndarray) -> np.ndarray:  # fmt: skip
     """N_eff = (sum w)^2 / sum w^2 of the background events with score >= t, for each t."""
-    bkg = ~np.asarray(is_signal, bool)
-    order = np.argsort(-np.asarray(scores, float)[bkg], kind="stable")
-    ranked, w = np.asarray(scores, float)[bkg][order], np.asarray(weights, float)[bkg][order]
+    s, w = gather(~np.asarray(is_signal, bool), np.asarray(scores), np.asarray(weights, float))  # one pass (evaluate.gather)
+    s = s if s.dtype == np.float32 else s.astype(float, copy=False)  # float32 sorted as it is: its float64 values' order and ties
+    order = np.argsort(-s, kind="stable")
+    ranked, w = s[order].astype(float), w[order]
     sw, sw2 = np.r_[0.0, np.cumsum(w)], np.r_[0.0, np.cumsum(w * w)]
     k = np.searchsorted(-ranked, -np.asarray(thresholds, float), side="right")  # events with score >= t
     with np.errstate(divide="ignore", invalid="ignore"):
