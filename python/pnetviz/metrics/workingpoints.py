@@ -85,7 +85,7 @@ def efficiency_errors(sample: BinarySample, threshold: float, eps: tuple[float, 
     out = []
     for (scores, w2, total), e in zip(parts or class_parts(sample), eps):
         pc = scores >= threshold
-        out.append(hep.ratio_error(e, float(np.sum(w2[pc])), float(np.sum(w2[~pc])), total))
+        out.append(hep.ratio_error(e, float(np.sum(gather(pc, w2)[0])), float(np.sum(gather(~pc, w2)[0])), total))
     return out[0], out[1]
 
 
