@@ -243,7 +243,7 @@ def run(job: BinaryJob) -> RunOutput:
     signal, test_labels = gather(test, preds.scores["signal"], preds.label)
     check, check_notes = trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]),
                                                   np.ones(signal.size, bool), history.summary if history else {})  # fmt: skip
-    del signal
+    del signal, test_labels
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}
