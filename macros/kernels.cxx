@@ -10,6 +10,7 @@
 #include "poisson_bins.h"
 #include "simplify.h"
 #include "sorted_runs.h"
+#include "split_tables.h"
 #include "weighted_roc.h"
 
 using std::int32_t;
@@ -102,6 +103,28 @@ size_t pnetviz_poisson_binned_sums_drawn(const int64_t *key, const double *w, si
                                          double *out)
 {
    return pnetviz::poisson_binned_sums_drawn(key, w, n, nkeys, replicas, u, nu, step, used, enlam, out);
+}
+void pnetviz_split_tables_f32(const float *s, const double *w, const uint8_t *y, int64_t n, int nbins, double threshold,
+                              int cbins, double *hist, double *confusion, double *counts, double *reliability)
+{
+   pnetviz::split_tables_f32(s, w, y, n, nbins, threshold, cbins, hist, confusion, counts, reliability);
+}
+void pnetviz_split_tables_f64(const double *s, const double *w, const uint8_t *y, int64_t n, int nbins, double threshold,
+                              int cbins, double *hist, double *confusion, double *counts, double *reliability)
+{
+   pnetviz::split_tables_f64(s, w, y, n, nbins, threshold, cbins, hist, confusion, counts, reliability);
+}
+void pnetviz_compress_u1(const uint8_t *sel, int64_t n, const uint8_t *src, uint8_t *dst, int64_t count)
+{
+   pnetviz::compress_u1(sel, n, src, dst, count);
+}
+void pnetviz_compress_i4(const uint8_t *sel, int64_t n, const int32_t *src, int32_t *dst, int64_t count)
+{
+   pnetviz::compress_i4(sel, n, src, dst, count);
+}
+void pnetviz_compress_i8(const uint8_t *sel, int64_t n, const int64_t *src, int64_t *dst, int64_t count)
+{
+   pnetviz::compress_i8(sel, n, src, dst, count);
 }
 void pnetviz_decimate_mask(const double *x, const double *y, int64_t n, double step, uint8_t *mark)
 {

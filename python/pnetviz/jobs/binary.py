@@ -10,8 +10,8 @@ from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
-from pnetviz.metrics.calibration import prevalence_note, reliability
-from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, yields
+from pnetviz.metrics.calibration import prevalence_note, reliability_from_sums
+from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, gather, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
 from pnetviz.io.yields import pair_yields
@@ -133,7 +133,7 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     per_split = {}
     for split, r in results.items():
         s = r.sample
-        per_split[split] = {job.labels[0]: yields(s.weights[s.is_signal]), job.background: yields(s.weights[~s.is_signal])}
+        per_split[split] = {job.labels[0]: yields(*gather(s.is_signal, s.weights)), job.background: yields(*gather(~s.is_signal, s.weights))}
     return {
         "events": {sp: {c: v["events"] for c, v in d.items()} for sp, d in per_split.items()},
         "sum_weights": {sp: {c: v["sum_weights"] for c, v in d.items()} for sp, d in per_split.items()},
@@ -143,7 +143,7 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
 
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
                  comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict) -> dict:  # fmt: skip
-    keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, bool)
+    keep = preds.subsets[job.subset] if job.subset else None
     report = {
         "kind": "binary",
         "signal": job.signal,
@@ -158,7 +158,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "signal_scale": job.hep.signal_scale,
         **split_report(job, results),
         "negative_weight_fraction": {
-            name: yields(preds.weight[keep & (preds.label == i)])["negative_weight_fraction"]
+            name: yields(*gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight))["negative_weight_fraction"]
             for i, name in enumerate(job.labels)
         },
         "auc": {s: r.curve.auc for s, r in results.items()},
@@ -211,14 +211,14 @@ def run(job: BinaryJob) -> RunOutput:
                              binary=True, extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    used = mode_weights(preds.weight if keep is None else preds.weight[keep], job.hep.weight_mode)
-    is_signal = preds.label == 0 if keep is None else preds.label[keep] == 0
-    full = (float(used[is_signal].sum()), float(used[~is_signal].sum()))
+    used = mode_weights(preds.weight if keep is None else gather(keep, preds.weight)[0], job.hep.weight_mode)
+    is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
+    full = (float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum()))
     del used, is_signal  # 9 bytes per event, not kept through the figures
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
     decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
-    calibration = {s: reliability(r.sample.scores, r.sample.is_signal, r.sample.used) for s, r in results.items()}
+    calibration = {s: reliability_from_sums(r.tables.reliability) for s, r in results.items()}  # summed with the histograms
     comparisons = []
     for branch in job.subset_branches:
         if branch not in preds.subsets:
@@ -240,10 +240,10 @@ def run(job: BinaryJob) -> RunOutput:
     notes += history.notes() if history else []
     report = build_report(job, preds, results, history, comparisons, notes, metrics)
     test = preds.masks["test"]  # the test events' two class probabilities only (not a copy of every event's)
-    signal = preds.scores["signal"][test]
-    check, check_notes = trainercheck.cross_check(preds.label[test], np.column_stack([signal, 1 - signal]),
+    signal, test_labels = gather(test, preds.scores["signal"], preds.label)
+    check, check_notes = trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]),
                                                   np.ones(signal.size, bool), history.summary if history else {})  # fmt: skip
-    del signal
+    del signal, test_labels
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}

@@ -25,11 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.metrics import hep
-from pnetviz.metrics.evaluate import lr_score
+from pnetviz.metrics.evaluate import CALIBRATION_BINS, lr_score
 from pnetviz.metrics.pairsweeps import class_bin_sums
 from pnetviz.metrics.roc import SingleClassError, binary_clf_curve
-
-CALIBRATION_BINS = 10
 
 
 @dataclass(frozen=True)
@@ -65,15 +63,26 @@ class Reliability:
 def reliability(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
                 bins: int = CALIBRATION_BINS) -> Reliability:  # fmt: skip
     """Reliability of `probability` (predicted P(class)) against the truth `is_class` (see module)."""
-    # per bin of equal_bins(p, bins), in one pass (C++): np.bincount of w, of w where the class (else
-    # 0, which adds nothing), of w^2 of the class and of the others, of w p, and of (w != 0)
+    return reliability_from_sums(reliability_sums(probability, is_class, weights, bins))
+
+
+def reliability_sums(probability: np.ndarray, is_class: np.ndarray, weights: np.ndarray,
+                     bins: int = CALIBRATION_BINS) -> np.ndarray:  # fmt: skip
+    """Per bin (rows): sum w, sum w of the class, sum w^2 of the class, sum w^2 of the others,
+    sum w p, events with w != 0 (each in event order, np.bincount's sums over equal_bins(p, bins);
+    evaluate.split_tables sums the same): one pass in C++ (pairsweeps.class_bin_sums)."""
     W, P, _, w2_pos, w2_neg, wp, events = class_bin_sums(probability, weights, np.asarray(is_class, dtype=bool), bins)
+    return np.array([W, P, w2_pos, w2_neg, wp, events])
+
+
+def reliability_from_sums(sums: np.ndarray) -> Reliability:
+    """The Reliability of reliability_sums' table (one column a bin)."""
+    W, P, w2_pos, w2_neg, wp, events = np.asarray(sums, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.where(W != 0, P / W, np.nan)
         mean = np.where(W != 0, wp / W, np.nan)
     err = hep.ratio_error(f, w2_pos, w2_neg, W)
-    events = events.astype(np.int64)
-    return Reliability(np.linspace(0.0, 1.0, bins + 1), mean, f, err, W, events)
+    return Reliability(np.linspace(0.0, 1.0, W.size + 1), mean, f, err, W, events.astype(np.int64))
 
 
 PREVALENCE_TOLERANCE = 0.01  # class fractions of the splits differing by more than this (absolute) are stated

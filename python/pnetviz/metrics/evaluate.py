@@ -13,11 +13,13 @@ from pathlib import Path
 import numpy as np
 
 from pnetviz.errors import InputError
+from pnetviz.io.kernels import kernels
 from pnetviz.metrics.hep import bootstrap_chunk_size, mode_weights
 from pnetviz.metrics.roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
 from pnetviz.rootenv import root, set_title
 
 N_BINS = 50
+CALIBRATION_BINS = 10  # metrics.calibration's reliability bins (its default), summed with the histograms
 SCORE_RANGE = (0.0, 1.0)
 THRESHOLD = 0.5
 SPLITS = ("train", "test")
@@ -49,9 +51,32 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     out = {}
     for split in (s for s in SPLITS if s in masks):
         sel = masks[split] if keep is None else masks[split] & keep
-        w = weights[sel]
-        out[split] = BinarySample(scores=scores[sel], is_signal=is_signal[sel], weights=w, used=used_weights(w, mode))
+        s, y, w = gather(sel, scores, is_signal, weights)
+        out[split] = BinarySample(scores=s, is_signal=y, weights=w, used=used_weights(w, mode))
     return out
+
+
+_COMPRESS = {1: ("compress_u1", np.uint8), 4: ("compress_i4", np.int32), 8: ("compress_i8", np.int64)}
+
+
+def gather(sel: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
+    """Each array at the events where the boolean `sel` is true: arrays[i][sel], the same values in the
+    same order, copied by a branch-free C++ pass (macros/split_tables.h compress_*; numpy's boolean
+    index, a branch an event, costs ~3x more at 1e7 events of a split's random mask)."""
+    sel = np.ascontiguousarray(sel, dtype=bool)
+    count, outs = int(np.count_nonzero(sel)), []
+    for a in arrays:
+        a = np.asarray(a)
+        if a.shape != sel.shape:
+            raise ValueError(f"gather: an array of shape {a.shape} for a mask of shape {sel.shape}")
+        name, view = _COMPRESS.get(a.dtype.itemsize, (None, None))
+        if name is None or a.ndim != 1 or a.dtype.hasobject:
+            outs.append(a[sel])
+            continue
+        out = np.empty(count, dtype=a.dtype)
+        getattr(kernels(), name)(sel.view(np.uint8), sel.size, np.ascontiguousarray(a).view(view), out.view(view), count)
+        outs.append(out)
+    return outs
 
 
 def used_weights(weights: np.ndarray, mode: str) -> np.ndarray:
@@ -165,6 +190,38 @@ def binary_confusion(sample: BinarySample, labels: tuple[str, str], threshold: f
 
 
 @dataclass(frozen=True)
+class SplitTables:
+    """The binned tables of one split, summed in one pass (split_tables): `binned` [class][sum w, sum w^2][bin]
+    in the N_BINS bins of the score histograms (class 0 signal, 1 background; binned_sums of each class),
+    `confusion` (binary_confusion's weighted and counts), `reliability` the CALIBRATION_BINS sums of
+    calibration.reliability_sums."""
+
+    binned: np.ndarray  # 2 x 2 x N_BINS
+    weighted: np.ndarray  # 2 x 2
+    counts: np.ndarray  # 2 x 2
+    reliability: np.ndarray  # 6 x CALIBRATION_BINS
+
+
+def split_tables(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, threshold: float = THRESHOLD,
+                 calibration_bins: int = CALIBRATION_BINS) -> SplitTables:  # fmt: skip
+    """Every binned table of a split in one C++ pass (macros/split_tables.h), each sum in event order:
+    the same doubles as binned_sums of each class, binary_confusion and calibration.reliability_sums."""
+    s = np.asarray(scores)
+    s = np.ascontiguousarray(s if s.dtype == np.float32 else s.astype(np.float64, copy=False))
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    y = np.asarray(is_signal)
+    y = np.ascontiguousarray(y).view(np.uint8) if y.dtype == np.bool_ else (y != 0).view(np.uint8)
+    if not s.size == w.size == y.size:
+        raise ValueError(f"scores ({s.size}), labels ({y.size}) and weights ({w.size}) differ in length")
+    hist, weighted, counts = np.empty(4 * N_BINS), np.empty(4), np.empty(4)
+    reliability = np.empty(6 * calibration_bins)
+    kernel = kernels().split_tables_f32 if s.dtype == np.float32 else kernels().split_tables_f64
+    kernel(s, w, y, s.size, N_BINS, float(threshold), calibration_bins, hist, weighted, counts, reliability)
+    return SplitTables(hist.reshape(2, 2, N_BINS), weighted.reshape(2, 2), counts.reshape(2, 2),
+                       reliability.reshape(6, calibration_bins))  # fmt: skip
+
+
+@dataclass(frozen=True)
 class SplitResult:
     """Everything computed for one split of one signal-vs-background pair."""
 
@@ -174,6 +231,7 @@ class SplitResult:
     hist_signal: object  # TH1D
     hist_background: object  # TH1D
     confusion: Confusion
+    tables: SplitTables | None = None  # the binned sums the histograms and confusion were made from
 
     @property
     def pr(self) -> PrecisionRecall:
@@ -182,17 +240,22 @@ class SplitResult:
 
 
 def evaluate_split(sample: BinarySample, tag: str, labels: tuple[str, str]) -> SplitResult:
-    """Curve, PR curve, histograms and confusion matrix of one split (weights after the mode)."""
+    """Curve, PR curve, histograms and confusion matrix of one split (weights after the mode); the
+    histograms, confusion matrix and calibration sums from one pass (split_tables)."""
     w = sample.used
     curve = binary_clf_curve(sample.scores, sample.is_signal, w, min_chunk=bootstrap_chunk_size(w.size))
-    sig, bkg = sample.is_signal, ~sample.is_signal
+    tables = split_tables(sample.scores, sample.is_signal, w)
+    n_signal = int(np.count_nonzero(sample.is_signal))
+    (sig_w, sig_w2), (bkg_w, bkg_w2) = tables.binned
     return SplitResult(
         sample=sample,
         curve=curve,
         average_precision=average_precision(curve),
-        hist_signal=score_histogram(f"{tag}_signal", sample.scores[sig], w[sig], f"{labels[0]} events, {_words(tag)}"),
-        hist_background=score_histogram(f"{tag}_background", sample.scores[bkg], w[bkg], f"{labels[1]} events, {_words(tag)}"),
-        confusion=binary_confusion(sample, labels),
+        hist_signal=histogram_from_sums(f"{tag}_signal", sig_w, sig_w2, f"{labels[0]} events, {_words(tag)}", n_signal),
+        hist_background=histogram_from_sums(f"{tag}_background", bkg_w, bkg_w2, f"{labels[1]} events, {_words(tag)}",
+                                            sample.scores.size - n_signal),  # fmt: skip
+        confusion=Confusion(labels, tables.counts, tables.weighted, row_normalise(tables.weighted)),
+        tables=tables,
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pnetviz.metrics import hep, pairsweeps
+from pnetviz.metrics import evaluate, hep, pairsweeps
 from pnetviz.metrics.evaluate import N_BINS, SPLITS, SplitResult, equal_bins, hist_contents
 from pnetviz.io.kernels import kernels
 
@@ -45,23 +45,24 @@ def binned_fip(result: SplitResult, signal_scale: float, scale: tuple[float, flo
     return hep.binned_fip(s, b)
 
 
-def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: int) -> float:
+def binned_fip_error(sample, factors: tuple[float, float], replicas: int, seed: int, binned: np.ndarray | None = None) -> float:
     """Poisson-bootstrap error of binned_fip (the same N_BINS bins, evaluate.equal_bins): per replica
     every event's weight times a Poisson(1) count (above hep.BINNED_BOOTSTRAP_FROM events, per-bin
     normal draws with the same mean sum w and variance sum w^2), the yields scaled by `factors`
     (signal, background) as the nominal; replicas without signal are dropped. NaN without replicas.
     All replicas at once: the per-event counts in C++ (poisson_binned_sums) from the same numpy
-    generator, in the same order, so every draw and sum is that of one numpy pass per replica."""
-    sig, w = np.asarray(sample.is_signal, bool), np.asarray(sample.used, dtype=np.float64)
+    generator, in the same order, so every draw and sum is that of one numpy pass per replica.
+    `binned`: the sample's per-class sums (evaluate.SplitTables.binned, the same doubles), not binned again."""
+    w = np.asarray(sample.used, dtype=np.float64)
     if replicas < 2 or w.size == 0:  # at most one replica, or none with signal: no spread
         return math.nan
     rng = np.random.default_rng(seed)
-    if w.size > hep.BINNED_BOOTSTRAP_FROM:  # per class and bin sum w, sum w^2: np.bincount's sums, one pass (C++)
-        sums = pairsweeps.class_bin_sums(sample.scores, w, sig, N_BINS)[[1, 3, 2, 4]].reshape(2, 2, N_BINS)
+    if w.size > hep.BINNED_BOOTSTRAP_FROM:
+        sums = binned if binned is not None else evaluate.split_tables(sample.scores, sample.is_signal, w).binned
         yields = np.maximum(rng.normal(sums[:, 0], np.sqrt(sums[:, 1]), (replicas, 2, N_BINS)), 0.0)
     else:
-        key = equal_bins(sample.scores, N_BINS) + N_BINS * ~sig
-        yields = poisson_binned_sums(key, w, 2 * N_BINS, replicas, rng).reshape(replicas, 2, N_BINS)
+        bins, sig = equal_bins(sample.scores, N_BINS), np.asarray(sample.is_signal, bool)
+        yields = poisson_binned_sums(bins + N_BINS * ~sig, w, 2 * N_BINS, replicas, rng).reshape(replicas, 2, N_BINS)
     s, b = np.ascontiguousarray(yields[:, 0]), np.ascontiguousarray(yields[:, 1])
     keep = s.sum(axis=1) > 0
     values = binned_fips(s[keep] * factors[0], b[keep] * factors[1])
@@ -168,7 +169,8 @@ def split_metrics(result: SplitResult, opts: HepOptions, seed: int, full: tuple[
         "average_precision": result.average_precision,
         **hep.prevalence_metrics(curve, opts.signal_scale, scale, hull),
         "binned_fip_50": binned_fip(result, opts.signal_scale, scale),
-        "binned_fip_50_error": binned_fip_error(sample, (opts.signal_scale * scale[0], scale[1]), opts.bootstrap, seed),
+        "binned_fip_50_error": binned_fip_error(sample, (opts.signal_scale * scale[0], scale[1]), opts.bootstrap, seed,
+                                                result.tables.binned if result.tables else None),  # fmt: skip
         "yield_scale": {"signal": scale[0], "background": scale[1]},
         "hull_excess": hep.hull_excess(curve, boot.auc_error, hull),
         "effective_events": {"signal": n_eff[0], "background": n_eff[1]},
