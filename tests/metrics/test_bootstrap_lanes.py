@@ -1,8 +1,8 @@
-"""The Poisson bootstrap's replicas computed four at a time (macros/weighted_roc.h, bootstrap_lanes)
-are, bit for bit, the replicas computed one at a time: replica r of a run of n events takes draws
-r * n to (r + 1) * n - 1 of one splitmix64 stream, so a single replica seeded where that stream
+"""The Poisson bootstrap's replicas computed eight at a time (macros/roc_bootstrap.h, bootstrap_lanes:
+one vector lane a replica) are, bit for bit, the replicas computed one at a time: replica r of a
+run of n events takes draws r * n to (r + 1) * n - 1 of one splitmix64 stream, so a single replica seeded where that stream
 stands after r * n draws (seed + r * n * golden, modulo 2^64) is replica r alone, by the scalar
-path (fewer replicas than a group of four). And a closed-form check of the stream itself."""
+path (fewer replicas than a group of eight). And a closed-form check of the stream itself."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _sample(n: int, kind: str, rng: np.random.Generator):
 
 @pytest.mark.parametrize("n, kind", [(1, "plain"), (2, "plain"), (7, "ties"), (333, "plain"), (1000, "ties"),
                                      (2500, "float32")])  # fmt: skip
-@pytest.mark.parametrize("replicas", [4, 5, 11])
+@pytest.mark.parametrize("replicas", [4, 8, 11, 17])
 def test_lanes_are_the_replicas_one_by_one(n: int, kind: str, replicas: int) -> None:
     scores, is_signal, weights = _sample(n, kind, np.random.default_rng(n + replicas))
     together = hep.bootstrap(scores, is_signal, weights, replicas=replicas, seed=SEED)

@@ -162,7 +162,7 @@ def run(job: MultiClassJob) -> RunOutput:
     report["binning"] = multibins.report(binning) if binning else None
 
     def figures() -> list[canvas.Figure]:
-        figs = build_figures(job, preds, ev, history, decided)
+        figs = build_figures(job, ev, history, decided)
         for b, (_, prof) in profiles.items():
             tag = f"signal_vs_{file_tag(b)}"
             figs += systematics.figures(prof, f"{tag}/profiled", context_lines(job, lr_pair(job.label(b))),

@@ -8,9 +8,8 @@ from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics
 from pnetviz.jobs import decisions, subsets
-from pnetviz.metrics.evaluate import SPLITS, histogram_from_sums, score_histogram
+from pnetviz.metrics.evaluate import SPLITS, histogram_from_sums
 from pnetviz.io.history import TrainingHistory
-from pnetviz.io.ntuple import Predictions
 from pnetviz.draw.plots import CurveSpec, HistSpec
 from pnetviz.draw.style import color, cycle_color
 from pnetviz.jobs.multijob import Decisions, Evaluation, MultiClassJob, context_lines, file_tag
@@ -26,7 +25,7 @@ def lr_text(job: MultiClassJob, background: str) -> str:
     return f"P({job.classes[0]}) / (P({job.classes[0]}) + P({background}) + 1e-10)"
 
 
-def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, ctx: list[str],
+def pair_figures(job: MultiClassJob, ev: Evaluation, index: int, ctx: list[str],
                  decided: decisions.PairDecisions | None = None) -> list[canvas.Figure]:  # fmt: skip
     """Signal vs class `index`: LR ROC, rejection and score distribution, the direct P(signal) and
     P(bkg) distributions of the pair's events, and the b-jet comparison when made."""
@@ -37,7 +36,7 @@ def pair_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: 
     figs = score_pair_figures(job, tag, ev.pairs[background], ev.hep[background], label, xtitle, ctx, decided)
     direct_ctx = [*context_lines(job, ""), f"{job.display[0]} and {label} events", *ctx[len(context_lines(job)):]]
     for k, stem in ((0, "psignal"), (index, f"p{file_tag(background)}")):
-        figs.append(direct_score_figure(job, preds, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
+        figs.append(direct_score_figure(job, ev, index, k, f"{tag}_{stem}_distribution", direct_ctx))
     comp = ev.subset_comparisons.get(background)
     if comp is not None:
         figs += subsets.figures(comp, f"{tag}_roc_bjet_comparison", f"{tag}_lr_score_bjet_comparison",
@@ -74,17 +73,19 @@ def score_pair_figures(job: MultiClassJob, tag: str, results: dict, metrics: dic
     return figs
 
 
-def direct_score_figure(job: MultiClassJob, preds: Predictions, ev: Evaluation, index: int, k: int, name: str,
+def direct_score_figure(job: MultiClassJob, ev: Evaluation, index: int, k: int, name: str,
                         ctx: list[str]) -> canvas.Figure:  # fmt: skip
     """P(class k) of the events of the pair signal vs class `index` (true signal and true
-    class `index`), train lines, test points: the trainer's psignal / p<bkg> distributions."""
+    class `index`), train lines, test points: the trainer's psignal / p<bkg> distributions. The
+    histograms are the split's class tables (ev.tables: P(k) of each true class, the bins and
+    sums of evaluate.score_histogram, summed in event order as it sums them)."""
     hists, tag = [], f"signal_vs_{file_tag(job.classes[index])}"
-    score = preds.scores[job.classes[k]]
-    for split, sel in ev.selections.items():
+    for split in ev.selections:
+        tables = ev.tables[split]
         for true, col in ((0, color("signal")), (index, color("background"))):
-            events = sel & ev.class_masks[true]
-            h = score_histogram(f"{name}_{split}_{true}", score[events], ev.used[events],
-                                f"{job.p_of(k)} of true {job.names[true]} events, {split}")  # fmt: skip
+            h = histogram_from_sums(f"{name}_{split}_{true}", tables.hist[k, true], tables.hist_w2[k, true],
+                                    f"{job.p_of(k)} of true {job.names[true]} events, {split}",
+                                    entries=int(tables.events[true]))  # fmt: skip
             hists.append(HistSpec(f"{tag}/p{file_tag(job.classes[k])}_{split}_true_{file_tag(job.classes[true])}", h,
                                   f"{job.display[true]} ({split})", col, split == "test"))  # fmt: skip
     return plots.score_figure(name, hists, job.p_of(k), ctx, bins=job.style.score_bins)
@@ -105,14 +106,14 @@ def class_score_figure(job: MultiClassJob, ev: Evaluation, index: int, ctx: list
     return plots.score_figure(f"{file_tag(name)}_score_distribution", hists, job.p_of(index), ctx, bins=job.style.score_bins)
 
 
-def build_figures(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
+def build_figures(job: MultiClassJob, ev: Evaluation, history: TrainingHistory | None,
                   decided: Decisions | None = None) -> list[canvas.Figure]:  # fmt: skip
     ctx = context_lines(job)
     if job.hep.weight_mode != "abs":
         ctx.append(f"weights: {job.hep.weight_mode}")
     figs = []
     for background in ev.pairs:
-        figs += pair_figures(job, preds, ev, job.classes.index(background), ctx, decided.pairs[background] if decided else None)
+        figs += pair_figures(job, ev, job.classes.index(background), ctx, decided.pairs[background] if decided else None)
     test = ev.metrics["test"]
     for index, name in enumerate(job.classes):
         figs.append(class_score_figure(job, ev, index, ctx))
