@@ -255,7 +255,7 @@ def test_pair_sums_host_build_and_cling_bit_for_bit():
     s, y, w = toy(3000, 11, np.float32, ties=True)
     lab = y.astype(np.uint8)
     curve = roc.binary_clf_curve(s, y, w)
-    t = np.ascontiguousarray(curve.thresholds)
+    t = np.ascontiguousarray(curve.thresholds, dtype=np.float64)  # float32 scores keep float32 thresholds; the kernels take float64
     out = []
     for k in (kernels.load(path), kernels.jit()):
         bins, cuts, totals, ks = np.empty(70), np.empty(8), np.empty(4), np.empty(1)
