@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import stat
@@ -163,7 +164,10 @@ def test_libdeflate_and_root_inflate_the_same_values(compressed_files, use_cache
     """zlib baskets inflated by libdeflate straight into the arrays (every basket: the strict
     mode refuses any other) equal ROOT's own reading and the written values; LZ4 and ZSTD baskets
     are not libdeflate's (strict: an error naming the branch) and ROOT reads them."""
-    pytest.importorskip("ctypes").CDLL("libdeflate.so.0")  # the system library the reader loads
+    try:
+        ctypes.CDLL("libdeflate.so.0")  # the system library the reader loads
+    except OSError:
+        pytest.skip("no libdeflate.so.0 on this machine: ROOT inflates every basket")
     paths, cols = compressed_files
     use_cache(built_cache)
     types = {k: branch_types(paths["zlib"], "Events")[k] for k in cols}
