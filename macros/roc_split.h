@@ -37,6 +37,28 @@ inline std::size_t split_digit(Key key, int pass)
    return (key >> (pass * kSplitBits)) & (kSplitBuckets - 1);
 }
 
+// The digit passes one class's keys need, from its counts (kSplitPasses x kSplitBuckets): a digit
+// every key shares (that of k0, the class's first key, counted size times) needs no pass; each
+// other digit's counts become exclusive prefix sums (the scatter offsets). Writes the passes in
+// order to `passes` and returns their number.
+template <typename Key>
+inline int digit_passes(std::uint32_t *counts, std::uint32_t size, Key k0, int *passes)
+{
+   int q = 0;
+   for (int p = 0; p < kSplitPasses<Key>; ++p) {
+      std::uint32_t *cc = counts + p * kSplitBuckets;
+      if (cc[split_digit(k0, p)] == size) continue;
+      std::uint32_t sum = 0;
+      for (std::size_t b = 0; b < kSplitBuckets; ++b) {
+         const std::uint32_t v = cc[b];
+         cc[b] = sum;
+         sum += v;
+      }
+      passes[q++] = p;
+   }
+   return q;
+}
+
 template <typename Key, typename W>
 struct __attribute__((packed)) KeyWeight {
    Key key;
@@ -88,17 +110,7 @@ void sort_classes(const Score *score, const double *weight, const std::uint8_t *
       run[c] = make_array<R>(size[c]);
       if (size[c] == 0) continue;
       const Key k0 = desc_key(score[first[c]]);
-      for (int p = 0; p < P; ++p) {
-         std::uint32_t *cc = counts + (c * P + p) * kSplitBuckets;
-         if (cc[split_digit(k0, p)] == size[c]) continue;
-         std::uint32_t sum = 0;
-         for (std::size_t b = 0; b < kSplitBuckets; ++b) {
-            const std::uint32_t v = cc[b];
-            cc[b] = sum;
-            sum += v;
-         }
-         passes[c][q[c]++] = p;
-      }
+      q[c] = digit_passes(counts + c * P * kSplitBuckets, std::uint32_t(size[c]), k0, passes[c]);
       if (q[c] >= 2) tmp[c] = make_array<R>(size[c]);
       dst[c] = (q[c] % 2 == 0 && q[c] > 0 ? tmp[c] : run[c]).get();
       if (q[c] > 0) scatter[c] = counts + (c * P + passes[c][0]) * kSplitBuckets;

@@ -135,17 +135,8 @@ void class_runs(const Score *score, const W *weight, const std::uint8_t *is_sign
    std::uint32_t fill[2] = {0, 0}; // a class of one key: its events in input order
    Scratch<R> buf[2][2];
    for (int c = 0; c < 2; ++c) {
-      for (int p = 0; p < P && size[c] > 0; ++p) {
-         std::uint32_t *cc = counts.data() + (c * P + p) * kSplitBuckets;
-         if (cc[split_digit(k0[c], p)] == size[c]) continue;
-         std::uint32_t sum = 0;
-         for (std::size_t b = 0; b < kSplitBuckets; ++b) {
-            const std::uint32_t v = cc[b];
-            cc[b] = sum;
-            sum += v;
-         }
-         passes[c][q[c]++] = p;
-      }
+      if (size[c] > 0)
+         q[c] = digit_passes(counts.data() + c * P * kSplitBuckets, std::uint32_t(size[c]), k0[c], passes[c]);
       if (q[c] >= 2) buf[c][0] = Scratch<R>(size[c]);
       if (q[c] >= 3) buf[c][1] = Scratch<R>(size[c]);
    }
