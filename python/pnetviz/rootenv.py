@@ -1,9 +1,8 @@
 """The one place that imports ROOT and declares the C++ core.
 
 `root()` returns the configured ROOT module: batch mode, no automatic histogram ownership
-by files, the alpha-stage wheel warning silenced, cling at optimisation level 0 (level 3 from
-the first `optimized()` call: before C++ that computes is run through cling), and the headers
-in `macros/` declared once. It also records the colours ROOT starts with
+by files, the alpha-stage wheel warning silenced, cling at optimisation level 3, and the
+headers in `macros/` declared once. It also records the colours ROOT starts with
 (`start_colors`), before anything defines or changes one.
 """
 
@@ -58,15 +57,13 @@ def root() -> ModuleType:
     ROOT.gROOT.SetBatch(True)
     ROOT.TH1.AddDirectory(False)
     ROOT.gInterpreter.AddIncludePath(str(MACRO_DIR))
-    # cling emits machine code lazily, at a function's first call, with the optimisation level in
-    # force then (`#pragma cling optimize` in a header had no effect, measured). Most of what a run
-    # has cling compile is cppyy's call wrappers, one per C++ method first called from Python
-    # (hundreds in an evaluation: drawing and saving): level 0 compiles them fastest and their code
-    # only forwards the call. C++ that computes (kernels declared to cling, RDataFrame's event
-    # loops, RooFit) asks for level 3 first: `optimized()`, from then on for the whole process.
-    # Measured on a 1e3-event `pnetviz binary` (the fixed cost): 3.4 s CPU at level 3 throughout,
-    # 2.5 s at level 0 (benchmarks/README.md, issue 55).
-    ROOT.gInterpreter.ProcessLine(".O 0")
+    # cling emits machine code lazily, at a function's first call, with the optimisation level
+    # in force then (default 1); `#pragma cling optimize` in a header had no effect (measured).
+    # Level 3 stays on for the whole process: each kernel is compiled optimised when first used,
+    # and only the kernels a run needs are compiled. Measured against warming every kernel up at
+    # -O3 and going back to level 1: 1e5-event multi-class run 5.1 s instead of 6.4 s, 1e7 and
+    # the demo generator (RDataFrame Snapshot JIT) unchanged within noise.
+    ROOT.gInterpreter.ProcessLine(".O 3")
     for header in HEADERS:
         if not ROOT.gInterpreter.Declare(f'#include "{header}"'):
             raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
@@ -145,24 +142,10 @@ _LITERAL_TITLE = ('#include "TGraph.h"\n#include "TH1.h"\n'
                   " obj->TNamed::SetTitle(title); } }")
 
 
-@functools.cache
-def optimized() -> ModuleType:
-    """ROOT with cling at optimisation level 3 from this call on, for the rest of the process
-    (root() starts it at level 0, for cppyy's call wrappers). Called before C++ that does the work
-    is first run through cling: a kernel declared to it (`compiled`), an RDataFrame event loop
-    with jitted code, RooFit's models and fits: that code is compiled at level 3 as it always was;
-    only cppyy's wrappers and trivial helpers compiled before this call are at level 0."""
-    ROOT = root()
-    ROOT.gInterpreter.ProcessLine(".O 3")
-    return ROOT
-
-
-def compiled(code: str, what: str, optimize: bool = True) -> object:
+def compiled(code: str, what: str) -> object:
     """ROOT after cling has declared `code` (a kernel's #include or its source; `what` names it in
-    the error); RuntimeError if cling cannot compile it. Callers cache what they take from it.
-    `optimize`: cling at level 3 from now on (`optimized`); False for a function that only
-    forwards a call or two (compiled faster at root()'s level 0)."""
-    ROOT = optimized() if optimize else root()
+    the error); RuntimeError if cling cannot compile it. Callers cache what they take from it."""
+    ROOT = root()
     if not ROOT.gInterpreter.Declare(code):
         raise RuntimeError(f"cling could not compile {what}; see the errors above")
     return ROOT
@@ -170,7 +153,7 @@ def compiled(code: str, what: str, optimize: bool = True) -> object:
 
 @functools.cache
 def _literal_title():
-    return compiled(_LITERAL_TITLE, "pnetviz::set_literal_title", optimize=False).pnetviz.set_literal_title
+    return compiled(_LITERAL_TITLE, "pnetviz::set_literal_title").pnetviz.set_literal_title
 
 
 def set_title(obj, title: str, *axis_titles: str) -> None:

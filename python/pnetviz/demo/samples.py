@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pnetviz.rootenv import optimized, root
+from pnetviz.rootenv import root
 
 ERA, MASSPOINT, METHOD = "2018", "MHc130_MA90", "ParticleNet"
 CHANNELS = ("SR3Mu", "WZ3Mu", "ZG3Mu")  # SR3Mu blind; WZ3Mu well modelled; ZG3Mu mismodelled
@@ -58,7 +58,7 @@ def write_trees(path: Path, trees: dict[str, dict[str, np.ndarray]]) -> None:
     """The trees (name -> columns) into one file, written under a temporary name then renamed."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
 
-    ROOT = optimized()  # RDataFrame's jitted Snapshot at level 3
+    ROOT = root()
     plain = path.parent / f".pnetviz-demo-{os.getpid()}.root"
     options = ROOT.RDF.RSnapshotOptions()
     with root_path(path.parent, directory=True) as parent:

@@ -20,7 +20,7 @@ import numpy as np
 
 from pnetviz.io.ntuple import DEFAULT_CLASSES
 from pnetviz.io.layout import PREDICTIONS_FILE, binary_dir, multiclass_dir
-from pnetviz.rootenv import optimized, root
+from pnetviz.rootenv import root
 
 HISTORY_FILE = "ParticleNet_performance.json"
 CLASS_FRACTIONS = (0.3, 0.3, 0.2, 0.2)
@@ -113,7 +113,7 @@ def snapshot(data: dict[str, np.ndarray], path: Path) -> None:
 
     plain = path.parent / f".pnetviz-demo-{os.getpid()}.root"
     with root_path(path.parent, directory=True) as parent:
-        optimized().RDF.FromNumpy(data).Snapshot("Events", f"{parent}/{plain.name}")
+        root().RDF.FromNumpy(data).Snapshot("Events", f"{parent}/{plain.name}")
     os.replace(plain, path)
 
 

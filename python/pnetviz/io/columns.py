@@ -134,10 +134,10 @@ def _frame(path: Path, tree: str, exprs: ColumnMap, branches: Sequence[str]) -> 
     name that is not a branch, an RDataFrame column or an earlier expression is one InputError
     before anything is compiled, and so is a failure (cling's diagnostics kept off the terminal)."""
     from pnetviz.io.layout import root_path  # noqa: PLC0415
-    from pnetviz.rootenv import optimized  # noqa: PLC0415
+    from pnetviz.rootenv import root  # noqa: PLC0415
 
     check_names(path, tree, exprs, branches)
-    ROOT = optimized()  # the event loop's jitted code at level 3
+    ROOT = root()
     space = _declare_templates(exprs)
     with root_path(path) as literal:
         frame = ROOT.RDF.AsRNode(ROOT.RDataFrame(tree, literal))
@@ -170,7 +170,7 @@ def _declare_templates(exprs: ColumnMap) -> str:
     expression, declared to cling: RDataFrame's Define then compiles only a call of it with column
     names (it rewrites every word that is a column's name, `std` and function names too)."""
     from pnetviz.io import grammar  # noqa: PLC0415
-    from pnetviz.rootenv import optimized  # noqa: PLC0415
+    from pnetviz.rootenv import root  # noqa: PLC0415
 
     grammar.declare_helpers()
     space = "pnetviz_rdf_" + hashlib.sha1(repr(exprs).encode()).hexdigest()[:16]
@@ -184,7 +184,7 @@ def _declare_templates(exprs: ColumnMap) -> str:
         code.append(f"{template}inline auto pnetviz_f{k}({params}) {{ return {cpp}; }}")
     code.append("}")
     with silent_stderr():
-        if not optimized().gInterpreter.Declare("\n".join(code)):
+        if not root().gInterpreter.Declare("\n".join(code)):
             raise InputError(f"{', '.join(option_text(*e) for e in exprs)}: ROOT cannot compile these expressions "
                              f"(e.g. '%' of a floating-point number). Fix: {FIX}.")  # fmt: skip
     return space

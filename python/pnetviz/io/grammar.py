@@ -394,9 +394,9 @@ def declare_helpers() -> None:
 
 @functools.cache
 def _declare() -> None:
-    from pnetviz.rootenv import optimized  # noqa: PLC0415
+    from pnetviz.rootenv import root  # noqa: PLC0415
 
-    if not optimized().gInterpreter.Declare(HELPERS):
+    if not root().gInterpreter.Declare(HELPERS):
         raise RuntimeError("cling refused pnetviz's expression helpers")
 
 

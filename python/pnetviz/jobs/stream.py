@@ -19,7 +19,7 @@ from pnetviz.errors import InputError
 from pnetviz.io.rootnames import root_path
 from pnetviz.metrics import summaries as sm
 from pnetviz.metrics.hep import mode_weights
-from pnetviz.rootenv import optimized, quiet_root, root
+from pnetviz.rootenv import quiet_root, root
 
 CHUNK = 1_000_000  # entries per read: ~15 MB of the five columns, ~80 MB while a chunk is summarised
 COLUMNS = {"score": "score_signal", "label": "true_label", "weight": "weight"}
@@ -53,7 +53,7 @@ def entries(path: Path, tree: str = "Events") -> int:
 def chunks(path: Path, names: list[str], tree: str = "Events", chunk: int = CHUNK,
            n: int | None = None) -> Iterator[dict[str, np.ndarray]]:  # fmt: skip
     """The columns `names` of consecutive entry ranges of `chunk` entries (`n`: the tree's entries)."""
-    ROOT = optimized()  # RDataFrame's jitted event loop at level 3
+    ROOT = root()
     n = entries(path, tree) if n is None else n
     with root_path(Path(path)) as name:
         for lo in range(0, n, chunk):

@@ -16,7 +16,7 @@ import numpy as np
 
 from pnetviz.limits.asymptotic import FitFailed
 from pnetviz.limits.histfactory import model_config, quiet_messages
-from pnetviz.rootenv import optimized
+from pnetviz.rootenv import root
 
 
 ROOT_PRINT_LEVEL = 1  # AsymptoticCalculator's print level as ROOT starts (it has no getter)
@@ -26,7 +26,7 @@ class AsimovFits:
     """The conditional fits on the Asimov data of one workspace (its ModelConfig)."""
 
     def __init__(self, ws):
-        ROOT = optimized()  # RooFit at cling's level 3
+        ROOT = root()
         self.ROOT = ROOT
         self.ws = ws  # the pdf and its parameters live in the workspace: keep it alive
         mc = model_config(ws)

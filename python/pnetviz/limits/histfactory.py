@@ -19,7 +19,7 @@ from pathlib import Path
 from pnetviz.io.readers import read_json
 from pnetviz.limits.spec import FitModel, background_sum, samples
 from pnetviz.limits.templates import th1
-from pnetviz.rootenv import optimized, quiet_root, root
+from pnetviz.rootenv import quiet_root, root
 
 STAT_THRESHOLD = 1e-12  # HistFactory's RelErrorThreshold: a bin gets its gamma unless its relative error is below
 MODEL_CONFIG = "ModelConfig"
@@ -33,7 +33,7 @@ def _owned_by_root(hist):
 
 def measurement(model: FitModel, mu_max: float):
     """The HistFactory Measurement of `model` (names escaped, negative-bin policy applied)."""
-    ROOT = optimized()  # what RooFit has cling compile, at level 3
+    ROOT = root()
     hf = ROOT.RooStats.HistFactory
     meas = hf.Measurement("pnetviz", "pnetviz")
     meas.SetPOI("mu")
@@ -133,7 +133,7 @@ def _stat_constraint(document: dict) -> bool:
 
 def import_hs3(path: Path):
     """A new workspace read from an HS3 JSON file."""
-    ROOT = optimized()
+    ROOT = root()
     ws = ROOT.RooWorkspace("hs3", "hs3")
     ROOT.SetOwnership(ws, True)
     with quiet_messages():
