@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pnetviz.errors import PnetvizWarning
-from pnetviz.metrics.roc import BinaryCurve
+from pnetviz.metrics.roc import BinaryCurve, non_decreasing
 from pnetviz.io.kernels import kernels
 
 PUNZI_SIGMA = 3.0  # Punzi's a: eps_s / (a/2 + sqrt(B_sel))
@@ -44,7 +44,7 @@ def convex_hull(curve: BinaryCurve) -> Hull:
     monotone-chain hull needs its points ordered in x. For non-negative weights the sweep is
     already in that order and nothing changes."""
     fpr, tpr = curve.fpr, curve.tpr  # once each: a curve whose rates are released computes them at each use
-    if _non_decreasing(fpr) and _non_decreasing(tpr):  # the sweep's order: the rates as they are
+    if non_decreasing(fpr) and non_decreasing(tpr):  # the sweep's order: the rates as they are
         order, x, y = None, np.ascontiguousarray(fpr), np.ascontiguousarray(tpr)
     else:
         order = np.lexsort((tpr, fpr))
@@ -53,11 +53,6 @@ def convex_hull(curve: BinaryCurve) -> Hull:
     m = int(kernels().upper_hull(x, y, x.size, index))
     idx = index[:m].copy() if order is None else order[index[:m]]
     return Hull(index=idx, fpr=fpr[idx], tpr=tpr[idx], thresholds=curve.thresholds[idx])
-
-
-def _non_decreasing(values: np.ndarray) -> bool:
-    """np.all(np.diff(values) >= 0) for finite values, with one boolean temporary instead of two arrays."""
-    return bool(np.all(values[1:] >= values[:-1]))
 
 
 def fip2(hull: Hull, signal: float, background: float) -> float:

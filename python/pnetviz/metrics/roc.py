@@ -75,7 +75,7 @@ class BinaryCurve:
         can leave [0, 1], and the rate is clipped to it); checked once per curve."""
         key = "monotone_" + name
         if key not in self.__dict__:
-            self.__dict__[key] = _non_decreasing(cumulative)
+            self.__dict__[key] = non_decreasing(cumulative)
         return self.__dict__[key]
 
     def release_rates(self) -> None:
@@ -131,10 +131,10 @@ class BinaryCurve:
         return lo - 1
 
 
-def _non_decreasing(cumulative: np.ndarray) -> bool:
-    """np.all(np.diff(cumulative) >= 0) (finite sums: a - b >= 0 iff a >= b) without the float64
-    difference array."""
-    return bool(np.all(cumulative[1:] >= cumulative[:-1]))
+def non_decreasing(values: np.ndarray) -> bool:
+    """np.all(np.diff(values) >= 0) for finite values (a - b >= 0 iff a >= b), with one boolean
+    temporary instead of the float64 difference array."""
+    return bool(np.all(values[1:] >= values[:-1]))
 
 
 def binary_clf_curve(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray | None = None,
