@@ -72,3 +72,24 @@ def test_campaign_output_is_the_plots_dir_with_a_warning(two_channels, tmp_path,
     with pytest.warns(PnetvizWarning, match="now --plots-dir"):
         assert run(load_script("visualizeCampaign").main, argv) == 0
     assert f"--plots-dir {tmp_path / 'p'}" in capsys.readouterr().out
+
+
+HUGEPAGE_PROBE = """
+import sys
+from numpy._core import multiarray
+from pnetviz.cli.commands import run_command
+code = run_command("binary", ["--results-dir", sys.argv[1]])  # a user mistake: exit 2, after the switch
+print(code, multiarray._set_madvise_hugepage(True))  # returns the setting the command left
+"""
+
+
+@pytest.mark.parametrize("env, advised", [({}, "False"), ({"NUMPY_MADVISE_HUGEPAGE": "1"}, "True")])
+def test_commands_turn_off_numpys_huge_page_advice_unless_the_user_set_it(tmp_path, env, advised):
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    out = subprocess.run([sys.executable, "-c", HUGEPAGE_PROBE, str(tmp_path / "missing")], env={**clean, **env},
+                         capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    assert out == ["2", advised]

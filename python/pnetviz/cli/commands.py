@@ -4,6 +4,7 @@ campaign hands to its workers (a subcommand's main with an argv, as exit code)."
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Sequence
 
 from pnetviz.cli import common
@@ -31,7 +32,24 @@ def parser_of(command: str, prog: str | None = None):
     return importlib.import_module(COMMANDS[command][0]).parser(prog or f"pnetviz {command}")
 
 
+def small_pages() -> bool:
+    """Turn off numpy's `madvise(MADV_HUGEPAGE)` on its large arrays for this process, unless the user
+    set `NUMPY_MADVISE_HUGEPAGE`; True if it was turned off. Where the kernel's transparent huge pages
+    are `defrag=madvise` (the default of many distributions) each advised array's first touch may
+    compact memory in the page fault: a default binary evaluation of 1e7 events spent 2.5 s of
+    system time against 1.3 s without the advice (benchmarks/README.md, issue 55)."""
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        return False
+    try:
+        from numpy._core import multiarray  # the switch behind NUMPY_MADVISE_HUGEPAGE (numpy >= 2)
+    except ImportError:  # numpy 1.26
+        from numpy.core import multiarray
+    multiarray._set_madvise_hugepage(False)
+    return True
+
+
 def run_command(command: str, argv: Sequence[str], prog: str | None = None) -> int:
     """`pnetviz <command> <argv>` in this process: exit code 0, 1 or 2, one line per error."""
+    small_pages()
     main = main_of(command)
     return common.run(lambda a: main(a, prog=prog or f"pnetviz {command}"), list(argv))
