@@ -7,6 +7,7 @@ choice) for curves, histograms and confusion matrices; yields are reported signe
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.io.kernels import kernels
+from pnetviz.metrics import pairsweeps
 from pnetviz.metrics.hep import bootstrap_chunk_size, mode_weights
 from pnetviz.metrics.roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
 from pnetviz.rootenv import root, set_title
@@ -43,6 +45,13 @@ class BinarySample:
     is_signal: np.ndarray  # bool
     weights: np.ndarray  # signed, as stored
     used: np.ndarray  # the weights metrics use, after the weight mode (hep.mode_weights)
+
+    @functools.cached_property
+    def class_totals(self) -> np.ndarray:
+        """The signal's sum w and sum w^2, the background's, of the float64 weights used
+        (pairsweeps.class_totals: np.sum of each class's, bit for bit): one pass, taken once for
+        the effective events, the KS from the curves and the working points' errors."""
+        return pairsweeps.class_totals(np.asarray(self.used, dtype=np.float64), self.is_signal)
 
 
 def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, masks: dict[str, np.ndarray],
