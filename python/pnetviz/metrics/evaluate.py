@@ -57,15 +57,16 @@ class BinarySample:
 def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, masks: dict[str, np.ndarray],
                    keep: np.ndarray | None = None, mode: str = WEIGHT_MODE) -> dict[str, BinarySample]:  # fmt: skip
     """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
+    splits = [s for s in SPLITS if s in masks]
+    sels = [masks[split] if keep is None else masks[split] & keep for split in splits]
     out = {}
-    for split in (s for s in SPLITS if s in masks):
-        sel = masks[split] if keep is None else masks[split] & keep
-        s, y, w = gather(sel, scores, is_signal, weights)
+    for split, (s, y, w) in zip(splits, gather_splits(sels, scores, is_signal, weights), strict=True):
         out[split] = BinarySample(scores=s, is_signal=y, weights=w, used=used_weights(w, mode))
     return out
 
 
 _COMPRESS = {1: ("compress_u1", np.uint8), 4: ("compress_i4", np.int32), 8: ("compress_i8", np.int64)}
+GATHER_MAX = 8  # selections per gather_splits call (macros/split_tables.h kGatherMax)
 
 
 def gather(sel: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
@@ -85,6 +86,29 @@ def gather(sel: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
         out = np.empty(count, dtype=a.dtype)
         getattr(kernels(), name)(sel.view(np.uint8), sel.size, np.ascontiguousarray(a).view(view), out.view(view), count)
         outs.append(out)
+    return outs
+
+
+def gather_splits(sels: list[np.ndarray], *arrays: np.ndarray) -> list[list[np.ndarray]]:
+    """[gather(sel, *arrays) for sel in sels], the same values, in one C++ pass over the events
+    (macros/split_tables.h gather_splits: each block of every array read once for all the
+    selections, not once per selection and array)."""
+    sels = [np.ascontiguousarray(sel, dtype=bool) for sel in sels]
+    cols = [np.ascontiguousarray(a) for a in arrays]
+    n = sels[0].size if sels else 0
+    if not (0 < len(sels) <= GATHER_MAX and cols) or any(
+            sel.shape != (n,) for sel in sels) or any(
+            a.shape != (n,) or a.dtype.hasobject or a.dtype.itemsize not in _COMPRESS for a in cols):  # fmt: skip
+        return [gather(sel, *arrays) for sel in sels]
+    counts = np.array([np.count_nonzero(sel) for sel in sels], dtype=np.int64)
+    outs = [[np.empty(int(count), dtype=a.dtype) for a in cols] for count in counts]
+
+    def address(arrays: list[np.ndarray]) -> np.ndarray:
+        return np.array([a.ctypes.data for a in arrays], dtype=np.uint64)
+
+    kernels().gather_splits(address(sels), len(sels), n, counts, address(cols),
+                            np.array([a.dtype.itemsize for a in cols], dtype=np.int32), len(cols),
+                            address([o for out in outs for o in out]))  # fmt: skip
     return outs
 
 
