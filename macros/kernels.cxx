@@ -126,6 +126,11 @@ void pnetviz_compress_i8(const uint8_t *sel, int64_t n, const int64_t *src, int6
 {
    pnetviz::compress_i8(sel, n, src, dst, count);
 }
+void pnetviz_gather_splits(const uint64_t *sel, int k, int64_t n, const int64_t *count, const uint64_t *src,
+                           const int32_t *size, int c, const uint64_t *dst)
+{
+   pnetviz::gather_splits(sel, k, n, count, src, size, c, dst);
+}
 void pnetviz_decimate_mask(const double *x, const double *y, int64_t n, double step, uint8_t *mark)
 {
    pnetviz::decimate_mask(x, y, n, step, mark);

@@ -81,6 +81,16 @@ public:
       if (at_ == have_) refill();
       return buf_[at_++];
    }
+   // The next n values into out (n of them are left).
+   void take(double *out, std::size_t n)
+   {
+      while (n > 0) {
+         if (at_ == have_) refill();
+         const std::size_t k = std::min(n, have_ - at_);
+         std::copy(buf_ + at_, buf_ + at_ + k, out);
+         at_ += k, out += k, n -= k;
+      }
+   }
 
 private:
    static constexpr std::size_t kChunk = 1024;
@@ -110,10 +120,9 @@ void pairwise_stream(Source &src, std::size_t n, double &sum, double &sum2)
 #pragma clang fp contract(off)
    if (n <= 128) {
       double a[128], a2[128];
-      for (std::size_t i = 0; i < n; ++i) {
-         a[i] = src.next();
+      src.take(a, n);
+      for (std::size_t i = 0; i < n; ++i)
          a2[i] = a[i] * a[i];
-      }
       sum = pairwise_block(a, n);
       sum2 = pairwise_block(a2, n);
       return;

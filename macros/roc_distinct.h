@@ -1,5 +1,5 @@
 // pnetviz: the weighted ROC from sums per distinct score, when the scores take few values (used
-// by weighted_roc.h's roc_curve before roc_split.h's radix sort).
+// by weighted_roc.h's roc_curve before roc_msd.h's or roc_split.h's radix sort).
 //
 // Why: scores stored as float32 with ties take few distinct values (a network's output rounded
 // to 1e-4: 10001). One pass hashes each event's key into a table of the distinct keys and adds

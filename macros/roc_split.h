@@ -1,5 +1,6 @@
 // pnetviz: the weighted ROC curve from one sorted run per class (used by weighted_roc.h's
-// roc_curve, with or without the bootstrap's chunk sums).
+// roc_curve for float64 scores, with or without the bootstrap's chunk sums; float32 scores take
+// roc_msd.h's bucket sort, which gives the same bits).
 //
 // Why: the curve needs, at each distinct score, the signal and background weight summed so far.
 // Sorting signal and background apart needs no class in a record: a record is its key and its

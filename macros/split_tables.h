@@ -18,6 +18,11 @@
 // compress_{u1,i4,i8}: dst = src[sel != 0] (numpy's boolean index) for elements of 1, 4 or 8 bytes, in
 // one branch-free pass (each element written at the next free place, which advances when selected);
 // `count` = the number of selected elements, the size of dst (nothing is written beyond it).
+//
+// gather_splits: the same for k selections (splits) and c columns at once: dst[j c + col] =
+// src[col][sel[j] != 0] (addresses as integers, `size` the columns' element sizes: 1, 4 or 8).
+// The events go by blocks of kGatherBlock: each block of every column is read from memory once
+// and compressed for every selection from cache (a pass per split and column read them all).
 #ifndef PNETVIZ_SPLIT_TABLES_H
 #define PNETVIZ_SPLIT_TABLES_H
 
@@ -75,7 +80,55 @@ void compress(const std::uint8_t *sel, std::int64_t n, const T *src, T *dst, std
    }
 }
 
+// compress of elements [0, n) of one block: dst[at..] (at most `room` written); returns how many
+// were selected.
+template <typename T>
+std::int64_t compress_block(const std::uint8_t *sel, std::int64_t n, const T *src, T *dst, std::int64_t room)
+{
+   std::int64_t j = 0;
+   for (std::int64_t i = 0; i < n && j < room; ++i) {
+      dst[j] = src[i];
+      j += sel[i] != 0;
+   }
+   return j;
+}
+
+constexpr std::int64_t kGatherBlock = 4096;
+constexpr int kGatherMax = 8; // selections at most
+
+template <typename T>
+std::int64_t compress_column(std::uint64_t sel, std::uint64_t src, std::uint64_t dst, std::int64_t at,
+                             std::int64_t len, std::int64_t room)
+{
+   return compress_block(reinterpret_cast<const std::uint8_t *>(sel) + at, len,
+                         reinterpret_cast<const T *>(src) + at, reinterpret_cast<T *>(dst), room);
+}
+
 } // namespace detail
+
+inline void gather_splits(const std::uint64_t *sel, int k, std::int64_t n, const std::int64_t *count,
+                          const std::uint64_t *src, const std::int32_t *size, int c, const std::uint64_t *dst)
+{
+   std::int64_t pos[detail::kGatherMax] = {};
+   k = k < detail::kGatherMax ? k : detail::kGatherMax;
+   for (std::int64_t at = 0; at < n; at += detail::kGatherBlock) {
+      const std::int64_t len = n - at < detail::kGatherBlock ? n - at : detail::kGatherBlock;
+      for (int j = 0; j < k; ++j) {
+         std::int64_t got = 0;
+         for (int col = 0; col < c; ++col) {
+            const std::int64_t room = count[j] - pos[j];
+            const std::uint64_t out = dst[j * c + col] + std::uint64_t(pos[j]) * std::uint64_t(size[col]);
+            if (size[col] == 1)
+               got = detail::compress_column<std::uint8_t>(sel[j], src[col], out, at, len, room);
+            else if (size[col] == 4)
+               got = detail::compress_column<std::uint32_t>(sel[j], src[col], out, at, len, room);
+            else
+               got = detail::compress_column<std::uint64_t>(sel[j], src[col], out, at, len, room);
+         }
+         pos[j] += got;
+      }
+   }
+}
 
 inline void compress_u1(const std::uint8_t *sel, std::int64_t n, const std::uint8_t *src, std::uint8_t *dst,
                         std::int64_t count)

@@ -32,6 +32,7 @@
 
 #include "roc_distinct.h"
 #include "roc_keys.h"
+#include "roc_msd.h"
 #include "roc_split.h"
 
 namespace pnetviz {
@@ -163,6 +164,9 @@ std::size_t roc_curve(const Score *score, const double *weight, const std::uint8
       if (roc_distinct<Key>(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks, n_chunks,
                             &points))
          return points;
+      // float32 scores: one scatter by the top 16 bits, buckets sorted in cache (roc_msd.h)
+      if constexpr (sizeof(Key) == 4)
+         return roc_msd(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks, n_chunks);
       // one sort per class (roc_split.h): same values as one mixed sort, half the bytes moved
       return roc_split<Key>(score, weight, is_signal, n, tps, fps, thresholds, auc, min_chunk, chunks, n_chunks);
    }

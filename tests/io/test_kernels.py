@@ -260,3 +260,58 @@ def test_weight_modes_from_sums_per_score_equal_sklearn(builds):
         fpr, tpr, _ = roc_curve(y, s, sample_weight=weights, drop_intermediate=False)
         assert got == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
     assert modes[0][0] == pytest.approx(roc_auc_score(y, s, sample_weight=np.abs(w)), abs=1e-12)
+
+
+def _chunks_of(k, s, y, w, min_chunk):
+    n = s.size
+    tps, fps, thr, auc = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1), np.empty(1)
+    chunks, count = np.empty((4, n // min_chunk + 1)), np.zeros(1, np.uint64)
+    m = int(k.roc_curve_chunks_f32(s, w, y, n, tps, fps, thr, auc, min_chunk, chunks, count))
+    return tps[:m], fps[:m], thr[:m], auc[0], chunks[:, : int(count[0])]
+
+
+@pytest.mark.parametrize("case", ["float32 weights", "float64 weights", "crowded buckets"])
+def test_bucket_sort_of_float32_scores_keeps_the_sorts_bits(builds, case):
+    """Continuous float32 scores are scattered by their key's top 16 bits and each bucket sorted and
+    swept in cache (macros/roc_msd.h; 8-byte records in the fps output, 12-byte ones apart): both
+    builds give the curve of one sort of mixed records bit for bit, chunk sums that close where the
+    events by decreasing score reach min_chunk, and scikit-learn's curve and AUC to 1e-12."""
+    rng = np.random.default_rng(23)
+    n, min_chunk = 60_000, 700
+    y = (rng.random(n) < 0.4).astype(np.uint8)
+    s = rng.beta(2 + 3 * y, 5 - 3 * y).astype(np.float32)
+    if case == "crowded buckets":  # most events in a few buckets of [0.99, 1): in-bucket radix passes
+        s = np.where(rng.random(n) < 0.7, 1 - rng.random(n).astype(np.float32) * 1e-2, s).astype(np.float32)
+        s[:50] = s[50]  # ties
+        s[50:60] = -0.0
+        s[60:70] = 0.0
+    w = rng.uniform(-0.3, 1.0, n)
+    w[rng.random(n) < 0.02] = 0.0
+    if case != "float64 weights":
+        w = w.astype(np.float32).astype(np.float64)
+    results = [_chunks_of(k, s, y, w, min_chunk) for k in builds]
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
+    tps, fps, thr, auc, chunks = results[0]
+    for a, b in zip((tps, fps, thr, auc), sorted_curve(s, y, w)):
+        np.testing.assert_array_equal(a, b)
+    fpr, tpr, _ = roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    np.testing.assert_allclose(fps / fps[-1], fpr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tps / tps[-1], tpr, rtol=0, atol=1e-12)
+    assert auc == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
+    keep = w != 0
+    order = np.argsort(-s[keep].astype(np.float64), kind="stable")
+    score, sig, weight = s[keep][order], y[keep][order] == 1, w[keep][order]
+    last = np.r_[score[1:] != score[:-1], True]  # the last event of each distinct score
+    ends, filled = [], 0
+    for i in range(score.size):
+        filled += 1
+        if last[i] and (filled >= min_chunk or i == score.size - 1):
+            ends.append(i + 1)
+            filled = 0
+    assert chunks.shape[1] == len(ends) > 50
+    for j, (lo, hi) in enumerate(zip([0, *ends[:-1]], ends)):
+        for row, cls in ((0, sig[lo:hi]), (2, ~sig[lo:hi])):
+            part = weight[lo:hi][cls]
+            assert chunks[row, j] == pytest.approx(part.sum(), rel=1e-12, abs=1e-12)
+            assert chunks[row + 1, j] == pytest.approx((part**2).sum(), rel=1e-12, abs=1e-12)

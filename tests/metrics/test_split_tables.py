@@ -92,6 +92,31 @@ def test_gather_is_the_boolean_index(dtype):
         np.testing.assert_array_equal(got, a[sel])
 
 
+def test_gather_splits_is_the_boolean_index_of_each_split(monkeypatch):
+    """One pass for every selection and array (blocks of 4096 events; overlapping selections, an empty
+    one, every element size) gives each array's boolean index per selection; the jit build the same."""
+    rng = np.random.default_rng(4)
+    for n in (0, 1, 4095, 4096, 10_001):
+        code = rng.integers(0, 3, n)
+        sels = [code == 1, code == 2, code >= 1, np.zeros(n, bool), np.ones(n, bool)]
+        arrays = [rng.random(n).astype(np.float32), rng.random(n) < 0.4, rng.normal(size=n),
+                  rng.integers(-9, 9, n).astype(np.int32), rng.integers(0, 9, n).astype(np.uint64)]  # fmt: skip
+        for build in ("native", "jit"):
+            if build == "jit":
+                monkeypatch.setenv("PNETVIZ_KERNELS", "jit")
+            got = ev.gather_splits(sels, *arrays)
+            assert len(got) == len(sels)
+            for sel, per_split in zip(sels, got, strict=True):
+                for a, g in zip(arrays, per_split, strict=True):
+                    assert g.dtype == a.dtype
+                    np.testing.assert_array_equal(g, a[sel])
+            monkeypatch.delenv("PNETVIZ_KERNELS", raising=False)
+    s16 = rng.random(5).astype(np.float16)  # an element size of 2: each selection gathered apart
+    np.testing.assert_array_equal(ev.gather_splits([s16 > 0.5], s16)[0][0], s16[s16 > 0.5])
+    with pytest.raises(ValueError, match="shape"):
+        ev.gather_splits([np.ones(3, bool)], np.ones(4))
+
+
 def test_binary_samples_equal_boolean_indexing():
     s, y, w = toy(30_000, np.float32, seed=6)
     rng = np.random.default_rng(7)

@@ -65,6 +65,7 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "compress_u1": ("v", "u1* q u1* u1* q"),
     "compress_i4": ("v", "u1* q i4* i4* q"),
     "compress_i8": ("v", "u1* q i8* i8* q"),
+    "gather_splits": ("v", "u8* i q i8* u8* i4* i u8*"),
     "optimal_binning": ("i", "f8* f8* f8* f8* f8* i i i i d d d f8* i4*"),
     "transfo_d_cuts": ("v", "f8* i i i4* i4*"),
     "poisson_binned_sums": ("v", "i8* f8* z z z p p d f8*"),

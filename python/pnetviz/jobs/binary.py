@@ -8,10 +8,10 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
-from pnetviz.metrics import hep, pairmetrics, profiled
+from pnetviz.metrics import hep, pairmetrics, pairsweeps, profiled
 from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability_from_sums
-from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, gather, yields
+from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, binary_samples, evaluate_pair, evaluate_samples, gather, yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
 from pnetviz.io.yields import pair_yields
@@ -213,21 +213,31 @@ def run(job: BinaryJob) -> RunOutput:
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     used = mode_weights(preds.weight if keep is None else gather(keep, preds.weight)[0], job.hep.weight_mode)
     is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
-    full = (float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum()))
+    if used.dtype == np.float64:  # np.sum of each class's weights, bit for bit, in one pass and no copy
+        totals = pairsweeps.class_totals(used, is_signal)
+        full = (float(totals[0]), float(totals[2]))
+    else:
+        full = (float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum()))
     del used, is_signal  # 9 bytes per event, not kept through the figures
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
     decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
     calibration = {s: reliability_from_sums(r.tables.reliability) for s, r in results.items()}  # summed with the histograms
     comparisons = []
+    test_events = preds.masks["test"] if keep is None else preds.masks["test"] & keep  # the nominal test sample's
     for branch in job.subset_branches:
         if branch not in preds.subsets:
             continue
         flag = preds.subsets[branch]
 
         def evaluate_test(part: np.ndarray | None, what: str) -> SplitResult:
-            sel = keep if part is None else part if keep is None else keep & part
-            return evaluate_splits(job, preds, sel, what, ("test",))["test"]
+            """The test events of `part` (None: all), taken from the nominal test sample (the same
+            events in the same order as from the ntuple's columns, without a pass over all events)."""
+            nominal = results["test"].sample
+            within = np.ones(nominal.scores.size, bool) if part is None else gather(test_events, part)[0]
+            samples = binary_samples(nominal.scores, nominal.is_signal, nominal.weights, {"test": within}, None,
+                                     job.hep.weight_mode)  # fmt: skip
+            return evaluate_samples(preds.path, samples, what, job.labels)["test"]
 
         comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep, results["test"],
                                            metrics["test"]["auc_error"]))  # fmt: skip

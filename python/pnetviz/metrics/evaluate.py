@@ -7,6 +7,7 @@ choice) for curves, histograms and confusion matrices; yields are reported signe
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.io.kernels import kernels
+from pnetviz.metrics import pairsweeps
 from pnetviz.metrics.hep import bootstrap_chunk_size, mode_weights
 from pnetviz.metrics.roc import BinaryCurve, PrecisionRecall, SingleClassError, average_precision, binary_clf_curve, precision_recall
 from pnetviz.rootenv import root, set_title
@@ -44,19 +46,27 @@ class BinarySample:
     weights: np.ndarray  # signed, as stored
     used: np.ndarray  # the weights metrics use, after the weight mode (hep.mode_weights)
 
+    @functools.cached_property
+    def class_totals(self) -> np.ndarray:
+        """The signal's sum w and sum w^2, the background's, of the float64 weights used
+        (pairsweeps.class_totals: np.sum of each class's, bit for bit): one pass, taken once for
+        the effective events, the KS from the curves and the working points' errors."""
+        return pairsweeps.class_totals(np.asarray(self.used, dtype=np.float64), self.is_signal)
+
 
 def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray, masks: dict[str, np.ndarray],
                    keep: np.ndarray | None = None, mode: str = WEIGHT_MODE) -> dict[str, BinarySample]:  # fmt: skip
     """One BinarySample per split in SPLITS, restricted to `keep` (e.g. a subset branch)."""
+    splits = [s for s in SPLITS if s in masks]
+    sels = [masks[split] if keep is None else masks[split] & keep for split in splits]
     out = {}
-    for split in (s for s in SPLITS if s in masks):
-        sel = masks[split] if keep is None else masks[split] & keep
-        s, y, w = gather(sel, scores, is_signal, weights)
+    for split, (s, y, w) in zip(splits, gather_splits(sels, scores, is_signal, weights), strict=True):
         out[split] = BinarySample(scores=s, is_signal=y, weights=w, used=used_weights(w, mode))
     return out
 
 
 _COMPRESS = {1: ("compress_u1", np.uint8), 4: ("compress_i4", np.int32), 8: ("compress_i8", np.int64)}
+GATHER_MAX = 8  # selections per gather_splits call (macros/split_tables.h kGatherMax)
 
 
 def gather(sel: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
@@ -76,6 +86,29 @@ def gather(sel: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
         out = np.empty(count, dtype=a.dtype)
         getattr(kernels(), name)(sel.view(np.uint8), sel.size, np.ascontiguousarray(a).view(view), out.view(view), count)
         outs.append(out)
+    return outs
+
+
+def gather_splits(sels: list[np.ndarray], *arrays: np.ndarray) -> list[list[np.ndarray]]:
+    """[gather(sel, *arrays) for sel in sels], the same values, in one C++ pass over the events
+    (macros/split_tables.h gather_splits: each block of every array read once for all the
+    selections, not once per selection and array)."""
+    sels = [np.ascontiguousarray(sel, dtype=bool) for sel in sels]
+    cols = [np.ascontiguousarray(a) for a in arrays]
+    n = sels[0].size if sels else 0
+    if not (0 < len(sels) <= GATHER_MAX and cols) or any(
+            sel.shape != (n,) for sel in sels) or any(
+            a.shape != (n,) or a.dtype.hasobject or a.dtype.itemsize not in _COMPRESS for a in cols):  # fmt: skip
+        return [gather(sel, *arrays) for sel in sels]
+    counts = np.array([np.count_nonzero(sel) for sel in sels], dtype=np.int64)
+    outs = [[np.empty(int(count), dtype=a.dtype) for a in cols] for count in counts]
+
+    def address(arrays: list[np.ndarray]) -> np.ndarray:
+        return np.array([a.ctypes.data for a in arrays], dtype=np.uint64)
+
+    kernels().gather_splits(address(sels), len(sels), n, counts, address(cols),
+                            np.array([a.dtype.itemsize for a in cols], dtype=np.int32), len(cols),
+                            address([o for out in outs for o in out]))  # fmt: skip
     return outs
 
 

@@ -190,7 +190,8 @@ def class_effective_events(sample) -> tuple[float, float]:
     weights: one pass in C++, the same sums; other dtypes as numpy sums them)."""
     used, sig = np.asarray(sample.used), np.asarray(sample.is_signal, bool)
     if used.dtype == np.float64:
-        return pairsweeps.effective_events(used, sig)
+        sw, sw2, bw, bw2 = (float(v) for v in sample.class_totals)  # pairsweeps.effective_events' sums, taken once
+        return (sw**2 / sw2 if sw2 > 0 else 0.0), (bw**2 / bw2 if bw2 > 0 else 0.0)
     return hep.effective_events(used[sig]), hep.effective_events(used[~sig])
 
 
@@ -246,8 +247,8 @@ def overtraining(results: dict[str, SplitResult], errors: dict[str, float], mode
 
 
 def class_totals64(sample) -> np.ndarray:
-    """Per class sum w and sum w^2 of the float64 weights used: pairsweeps.class_totals."""
-    return pairsweeps.class_totals(np.asarray(sample.used, dtype=np.float64), sample.is_signal)
+    """Per class sum w and sum w^2 of the float64 weights used: pairsweeps.class_totals (the sample's, taken once)."""
+    return sample.class_totals
 
 
 def ks_from_curves(train, test, train_totals: np.ndarray, test_totals: np.ndarray) -> tuple[dict, dict]:

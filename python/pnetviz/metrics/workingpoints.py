@@ -73,7 +73,7 @@ def class_parts(sample: BinarySample) -> tuple:
     its scores, its float64 weights after the weight mode, its labels, and each class's sum of
     weights (np.sum of the class's weights, as numpy sums them: pairsweeps.class_totals)."""
     w = np.asarray(sample.used, dtype=np.float64)
-    totals = pairsweeps.class_totals(w, sample.is_signal)
+    totals = sample.class_totals  # pairsweeps.class_totals, taken once per sample
     return sample.scores, w, sample.is_signal, (float(totals[0]), float(totals[2]))
 
 
