@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
+import shutil
 import sys
 from collections.abc import Sequence
 
 from pnetviz import __version__
 from pnetviz.cli.commands import COMMANDS, run_command
+from pnetviz.rootenv import start_unoptimized
 
 EXAMPLES = """\
 examples:
@@ -19,6 +22,14 @@ examples:
 
 Exit codes: 0 done, 2 a user mistake (one line naming the file or option and the fix; nothing
 published), 1 an internal error. The user guide: docs/README.md (inputs, output tree, campaigns and batch systems)."""
+
+
+# The commands whose computing C++ is built by the system's compiler (io.kernels, draw.native, the
+# reader): cling compiles only cppyy's call wrappers and small helpers for them, at level 0
+# (rootenv.start_unoptimized). Without a compiler the kernels fall back to cling: level 3 then.
+# Not the campaign (its workers run many commands, limits' RooFit fits among them) nor the demo,
+# ga, diff, datamc (RDataFrame's jitted event loops, RooFit).
+UNOPTIMIZED = ("binary", "multiclass", "compare", "render")
 
 
 @functools.cache  # built once a process (~2 ms): only parsed with and printed, never changed
@@ -43,4 +54,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         top.parse_args(argv[:1])  # --help, --version, or a usage error naming the choices (exit 2)
         return 2
+    if argv[0] in UNOPTIMIZED and shutil.which(os.environ.get("CXX") or "c++"):
+        start_unoptimized()  # before anything starts ROOT: cling at level 0 for this whole process
     return run_command(argv[0], argv[1:])
