@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Sequence
 
 from pnetviz.cli import common
@@ -37,9 +38,14 @@ def small_pages() -> bool:
     set `NUMPY_MADVISE_HUGEPAGE`; True if it was turned off. Where the kernel's transparent huge pages
     are `defrag=madvise` (the default of many distributions) each advised array's first touch may
     compact memory in the page fault: a default binary evaluation of 1e7 events spent 2.5 s of
-    system time against 1.3 s without the advice (benchmarks/README.md, issue 55)."""
+    system time against 1.3 s without the advice (benchmarks/README.md, issue 55). Before numpy is
+    imported, by the variable numpy reads as it is imported (NUMPY_MADVISE_HUGEPAGE=0, kept for this
+    process's children): a command that stops in its parser (--help, a usage error) imports no numpy."""
     if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
         return False
+    if "numpy" not in sys.modules:
+        os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
+        return True
     try:
         from numpy._core import multiarray  # the switch behind NUMPY_MADVISE_HUGEPAGE (numpy >= 2)
     except ImportError:  # numpy 1.26
