@@ -18,10 +18,11 @@ LEVEL = "root().gInterpreter.ProcessLine('.O')\n"  # cling prints the level in f
 START = "from pnetviz.rootenv import compiled, root, start_unoptimized\n"
 
 
-def run(code: str, extra: str | None = None) -> tuple[list[int], str]:
+def run(code: str, extra: str | None = None, **variables: str) -> tuple[list[int], str]:
     """(the levels cling printed, in order, for each LEVEL line of `code`, the whole output) of
-    `code` run in a fresh process (EXTRA_CLING_ARGS=`extra`, unset for None)."""
-    env = {k: v for k, v in os.environ.items() if k != CLING_ARGS} | ({} if extra is None else {CLING_ARGS: extra})
+    `code` run in a fresh process (EXTRA_CLING_ARGS=`extra`, unset for None; `variables` set)."""
+    env = {k: v for k, v in os.environ.items() if k not in (CLING_ARGS, "PNETVIZ_KERNELS")} | variables
+    env |= {} if extra is None else {CLING_ARGS: extra}
     done = subprocess.run([sys.executable, "-c", START + code], capture_output=True, text=True, timeout=300, check=True,
                           env=env)  # fmt: skip
     return [int(level) for level in re.findall(r"optimization level: (\d+)", done.stdout)], done.stdout
@@ -58,9 +59,13 @@ def test_start_unoptimized_leaves_a_user_setting_and_a_started_root_alone():
     assert run(started + LEVEL)[0] == [3]
 
 
-@pytest.mark.parametrize(("command", "level"), [("binary", "-O0"), ("render", "-O0"), ("demo", None), ("campaign", None)])
-def test_the_evaluation_commands_start_unoptimized_and_the_others_do_not(command, level):
+@pytest.mark.parametrize(("command", "variables", "level"), [
+    ("binary", {}, "-O0"), ("render", {}, "-O0"), ("demo", {}, None), ("campaign", {}, None),
+    ("binary", {"PNETVIZ_KERNELS": "jit"}, None),  # the kernels through cling: level 3
+    ("binary", {"CXX": "/nonexistent/c++"}, None),  # no compiler: the same
+])  # fmt: skip
+def test_the_evaluation_commands_start_unoptimized_and_the_others_do_not(command, variables, level):
     """The console command sets the level before its subcommand runs (here: only parses --help)."""
     code = (f"from pnetviz.cli.main import main\ntry:\n    main(['{command}', '--help'])\nexcept SystemExit:\n    pass\n"
             "import os, sys\nprint('args', os.environ.get('EXTRA_CLING_ARGS'), 'cppyy' in sys.modules)\n")  # fmt: skip
-    assert run(code)[1].splitlines()[-1] == f"args {level} False"  # set before ROOT starts (--help starts none)
+    assert run(code, **variables)[1].splitlines()[-1] == f"args {level} False"  # set before ROOT starts (--help starts none)

@@ -26,7 +26,8 @@ published), 1 an internal error. The user guide: docs/README.md (inputs, output 
 
 # The commands whose computing C++ is built by the system's compiler (io.kernels, draw.native, the
 # reader): cling compiles only cppyy's call wrappers and small helpers for them, at level 0
-# (rootenv.start_unoptimized). Without a compiler the kernels fall back to cling: level 3 then.
+# (rootenv.start_unoptimized). Without a compiler, or with PNETVIZ_KERNELS=jit, the kernels are
+# cling's: level 3 then.
 # Not the campaign (its workers run many commands, limits' RooFit fits among them) nor the demo,
 # ga, diff, datamc (RDataFrame's jitted event loops, RooFit).
 UNOPTIMIZED = ("binary", "multiclass", "compare", "render")
@@ -54,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         top.parse_args(argv[:1])  # --help, --version, or a usage error naming the choices (exit 2)
         return 2
-    if argv[0] in UNOPTIMIZED and shutil.which(os.environ.get("CXX") or "c++"):
+    ahead = shutil.which(os.environ.get("CXX") or "c++") and os.environ.get("PNETVIZ_KERNELS", "").lower() != "jit"
+    if argv[0] in UNOPTIMIZED and ahead:  # the kernels built by the system compiler (io.kernels)
         start_unoptimized()  # before anything starts ROOT: cling at level 0 for this whole process
     return run_command(argv[0], argv[1:])
