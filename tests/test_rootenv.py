@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,11 @@ def test_the_evaluation_commands_start_unoptimized_and_the_others_do_not(command
     code = (f"from pnetviz.cli.main import main\ntry:\n    main(['{command}', '--help'])\nexcept SystemExit:\n    pass\n"
             "import os, sys\nprint('args', os.environ.get('EXTRA_CLING_ARGS'), 'cppyy' in sys.modules)\n")  # fmt: skip
     assert run(code, **variables)[1].splitlines()[-1] == f"args {level} False"  # set before ROOT starts (--help starts none)
+
+
+@pytest.mark.parametrize(("script", "level"), [("visualizeMultiClass", "-O0"), ("visualizeCampaign", None)])
+def test_the_named_scripts_start_as_their_commands(script, level):
+    path = Path(__file__).resolve().parents[1] / "python" / f"{script}.py"
+    code = (f"import runpy, sys\nsys.argv = ['{script}.py', '--help']\ntry:\n    runpy.run_path({str(path)!r}, run_name='__main__')\n"
+            "except SystemExit:\n    pass\nimport os\nprint('args', os.environ.get('EXTRA_CLING_ARGS'), 'cppyy' in sys.modules)\n")  # fmt: skip
+    assert run(code)[1].splitlines()[-1] == f"args {level} False"

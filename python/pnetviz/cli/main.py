@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
-import shutil
 import sys
 from collections.abc import Sequence
 
 from pnetviz import __version__
-from pnetviz.cli.commands import COMMANDS, run_command
-from pnetviz.rootenv import start_unoptimized
+from pnetviz.cli.commands import COMMANDS, run_command, unoptimized
 
 EXAMPLES = """\
 examples:
@@ -22,15 +19,6 @@ examples:
 
 Exit codes: 0 done, 2 a user mistake (one line naming the file or option and the fix; nothing
 published), 1 an internal error. The user guide: docs/README.md (inputs, output tree, campaigns and batch systems)."""
-
-
-# The commands whose computing C++ is built by the system's compiler (io.kernels, draw.native, the
-# reader): cling compiles only cppyy's call wrappers and small helpers for them, at level 0
-# (rootenv.start_unoptimized). Without a compiler, or with PNETVIZ_KERNELS=jit, the kernels are
-# cling's: level 3 then.
-# Not the campaign (its workers run many commands, limits' RooFit fits among them) nor the demo,
-# ga, diff, datamc (RDataFrame's jitted event loops, RooFit).
-UNOPTIMIZED = ("binary", "multiclass", "compare", "render")
 
 
 @functools.cache  # built once a process (~2 ms): only parsed with and printed, never changed
@@ -55,7 +43,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         top.parse_args(argv[:1])  # --help, --version, or a usage error naming the choices (exit 2)
         return 2
-    ahead = shutil.which(os.environ.get("CXX") or "c++") and os.environ.get("PNETVIZ_KERNELS", "").lower() != "jit"
-    if argv[0] in UNOPTIMIZED and ahead:  # the kernels built by the system compiler (io.kernels)
-        start_unoptimized()  # before anything starts ROOT: cling at level 0 for this whole process
+    unoptimized(argv[0])  # before anything starts ROOT: cling at level 0 for this whole process
     return run_command(argv[0], argv[1:])
