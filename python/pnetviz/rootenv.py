@@ -2,8 +2,8 @@
 
 `root()` returns the configured ROOT module: batch mode, no automatic histogram ownership
 by files, the alpha-stage wheel warning silenced, cling at optimisation level 3 (or 0 for the
-whole process: `start_unoptimized`), and the headers in `macros/` declared once. It also records the colours ROOT starts with
-(`start_colors`), before anything defines or changes one.
+whole process: `start_unoptimized`), and the headers in `macros/` declared once. It also
+records the colours ROOT starts with (`start_colors`), before anything defines or changes one.
 """
 
 from __future__ import annotations
