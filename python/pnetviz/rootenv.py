@@ -1,9 +1,9 @@
 """The one place that imports ROOT and declares the C++ core.
 
 `root()` returns the configured ROOT module: batch mode, no automatic histogram ownership
-by files, the alpha-stage wheel warning silenced, cling at optimisation level 3, and the
-headers in `macros/` declared once. It also records the colours ROOT starts with
-(`start_colors`), before anything defines or changes one.
+by files, the alpha-stage wheel warning silenced, cling at optimisation level 3 (or 0 for the
+whole process: `start_unoptimized`), and the headers in `macros/` declared once. It also
+records the colours ROOT starts with (`start_colors`), before anything defines or changes one.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ def _macro_dir() -> Path:
 MACRO_DIR = _macro_dir()
 HEADERS = ("error_guard.h",)  # the numeric kernels: pnetviz.io.kernels (compiled for the host, else cling on first use); column_reader.h: pnetviz.io.native
 
+CLING_ARGS = "EXTRA_CLING_ARGS"  # ROOT's variable: extra arguments for cling, read as ROOT starts
 ColorValues = tuple[float, float, float, float]  # red, green, blue, alpha of a TColor
 _START_COLORS: dict[int, ColorValues] = {}  # filled by root(): the colours ROOT starts with
 
@@ -62,13 +63,45 @@ def root() -> ModuleType:
     # Level 3 stays on for the whole process: each kernel is compiled optimised when first used,
     # and only the kernels a run needs are compiled. Measured against warming every kernel up at
     # -O3 and going back to level 1: 1e5-event multi-class run 5.1 s instead of 6.4 s, 1e7 and
-    # the demo generator (RDataFrame Snapshot JIT) unchanged within noise.
-    ROOT.gInterpreter.ProcessLine(".O 3")
+    # the demo generator (RDataFrame Snapshot JIT) unchanged within noise. A process that cling
+    # started at level 0 stays there: level 0 and a level above it must never meet in one process
+    # (`start_unoptimized`).
+    if start_level() != 0:
+        ROOT.gInterpreter.ProcessLine(".O 3")
     for header in HEADERS:
         if not ROOT.gInterpreter.Declare(f'#include "{header}"'):
             raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
     ROOT.pnetviz.install_error_guard()
     return ROOT
+
+
+def start_level() -> int:
+    """cling's optimisation level when ROOT starts in this process: the last -O<n> of
+    EXTRA_CLING_ARGS (ROOT passes them to cling as it starts), else cling's default, 1."""
+    level = 1
+    for arg in os.environ.get(CLING_ARGS, "").split():
+        if arg.startswith("-O"):
+            level = int(arg[2:]) if arg[2:].isdigit() else 2  # -O, -Os, -Oz: optimised
+    return level
+
+
+def start_unoptimized() -> bool:
+    """Have cling compile everything at optimisation level 0 in this process (EXTRA_CLING_ARGS=-O0,
+    read once as ROOT starts, and kept for this process's children), unless ROOT has started already
+    or the user set EXTRA_CLING_ARGS; True if so. For a command whose computing C++ is compiled
+    ahead of time (io.kernels, draw.native, the reader): what cling still compiles is cppyy's call
+    wrappers (hundreds a run, each only forwarding a call) and small helpers, fastest at level 0
+    (a default binary evaluation at 1e6: -0.5 s CPU, benchmarks/README.md, issue 55).
+    Called before anything starts ROOT: level 0 must hold from cling's start to the process's end,
+    never mixed with a level above it. Switching (`.O 0` for the wrappers, `.O 3` before the
+    kernels) broke the example notebook: code compiled at one level failed to link against weak
+    definitions (inline functions, destructors) compiled at the other ("cling JIT session error:
+    Failed to materialize symbols: { (main, { __clang_call_terminate }) }"), and `.O 0` after
+    JupyROOT's code (compiled at level 1) broke error_guard.h in a Jupyter kernel."""
+    if "cppyy" in sys.modules or CLING_ARGS in os.environ:
+        return False
+    os.environ[CLING_ARGS] = "-O0"
+    return True
 
 
 def color_values(color) -> ColorValues:

@@ -93,3 +93,27 @@ def test_commands_turn_off_numpys_huge_page_advice_unless_the_user_set_it(tmp_pa
     out = subprocess.run([sys.executable, "-c", HUGEPAGE_PROBE, str(tmp_path / "missing")], env={**clean, **env},
                          capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
     assert out == ["2", advised]
+
+
+PARSER_PROBE = """
+import os, sys
+from pnetviz.cli.commands import run_command
+try:
+    code = run_command("binary", ["--help"])
+except SystemExit as stop:
+    code = stop.code
+print(code, "numpy" in sys.modules, os.environ.get("NUMPY_MADVISE_HUGEPAGE"))
+from numpy._core import multiarray
+print(multiarray._set_madvise_hugepage(True))  # returns the setting numpy took from the variable as it was imported
+"""
+
+
+def test_a_command_that_stops_in_its_parser_imports_no_numpy_and_leaves_the_advice_off(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    out = subprocess.run([sys.executable, "-c", PARSER_PROBE], env=clean, capture_output=True, text=True,
+                         check=True).stdout.split()  # fmt: skip
+    assert out[-4:] == ["0", "False", "0", "False"]

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
+import sys
 from collections.abc import Sequence
 
 from pnetviz.cli import common
+from pnetviz.rootenv import start_unoptimized
 
 COMMANDS = {
     "binary": ("pnetviz.cli.binary", "evaluate a binary classifier (signal vs one background), per fold"),
@@ -20,6 +23,15 @@ COMMANDS = {
     "datamc": ("pnetviz.cli.datamc", "data against the stacked simulation of an analysis' samples: verdicts, systematics, blinding"),
     "demo": ("pnetviz.cli.demo", "write the shipped demo: a toy results tree in the trainer's layout"),
 }
+
+
+# The commands whose computing C++ is built by the system's compiler (io.kernels, draw.native, the
+# reader): cling compiles only cppyy's call wrappers and small helpers for them, at level 0
+# (rootenv.start_unoptimized). Without a compiler, or with PNETVIZ_KERNELS=jit, the kernels are
+# cling's: level 3 then.
+# Not the campaign (its workers run many commands in one process) nor the demo, ga, diff, datamc
+# (RDataFrame's jitted event loops, RooFit: not measured at level 0), which keep level 3.
+UNOPTIMIZED = ("binary", "multiclass", "compare", "render")
 
 
 def main_of(command: str):
@@ -37,15 +49,29 @@ def small_pages() -> bool:
     set `NUMPY_MADVISE_HUGEPAGE`; True if it was turned off. Where the kernel's transparent huge pages
     are `defrag=madvise` (the default of many distributions) each advised array's first touch may
     compact memory in the page fault: a default binary evaluation of 1e7 events spent 2.5 s of
-    system time against 1.3 s without the advice (benchmarks/README.md, issue 55)."""
+    system time against 1.3 s without the advice (benchmarks/README.md, issue 55). Before numpy is
+    imported, by the variable numpy reads as it is imported (NUMPY_MADVISE_HUGEPAGE=0, kept for this
+    process's children): a command that stops in its parser (--help, a usage error) imports no numpy."""
     if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
         return False
+    if "numpy" not in sys.modules:
+        os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
+        return True
     try:
         from numpy._core import multiarray  # the switch behind NUMPY_MADVISE_HUGEPAGE (numpy >= 2)
     except ImportError:  # numpy 1.26
         from numpy.core import multiarray
     multiarray._set_madvise_hugepage(False)
     return True
+
+
+def unoptimized(command: str) -> bool:
+    """For a process that runs `command` alone (the console command, the named scripts), called before
+    anything starts ROOT: cling at optimisation level 0 for the whole process if `command` is in
+    UNOPTIMIZED and the system's compiler builds the kernels (rootenv.start_unoptimized); True if set.
+    Not in run_command: a campaign's workers and the Python API run many commands in one process."""
+    ahead = shutil.which(os.environ.get("CXX") or "c++") and os.environ.get("PNETVIZ_KERNELS", "").lower() != "jit"
+    return bool(command in UNOPTIMIZED and ahead and start_unoptimized())
 
 
 def run_command(command: str, argv: Sequence[str], prog: str | None = None) -> int:

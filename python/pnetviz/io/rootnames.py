@@ -14,7 +14,6 @@ from urllib.parse import unquote
 
 from pnetviz import escape
 from pnetviz.errors import InputError
-from pnetviz.io import readers
 
 
 # --- names that become path components ---
@@ -74,7 +73,9 @@ def is_dir(path: Path) -> bool:
 def check_readable(path: Path, what: str) -> None:
     """InputError if the file `path` exists but is not a regular file (a FIFO would block ROOT's
     open forever) or cannot be opened for reading (permissions)."""
-    readers.check_regular(path, what)
+    from pnetviz.io.readers import check_regular  # noqa: PLC0415 - numpy's import: not for a parser
+
+    check_regular(path, what)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except PermissionError:
