@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pnetviz.rootenv import MACRO_DIR, compiled, root
+from pnetviz.rootenv import MACRO_DIR, compiled, release_module_pages, root
 
 SOURCES = ("column_reader.h", "column_reader.cxx")
 BUILD_SECONDS = 300  # a compile that takes longer is given up (then cling)
@@ -309,5 +309,7 @@ def trim_heap() -> bool:
     the heap, whose freed pages otherwise stay resident. For a job's phase boundaries, where
     arrays of the phase before are freed: the next phase's peak then starts from what is live.
     True if trimmed (pages were released)."""
+    if root.cache_info().currsize:  # ROOT started: its module files' pages read again since dropped too
+        release_module_pages()
     trim = _libc_trim()
     return bool(trim(0)) if trim is not None else False

@@ -144,8 +144,10 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
 
 def negative_fractions(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> dict:
     """The report's `negative_weight_fraction` of each class, over all its events (of `keep`)."""
-    return {name: yields(*gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight))["negative_weight_fraction"]
-            for i, name in enumerate(job.labels)}  # fmt: skip
+    def weights(i: int) -> np.ndarray:  # float64 (the read weights may be float32: read_predictions' narrow)
+        return gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight)[0].astype(np.float64)
+
+    return {name: yields(weights(i))["negative_weight_fraction"] for i, name in enumerate(job.labels)}
 
 
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
@@ -219,9 +221,10 @@ def compare_subsets(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
 
 def full_sums(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> tuple[float, float]:
     """The signal and background sums of the weights the metrics use over every event (of `keep`)."""
-    used = used_weights(preds.weight if keep is None else gather(keep, preds.weight)[0], job.hep.weight_mode)
+    w = preds.weight if keep is None else gather(keep, preds.weight)[0]
     is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
-    return float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum())
+    # each class's weights widened to float64 (the read weights may be float32: read_predictions' narrow), then the mode's
+    return tuple(float(used_weights(gather(c, w)[0].astype(np.float64), job.hep.weight_mode).sum()) for c in (is_signal, ~is_signal))
 
 
 def trainer_check(preds: Predictions, history: TrainingHistory | None) -> tuple[dict, list[str]]:
@@ -242,7 +245,7 @@ def run(job: BinaryJob) -> RunOutput:
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
-                             binary=True, extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
+                             binary=True, extra=extra, observe=job.observe, mass=job.mass_column, narrow=True)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     # what reads every event's columns first, while no split sample or curve is held: the peak of
     # their temporaries (~30 bytes an event) is not added to the evaluation's
@@ -288,6 +291,8 @@ def run(job: BinaryJob) -> RunOutput:
                                         metrics["test"]["auc_error"])  # fmt: skip
         return figs
 
+    if preds.extra:  # observers, the mass and weight variations (limit_columns divides by the nominal weights): float64
+        preds.weight = preds.weight.astype(np.float64, copy=False)
     figures = observers.attach(report, figures, job, preds, preds.scores["signal"], keep, context_lines(job))  # fmt: skip
     # the fold's test (and binning-choice) events for the out-of-fold evaluation, then the read columns
     # (~20 bytes an event) freed before the figures: nothing after this line reads them

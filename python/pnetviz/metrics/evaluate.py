@@ -52,6 +52,7 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     for split in (s for s in SPLITS if s in masks):
         sel = masks[split] if keep is None else masks[split] & keep
         s, y, w = gather(sel, scores, is_signal, weights)
+        w = w.astype(np.float64, copy=False)  # float32 weights (read_predictions' narrow) widened per split: the same values
         out[split] = BinarySample(scores=s, is_signal=y, weights=w, used=used_weights(w, mode))
     return out
 
