@@ -251,9 +251,10 @@ def run(job: BinaryJob) -> RunOutput:
     # their temporaries (~30 bytes an event) is not added to the evaluation's
     history = load_history(job.history) if job.history else None
     full, negatives, (check, check_notes) = full_sums(job, preds, keep), negative_fractions(job, preds, keep), trainer_check(preds, history)
-    native.trim_heap()
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    native.trim_heap()  # the evaluation's temporaries (sort buffers, masks): not resident through the metrics
+    # the evaluation's temporaries (sort buffers, copies) freed in the heap: its pages not resident through the
+    # metrics (-50 MB at 1e7; each trim costs system time as the pages are faulted in again: one, here)
+    native.trim_heap()
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
     results["train"].curve.release_rates()  # 16 bytes a train point: the decisions and comparisons are of the test split
@@ -262,7 +263,6 @@ def run(job: BinaryJob) -> RunOutput:
     comparisons = compare_subsets(job, preds, keep, results, metrics)
     for r in [*results.values(), *(r for comp in comparisons for r in comp.results.values())]:
         r.curve.release_rates()  # 16 bytes a point: computed at each later use (report, binning, figures), not held
-    native.trim_heap()  # the freed rates and the metrics' temporaries: not resident through the later phases
     notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
     if history is None:
         notes.append("no training history file found: training_loss, training_accuracy, training_epoch_time and training_memory skipped")
@@ -298,12 +298,10 @@ def run(job: BinaryJob) -> RunOutput:
     # (~20 bytes an event) freed before the figures: nothing after this line reads them
     pairs = outoffold.binary_pairs(job, preds, results, metrics, keep) if job.fold is not None else None
     del preds, keep, templates
-    native.trim_heap()
     binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
     report["binning"] = fitbins.summary(binning)
     # the train events (13 bytes each): no figure reads them (the binning's figures are of the test events)
     results["train"] = dataclasses.replace(results["train"], sample=None)
-    native.trim_heap()
     wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
     extra = {decisions.WP_FILE: wp_file}
     if job.fit_binning:
