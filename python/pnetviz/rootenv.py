@@ -72,6 +72,7 @@ def root() -> ModuleType:
         if not ROOT.gInterpreter.Declare(f'#include "{header}"'):
             raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
     ROOT.pnetviz.install_error_guard()
+    release_module_pages()
     return ROOT
 
 
@@ -102,6 +103,43 @@ def start_unoptimized() -> bool:
         return False
     os.environ[CLING_ARGS] = "-O0"
     return True
+
+
+MADV_DONTNEED = 4  # Linux's madvise advice: drop the pages (a file mapping's come back from the file when read)
+
+
+@functools.cache
+def _madvise():
+    """libc's madvise through ctypes, None where there is none (then nothing is released)."""
+    import ctypes  # noqa: PLC0415
+
+    try:
+        call = ctypes.CDLL(None).madvise
+    except (OSError, AttributeError):
+        return None
+    call.argtypes, call.restype = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_int
+    return call
+
+
+def release_module_pages() -> int:
+    """Drop from the resident set the pages of cling's C++ module files (`*.pcm`) mapped read-only;
+    bytes released (0 off Linux). cling maps every module of the installation at start-up (73 files,
+    ~227 MB resident with the ROOT wheel, whose global module index names its build directory, so
+    that none is loaded lazily) and reads few of them again in an evaluation. The pages are clean
+    copies of the files: a later read faults them back in from the page cache, so nothing changes
+    but the resident size (the kernel would drop them itself under memory pressure)."""
+    madvise = _madvise()
+    if madvise is None or not os.path.exists("/proc/self/maps"):
+        return 0
+    released = 0
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split()  # address perms offset dev inode path
+            if len(fields) >= 6 and fields[1] == "r--p" and fields[5].endswith(".pcm"):
+                low, high = (int(x, 16) for x in fields[0].split("-"))
+                if madvise(low, high - low, MADV_DONTNEED) == 0:
+                    released += high - low
+    return released
 
 
 def color_values(color) -> ColorValues:

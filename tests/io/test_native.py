@@ -261,3 +261,18 @@ def test_validate_with_and_without_the_library_gives_the_same_errors(use_cache, 
         validate(preds([0, 1, 1], [1.0, -2.0, 0.5]))  # valid: signed weights
     assert len(answers) == 4 and all(a is not None for a in answers)  # the library answered each time
     assert answers[-1][0].tolist() == [1, 2] and answers[-1][1].tolist() == [1.0, 2.5]
+
+
+@pytest.mark.skipif(native._libc_trim() is None, reason="no glibc malloc_trim")
+def test_trim_heap_returns_freed_heap_pages():
+    """Freed chunks between live ones stay resident until the heap is trimmed (glibc keeps them for
+    reuse); trim_heap gives their pages back."""
+    def resident() -> int:
+        return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    chunks = [bytearray(64 * 1024) for _ in range(2000)]  # 128 MiB in 64 KiB heap chunks, every page touched
+    del chunks[::2]  # 64 MiB freed in holes between live chunks: not at the heap's top
+    before = resident()
+    native.trim_heap()
+    assert before - resident() > 32 * 2**20
+    assert all(len(c) == 64 * 1024 and not any(c[:16]) for c in chunks)  # the live chunks are untouched

@@ -40,6 +40,20 @@ def test_binary_model_reads_only_score_signal(ntuple_factory):
     assert list(preds.scores) == ["signal"]
 
 
+def test_narrow_read_keeps_float32_weights_and_uint8_labels(ntuple_factory):
+    rng = np.random.default_rng(5)
+    w = rng.normal(0.5, 1.0, 400).astype(np.float32)  # about a third negative
+    path = ntuple_factory({"weight": w})
+    wide, narrow = read_predictions(path), read_predictions(path, narrow=True)
+    assert narrow.weight.dtype == np.float32 and np.array_equal(narrow.weight, w)
+    assert wide.weight.dtype == np.float64 and np.array_equal(wide.weight, w.astype(np.float64))
+    assert narrow.label.dtype == np.uint8 and np.array_equal(narrow.label, wide.label)
+    doubles = read_predictions(ntuple_factory({"weight": w.astype(np.float64)}), narrow=True)
+    assert doubles.weight.dtype == np.float64  # only a float32 branch stays narrow
+    with pytest.raises(InputError, match="class 'ttZ' has zero total weight"):  # the checks see the float32 values
+        read_predictions(ntuple_factory({"weight": np.where(np.arange(400) % 4 == 3, 0, w).astype(np.float32)}), narrow=True)
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match=r"nope\.root: no such file"):
         read_predictions(tmp_path / "nope.root")

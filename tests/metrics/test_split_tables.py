@@ -130,6 +130,23 @@ def test_binary_samples_equal_boolean_indexing():
             np.testing.assert_array_equal(got, want)
 
 
+def test_binary_samples_widen_float32_weights_to_the_same_values():
+    """float32 weights (read_predictions' narrow) give each split the float64 weights, value for value,
+    and so the same curve and tables as float64 weights of the same values."""
+    s, y, w = toy(30_000, np.float32, seed=8)
+    w32 = (w * np.where(np.arange(w.size) % 7 == 0, -1, 1)).astype(np.float32)  # some negative
+    masks = {"train": np.arange(s.size) % 3 != 0}
+    masks["test"] = ~masks["train"]
+    narrow, wide = (ev.binary_samples(s, y, v, masks) for v in (w32, w32.astype(np.float64)))
+    for split in masks:
+        assert narrow[split].weights.dtype == narrow[split].used.dtype == np.float64
+        np.testing.assert_array_equal(narrow[split].weights, wide[split].weights)
+        np.testing.assert_array_equal(narrow[split].used, np.abs(w32[masks[split]]).astype(np.float64))
+        a, b = (ev.evaluate_split(x[split], split, ("s", "b")) for x in (narrow, wide))
+        assert a.curve.auc == b.curve.auc
+        np.testing.assert_array_equal(a.tables.binned, b.tables.binned)
+
+
 @pytest.mark.skipif(shutil.which(os.environ.get("CXX") or "c++") is None, reason="no C++ compiler: cling only")
 def test_both_builds_bit_for_bit():
     compiled, cling = kernels.load(kernels.library()), kernels.jit()

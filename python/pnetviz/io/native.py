@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pnetviz.rootenv import MACRO_DIR, compiled, root
+from pnetviz.rootenv import MACRO_DIR, compiled, release_module_pages, root
 
 SOURCES = ("column_reader.h", "column_reader.cxx")
 BUILD_SECONDS = 300  # a compile that takes longer is given up (then cling)
@@ -290,3 +290,26 @@ def _parse(words: list[bytes], values: list[int]) -> TreeInfo:
         name = os.fsdecode(words[2 * b])
         branches[name] = BranchInfo(words[2 * b + 1].decode(), branch_entries, bool(flat), size, n, first, nbytes, seeks)
     return TreeInfo(entries, branches)
+
+
+@functools.cache
+def _libc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, None where the C library has none (macOS, musl)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+def trim_heap() -> bool:
+    """Give the heap's free pages back to the system (glibc `malloc_trim(0)`; a no-op elsewhere):
+    arrays below glibc's mmap threshold (which grows to 32 MB as large arrays are freed) live in
+    the heap, whose freed pages otherwise stay resident. For a job's phase boundaries, where
+    arrays of the phase before are freed: the next phase's peak then starts from what is live.
+    True if trimmed (pages were released)."""
+    if root.cache_info().currsize:  # ROOT started: its module files' pages read again since dropped too
+        release_module_pages()
+    trim = _libc_trim()
+    return bool(trim(0)) if trim is not None else False

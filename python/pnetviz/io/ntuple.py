@@ -49,7 +49,7 @@ class Predictions:
     classes: tuple[str, ...]
     label: np.ndarray  # integer class index (the branch's integer dtype; bool as uint8)
     scores: dict[str, np.ndarray]  # class name -> score array (float32 or float64)
-    weight: np.ndarray  # float64, as stored (signed)
+    weight: np.ndarray  # float64 (float32 as stored with read_predictions' narrow), signed
     masks: dict[str, np.ndarray]  # split name -> bool; "valid" only when present
     subsets: dict[str, np.ndarray] = field(default_factory=dict)  # subset branch -> bool
     event_id: np.ndarray | None = None  # optional integer branch `event_id`, pairs events across ntuples
@@ -102,6 +102,7 @@ def read_predictions(
     columns: tuple[tuple[str, str], ...] = (),
     observe: Sequence[str] = (),
     mass: str | None = None,
+    narrow: bool = False,
 ) -> Predictions:
     """Read and validate one prediction ntuple.
 
@@ -116,6 +117,9 @@ def read_predictions(
     columns: where contract columns come from (`pnetviz.io.columns`: --column NAME=EXPR).
     observe: observer branches (--observe), float, read into ``Predictions.extra`` as well.
     mass: the limits' mass observable (--mass-column: a float branch or mapped column), into ``extra``.
+    narrow: a float32 weight column stays float32 (4 bytes an event, not a float64 copy), for a
+    caller that widens what it sums (the values are the same; float32 sums would not be), and the
+    labels, once validated, are uint8 (1 byte an event; the same class indices).
     """
     path = Path(path)
     classes = tuple(classes)
@@ -162,13 +166,15 @@ def read_predictions(
         classes=classes,
         label=data["true_label"].view(np.uint8) if data["true_label"].dtype == np.bool_ else data["true_label"],
         scores={c: data[f"score_{c}"] for c in score_classes},
-        weight=data["weight"].astype(np.float64, copy=False),
+        weight=data["weight"] if narrow and data["weight"].dtype == np.float32 else data["weight"].astype(np.float64, copy=False),
         masks={s: _as_bool(data[f"{s}_mask"]) for s in SPLITS if f"{s}_mask" in data},
         subsets={name: _as_bool(data[name]) for name in subsets},
         event_id=data["event_id"].astype(np.int64, copy=False) if has_id else None,
         extra={name: data[name].astype(np.float64, copy=False) for name in extra},
     )
     validate(preds)
+    if narrow and preds.label.dtype.itemsize > 1 and len(classes) <= 256:  # validated: every label in [0, classes)
+        preds.label = preds.label.astype(np.uint8)
     return preds
 
 
@@ -205,10 +211,11 @@ def validate(preds: Predictions) -> None:
                 f"{path}: branch '{name}' has {int(bad.sum())} NaN/inf values "
                 f"(first at entry {int(np.argmax(bad))}). Fix: repair the inference output."
             )
-    low, high = ranges["weight"]
+    low, high = (float(v) for v in ranges["weight"])  # compared with the limits in float64 (a float32 column's too)
     # all weights in [MIN_WEIGHT, MAX_WEIGHT] (the usual case): none extreme, |w| is w (no masks, no copy)
     w = preds.weight if MIN_WEIGHT <= low and high <= MAX_WEIGHT else np.abs(preds.weight)
-    extreme = None if w is preds.weight else (w > MAX_WEIGHT) | ((w > 0) & (w < MIN_WEIGHT))
+    # float32 (narrow) holds no value beyond the limits: |w| < 3.5e38, nonzero |w| > 1e-45
+    extreme = None if w is preds.weight or w.dtype == np.float32 else (w > MAX_WEIGHT) | ((w > 0) & (w < MIN_WEIGHT))
     if extreme is not None and np.any(extreme):
         raise InputError(
             f"{path}: branch 'weight' has {int(extreme.sum())} values beyond 1e+-100 in magnitude (first at entry "
@@ -230,7 +237,9 @@ def validate(preds: Predictions) -> None:
     n_classes = len(preds.classes)
     # events and |weight| per class in one pass, no copies (the library; numpy's bincount needs the
     # labels as intp: an 80 MB copy and 0.1 s at 1e7 events); a mask and fancy index per class cost 0.4 s
-    table = native.class_sums(preds.label, preds.weight, n_classes)
+    wide = preds.weight.astype(np.float64, copy=False)  # a float32 column (narrow) widened for the kernel
+    table = native.class_sums(preds.label, wide, n_classes)
+    del wide
     if table is not None and not table[2]:
         counts, sums = table[0], table[1]
     else:

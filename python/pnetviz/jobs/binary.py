@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,12 +12,13 @@ from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, pairsweeps, profiled
 from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability_from_sums
-from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, binary_samples, evaluate_pair, evaluate_samples, gather, yields
+from pnetviz.metrics.evaluate import (SPLITS, THRESHOLD, SplitResult, binary_samples, evaluate_pair, evaluate_samples, gather,
+                                      used_weights, yields)
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
+from pnetviz.io import native
 from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
-from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
@@ -100,9 +102,9 @@ def build_figures(job: BinaryJob, results: dict[str, SplitResult], history: Trai
         hists.append(HistSpec(f"scores/{s}_signal", r.hist_signal, f"{job.display[0]} ({s})", sig, s == "test"))
         hists.append(HistSpec(f"scores/{s}_background", r.hist_background, f"{job.display[1]} ({s})", bkg, s == "test"))
     hull = hull_overlay("roc/test", results["test"], metrics["test"]) if job.hull else None
-    figs = [
-        plots.roc_figure("roc_curve", roc, ctx, hull=hull),
-        plots.roc_logx_figure("roc_curve_logx", roc, ctx),
+    figs = [plots.roc_figure("roc_curve", roc, ctx, hull=hull), plots.roc_logx_figure("roc_curve_logx", roc, ctx)]
+    del roc, hull  # the rates of both splits (16 bytes a point): not held while the other figures are drawn
+    figs += [
         rejection.figure("rejection_curve", "rejection", results, metrics, ctx),
         pr_figure(job, results, metrics, ctx),
         plots.score_figure("score_distributions", hists, quantity("p_signal"), ctx, pairmetrics.ks_lines(metrics), bins=job.style.score_bins,
@@ -141,9 +143,16 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     }
 
 
+def negative_fractions(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> dict:
+    """The report's `negative_weight_fraction` of each class, over all its events (of `keep`)."""
+    def weights(i: int) -> np.ndarray:  # float64 (the read weights may be float32: read_predictions' narrow)
+        return gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight)[0].astype(np.float64)
+
+    return {name: yields(weights(i))["negative_weight_fraction"] for i, name in enumerate(job.labels)}
+
+
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
-                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict) -> dict:  # fmt: skip
-    keep = preds.subsets[job.subset] if job.subset else None
+                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict, negatives: dict) -> dict:  # fmt: skip
     report = {
         "kind": "binary",
         "signal": job.signal,
@@ -157,10 +166,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "weight_mode": job.hep.weight_mode,
         "signal_scale": job.hep.signal_scale,
         **split_report(job, results),
-        "negative_weight_fraction": {
-            name: yields(*gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight))["negative_weight_fraction"]
-            for i, name in enumerate(job.labels)
-        },
+        "negative_weight_fraction": negatives,
         "auc": {s: r.curve.auc for s, r in results.items()},
         "average_precision": {s: r.average_precision for s, r in results.items()},
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
@@ -197,6 +203,46 @@ def profiled_roc(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, te
     return systematics.report(prof, nuisances, templates, job.syst), prof
 
 
+def compare_subsets(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, results: dict[str, SplitResult],
+                    metrics: dict) -> list[subsets.SubsetComparison]:  # fmt: skip
+    """The test split of each subset branch's true and false parts beside all test events."""
+    comparisons = []
+    test_events = preds.masks["test"] if keep is None else preds.masks["test"] & keep  # the nominal test sample's
+    for branch in job.subset_branches:
+        if branch not in preds.subsets:
+            continue
+
+        def evaluate_test(part: np.ndarray | None, what: str) -> SplitResult:
+            """The test events of `part` (None: all), taken from the nominal test sample (the same
+            events in the same order as from the ntuple's columns, without a pass over all events)."""
+            nominal = results["test"].sample
+            within = np.ones(nominal.scores.size, bool) if part is None else gather(test_events, part)[0]
+            samples = binary_samples(nominal.scores, nominal.is_signal, nominal.weights, {"test": within}, None,
+                                     job.hep.weight_mode)  # fmt: skip
+            return evaluate_samples(preds.path, samples, what, job.labels)["test"]
+
+        comparisons.append(subsets.compare(branch, preds.subsets[branch], evaluate_test, job.hep, results["test"],
+                                           metrics["test"]["auc_error"]))  # fmt: skip
+    return comparisons
+
+
+def full_sums(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> tuple[float, float]:
+    """The signal and background sums of the weights the metrics use over every event (of `keep`)."""
+    w = preds.weight if keep is None else gather(keep, preds.weight)[0]
+    is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
+    # widened to float64 (the read weights may be float32: read_predictions' narrow), then the mode's;
+    # np.sum of each class's weights, bit for bit, in one pass without a copy per class
+    totals = pairsweeps.class_totals(used_weights(w.astype(np.float64, copy=False), job.hep.weight_mode), is_signal)
+    return float(totals[0]), float(totals[2])
+
+
+def trainer_check(preds: Predictions, history: TrainingHistory | None) -> tuple[dict, list[str]]:
+    """trainercheck.cross_check of the test events' two class probabilities only (not a copy of every event's)."""
+    signal, test_labels = gather(preds.masks["test"], preds.scores["signal"], preds.label)
+    return trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]), np.ones(signal.size, bool),
+                                    history.summary if history else {})  # fmt: skip
+
+
 def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves (or,
     with --stream or above --memory-budget, the streamed evaluation's outputs: jobs.streamed)."""
@@ -208,52 +254,31 @@ def run(job: BinaryJob) -> RunOutput:
     optional = [BJET_BRANCH] if BJET_BRANCH in wanted and job.compare_subset != BJET_BRANCH and job.subset != BJET_BRANCH else []
     preds = read_predictions(job.predictions, classes=job.labels, score_classes=("signal",), tree=job.tree, columns=job.columns,
                              subsets=list(dict.fromkeys(wanted)), progress=job.progress, optional_subsets=optional,
-                             binary=True, extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
+                             binary=True, extra=extra, observe=job.observe, mass=job.mass_column, narrow=True)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
+    # what reads every event's columns first, while no split sample or curve is held: the peak of
+    # their temporaries (~30 bytes an event) is not added to the evaluation's
+    history = load_history(job.history) if job.history else None
+    full, negatives, (check, check_notes) = full_sums(job, preds, keep), negative_fractions(job, preds, keep), trainer_check(preds, history)
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    used = mode_weights(preds.weight if keep is None else gather(keep, preds.weight)[0], job.hep.weight_mode)
-    is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
-    if used.dtype == np.float64:  # np.sum of each class's weights, bit for bit, in one pass and no copy
-        totals = pairsweeps.class_totals(used, is_signal)
-        full = (float(totals[0]), float(totals[2]))
-    else:
-        full = (float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum()))
-    del used, is_signal  # 9 bytes per event, not kept through the figures
+    # the evaluation's temporaries (sort buffers, copies) freed in the heap: its pages not resident through the
+    # metrics (-50 MB at 1e7; each trim costs system time as the pages are faulted in again: one, here)
+    native.trim_heap()
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
+    results["train"].curve.release_rates()  # 16 bytes a train point: the decisions and comparisons are of the test split
     decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
     calibration = {s: reliability_from_sums(r.tables.reliability) for s, r in results.items()}  # summed with the histograms
-    comparisons = []
-    test_events = preds.masks["test"] if keep is None else preds.masks["test"] & keep  # the nominal test sample's
-    for branch in job.subset_branches:
-        if branch not in preds.subsets:
-            continue
-        flag = preds.subsets[branch]
-
-        def evaluate_test(part: np.ndarray | None, what: str) -> SplitResult:
-            """The test events of `part` (None: all), taken from the nominal test sample (the same
-            events in the same order as from the ntuple's columns, without a pass over all events)."""
-            nominal = results["test"].sample
-            within = np.ones(nominal.scores.size, bool) if part is None else gather(test_events, part)[0]
-            samples = binary_samples(nominal.scores, nominal.is_signal, nominal.weights, {"test": within}, None,
-                                     job.hep.weight_mode)  # fmt: skip
-            return evaluate_samples(preds.path, samples, what, job.labels)["test"]
-
-        comparisons.append(subsets.compare(branch, flag, evaluate_test, job.hep, results["test"],
-                                           metrics["test"]["auc_error"]))  # fmt: skip
+    comparisons = compare_subsets(job, preds, keep, results, metrics)
+    for r in [*results.values(), *(r for comp in comparisons for r in comp.results.values())]:
+        r.curve.release_rates()  # 16 bytes a point: computed at each later use (report, binning, figures), not held
     notes = [f"{c.branch} comparison skipped: {c.report['skipped']}" for c in comparisons if "skipped" in c.report]
-    history = load_history(job.history) if job.history else None
     if history is None:
         notes.append("no training history file found: training_loss, training_accuracy, training_epoch_time and training_memory skipped")
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
-    report = build_report(job, preds, results, history, comparisons, notes, metrics)
-    test = preds.masks["test"]  # the test events' two class probabilities only (not a copy of every event's)
-    signal, test_labels = gather(test, preds.scores["signal"], preds.label)
-    check, check_notes = trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]),
-                                                  np.ones(signal.size, bool), history.summary if history else {})  # fmt: skip
-    del signal, test_labels
+    report = build_report(job, preds, results, history, comparisons, notes, metrics, negatives)
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}
@@ -262,10 +287,7 @@ def run(job: BinaryJob) -> RunOutput:
                              **{s: c.report() for s, c in calibration.items()}}  # fmt: skip
     if prevalence_note(calibration):
         report["calibration"]["prevalence_note"] = prevalence_note(calibration)
-    for r in [*results.values(), *(r for comp in comparisons for r in comp.results.values())]:
-        r.curve.release_rates()  # the figures and fold curves use them a few times each: not held through them
-    binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
-    report["binning"] = fitbins.summary(binning)
+    report["binning"] = None  # its place among the sections: filled once the read columns are freed
     prof = None
     if job.syst.active:
         report["systematics"], prof = profiled_roc(job, preds, keep, results["test"], templates)
@@ -278,7 +300,17 @@ def run(job: BinaryJob) -> RunOutput:
                                         metrics["test"]["auc_error"])  # fmt: skip
         return figs
 
+    if preds.extra:  # observers, the mass and weight variations (limit_columns divides by the nominal weights): float64
+        preds.weight = preds.weight.astype(np.float64, copy=False)
     figures = observers.attach(report, figures, job, preds, preds.scores["signal"], keep, context_lines(job))  # fmt: skip
+    # the fold's test (and binning-choice) events for the out-of-fold evaluation, then the read columns
+    # (~20 bytes an event) freed before the figures: nothing after this line reads them
+    pairs = outoffold.binary_pairs(job, preds, results, metrics, keep) if job.fold is not None else None
+    del preds, keep, templates
+    binning = fitbins.pair_section(results, metrics) if job.fit_binning else None
+    report["binning"] = fitbins.summary(binning)
+    # the train events (13 bytes each): no figure reads them (the binning's figures are of the test events)
+    results["train"] = dataclasses.replace(results["train"], sample=None)
     wp_file = decisions.document("binary", decisions.identity(job), {f"signal vs {job.background}": report["working_points"]})
     extra = {decisions.WP_FILE: wp_file}
     if job.fit_binning:
@@ -288,7 +320,7 @@ def run(job: BinaryJob) -> RunOutput:
                       only=imageset.selection(job.images))  # fmt: skip
     for r in results.values():
         r.curve.keep_rates()  # the figures are freed: the fold curves' reads share one computation again
-    if job.fold is not None:  # the fold's test (and binning-choice) events for the out-of-fold evaluation
-        outoffold.store(job.output, outoffold.binary_pairs(job, preds, results, metrics, keep))
+    if pairs is not None:
+        outoffold.store(job.output, pairs)
     curves = {s: decisions.with_wp_scalars(fold_curves(job.fold, r, metrics[s]), decided.points, s) for s, r in results.items()}
     return RunOutput(written, {f"{job.signal} vs {job.background}": ("", curves)})

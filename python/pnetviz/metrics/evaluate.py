@@ -61,6 +61,7 @@ def binary_samples(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarra
     sels = [masks[split] if keep is None else masks[split] & keep for split in splits]
     out = {}
     for split, (s, y, w) in zip(splits, gather_splits(sels, scores, is_signal, weights), strict=True):
+        w = w.astype(np.float64, copy=False)  # float32 weights (read_predictions' narrow) widened per split: the same values
         out[split] = BinarySample(scores=s, is_signal=y, weights=w, used=used_weights(w, mode))
     return out
 
