@@ -14,7 +14,7 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.metrics import pairmetrics, profiled
 from pnetviz.jobs import decisions, multibins, multiweighted, observers, outoffold, subsets, systematics
-from pnetviz.metrics.calibration import pairwise_auc, reliability
+from pnetviz.metrics.calibration import pairwise_auc, reliability_from_sums
 from pnetviz.metrics.evaluate import SPLITS, SplitResult, evaluate_samples, lr_score
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import InputError
@@ -29,8 +29,8 @@ from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
 from pnetviz.jobs.subsets import BJET_BRANCH
 from pnetviz.jobs.multijob import (ClassMetrics, ClassTables, Decisions, Evaluation, MultiClassJob,  # noqa: F401 - callers use multiclass.*
-                                 check_class_sources, check_lr, class_metrics, class_tables, context_lines,
-                                 declared_class_count, file_tag, one_vs_rest, one_vs_rest_auc, pair_samples,
+                                 check_class_sources, check_lr, class_metrics, class_reliability, class_tables,
+                                 context_lines, declared_class_count, file_tag, one_vs_rest, one_vs_rest_auc, pair_samples,
                                  resolve_classes, score_matrix)
 from pnetviz.jobs.multifigures import (build_figures, class_score_figure, direct_score_figure, lr_pair, lr_text,  # noqa: F401 - callers use multiclass.*
                                       pair_figures)
@@ -89,10 +89,11 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
         expected = pair_yields(job.hep.expected_yields, job.classes[0], background)
         pairs[background] = decisions.pair_decisions(results, ev.hep[background], job.hep, lr_text(job, background), expected)
     calibration = {c: {} for c in job.classes}
-    for s, sel in ev.selections.items():  # each split's weights taken once, not once a class (one split's at a time)
-        used = ev.used[sel]
+    scores, label = score_matrix(preds), np.ascontiguousarray(preds.label, dtype=np.int32)
+    for s, sel in ev.selections.items():  # every class's reliability sums in one pass over the split
+        sums = class_reliability(scores, label, ev.used, sel)
         for k, c in enumerate(job.classes):
-            calibration[c][s] = reliability(preds.scores[c][sel], ev.class_masks[k][sel], used)
+            calibration[c][s] = reliability_from_sums(sums[k])
     test = ev.selections["test"]
     known = {(0, k): ev.pairs[c]["test"].curve.auc for k, c in enumerate(job.classes) if c in ev.pairs}  # signal row
     matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test], known)
