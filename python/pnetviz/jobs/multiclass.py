@@ -15,7 +15,7 @@ from pnetviz.draw import canvas
 from pnetviz.metrics import pairmetrics, profiled
 from pnetviz.jobs import decisions, multibins, multiweighted, observers, outoffold, subsets, systematics
 from pnetviz.metrics.calibration import pairwise_auc, reliability_from_sums
-from pnetviz.metrics.evaluate import SPLITS, SplitResult, evaluate_samples, lr_score
+from pnetviz.metrics.evaluate import SPLITS, BinarySample, SplitResult, evaluate_samples, gather, lr_score
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import InputError
 from pnetviz.metrics.folds import fold_curves
@@ -68,11 +68,16 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     if job.bjet_comparison and BJET_BRANCH in preds.subsets and job.subset != BJET_BRANCH:
         flag = preds.subsets[BJET_BRANCH]
         for i, background in ((i, b) for i, b in enumerate(job.classes[1:], start=1) if b in pairs):
+            whole = pairs[background]["test"].sample
+            events = np.flatnonzero(selections["test"] & (class_masks[0] | class_masks[i]))  # pair_samples' test events
 
-            def evaluate_test(part: np.ndarray | None, what: str, i: int = i, background: str = background) -> SplitResult:
-                sel = {"test": selections["test"] if part is None else selections["test"] & part}
-                return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i),
-                                        f"signal vs {background}, {what}", (job.names[0], background))["test"]  # fmt: skip
+            def evaluate_test(part: np.ndarray | None, what: str, whole: BinarySample = whole, events: np.ndarray = events,
+                              background: str = background) -> SplitResult:  # fmt: skip
+                """The pair's test events in `part`: the test sample's (the same LR scores), not made again."""
+                sample = whole if part is None else BinarySample(*gather(part[events], whole.scores, whole.is_signal,
+                                                                          whole.weights, whole.used))  # fmt: skip
+                return evaluate_samples(preds.path, {"test": sample}, f"signal vs {background}, {what}",
+                                        (job.names[0], background))["test"]  # fmt: skip
 
             comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep, pairs[background]["test"],
                                                       hep_metrics[background]["test"]["auc_error"])  # fmt: skip
