@@ -101,7 +101,8 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
             calibration[c][s] = reliability_from_sums(sums[k])
     test = ev.selections["test"]
     known = {(0, k): ev.pairs[c]["test"].curve.auc for k, c in enumerate(job.classes) if c in ev.pairs}  # signal row
-    matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test], known)
+    label, used, *scores = gather(test, preds.label, ev.used, *(preds.scores[c] for c in job.classes))
+    matrix = pairwise_auc(scores, label, used, known)
     return Decisions(pairs, calibration, matrix)
 
 
