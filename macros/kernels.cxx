@@ -3,6 +3,7 @@
 // through ctypes with no JIT at all. Built by the system compiler at -O3 for the host's ISA
 // (-march=native), with -ffp-contract=off: no multiply-add is fused, so every result is the
 // same, bit for bit, as the cling build's (tests/test_kernels.py runs both).
+#include "class_reliability.h"
 #include "class_tables.h"
 #include "occupancy.h"
 #include "optimal_binning.h"
@@ -70,6 +71,16 @@ void pnetviz_auc_weight_modes_f32(const float *s, const double *w, const uint8_t
 void pnetviz_auc_weight_modes_f64(const double *s, const double *w, const uint8_t *y, size_t n, double *auc)
 {
    pnetviz::auc_weight_modes_f64(s, w, y, n, auc);
+}
+void pnetviz_class_reliability_f32(const float *s, int64_t n, int k, const int32_t *label, const double *w,
+                                   const uint8_t *sel, int nbins, double *out)
+{
+   pnetviz::class_reliability_f32(s, n, k, label, w, sel, nbins, out);
+}
+void pnetviz_class_reliability_f64(const double *s, int64_t n, int k, const int32_t *label, const double *w,
+                                   const uint8_t *sel, int nbins, double *out)
+{
+   pnetviz::class_reliability_f64(s, n, k, label, w, sel, nbins, out);
 }
 void pnetviz_class_tables_f32(const float *s, int64_t n, int k, const int32_t *label, const double *w,
                               const uint8_t *sel, int nbins, double *confusion, double *counts, double *hist,

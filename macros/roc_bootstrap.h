@@ -125,14 +125,26 @@ inline unsigned lane_bits(vi8 m) // lane l's mask (0 or -1) as bit l
 inline vd8 splat8(double x) { return vd8{x, x, x, x, x, x, x, x}; }
 inline vu8 splat8u(std::uint64_t x) { return vu8{x, x, x, x, x, x, x, x}; }
 
+constexpr std::size_t kStride = 256; // events between two of bootstrap_lanes' checkpoints
+
+// Where pass 1 of bootstrap_lanes stood after a multiple of kStride events: its sums.
+struct LaneCheckpoint {
+   vd8 tp, fp, tp_prev, fp_prev;
+};
+
 // kLanes replicas at once, each exactly as bootstrap_replica computes it (the same draws, the
 // same operations in the same order, lane by lane): lane l's generator is `first` skipped by
 // l * n draws. The splitmix64 draws, the Poisson table look-up (k < 4, 98% of draws; the rest
 // lane by lane) and the weighted sums run in vector registers; the background efficiency's
-// interpolation, once a replica, lane by lane. `counts`: room for kLanes * n counts.
+// interpolation, once a replica, lane by lane. `counts`: room for kLanes * n counts;
+// `checkpoints`: room for n / kStride of them, or null. Pass 2 (the crossing of eps_s, whose
+// target needs pass 1's totals) then resumes from the last checkpoint below every lane's target,
+// with pass 1's sums there (the numbers pass 2 would have summed again), not from the first
+// event: with weights >= 0 (the caller's check) tp never falls, so no point before a checkpoint
+// whose tp is below the target can reach it (a crossing needs tp >= target).
 template <typename Record>
 void bootstrap_lanes(const Record *recs, std::size_t n, const Poisson1 &first, double eps_s, std::uint8_t *counts,
-                     double *auc, double *eps_b)
+                     LaneCheckpoint *checkpoints, double *auc, double *eps_b)
 {
 #pragma clang fp contract(off)
    const std::uint64_t *th = first.thresholds();
@@ -170,16 +182,27 @@ void bootstrap_lanes(const Record *recs, std::size_t n, const Poisson1 &first, d
          tp_prev = tp;
          fp_prev = fp;
       }
+      if (checkpoints && (i + 1) % kStride == 0)
+         checkpoints[i / kStride] = LaneCheckpoint{tp, fp, tp_prev, fp_prev};
    }
    const vd8 total_tp = tp, total_fp = fp, target = eps_s * total_tp;
-   // Pass 2: the same sums again from the counts, only until every lane has found its crossing.
+   // Pass 2: the same sums again from the counts, only until every lane has found its crossing,
+   // from the last checkpoint whose tp is below every lane's target (a NaN target: from the start).
    double fp_at[kLanes];
    unsigned found = 0; // lanes whose fp_at is set (not NaN)
    for (std::size_t l = 0; l < kLanes; ++l)
       fp_at[l] = std::numeric_limits<double>::quiet_NaN();
    const unsigned all = (1u << kLanes) - 1;
    tp = fp = tp_prev = fp_prev = splat8(0.);
-   for (std::size_t i = 0; i < n && found != all; ++i) {
+   std::size_t start = 0;
+   for (std::size_t m = checkpoints ? n / kStride : 0; m-- > 0;)
+      if (lane_bits((vi8)(checkpoints[m].tp < target)) == all) {
+         const LaneCheckpoint &at = checkpoints[m];
+         tp = at.tp, fp = at.fp, tp_prev = at.tp_prev, fp_prev = at.fp_prev;
+         start = (m + 1) * kStride;
+         break;
+      }
+   for (std::size_t i = start; i < n && found != all; ++i) {
       const double w = recs[i].weight, s = recs[i].is_signal;
       vb8 c;
       std::memcpy(&c, counts + i * kLanes, sizeof c);
@@ -214,9 +237,13 @@ void bootstrap(const Record *recs, std::size_t n, std::size_t replicas, std::uin
 {
    Poisson1 poisson(seed);
    std::vector<std::uint8_t> counts(kLanes * n);
+   bool monotone = true; // every weight >= 0 (not NaN): the cumulative sums never fall
+   for (std::size_t i = 0; i < n; ++i)
+      monotone &= recs[i].weight >= 0.;
+   std::vector<LaneCheckpoint> checkpoints(monotone && replicas >= kLanes ? n / kStride : 0);
    std::size_t r = 0;
    for (; r + kLanes <= replicas; r += kLanes) {
-      bootstrap_lanes(recs, n, poisson, eps_s, counts.data(), auc + r, eps_b + r);
+      bootstrap_lanes(recs, n, poisson, eps_s, counts.data(), monotone ? checkpoints.data() : nullptr, auc + r, eps_b + r);
       poisson.skip(kLanes * n);
    }
    for (; r < replicas; ++r)

@@ -236,7 +236,7 @@ def test_curve_sums_as_chunked_bincounts(n, seed, dtype, ties, monkeypatch):
 
 def test_binned_fip_error_sums_as_bincounts(monkeypatch):
     s, y, w = toy(3000, 8)
-    monkeypatch.setattr(hep, "BINNED_BOOTSTRAP_FROM", 100)  # the per-bin normal draws from the binned sums
+    monkeypatch.setattr(pairmetrics, "FIP_NORMAL_FROM", 100)  # the per-bin normal draws from the binned sums
     sample = BinarySample(s, y, w, w)
     got = pairmetrics.binned_fip_error(sample, (1.0, 1.0), 50, 7)
     bins = equal_bins(s, 50)

@@ -36,7 +36,7 @@ from pnetviz.rootenv import MACRO_DIR, compiled
 
 SOURCE = "kernels.cxx"
 HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h",
-           "sorted_runs.h", "pair_sums.h", "split_tables.h")
+           "sorted_runs.h", "pair_sums.h", "split_tables.h", "class_reliability.h")
 
 # argument codes: an array of that dtype (a pointer), or a scalar of that C type
 _ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "u4*": np.uint32, "i4*": np.int32, "i8*": np.int64,
@@ -58,6 +58,8 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "upper_hull": ("z", "f8* f8* z i8*"),
     "auc_weight_modes_f32": ("v", "f4* f8* u1* z f8*"),
     "auc_weight_modes_f64": ("v", "f8* f8* u1* z f8*"),
+    "class_reliability_f32": ("v", "f4* q i i4* f8* u1* i f8*"),
+    "class_reliability_f64": ("v", "f8* q i i4* f8* u1* i f8*"),
     "class_tables_f32": ("v", "f4* q i i4* f8* u1* i f8* f8* f8* f8*"),
     "class_tables_f64": ("v", "f8* q i i4* f8* u1* i f8* f8* f8* f8*"),
     "split_tables_f32": ("v", "f4* f8* u1* q i d i f8* f8* f8* f8*"),

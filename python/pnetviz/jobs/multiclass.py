@@ -14,8 +14,8 @@ import numpy as np
 from pnetviz.draw import canvas
 from pnetviz.metrics import pairmetrics, profiled
 from pnetviz.jobs import decisions, multibins, multiweighted, observers, outoffold, subsets, systematics
-from pnetviz.metrics.calibration import pairwise_auc, reliability
-from pnetviz.metrics.evaluate import SPLITS, SplitResult, evaluate_samples, lr_score
+from pnetviz.metrics.calibration import pairwise_auc, reliability_from_sums
+from pnetviz.metrics.evaluate import SPLITS, BinarySample, SplitResult, evaluate_samples, gather, lr_score
 from pnetviz.jobs.driver import RunOutput
 from pnetviz.errors import InputError
 from pnetviz.metrics.folds import fold_curves
@@ -29,8 +29,8 @@ from pnetviz.output.publish import write_set
 from pnetviz.output.report import dumps, plain
 from pnetviz.jobs.subsets import BJET_BRANCH
 from pnetviz.jobs.multijob import (ClassMetrics, ClassTables, Decisions, Evaluation, MultiClassJob,  # noqa: F401 - callers use multiclass.*
-                                 check_class_sources, check_lr, class_metrics, class_tables, context_lines,
-                                 declared_class_count, file_tag, one_vs_rest, one_vs_rest_auc, pair_samples,
+                                 check_class_sources, check_lr, class_metrics, class_reliability, class_tables,
+                                 context_lines, declared_class_count, file_tag, one_vs_rest, one_vs_rest_auc, pair_samples,
                                  resolve_classes, score_matrix)
 from pnetviz.jobs.multifigures import (build_figures, class_score_figure, direct_score_figure, lr_pair, lr_text,  # noqa: F401 - callers use multiclass.*
                                       pair_figures)
@@ -68,11 +68,16 @@ def evaluate(job: MultiClassJob, preds: Predictions) -> Evaluation:
     if job.bjet_comparison and BJET_BRANCH in preds.subsets and job.subset != BJET_BRANCH:
         flag = preds.subsets[BJET_BRANCH]
         for i, background in ((i, b) for i, b in enumerate(job.classes[1:], start=1) if b in pairs):
+            whole = pairs[background]["test"].sample
+            events = np.flatnonzero(selections["test"] & (class_masks[0] | class_masks[i]))  # pair_samples' test events
 
-            def evaluate_test(part: np.ndarray | None, what: str, i: int = i, background: str = background) -> SplitResult:
-                sel = {"test": selections["test"] if part is None else selections["test"] & part}
-                return evaluate_samples(preds.path, pair_samples(preds, used, sel, class_masks, i),
-                                        f"signal vs {background}, {what}", (job.names[0], background))["test"]  # fmt: skip
+            def evaluate_test(part: np.ndarray | None, what: str, whole: BinarySample = whole, events: np.ndarray = events,
+                              background: str = background) -> SplitResult:  # fmt: skip
+                """The pair's test events in `part`: the test sample's (the same LR scores), not made again."""
+                sample = whole if part is None else BinarySample(*gather(part[events], whole.scores, whole.is_signal,
+                                                                          whole.weights, whole.used))  # fmt: skip
+                return evaluate_samples(preds.path, {"test": sample}, f"signal vs {background}, {what}",
+                                        (job.names[0], background))["test"]  # fmt: skip
 
             comparisons[background] = subsets.compare(BJET_BRANCH, flag, evaluate_test, job.hep, pairs[background]["test"],
                                                       hep_metrics[background]["test"]["auc_error"])  # fmt: skip
@@ -89,13 +94,15 @@ def decide(job: MultiClassJob, preds: Predictions, ev: Evaluation) -> Decisions:
         expected = pair_yields(job.hep.expected_yields, job.classes[0], background)
         pairs[background] = decisions.pair_decisions(results, ev.hep[background], job.hep, lr_text(job, background), expected)
     calibration = {c: {} for c in job.classes}
-    for s, sel in ev.selections.items():  # each split's weights taken once, not once a class (one split's at a time)
-        used = ev.used[sel]
+    scores, label = score_matrix(preds), np.ascontiguousarray(preds.label, dtype=np.int32)
+    for s, sel in ev.selections.items():  # every class's reliability sums in one pass over the split
+        sums = class_reliability(scores, label, ev.used, sel)
         for k, c in enumerate(job.classes):
-            calibration[c][s] = reliability(preds.scores[c][sel], ev.class_masks[k][sel], used)
+            calibration[c][s] = reliability_from_sums(sums[k])
     test = ev.selections["test"]
     known = {(0, k): ev.pairs[c]["test"].curve.auc for k, c in enumerate(job.classes) if c in ev.pairs}  # signal row
-    matrix = pairwise_auc([preds.scores[c][test] for c in job.classes], preds.label[test], ev.used[test], known)
+    label, used, *scores = gather(test, preds.label, ev.used, *(preds.scores[c] for c in job.classes))
+    matrix = pairwise_auc(scores, label, used, known)
     return Decisions(pairs, calibration, matrix)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from pnetviz.names import name as quantity
 from pnetviz.jobs import decisions, subsets
 from pnetviz.metrics.calibration import Reliability
-from pnetviz.metrics.evaluate import N_BINS, BinarySample, Confusion, SplitResult, lr_score, row_normalise
+from pnetviz.metrics.evaluate import CALIBRATION_BINS, N_BINS, BinarySample, Confusion, SplitResult, lr_score, row_normalise
 from pnetviz.jobs.driver import FoldJob
 from pnetviz.errors import InputError
 from pnetviz.io.ntuple import Predictions, classes_from_branches
@@ -126,6 +126,19 @@ def class_tables(scores: np.ndarray, label: np.ndarray, used: np.ndarray, sel: n
     kernel(scores, n, k, np.ascontiguousarray(label, dtype=np.int32), np.ascontiguousarray(used, dtype=np.float64),
            np.ascontiguousarray(sel).view(np.uint8), N_BINS, confusion, counts, hist, hist_w2)  # fmt: skip
     return ClassTables(confusion, counts, hist, hist_w2, np.bincount(label[sel], minlength=k))
+
+
+def class_reliability(scores: np.ndarray, label: np.ndarray, used: np.ndarray, sel: np.ndarray,
+                      bins: int = CALIBRATION_BINS) -> np.ndarray:  # fmt: skip
+    """Per class (first axis) calibration.reliability_sums of P(class) against label == class over
+    the events with `sel`, the same doubles, in one C++ pass over the split (no per-class copies).
+    `scores`: score_matrix's (k, n) block; `used`: weights after the weight mode."""
+    k, n = scores.shape
+    kernel = kernels().class_reliability_f32 if scores.dtype == np.float32 else kernels().class_reliability_f64
+    out = np.empty((k, 6, bins))
+    kernel(scores, n, k, np.ascontiguousarray(label, dtype=np.int32), np.ascontiguousarray(used, dtype=np.float64),
+           np.ascontiguousarray(sel).view(np.uint8), bins, out)  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)

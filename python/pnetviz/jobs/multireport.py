@@ -9,7 +9,7 @@ import numpy as np
 
 from pnetviz.jobs import decisions
 from pnetviz.metrics.calibration import prevalence_note
-from pnetviz.metrics.evaluate import Confusion, yields
+from pnetviz.metrics.evaluate import Confusion, gather, yields
 from pnetviz.io.history import TrainingHistory
 from pnetviz.io.ntuple import Predictions
 from pnetviz.jobs.multijob import Decisions, Evaluation, MultiClassJob, one_vs_rest_auc
@@ -21,11 +21,11 @@ def confusion_report(c: Confusion) -> dict:
 
 def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history: TrainingHistory | None,
                  notes: list[str]) -> dict:  # fmt: skip
-    per_split = {
-        s: {job.names[k]: yields(preds.weight[sel & ev.class_masks[k]]) for k in range(len(job.classes))}
-        for s, sel in ev.selections.items()
-    }
-    keep = preds.subsets[job.subset] if job.subset else np.ones(preds.n_events, dtype=bool)
+    per_split = {}
+    for s, sel in ev.selections.items():  # the split's events once (weight[sel & class k] = its weights of class k)
+        label, weight = gather(sel, preds.label, preds.weight)
+        per_split[s] = {job.names[k]: yields(weight[label == k]) for k in range(len(job.classes))}
+    keep = preds.subsets[job.subset] if job.subset else None
     auc = {}
     for i, (background, results) in enumerate(ev.pairs.items(), start=1):
         auc[background] = {
@@ -53,7 +53,8 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
         "sum_weights": {s: {c: v["sum_weights"] for c, v in d.items()} for s, d in per_split.items()},
         "yields": per_split,
         "negative_weight_fraction": {
-            job.names[k]: yields(preds.weight[keep & ev.class_masks[k]])["negative_weight_fraction"]
+            job.names[k]: yields(gather(ev.class_masks[k] if keep is None else keep & ev.class_masks[k],
+                                        preds.weight)[0])["negative_weight_fraction"]
             for k in range(len(job.classes))
         },
         "auc": auc,
@@ -75,9 +76,9 @@ def build_report(job: MultiClassJob, preds: Predictions, ev: Evaluation, history
     report["hep_metrics"] = ev.hep
     report["one_vs_rest_auc"] = auc = {job.names[k]: {} for k in range(len(job.classes))}
     for s, sel in ev.selections.items():  # each split's labels and weights taken once, not once a class
-        label, used = preds.label[sel], ev.used[sel]
-        for k, c in enumerate(job.classes):
-            auc[job.names[k]][s] = one_vs_rest_auc(preds.scores[c][sel], label == k, used)
+        label, used, *scores = gather(sel, preds.label, ev.used, *(preds.scores[c] for c in job.classes))
+        for k in range(len(job.classes)):
+            auc[job.names[k]][s] = one_vs_rest_auc(scores[k], label == k, used)
     if ev.subset_comparisons:
         report["bjet_performance"] = {b: {"branch": c.branch, "split": "test", **c.report}
                                       for b, c in ev.subset_comparisons.items()}  # fmt: skip

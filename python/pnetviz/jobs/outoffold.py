@@ -16,6 +16,7 @@ import json
 import re
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -46,9 +47,10 @@ def split_of(result: SplitResult) -> oof.Split:
     return oof.Split(np.asarray(s.scores), np.asarray(s.is_signal, bool), np.asarray(s.used, float))
 
 
-def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
+def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray | Callable[[np.ndarray], np.ndarray], mode: str,
                 factor: np.ndarray | None = None) -> oof.Split | None:  # fmt: skip
     """The validation events of `mask` (None without a validation split or without both classes);
+    `scores`: every event's, or the function giving those of the events a mask selects;
     `factor`: a per-event factor on their weights (the weighted LR's background shares)."""
     if "valid" not in preds.masks:
         return None
@@ -57,7 +59,8 @@ def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
     if not is_signal.any() or is_signal.all():
         return None
     weights = np.asarray(mode_weights(preds.weight[sel], mode), float)  # float64 already: no copy
-    return oof.Split(np.asarray(scores[sel]), is_signal, weights if factor is None else weights * factor[sel])
+    selected = scores(sel) if callable(scores) else scores[sel]
+    return oof.Split(np.asarray(selected), is_signal, weights if factor is None else weights * factor[sel])
 
 
 def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split | None) -> oof.FoldPair:
@@ -86,7 +89,10 @@ def multiclass_pairs(job, preds, ev, prefix) -> dict[str, dict]:
             continue
         classes = ev.class_masks[0] | ev.class_masks[i]
         mask = classes if keep is None else classes & keep
-        valid = valid_split(preds, mask, lr_score(signal, preds.scores[bkg]), job.hep.weight_mode)
+        def scores(sel: np.ndarray, bkg: str = bkg) -> np.ndarray:  # the LR of the valid events only, the same values
+            return lr_score(signal[sel], preds.scores[bkg][sel])
+
+        valid = valid_split(preds, mask, scores, job.hep.weight_mode)
         out[f"{job.signal} vs {bkg} (LR)"] = {"prefix": prefix(bkg), "background": bkg,
                                               "pair": with_limit_columns(fold_pair(ev.pairs[bkg], ev.hep[bkg], valid), preds,
                                                                          mask, job.mass_column)}  # fmt: skip
