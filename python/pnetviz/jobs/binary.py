@@ -11,12 +11,12 @@ from pnetviz.names import name as quantity
 from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability_from_sums
-from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, gather, yields
+from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, evaluate_pair, gather
+from pnetviz.metrics.eventsums import class_yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
 from pnetviz.io.yields import pair_yields
 from pnetviz.io.history import TrainingHistory, load_history
-from pnetviz.metrics.hep import mode_weights
 from pnetviz.io.ntuple import Predictions, read_predictions
 from pnetviz.metrics import trainercheck
 from pnetviz.draw.plots import CurveSpec, HistSpec
@@ -131,9 +131,9 @@ def confusion_report(result: SplitResult) -> dict:
 
 def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     per_split = {}
-    for split, r in results.items():
-        s = r.sample
-        per_split[split] = {job.labels[0]: yields(*gather(s.is_signal, s.weights)), job.background: yields(*gather(~s.is_signal, s.weights))}
+    for split, r in results.items():  # evaluate.yields of each class's weights, from one pass (eventsums)
+        signal, background = class_yields(r.sample.weights, r.sample.is_signal)[0]
+        per_split[split] = {job.labels[0]: signal, job.background: background}
     return {
         "events": {sp: {c: v["events"] for c, v in d.items()} for sp, d in per_split.items()},
         "sum_weights": {sp: {c: v["sum_weights"] for c, v in d.items()} for sp, d in per_split.items()},
@@ -142,8 +142,9 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
 
 
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
-                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict) -> dict:  # fmt: skip
-    keep = preds.subsets[job.subset] if job.subset else None
+                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict,
+                 every: tuple[dict, dict]) -> dict:  # fmt: skip
+    """`every`: the yields of the signal and background events of every split (class_yields)."""
     report = {
         "kind": "binary",
         "signal": job.signal,
@@ -157,10 +158,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "weight_mode": job.hep.weight_mode,
         "signal_scale": job.hep.signal_scale,
         **split_report(job, results),
-        "negative_weight_fraction": {
-            name: yields(*gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight))["negative_weight_fraction"]
-            for i, name in enumerate(job.labels)
-        },
+        "negative_weight_fraction": {name: every[i]["negative_weight_fraction"] for i, name in enumerate(job.labels)},
         "auc": {s: r.curve.auc for s, r in results.items()},
         "average_precision": {s: r.average_precision for s, r in results.items()},
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
@@ -211,10 +209,9 @@ def run(job: BinaryJob) -> RunOutput:
                              binary=True, extra=extra, observe=job.observe, mass=job.mass_column)  # fmt: skip
     keep = preds.subsets[job.subset] if job.subset else None
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
-    used = mode_weights(preds.weight if keep is None else gather(keep, preds.weight)[0], job.hep.weight_mode)
-    is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
-    full = (float(gather(is_signal, used)[0].sum()), float(gather(~is_signal, used)[0].sum()))
-    del used, is_signal  # 9 bytes per event, not kept through the figures
+    # every split's events by class (labels 0 and 1, read_predictions checked): the report's negative-weight
+    # fractions and the mode's weight sums (the yields' denominators), in one pass without copies
+    every, full = class_yields(preds.weight, preds.label == 0, keep, job.hep.weight_mode)
     expected = pair_yields(job.hep.expected_yields, "signal", job.background)
     metrics = pairmetrics.pair_metrics(results, job.hep, full, expected)
     decided = decisions.pair_decisions(results, metrics, job.hep, "score_signal", expected)
@@ -238,12 +235,10 @@ def run(job: BinaryJob) -> RunOutput:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
-    report = build_report(job, preds, results, history, comparisons, notes, metrics)
-    test = preds.masks["test"]  # the test events' two class probabilities only (not a copy of every event's)
-    signal, test_labels = gather(test, preds.scores["signal"], preds.label)
-    check, check_notes = trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]),
-                                                  np.ones(signal.size, bool), history.summary if history else {})  # fmt: skip
-    del signal, test_labels
+    report = build_report(job, preds, results, history, comparisons, notes, metrics, every)
+    test = preds.masks["test"]  # the test events' labels and signal scores only, when the trainer has numbers to compare
+    check, check_notes = trainercheck.check_numbers(history.summary if history else {}, lambda: trainercheck.recompute_binary(
+        *gather(test, preds.label, preds.scores["signal"])))  # fmt: skip
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}

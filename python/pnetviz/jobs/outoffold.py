@@ -26,7 +26,7 @@ from pnetviz.io.readers import BadFile, parse_json
 from pnetviz.io.trainer import display_label
 from pnetviz.jobs import fitbins
 from pnetviz.metrics import outoffold as oof
-from pnetviz.metrics.evaluate import SplitResult, lr_score
+from pnetviz.metrics.evaluate import SplitResult, gather, lr_score
 from pnetviz.metrics.hep import REJECTION_EFFICIENCIES
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.metrics.hep import mode_weights
@@ -53,11 +53,16 @@ def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray, mode: str,
     if "valid" not in preds.masks:
         return None
     sel = preds.masks["valid"] if mask is None else preds.masks["valid"] & mask
-    is_signal = preds.label[sel] == 0
+    label, weight = gather(sel, preds.label, preds.weight)  # arrays[sel], by the C++ compress (numpy's index: ~3x)
+    is_signal = label == 0
+    del label
     if not is_signal.any() or is_signal.all():
         return None
-    weights = np.asarray(mode_weights(preds.weight[sel], mode), float)  # float64 already: no copy
-    return oof.Split(np.asarray(scores[sel]), is_signal, weights if factor is None else weights * factor[sel])
+    weights = np.asarray(mode_weights(weight, mode), float)  # float64 already: no copy
+    del weight
+    if factor is not None:
+        weights = weights * gather(sel, factor)[0]
+    return oof.Split(gather(sel, scores)[0], is_signal, weights)
 
 
 def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split | None) -> oof.FoldPair:
