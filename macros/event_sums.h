@@ -7,6 +7,7 @@
 //     in numpy's pairwise order (pair_sums.h pairwise_block) over the class's events streamed in
 //     event order: no copy of them. The weights float64 or float32 (widened exactly, summed in
 //     float64: the float64 column's sums);
+//   * rates: BinaryCurve's tpr / fpr (cumulative / total, clipped to [0, 1] where monotone);
 //   * edge_bin_sums: per bin of sorted edges (binning.bin_index: searchsorted(edges, s, "right") - 1
 //     clipped to the bins) np.bincount's sums, in event order, of v = w scale and v^2 over the
 //     selected events (jobs.fitbins.process_histograms).
@@ -140,6 +141,22 @@ void edge_bin_sums(const Score *s, const double *w, const std::uint8_t *sel, std
 }
 
 } // namespace detail
+
+/// out[i] = c[i] / total (IEEE division), clipped to [0, 1] when `clip` as np.clip does it (NaN and -0 kept, below 0
+/// to 0, above 1 to 1): BinaryCurve's rates in one pass instead of numpy's divide and clip.
+inline void rates(const double *c, std::size_t n, double total, int clip, double *out)
+{
+   if (!clip) {
+      for (std::size_t i = 0; i < n; ++i)
+         out[i] = c[i] / total;
+      return;
+   }
+   for (std::size_t i = 0; i < n; ++i) {
+      const double r = c[i] / total;
+      const double low = r < 0. ? 0. : r;
+      out[i] = low > 1. ? 1. : low;
+   }
+}
 
 /// Per class (0: y != 0, 1: y == 0), over the events with keep set (keep ignored when has_keep is
 /// 0), 6 numbers: events, sum w, sum |w|, events with w < 0, sum |w| of those, sum of the mode's

@@ -242,4 +242,8 @@ void pnetviz_edge_bin_sums_f64(const double *s, const double *w, const uint8_t *
 {
    pnetviz::edge_bin_sums_f64(s, w, sel, n, edges, nedges, scale, out);
 }
+void pnetviz_rates(const double *c, size_t n, double total, int clip, double *out)
+{
+   pnetviz::rates(c, n, total, clip, out);
+}
 }

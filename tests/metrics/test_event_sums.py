@@ -16,6 +16,7 @@ from pnetviz.metrics import eventsums, trainercheck
 from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.evaluate import yields
 from pnetviz.metrics.hep import mode_weights
+from pnetviz.metrics import roc
 from pnetviz.metrics.roc import binary_clf_curve
 
 SIZES = [0, 1, 7, 8, 9, 127, 128, 129, 300, 1000, 4097, 70001]
@@ -133,3 +134,22 @@ def test_passing_background_events_from_the_curve(ties, dtype):
     curve = binary_clf_curve(s, y, w)
     want = wp.passing_background_events(s, y, w, curve.thresholds[1:])
     assert np.array_equal(wp.passing_background_events(s, y, w, curve.thresholds[1:], curve), want)
+
+
+@pytest.mark.parametrize("clip", [False, True])
+def test_rates_are_numpys_division_and_clip(clip):
+    rng = np.random.default_rng(11)
+    c = np.cumsum(rng.normal(0.3, 1.0, 70001))
+    c[[5, 7, 9, 11]] = [np.nan, -0.0, np.inf, -np.inf]
+    for total in (float(c[-1]), 1e-300, -3.0):
+        want = c / total
+        if clip:
+            np.clip(want, 0.0, 1.0, out=want)
+        got = roc._rates(c, total, clip)
+        assert np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_curve_rates_hand_worked():
+    curve = binary_clf_curve(np.array([0.9, 0.8, 0.8, 0.1]), np.array([True, False, True, False]), np.array([1.0, 2.0, 3.0, 4.0]))
+    assert curve.tpr.tolist() == [0.0, 0.25, 1.0, 1.0] and curve.fpr.tolist() == [0.0, 0.0, 2 / 6, 1.0]
+    assert [r.tolist() for r in next(curve.rate_chunks())] == [curve.tpr.tolist(), curve.fpr.tolist()]

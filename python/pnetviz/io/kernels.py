@@ -96,6 +96,7 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "class_yields_w32": ("v", "f4* u1* u1* z i i f8*"),
     "edge_bin_sums_f32": ("v", "f4* f8* u1* z f8* z d f8*"),
     "edge_bin_sums_f64": ("v", "f8* f8* u1* z f8* z d f8*"),
+    "rates": ("v", "f8* z d i f8*"),
 }
 
 

@@ -63,9 +63,7 @@ class BinaryCurve:
         cache = self.__dict__  # frozen: the rates and the monotone flags are a cache, not fields
         if name in cache:
             return cache[name]
-        rate = cumulative / float(cumulative[-1])
-        if self._monotone(name, cumulative):
-            np.clip(rate, 0.0, 1.0, out=rate)
+        rate = _rates(cumulative, float(cumulative[-1]), self._monotone(name, cumulative))
         if not cache.get("rates_released"):
             cache[name] = rate
         return rate
@@ -97,10 +95,7 @@ class BinaryCurve:
         for start in range(0, self.tps.size, size):
             out = []
             for cumulative, total, clip in zip((self.tps, self.fps), totals, monotone):
-                rate = cumulative[start : start + size] / total
-                if clip:
-                    np.clip(rate, 0.0, 1.0, out=rate)
-                out.append(rate)
+                out.append(_rates(cumulative[start : start + size], total, clip))
             yield out[0], out[1]
 
     def rates_at(self, k: int) -> tuple[float, float]:
@@ -129,6 +124,15 @@ class BinaryCurve:
             else:
                 hi = mid
         return lo - 1
+
+
+def _rates(cumulative: np.ndarray, total: float, clip: bool) -> np.ndarray:
+    """cumulative / total, np.clip'ed to [0, 1] if `clip`: the same values from one C++ pass
+    (macros/event_sums.h rates) instead of numpy's division and clip."""
+    c = np.ascontiguousarray(cumulative, dtype=np.float64)
+    out = np.empty(c.size)
+    kernels().rates(c, c.size, float(total), int(bool(clip)), out)
+    return out
 
 
 def non_decreasing(values: np.ndarray) -> bool:

@@ -171,10 +171,16 @@ def _significances(signal_yield: float, background_yield: float, eps_s: np.ndarr
     """Purity, S/sqrt(S+B) and Asimov of cuts with efficiencies (eps_s, eps_b), S and B the yields
     times the efficiencies; NaN where a cut selects nothing (Asimov: no background)."""
     s, b = signal_yield * np.asarray(eps_s, float), background_yield * np.asarray(eps_b, float)
+    # the same operations as np.where(s + b > 0, s / (s + b), nan) and s / sqrt(s + b), with s + b made once
+    total = s + b
+    empty = ~(total > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return {"purity": np.where(s + b > 0, s / (s + b), np.nan),
-                "s_over_sqrt_s_plus_b": np.where(s + b > 0, s / np.sqrt(s + b), np.nan),
-                "asimov": hep.asimov(s, b)}  # fmt: skip
+        purity = np.divide(s, total)
+        purity[empty] = np.nan
+        root = np.sqrt(total, out=total)
+        significance = np.divide(s, root, out=root)
+        significance[empty] = np.nan
+        return {"purity": purity, "s_over_sqrt_s_plus_b": significance, "asimov": hep.asimov(s, b)}
 
 
 CUT_SCAN_MIN_EVENTS = 10.0  # --cut-scan-min-events: optima only where the passing background has N_eff >= this
