@@ -4,8 +4,8 @@
 //   * class_yields: per class (and within an optional selection) evaluate.yields(w[cls]): the
 //     events, np.sum(w), np.sum(|w|), the negative-weight events and np.sum(|w[w < 0]|), and the
 //     sum of the weight mode's weights (hep.mode_weights: |w|, w, or w where w > 0 else 0), each
-//     in numpy's pairwise order (pair_sums.h pairwise_block) over the class's events streamed in
-//     event order: no copy of them. The weights float64 or float32 (widened exactly, summed in
+//     in numpy's pairwise order (pair_sums.h pairwise_block) over the class's events pushed in
+//     event order, the four sums in one pass: no copy of them. The weights float64 or float32 (widened exactly, summed in
 //     float64: the float64 column's sums);
 //   * rates: BinaryCurve's tpr / fpr (cumulative / total, clipped to [0, 1] where monotone);
 //   * edge_bin_sums: per bin of sorted edges (binning.bin_index: searchsorted(edges, s, "right") - 1
@@ -15,109 +15,141 @@
 #define PNETVIZ_EVENT_SUMS_H
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "pair_sums.h"
 
 namespace pnetviz {
 namespace detail {
 
-// The weights of the selected events, in event order, one at a time: compacted a chunk of events
-// at a time without a branch per event. An event is selected when keep (if any) is set, its class
-// flag is `signal`, and (negative_only) its weight is below 0.
-template <typename W>
-class SelectedStream {
+// numpy's pairwise tree (pair_sums.h pairwise_block: leaves of up to 128 values, halves at multiples
+// of 8 above) over n values given one at a time in their order (push, no copy of them all): the
+// tree's leaves and additions planned from n in the order the recursion makes them (post-order),
+// each leaf summed when its last value arrives, the additions done as soon as both sides are.
+// Each value is also summed as |v| and as the weight mode's value (0: |v|, 1: v, 2: v > 0 ? v : 0)
+// over the same tree (kSums = 3), or alone (kSums = 1: |v|).
+template <int kSums>
+class PairwisePush {
 public:
-   SelectedStream(const W *w, const std::uint8_t *y, const std::uint8_t *keep, std::size_t n, bool signal,
-                  bool negative_only)
-      : w_(w), y_(y), keep_(keep), n_(n), signal_(signal), negative_(negative_only)
+   void plan(std::size_t n, int mode)
    {
+      mode_ = mode;
+      ops_.clear();
+      stack_.clear();
+      op_ = have_ = 0;
+      if (n > 0)
+         add_ops(n);
+      leaf_ = n > 0 ? static_cast<std::size_t>(ops_[0]) : kNever;
    }
-   double next()
+   // the next value: written at the end of the current leaf; counted when `take` (branch-free compaction)
+   void offer(double v, bool take)
    {
-      if (at_ == have_)
-         refill();
-      return buf_[at_++];
+      buf_[have_] = v;
+      have_ += take;
+      if (have_ == leaf_)
+         flush();
+   }
+   void result(double *sums) const
+   {
+      for (int k = 0; k < kSums; ++k)
+         sums[k] = 0. + (stack_.empty() ? -0. : stack_[0][k]);
    }
 
 private:
-   static constexpr std::size_t kChunk = 1024;
-   void refill()
+   using Sums = std::array<double, kSums>;
+   static constexpr std::size_t kNever = ~std::size_t(0);
+   void add_ops(std::size_t n)
    {
-      have_ = at_ = 0;
-      while (have_ == 0 && i_ < n_) {
-         const std::size_t stop = std::min(n_, i_ + kChunk);
-         for (; i_ < stop; ++i_) {
-            const double v = static_cast<double>(w_[i_]);
-            buf_[have_] = v;
-            const bool in = (keep_ == nullptr || keep_[i_] != 0) && ((y_[i_] != 0) == signal_) && (!negative_ || v < 0);
-            have_ += in;
-         }
+      if (n <= 128) {
+         ops_.push_back(static_cast<std::int64_t>(n));
+         return;
       }
+      std::size_t n2 = n / 2;
+      n2 -= n2 % 8;
+      add_ops(n2);
+      add_ops(n - n2);
+      ops_.push_back(-1);
    }
-   const W *w_;
-   const std::uint8_t *y_, *keep_;
-   std::size_t n_, i_ = 0, have_ = 0, at_ = 0;
-   bool signal_, negative_;
-   double buf_[kChunk + 1];
-};
-
-// pairwise_block (numpy's tree) of the next n streamed values v, of |v| and of the mode's value
-// (0: |v|, 1: v, 2: v > 0 ? v : 0), the three over the same tree.
-template <typename Source>
-void pairwise_yields(Source &src, std::size_t n, int mode, double *sums)
-{
+   void flush()
+   {
 #pragma clang fp contract(off)
-   if (n <= 128) {
-      double a[3][128];
-      for (std::size_t i = 0; i < n; ++i) {
-         const double v = src.next();
-         a[0][i] = v;
-         a[1][i] = std::fabs(v);
-         a[2][i] = mode == 0 ? std::fabs(v) : mode == 1 ? v : (v > 0 ? v : 0.);
+      Sums s;
+      if (kSums == 1) {
+         for (std::size_t i = 0; i < have_; ++i)
+            buf_[i] = std::fabs(buf_[i]);
+         s[0] = pairwise_block(buf_, have_);
+      } else {
+         double a[128];
+         s[0] = pairwise_block(buf_, have_);
+         for (std::size_t i = 0; i < have_; ++i)
+            a[i] = std::fabs(buf_[i]);
+         s[1] = pairwise_block(a, have_);
+         for (std::size_t i = 0; i < have_; ++i)
+            a[i] = mode_ == 0 ? std::fabs(buf_[i]) : mode_ == 1 ? buf_[i] : (buf_[i] > 0 ? buf_[i] : 0.);
+         s[kSums - 1] = pairwise_block(a, have_);
       }
-      for (int k = 0; k < 3; ++k)
-         sums[k] = pairwise_block(a[k], n);
-      return;
+      stack_.push_back(s);
+      have_ = 0;
+      ++op_;
+      while (op_ < ops_.size() && ops_[op_] < 0) {
+         const Sums right = stack_.back();
+         stack_.pop_back();
+         for (int k = 0; k < kSums; ++k)
+            stack_.back()[k] = stack_.back()[k] + right[k];
+         ++op_;
+      }
+      leaf_ = op_ < ops_.size() ? static_cast<std::size_t>(ops_[op_]) : kNever;
    }
-   std::size_t n2 = n / 2;
-   n2 -= n2 % 8;
-   double left[3], right[3];
-   pairwise_yields(src, n2, mode, left);
-   pairwise_yields(src, n - n2, mode, right);
-   for (int k = 0; k < 3; ++k)
-      sums[k] = left[k] + right[k];
-}
+   std::vector<std::int64_t> ops_;
+   std::vector<Sums> stack_;
+   std::size_t op_ = 0, have_ = 0, leaf_ = kNever;
+   int mode_ = 0;
+   double buf_[129];
+};
 
 template <typename W>
 void class_yields(const W *w, const std::uint8_t *y, const std::uint8_t *keep, std::size_t n, int mode, double *out)
 {
+   // the events of each class and its negative-weight ones (numpy's weights < 0: NaN is not)
    std::size_t count[2] = {0, 0}, negative[2] = {0, 0};
    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t in = keep == nullptr || keep[i] != 0;
+      const std::size_t signal = y[i] != 0, below = static_cast<double>(w[i]) < 0;
+      count[0] += in & signal;
+      count[1] += in & (signal ^ 1);
+      negative[0] += in & signal & below;
+      negative[1] += in & (signal ^ 1) & below;
+   }
+   PairwisePush<3> all[2];
+   PairwisePush<1> neg[2];
+   for (int k = 0; k < 2; ++k) {
+      all[k].plan(count[k], mode);
+      neg[k].plan(negative[k], 0);
+   }
+   for (std::size_t i = 0; i < n; ++i) { // one pass: each event offered to the four sums, taken by its own
+      const double v = static_cast<double>(w[i]);
       const bool in = keep == nullptr || keep[i] != 0;
-      const int k = y[i] != 0 ? 0 : 1;
-      count[k] += in;
-      negative[k] += in && static_cast<double>(w[i]) < 0;
+      const bool signal = y[i] != 0, below = v < 0;
+      all[0].offer(v, in && signal);
+      all[1].offer(v, in && !signal);
+      neg[0].offer(v, in && signal && below);
+      neg[1].offer(v, in && !signal && below);
    }
    for (int k = 0; k < 2; ++k) {
-      double sums[3] = {-0., -0., -0.}, neg[3] = {-0., -0., -0.};
-      if (count[k] > 0) {
-         SelectedStream<W> stream(w, y, keep, n, k == 0, false);
-         pairwise_yields(stream, count[k], mode, sums);
-      }
-      if (negative[k] > 0) {
-         SelectedStream<W> stream(w, y, keep, n, k == 0, true);
-         pairwise_yields(stream, negative[k], 0, neg);
-      }
+      double sums[3], negs[1];
+      all[k].result(sums);
+      neg[k].result(negs);
       double *o = out + 6 * k;
       o[0] = static_cast<double>(count[k]);
-      o[1] = 0. + sums[0];
-      o[2] = 0. + sums[1];
+      o[1] = sums[0];
+      o[2] = sums[1];
       o[3] = static_cast<double>(negative[k]);
-      o[4] = 0. + neg[1];
-      o[5] = 0. + sums[2];
+      o[4] = negs[0];
+      o[5] = sums[2];
    }
 }
 
