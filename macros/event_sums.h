@@ -31,7 +31,7 @@ namespace detail {
 // tree's leaves and additions planned from n in the order the recursion makes them (post-order),
 // each leaf summed when its last value arrives, the additions done as soon as both sides are.
 // Each value is also summed as |v| and as the weight mode's value (0: |v|, 1: v, 2: v > 0 ? v : 0)
-// over the same tree (kSums = 3), or alone (kSums = 1: |v|).
+// over the same tree (kSums = 3), with its square (kSums = 2: v, v^2), or alone (kSums = 1: |v|).
 template <int kSums>
 class PairwisePush {
 public:
@@ -82,6 +82,12 @@ private:
          for (std::size_t i = 0; i < have_; ++i)
             buf_[i] = std::fabs(buf_[i]);
          s[0] = pairwise_block(buf_, have_);
+      } else if (kSums == 2) {
+         double a[128];
+         s[0] = pairwise_block(buf_, have_);
+         for (std::size_t i = 0; i < have_; ++i)
+            a[i] = buf_[i] * buf_[i];
+         s[kSums - 1] = pairwise_block(a, have_);
       } else {
          double a[128];
          s[0] = pairwise_block(buf_, have_);
@@ -153,6 +159,23 @@ void class_yields(const W *w, const std::uint8_t *y, const std::uint8_t *keep, s
    }
 }
 
+inline void class_totals(const double *w, const std::uint8_t *y, std::size_t n, double *out)
+{
+   std::size_t signal = 0;
+   for (std::size_t i = 0; i < n; ++i)
+      signal += y[i] != 0;
+   PairwisePush<2> sums[2];
+   sums[0].plan(signal, 0);
+   sums[1].plan(n - signal, 0);
+   for (std::size_t i = 0; i < n; ++i) {
+      const bool is = y[i] != 0;
+      sums[0].offer(w[i], is);
+      sums[1].offer(w[i], !is);
+   }
+   sums[0].result(out);
+   sums[1].result(out + 2);
+}
+
 template <typename Score>
 void edge_bin_sums(const Score *s, const double *w, const std::uint8_t *sel, std::size_t n, const double *edges,
                    std::size_t nedges, double scale, double *out)
@@ -202,6 +225,13 @@ inline void class_yields_w32(const float *w, const std::uint8_t *y, const std::u
                              int has_keep, int mode, double *out)
 {
    detail::class_yields(w, y, has_keep ? keep : nullptr, n, mode, out);
+}
+
+/// pair_sums.h class_totals (signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's
+/// events), the classes' weights pushed through numpy's tree in one pass instead of a compaction pass per class.
+inline void class_totals_pushed(const double *w, const std::uint8_t *y, std::size_t n, double *out)
+{
+   detail::class_totals(w, y, n, out);
 }
 
 /// out[b] = sum of v = w scale and out[m + b] = sum v^2 over the selected events of bin b of the m = nedges - 1

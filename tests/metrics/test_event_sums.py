@@ -97,7 +97,10 @@ def test_both_builds_agree():
         k.class_yields_w64(w, flags, sel, w.size, 1, 2, out)
         edges, bins = np.array([0.0, 0.3, 0.6, 1.0]), np.empty(6)
         k.edge_bin_sums_f32(np.linspace(0, 1, w.size, dtype=np.float32), w, flags, w.size, edges, edges.size, 0.5, bins)
-        outs.append(np.r_[out, bins])
+        totals, rates = np.empty(4), np.empty(w.size)
+        k.class_totals_pushed(w, flags, w.size, totals)
+        k.rates(np.cumsum(w), w.size, 7.0, 1, rates)
+        outs.append(np.r_[out, bins, totals, rates])
     assert np.array_equal(outs[0], outs[1])
 
 
@@ -153,3 +156,13 @@ def test_curve_rates_hand_worked():
     curve = binary_clf_curve(np.array([0.9, 0.8, 0.8, 0.1]), np.array([True, False, True, False]), np.array([1.0, 2.0, 3.0, 4.0]))
     assert curve.tpr.tolist() == [0.0, 0.25, 1.0, 1.0] and curve.fpr.tolist() == [0.0, 0.0, 2 / 6, 1.0]
     assert [r.tolist() for r in next(curve.rate_chunks())] == [curve.tpr.tolist(), curve.fpr.tolist()]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_class_totals_pushed_equal_the_streamed_ones_and_numpy(n):
+    w, y, _ = toy(n, n + 3)
+    want = [float(v) for v in (np.sum(w[y]), np.sum(w[y] ** 2), np.sum(w[~y]), np.sum(w[~y] ** 2))]
+    flags, pushed, streamed = y.view(np.uint8), np.empty(4), np.empty(4)
+    kernels.kernels().class_totals_pushed(w, flags, n, pushed)
+    kernels.kernels().class_totals(w, flags, n, streamed)
+    assert pushed.tolist() == want == streamed.tolist()
