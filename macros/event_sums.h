@@ -7,6 +7,7 @@
 //     in numpy's pairwise order (pair_sums.h pairwise_block) over the class's events pushed in
 //     event order, the four sums in one pass: no copy of them. The weights float64 or float32 (widened exactly, summed in
 //     float64: the float64 column's sums);
+//   * precision_recall: roc.precision_recall's two arrays;
 //   * rates: BinaryCurve's tpr / fpr (cumulative / total, clipped to [0, 1] where monotone);
 //   * edge_bin_sums: per bin of sorted edges (binning.bin_index: searchsorted(edges, s, "right") - 1
 //     clipped to the bins) np.bincount's sums, in event order, of v = w scale and v^2 over the
@@ -211,6 +212,23 @@ inline void rates(const double *c, std::size_t n, double total, int clip, double
       const double low = r < 0. ? 0. : r;
       out[i] = low > 1. ? 1. : low;
    }
+}
+
+/// roc.precision_recall's arrays of a curve of m points (cumulative tps, fps): for j < m - 1 and point i = m - 1 - j,
+/// precision[j] = tps[i] / (tps[i] + fps[i]) (0 where that sum is 0) and recall[j] = tps[i] / total; then the final
+/// point (precision 1, recall 0): numpy's reversed-view divisions in one pass.
+inline void precision_recall(const double *tps, const double *fps, std::size_t m, double total, double *precision,
+                             double *recall)
+{
+   const std::size_t n = m - 1;
+   for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t i = m - 1 - j;
+      const double selected = tps[i] + fps[i];
+      precision[j] = selected != 0 ? tps[i] / selected : 0.;
+      recall[j] = tps[i] / total;
+   }
+   precision[n] = 1.;
+   recall[n] = 0.;
 }
 
 /// Per class (0: y != 0, 1: y == 0), over the events with keep set (keep ignored when has_keep is

@@ -250,4 +250,9 @@ void pnetviz_class_totals_pushed(const double *w, const uint8_t *y, size_t n, do
 {
    pnetviz::class_totals_pushed(w, y, n, out);
 }
+void pnetviz_precision_recall(const double *tps, const double *fps, size_t m, double total, double *precision,
+                              double *recall)
+{
+   pnetviz::precision_recall(tps, fps, m, total, precision, recall);
+}
 }

@@ -166,3 +166,26 @@ def test_class_totals_pushed_equal_the_streamed_ones_and_numpy(n):
     kernels.kernels().class_totals_pushed(w, flags, n, pushed)
     kernels.kernels().class_totals(w, flags, n, streamed)
     assert pushed.tolist() == want == streamed.tolist()
+
+
+def old_precision_recall(curve):
+    n = curve.tps.size - 1
+    tps, fps = curve.tps[:0:-1], curve.fps[:0:-1]
+    precision, recall = np.zeros(n + 1), np.empty(n + 1)
+    selected = np.add(tps, fps, out=recall[:n])
+    np.divide(tps, selected, out=precision[:n], where=selected != 0)
+    np.divide(tps, curve.total_signal, out=recall[:n])
+    precision[n], recall[n] = 1.0, 0.0
+    return precision, recall
+
+
+@pytest.mark.parametrize("signed", [False, True])
+def test_precision_recall_is_numpys_reversed_divisions(signed):
+    rng = np.random.default_rng(13)
+    s, y = np.round(rng.random(5000), 3), rng.random(5000) < 0.4
+    w = rng.normal(0.5, 1.0, 5000) if signed else rng.lognormal(0, 1, 5000)
+    curve = binary_clf_curve(s, y, w)
+    pr = roc.precision_recall(curve)
+    want = old_precision_recall(curve)
+    assert np.array_equal(pr.precision, want[0], equal_nan=True) and np.array_equal(pr.recall, want[1], equal_nan=True)
+    assert pr.precision[-1] == 1.0 and pr.recall[-1] == 0.0 and pr.thresholds.tolist() == curve.thresholds[:0:-1].tolist()

@@ -228,13 +228,10 @@ def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
     """Precision-recall curve derived from the ROC ingredients (signal positive): the values of
     `_precision` and tps / total, reversed, written in place into their two arrays (16 bytes a
     point; the thresholds a reversed view of the curve's)."""
-    n = curve.tps.size - 1
-    tps, fps = curve.tps[:0:-1], curve.fps[:0:-1]
-    precision, recall = np.zeros(n + 1), np.empty(n + 1)
-    selected = np.add(tps, fps, out=recall[:n])  # recall's buffer holds the selected weight first
-    np.divide(tps, selected, out=precision[:n], where=selected != 0)
-    np.divide(tps, curve.total_signal, out=recall[:n])
-    precision[n], recall[n] = 1.0, 0.0
+    m = curve.tps.size
+    precision, recall = np.empty(m), np.empty(m)  # numpy's divisions of the reversed views, in one C++ pass (event_sums.h)
+    kernels().precision_recall(np.ascontiguousarray(curve.tps), np.ascontiguousarray(curve.fps), m, curve.total_signal,
+                               precision, recall)  # fmt: skip
     return PrecisionRecall(precision=precision, recall=recall, thresholds=curve.thresholds[:0:-1])
 
 
