@@ -137,14 +137,24 @@ void class_yields(const W *w, const std::uint8_t *y, const std::uint8_t *keep, s
       all[k].plan(count[k], mode);
       neg[k].plan(negative[k], 0);
    }
-   for (std::size_t i = 0; i < n; ++i) { // one pass: each event offered to the four sums, taken by its own
-      const double v = static_cast<double>(w[i]);
-      const bool in = keep == nullptr || keep[i] != 0;
-      const bool signal = y[i] != 0, below = v < 0;
-      all[0].offer(v, in && signal);
-      all[1].offer(v, in && !signal);
-      neg[0].offer(v, in && signal && below);
-      neg[1].offer(v, in && !signal && below);
+   if (negative[0] + negative[1] == 0) { // one pass: each event offered to the two classes' sums, taken by its own
+      for (std::size_t i = 0; i < n; ++i) {
+         const double v = static_cast<double>(w[i]);
+         const bool in = keep == nullptr || keep[i] != 0;
+         const bool signal = y[i] != 0;
+         all[0].offer(v, in && signal);
+         all[1].offer(v, in && !signal);
+      }
+   } else { // and to the negative weights' sums
+      for (std::size_t i = 0; i < n; ++i) {
+         const double v = static_cast<double>(w[i]);
+         const bool in = keep == nullptr || keep[i] != 0;
+         const bool signal = y[i] != 0, below = v < 0;
+         all[0].offer(v, in && signal);
+         all[1].offer(v, in && !signal);
+         neg[0].offer(v, in && signal && below);
+         neg[1].offer(v, in && !signal && below);
+      }
    }
    for (int k = 0; k < 2; ++k) {
       double sums[3], negs[1];
