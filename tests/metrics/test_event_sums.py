@@ -12,7 +12,7 @@ import pytest
 
 from pnetviz.io import kernels
 from pnetviz.metrics import binning as bn
-from pnetviz.metrics import eventsums, trainercheck
+from pnetviz.metrics import eventsums, folds, trainercheck
 from pnetviz.metrics import workingpoints as wp
 from pnetviz.metrics.evaluate import yields
 from pnetviz.metrics.hep import mode_weights
@@ -189,3 +189,32 @@ def test_precision_recall_is_numpys_reversed_divisions(signed):
     want = old_precision_recall(curve)
     assert np.array_equal(pr.precision, want[0], equal_nan=True) and np.array_equal(pr.recall, want[1], equal_nan=True)
     assert pr.precision[-1] == 1.0 and pr.recall[-1] == 0.0 and pr.thresholds.tolist() == curve.thresholds[:0:-1].tolist()
+
+
+@pytest.mark.parametrize("signed", [False, True])
+@pytest.mark.parametrize("held", [False, True])
+def test_rates_searched_and_read_without_the_arrays(signed, held):
+    rng = np.random.default_rng(17)
+    s, y = np.round(rng.random(20000), 3).astype(np.float32), rng.random(20000) < 0.4
+    w = rng.normal(0.6, 1.0, 20000) if signed else rng.lognormal(0, 1, 20000)
+    curve = binary_clf_curve(s, y, w)
+    tpr, fpr = curve.tpr.copy(), curve.fpr.copy()
+    if not held:
+        curve.release_rates()
+    grid = np.r_[-0.5, 0.0, np.linspace(0, 1, 301), fpr[[3, 50, 400]], tpr[[7, 70]], 1.0, 1.5]
+    for name, rate in (("tpr", tpr), ("fpr", fpr)):
+        for side in ("left", "right"):
+            if roc.non_decreasing(rate):  # numpy's answer is unique on a sorted array only
+                assert np.array_equal(curve.search_rate(name, grid, side), np.searchsorted(rate, grid, side=side))
+        index = rng.integers(0, rate.size, 500)
+        assert np.array_equal(curve.rate_values(name, index), rate[index])
+    assert np.array_equal(folds.tpr_on_grid(curve), old_tpr_on_grid(tpr, fpr))
+
+
+def old_tpr_on_grid(tpr, fpr, grid=None):
+    grid = folds.FPR_GRID if grid is None else grid
+    k = np.searchsorted(fpr, grid, side="right")
+    lo, hi = np.clip(k - 1, 0, fpr.size - 1), np.clip(k, 0, fpr.size - 1)
+    span = fpr[hi] - fpr[lo]
+    frac = np.divide(grid - fpr[lo], span, out=np.zeros_like(grid, dtype=float), where=span > 0)
+    return tpr[lo] + frac * (tpr[hi] - tpr[lo])

@@ -109,6 +109,34 @@ class BinaryCurve:
             out.append(min(max(rate, 0.0), 1.0) if self._monotone(name, cumulative) else rate)
         return out[0], out[1]
 
+    def rate_values(self, name: str, index: np.ndarray) -> np.ndarray:
+        """self.tpr[index] (name "tpr") or self.fpr[index], the same values, without the rate array
+        where it is not held (the division and clip at those points only)."""
+        if name in self.__dict__:
+            return self.__dict__[name][index]
+        cumulative = self.tps if name == "tpr" else self.fps
+        rate = cumulative[index] / float(cumulative[-1])
+        return np.clip(rate, 0.0, 1.0, out=rate) if self._monotone(name, cumulative) else rate
+
+    def search_rate(self, name: str, values: np.ndarray, side: str) -> np.ndarray:
+        """np.searchsorted(self.tpr or self.fpr, values, side): where the rate is not held and never
+        decreases (the usual curve), a bisection reading the rate at its probes only (the answer is
+        unique on a sorted array); else numpy's search of the rate array."""
+        values = np.asarray(values, float)
+        cumulative = self.tps if name == "tpr" else self.fps
+        if name in self.__dict__ or not self._monotone(name, cumulative) or np.isnan(values).any():
+            return np.searchsorted(getattr(self, name), values, side=side)
+        lo, hi = np.zeros(values.shape, np.intp), np.full(values.shape, cumulative.size, np.intp)
+        while True:
+            active = lo < hi
+            if not active.any():
+                return lo
+            mid = (lo + hi) // 2
+            rate = self.rate_values(name, np.minimum(mid, cumulative.size - 1))
+            below = (rate < values) if side == "left" else (rate <= values)
+            lo = np.where(active & below, mid + 1, lo)
+            hi = np.where(active & ~below, mid, hi)
+
     def point_at(self, threshold: float) -> int:
         """The last point whose threshold is >= `threshold` (the point of the cut s >= threshold),
         by bisection with float64 comparisons: exact whatever the thresholds' dtype, no temporaries.
