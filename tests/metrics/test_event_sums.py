@@ -134,9 +134,10 @@ def test_passing_background_events_from_the_curve(ties, dtype):
     s = (np.round(s, 2) if ties else s).astype(dtype)
     y, w = rng.random(n) < 0.4, rng.lognormal(0, 1, n)
     w[rng.random(n) < 0.05] = 0.0
-    curve = binary_clf_curve(s, y, w)
-    want = wp.passing_background_events(s, y, w, curve.thresholds[1:])
-    assert np.array_equal(wp.passing_background_events(s, y, w, curve.thresholds[1:], curve), want)
+    want = wp.passing_background_events(s, y, w, binary_clf_curve(s, y, w).thresholds[1:])
+    for min_chunk in (0, 1000):  # the job's curve comes with the bootstrap's chunk sums (min_chunk > 0)
+        curve = binary_clf_curve(s, y, w, min_chunk=min_chunk)
+        assert np.array_equal(wp.passing_background_events(s, y, w, curve.thresholds[1:], curve), want)
 
 
 @pytest.mark.parametrize("clip", [False, True])
