@@ -5,6 +5,7 @@
 // same, bit for bit, as the cling build's (tests/test_kernels.py runs both).
 #include "class_reliability.h"
 #include "class_tables.h"
+#include "event_sums.h"
 #include "occupancy.h"
 #include "optimal_binning.h"
 #include "pair_sums.h"
@@ -236,5 +237,38 @@ void pnetviz_vertices_mask(const double *x, const double *y, size_t n, uint8_t *
 void pnetviz_precision(const double *tps, const double *fps, size_t m, double *out)
 {
    pnetviz::precision(tps, fps, m, out);
+}
+void pnetviz_class_yields_w64(const double *w, const uint8_t *y, const uint8_t *keep, size_t n, int has_keep, int mode,
+                              double *out)
+{
+   pnetviz::class_yields_w64(w, y, keep, n, has_keep, mode, out);
+}
+void pnetviz_class_yields_w32(const float *w, const uint8_t *y, const uint8_t *keep, size_t n, int has_keep, int mode,
+                              double *out)
+{
+   pnetviz::class_yields_w32(w, y, keep, n, has_keep, mode, out);
+}
+void pnetviz_edge_bin_sums_f32(const float *s, const double *w, const uint8_t *sel, size_t n, const double *edges,
+                               size_t nedges, double scale, double *out)
+{
+   pnetviz::edge_bin_sums_f32(s, w, sel, n, edges, nedges, scale, out);
+}
+void pnetviz_edge_bin_sums_f64(const double *s, const double *w, const uint8_t *sel, size_t n, const double *edges,
+                               size_t nedges, double scale, double *out)
+{
+   pnetviz::edge_bin_sums_f64(s, w, sel, n, edges, nedges, scale, out);
+}
+void pnetviz_rates(const double *c, size_t n, double total, int clip, double *out)
+{
+   pnetviz::rates(c, n, total, clip, out);
+}
+void pnetviz_class_totals_pushed(const double *w, const uint8_t *y, size_t n, double *out)
+{
+   pnetviz::class_totals_pushed(w, y, n, out);
+}
+void pnetviz_precision_recall(const double *tps, const double *fps, size_t m, double total, double *precision,
+                              double *recall)
+{
+   pnetviz::precision_recall(tps, fps, m, total, precision, recall);
 }
 }

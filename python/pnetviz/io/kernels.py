@@ -36,7 +36,7 @@ from pnetviz.rootenv import MACRO_DIR, compiled
 
 SOURCE = "kernels.cxx"
 HEADERS = ("weighted_roc.h", "class_tables.h", "optimal_binning.h", "poisson_bins.h", "simplify.h", "occupancy.h",
-           "sorted_runs.h", "pair_sums.h", "split_tables.h", "class_reliability.h")
+           "sorted_runs.h", "pair_sums.h", "split_tables.h", "class_reliability.h", "event_sums.h")
 
 # argument codes: an array of that dtype (a pointer), or a scalar of that C type
 _ARRAYS = {"f4*": np.float32, "f8*": np.float64, "u1*": np.uint8, "u4*": np.uint32, "i4*": np.int32, "i8*": np.int64,
@@ -95,6 +95,13 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "last_at_least": ("v", "f8* z f8* z i8*"),
     "vertices_mask": ("v", "f8* f8* z u1*"),
     "precision": ("v", "f8* f8* z f8*"),
+    "class_yields_w64": ("v", "f8* u1* u1* z i i f8*"),
+    "class_yields_w32": ("v", "f4* u1* u1* z i i f8*"),
+    "edge_bin_sums_f32": ("v", "f4* f8* u1* z f8* z d f8*"),
+    "edge_bin_sums_f64": ("v", "f8* f8* u1* z f8* z d f8*"),
+    "rates": ("v", "f8* z d i f8*"),
+    "class_totals_pushed": ("v", "f8* u1* z f8*"),
+    "precision_recall": ("v", "f8* f8* z d f8* f8*"),
 }
 
 

@@ -9,11 +9,11 @@ import numpy as np
 
 from pnetviz.draw import canvas, plots, rejection, training
 from pnetviz.names import name as quantity
-from pnetviz.metrics import hep, pairmetrics, pairsweeps, profiled
+from pnetviz.metrics import hep, pairmetrics, profiled
 from pnetviz.jobs import decisions, fitbins, observers, outoffold, streamed, subsets, systematics
 from pnetviz.metrics.calibration import prevalence_note, reliability_from_sums
-from pnetviz.metrics.evaluate import (SPLITS, THRESHOLD, SplitResult, binary_samples, evaluate_pair, evaluate_samples, gather,
-                                      used_weights, yields)
+from pnetviz.metrics.evaluate import SPLITS, THRESHOLD, SplitResult, binary_samples, evaluate_pair, evaluate_samples, gather
+from pnetviz.metrics.eventsums import class_yields
 from pnetviz.jobs.driver import FoldJob, RunOutput
 from pnetviz.metrics.folds import fold_curves
 from pnetviz.io import native
@@ -133,9 +133,9 @@ def confusion_report(result: SplitResult) -> dict:
 
 def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     per_split = {}
-    for split, r in results.items():
-        s = r.sample
-        per_split[split] = {job.labels[0]: yields(*gather(s.is_signal, s.weights)), job.background: yields(*gather(~s.is_signal, s.weights))}
+    for split, r in results.items():  # evaluate.yields of each class's weights, from one pass (eventsums)
+        signal, background = class_yields(r.sample.weights, r.sample.is_signal)[0]
+        per_split[split] = {job.labels[0]: signal, job.background: background}
     return {
         "events": {sp: {c: v["events"] for c, v in d.items()} for sp, d in per_split.items()},
         "sum_weights": {sp: {c: v["sum_weights"] for c, v in d.items()} for sp, d in per_split.items()},
@@ -143,16 +143,10 @@ def split_report(job: BinaryJob, results: dict[str, SplitResult]) -> dict:
     }
 
 
-def negative_fractions(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> dict:
-    """The report's `negative_weight_fraction` of each class, over all its events (of `keep`)."""
-    def weights(i: int) -> np.ndarray:  # float64 (the read weights may be float32: read_predictions' narrow)
-        return gather((preds.label == i) if keep is None else keep & (preds.label == i), preds.weight)[0].astype(np.float64)
-
-    return {name: yields(weights(i))["negative_weight_fraction"] for i, name in enumerate(job.labels)}
-
-
 def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitResult], history: TrainingHistory | None,
-                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict, negatives: dict) -> dict:  # fmt: skip
+                 comparisons: list[subsets.SubsetComparison], notes: list[str], metrics: dict,
+                 every: tuple[dict, dict]) -> dict:  # fmt: skip
+    """`every`: the yields of the signal and background events of every split (class_yields)."""
     report = {
         "kind": "binary",
         "signal": job.signal,
@@ -166,7 +160,7 @@ def build_report(job: BinaryJob, preds: Predictions, results: dict[str, SplitRes
         "weight_mode": job.hep.weight_mode,
         "signal_scale": job.hep.signal_scale,
         **split_report(job, results),
-        "negative_weight_fraction": negatives,
+        "negative_weight_fraction": {name: every[i]["negative_weight_fraction"] for i, name in enumerate(job.labels)},
         "auc": {s: r.curve.auc for s, r in results.items()},
         "average_precision": {s: r.average_precision for s, r in results.items()},
         "confusion_matrix": {s: confusion_report(r) for s, r in results.items()},
@@ -226,23 +220,6 @@ def compare_subsets(job: BinaryJob, preds: Predictions, keep: np.ndarray | None,
     return comparisons
 
 
-def full_sums(job: BinaryJob, preds: Predictions, keep: np.ndarray | None) -> tuple[float, float]:
-    """The signal and background sums of the weights the metrics use over every event (of `keep`)."""
-    w = preds.weight if keep is None else gather(keep, preds.weight)[0]
-    is_signal = preds.label == 0 if keep is None else gather(keep, preds.label)[0] == 0
-    # widened to float64 (the read weights may be float32: read_predictions' narrow), then the mode's;
-    # np.sum of each class's weights, bit for bit, in one pass without a copy per class
-    totals = pairsweeps.class_totals(used_weights(w.astype(np.float64, copy=False), job.hep.weight_mode), is_signal)
-    return float(totals[0]), float(totals[2])
-
-
-def trainer_check(preds: Predictions, history: TrainingHistory | None) -> tuple[dict, list[str]]:
-    """trainercheck.cross_check of the test events' two class probabilities only (not a copy of every event's)."""
-    signal, test_labels = gather(preds.masks["test"], preds.scores["signal"], preds.label)
-    return trainercheck.cross_check(test_labels, np.column_stack([signal, 1 - signal]), np.ones(signal.size, bool),
-                                    history.summary if history else {})  # fmt: skip
-
-
 def run(job: BinaryJob) -> RunOutput:
     """Evaluate, draw and write every output of one fold; returns the files and fold curves (or,
     with --stream or above --memory-budget, the streamed evaluation's outputs: jobs.streamed)."""
@@ -259,7 +236,12 @@ def run(job: BinaryJob) -> RunOutput:
     # what reads every event's columns first, while no split sample or curve is held: the peak of
     # their temporaries (~30 bytes an event) is not added to the evaluation's
     history = load_history(job.history) if job.history else None
-    full, negatives, (check, check_notes) = full_sums(job, preds, keep), negative_fractions(job, preds, keep), trainer_check(preds, history)
+    # every split's events by class (labels 0 and 1, read_predictions checked): the report's negative-weight
+    # fractions and the mode's weight sums (the yields' denominators), in one pass without copies
+    every, full = class_yields(preds.weight, preds.label == 0, keep, job.hep.weight_mode)
+    test = preds.masks["test"]  # the test events' labels and signal scores only, when the trainer has numbers to compare
+    check, check_notes = trainercheck.check_numbers(history.summary if history else {}, lambda: trainercheck.recompute_binary(
+        *gather(test, preds.label, preds.scores["signal"])))  # fmt: skip
     results = evaluate_splits(job, preds, keep, "all" if keep is None else job.subset)
     # the evaluation's temporaries (sort buffers, copies) freed in the heap: its pages not resident through the
     # metrics (-50 MB at 1e7; each trim costs system time as the pages are faulted in again: one, here)
@@ -278,7 +260,7 @@ def run(job: BinaryJob) -> RunOutput:
     elif "epoch_time" not in history.columns and "memory_mb" not in history.columns:
         notes.append("history has no epoch_time/memory_mb: training_epoch_time and training_memory skipped")
     notes += history.notes() if history else []
-    report = build_report(job, preds, results, history, comparisons, notes, metrics, negatives)
+    report = build_report(job, preds, results, history, comparisons, notes, metrics, every)
     if check:  # the trainer's test_loss / test_accuracy beside pnetviz's from the same ntuple
         report["trainer_check"], report["notes"] = check, [*report["notes"], *check_notes]
     report["working_points"] = {**decided.meta, "points": decided.points}

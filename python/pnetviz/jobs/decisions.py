@@ -48,7 +48,7 @@ def pair_decisions(results: dict[str, SplitResult], metrics: dict, opts, score: 
     points = wp.working_points(curves, n_eff, samples, opts.working_points, opts.wp_from, expected)
     test = metrics["test"]
     sample, curve = results["test"].sample, results["test"].curve
-    n_eff = wp.passing_background_events(sample.scores, sample.is_signal, sample.used, curve.thresholds[1:])
+    n_eff = wp.passing_background_events(sample.scores, sample.is_signal, sample.used, curve.thresholds[1:], curve)
     rescan = functools.partial(wp.cut_scan, curve, test["signal_yield"], test["background_yield"], n_eff, opts.cut_scan_min_events)
     summary = {k: v for k, v in rescan().items() if k != "scan"}
     return PairDecisions(points, summary, wp.describe(opts.wp_from, opts.weight_mode, score, expected is not None), rescan)

@@ -13,6 +13,8 @@ from pnetviz.draw import binningplots, canvas
 from pnetviz.draw.style import color
 from pnetviz.metrics import binning as bn
 from pnetviz.metrics.evaluate import SplitResult
+from pnetviz.metrics.eventsums import edge_bin_sums
+from pnetviz.metrics.pairsweeps import class_totals
 from pnetviz.metrics.fitbinning import Events, pair_binning
 from pnetviz.output.report import dumps, plain
 from pnetviz.rootenv import set_title
@@ -26,7 +28,7 @@ def events(result: SplitResult, metrics: dict, scores: np.ndarray | None = None)
     """One split's events with the factors that make their weights the metrics' yields (`scores`:
     another score of the same events, in the sample's order, instead of the sample's)."""
     sample = result.sample
-    s, b = float(sample.used[sample.is_signal].sum()), float(sample.used[~sample.is_signal].sum())
+    s, _, b, _ = (float(v) for v in class_totals(sample.used, sample.is_signal))  # np.sum(used[cls]), no copies
     scale = (metrics["signal_yield"] / s if s else 1.0, metrics["background_yield"] / b if b else 1.0)
     return Events(sample.scores if scores is None else scores, sample.is_signal, sample.used, scale)
 
@@ -65,13 +67,16 @@ def process_histograms(doc: dict, test: Events, groups: Sequence[tuple[str, str,
     """The test split's yields in the chosen binning, one TH1D per group (process, label, colour,
     event mask, weight factor), named `key`_process."""
     row = next(r for r in doc["by_k"] if r["k"] == doc["chosen_k"])
-    edges = np.asarray(row["edges"])
-    idx = bn.bin_index(edges, test.scores)
+    edges = np.asarray(row["edges"], dtype=np.float64)
     out = []
-    for process, label, col, sel, scale in groups:
-        w = test.weights[sel] * scale
-        sw = np.bincount(idx[sel], weights=w, minlength=edges.size - 1)
-        sw2 = np.bincount(idx[sel], weights=w * w, minlength=edges.size - 1)
+    wide = np.asarray(test.weights).dtype == np.float64  # (w scale) in float64, as numpy's product of float64 weights
+    idx = None if wide else bn.bin_index(edges, test.scores)
+    for process, label, col, sel, scale in groups:  # np.bincount of (w scale)[sel] in bn.bin_index's bins, one pass
+        if wide:
+            sw, sw2 = edge_bin_sums(edges, test.scores, test.weights, sel, scale)
+        else:
+            w = test.weights[sel] * scale
+            sw, sw2 = (np.bincount(idx[sel], weights=v, minlength=edges.size - 1) for v in (w, w * w))
         hist = binningplots.fit_histogram(f"{key}_{process}", edges, sw, sw2, f"{label}: yield per bin")
         out.append((process, hist, label, col))
     return out

@@ -27,7 +27,7 @@ from pnetviz.io.readers import BadFile, parse_json
 from pnetviz.io.trainer import display_label
 from pnetviz.jobs import fitbins
 from pnetviz.metrics import outoffold as oof
-from pnetviz.metrics.evaluate import SplitResult, lr_score
+from pnetviz.metrics.evaluate import SplitResult, gather, lr_score
 from pnetviz.metrics.hep import REJECTION_EFFICIENCIES
 from pnetviz.metrics.pairmetrics import HepOptions
 from pnetviz.metrics.hep import mode_weights
@@ -55,12 +55,17 @@ def valid_split(preds, mask: np.ndarray | None, scores: np.ndarray | Callable[[n
     if "valid" not in preds.masks:
         return None
     sel = preds.masks["valid"] if mask is None else preds.masks["valid"] & mask
-    is_signal = preds.label[sel] == 0
+    label, weight = gather(sel, preds.label, preds.weight)  # arrays[sel], by the C++ compress (numpy's index: ~3x)
+    is_signal = label == 0
+    del label
     if not is_signal.any() or is_signal.all():
         return None
-    weights = np.asarray(mode_weights(preds.weight[sel], mode), float)  # float64 already: no copy
-    selected = scores(sel) if callable(scores) else scores[sel]
-    return oof.Split(np.asarray(selected), is_signal, weights if factor is None else weights * factor[sel])
+    weights = np.asarray(mode_weights(weight, mode), float)  # float64 (a float32 weight widened)
+    del weight
+    if factor is not None:
+        weights = weights * gather(sel, factor)[0]
+    selected = scores(sel) if callable(scores) else gather(sel, scores)[0]
+    return oof.Split(np.asarray(selected), is_signal, weights)
 
 
 def fold_pair(results: dict[str, SplitResult], metrics: dict, valid: oof.Split | None) -> oof.FoldPair:

@@ -34,20 +34,21 @@ EFF_GRID = np.linspace(0.1, 1.0, 91)
 def _fpr_position(curve: BinaryCurve, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lo, hi, frac) of each background efficiency in `grid` on the curve: between points lo and
     hi, the fraction frac of the way (the upper end of a vertical step where the grid hits it)."""
-    fpr = curve.fpr
-    k = np.searchsorted(fpr, grid, side="right")  # first point beyond g
-    lo = np.clip(k - 1, 0, fpr.size - 1)
-    hi = np.clip(k, 0, fpr.size - 1)
-    span = fpr[hi] - fpr[lo]
-    return lo, hi, np.divide(grid - fpr[lo], span, out=np.zeros_like(grid, dtype=float), where=span > 0)
+    size = curve.fps.size  # the rate read at the points searched only (not the whole array: BinaryCurve.search_rate)
+    k = curve.search_rate("fpr", grid, "right")  # first point beyond g
+    lo = np.clip(k - 1, 0, size - 1)
+    hi = np.clip(k, 0, size - 1)
+    at_lo = curve.rate_values("fpr", lo)
+    span = curve.rate_values("fpr", hi) - at_lo
+    return lo, hi, np.divide(grid - at_lo, span, out=np.zeros_like(grid, dtype=float), where=span > 0)
 
 
 def _tpr_position(curve: BinaryCurve, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lo, hi, frac) where the curve first reaches each signal efficiency in `grid`."""
-    tpr = curve.tpr
-    k = np.clip(np.searchsorted(tpr, grid, side="left"), 1, tpr.size - 1)
-    span = tpr[k] - tpr[k - 1]
-    return k - 1, k, np.divide(grid - tpr[k - 1], span, out=np.zeros_like(grid, dtype=float), where=span > 0)
+    k = np.clip(curve.search_rate("tpr", grid, "left"), 1, curve.tps.size - 1)
+    at_lo = curve.rate_values("tpr", k - 1)
+    span = curve.rate_values("tpr", k) - at_lo
+    return k - 1, k, np.divide(grid - at_lo, span, out=np.zeros_like(grid, dtype=float), where=span > 0)
 
 
 def _at(values: np.ndarray, position: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -55,15 +56,22 @@ def _at(values: np.ndarray, position: tuple[np.ndarray, np.ndarray, np.ndarray])
     return values[lo] + frac * (values[hi] - values[lo])
 
 
+def _rate_at(curve: BinaryCurve, name: str, position: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """_at(curve.tpr or curve.fpr, position), the rate read at the two points only."""
+    lo, hi, frac = position
+    at_lo = curve.rate_values(name, lo)
+    return at_lo + frac * (curve.rate_values(name, hi) - at_lo)
+
+
 def tpr_on_grid(curve: BinaryCurve, grid: np.ndarray = FPR_GRID) -> np.ndarray:
     """Signal efficiency of the exact (step) curve at each background efficiency in `grid`:
     linear between points, the upper end of a vertical step where the grid hits it exactly."""
-    return _at(curve.tpr, _fpr_position(curve, np.asarray(grid, float)))
+    return _rate_at(curve, "tpr", _fpr_position(curve, np.asarray(grid, float)))
 
 
 def eps_b_on_grid(curve: BinaryCurve, grid: np.ndarray = EFF_GRID) -> np.ndarray:
     """Background efficiency where the curve first reaches each signal efficiency in `grid`."""
-    return _at(curve.fpr, _tpr_position(curve, np.asarray(grid, float)))
+    return _rate_at(curve, "fpr", _tpr_position(curve, np.asarray(grid, float)))
 
 
 def grid_sums(curve: BinaryCurve, scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
@@ -79,13 +87,13 @@ def tpr_error_on_grid(curve: BinaryCurve, sums: CurveSums, grid: np.ndarray = FP
     """The ratio-of-sums error (hep.ratio_error, the working points' error) of tpr_on_grid: the
     signal's selected sum w^2 read at the same place of the curve (linear between points)."""
     position = _fpr_position(curve, np.asarray(grid, float))
-    return sums.signal.error(_at(curve.tpr, position), _at(sums.signal.pass_w2, position))
+    return sums.signal.error(_rate_at(curve, "tpr", position), _at(sums.signal.pass_w2, position))
 
 
 def eps_b_error_on_grid(curve: BinaryCurve, sums: CurveSums, grid: np.ndarray = EFF_GRID) -> np.ndarray:
     """The ratio-of-sums error of eps_b_on_grid, as tpr_error_on_grid for the background."""
     position = _tpr_position(curve, np.asarray(grid, float))
-    return sums.background.error(_at(curve.fpr, position), _at(sums.background.pass_w2, position))
+    return sums.background.error(_rate_at(curve, "fpr", position), _at(sums.background.pass_w2, position))
 
 
 @dataclass(frozen=True)

@@ -75,9 +75,21 @@ def asimov(s: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Asimov significance sqrt(2((s+b) ln(1+s/b) - s)); NaN where b <= 0 (a cut selecting no
     background has no finite Z; such cuts are excluded from the best-cut search)."""
     s, b = np.asarray(s, float), np.asarray(b, float)
+    if s.ndim == 0 or b.ndim == 0 or s.shape != b.shape:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z2 = 2 * ((s + b) * np.log1p(s / b) - s)
+        return np.where(b > 0, np.sqrt(np.maximum(z2, 0.0)), np.nan)
+    # the same operations, in place in one array (no temporary per step over the curve's points)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z2 = 2 * ((s + b) * np.log1p(s / b) - s)
-    return np.where(b > 0, np.sqrt(np.maximum(z2, 0.0)), np.nan)
+        z = np.divide(s, b)
+        np.log1p(z, out=z)
+        np.multiply(s + b, z, out=z)
+        np.subtract(z, s, out=z)
+        np.multiply(2, z, out=z)
+        np.maximum(z, 0.0, out=z)
+        np.sqrt(z, out=z)
+    z[~(b > 0)] = np.nan
+    return z
 
 
 def best_cut(values: np.ndarray, thresholds: np.ndarray, eps_s: np.ndarray, eps_b: np.ndarray,

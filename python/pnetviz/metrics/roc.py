@@ -63,9 +63,7 @@ class BinaryCurve:
         cache = self.__dict__  # frozen: the rates and the monotone flags are a cache, not fields
         if name in cache:
             return cache[name]
-        rate = cumulative / float(cumulative[-1])
-        if self._monotone(name, cumulative):
-            np.clip(rate, 0.0, 1.0, out=rate)
+        rate = _rates(cumulative, float(cumulative[-1]), self._monotone(name, cumulative))
         if not cache.get("rates_released"):
             cache[name] = rate
         return rate
@@ -97,10 +95,7 @@ class BinaryCurve:
         for start in range(0, self.tps.size, size):
             out = []
             for cumulative, total, clip in zip((self.tps, self.fps), totals, monotone):
-                rate = cumulative[start : start + size] / total
-                if clip:
-                    np.clip(rate, 0.0, 1.0, out=rate)
-                out.append(rate)
+                out.append(_rates(cumulative[start : start + size], total, clip))
             yield out[0], out[1]
 
     def rates_at(self, k: int) -> tuple[float, float]:
@@ -113,6 +108,34 @@ class BinaryCurve:
             rate = float(cumulative[k] / cumulative[-1])
             out.append(min(max(rate, 0.0), 1.0) if self._monotone(name, cumulative) else rate)
         return out[0], out[1]
+
+    def rate_values(self, name: str, index: np.ndarray) -> np.ndarray:
+        """self.tpr[index] (name "tpr") or self.fpr[index], the same values, without the rate array
+        where it is not held (the division and clip at those points only)."""
+        if name in self.__dict__:
+            return self.__dict__[name][index]
+        cumulative = self.tps if name == "tpr" else self.fps
+        rate = cumulative[index] / float(cumulative[-1])
+        return np.clip(rate, 0.0, 1.0, out=rate) if self._monotone(name, cumulative) else rate
+
+    def search_rate(self, name: str, values: np.ndarray, side: str) -> np.ndarray:
+        """np.searchsorted(self.tpr or self.fpr, values, side): where the rate is not held and never
+        decreases (the usual curve), a bisection reading the rate at its probes only (the answer is
+        unique on a sorted array); else numpy's search of the rate array."""
+        values = np.asarray(values, float)
+        cumulative = self.tps if name == "tpr" else self.fps
+        if name in self.__dict__ or not self._monotone(name, cumulative) or np.isnan(values).any():
+            return np.searchsorted(getattr(self, name), values, side=side)
+        lo, hi = np.zeros(values.shape, np.intp), np.full(values.shape, cumulative.size, np.intp)
+        while True:
+            active = lo < hi
+            if not active.any():
+                return lo
+            mid = (lo + hi) // 2
+            rate = self.rate_values(name, np.minimum(mid, cumulative.size - 1))
+            below = (rate < values) if side == "left" else (rate <= values)
+            lo = np.where(active & below, mid + 1, lo)
+            hi = np.where(active & ~below, mid, hi)
 
     def point_at(self, threshold: float) -> int:
         """The last point whose threshold is >= `threshold` (the point of the cut s >= threshold),
@@ -129,6 +152,15 @@ class BinaryCurve:
             else:
                 hi = mid
         return lo - 1
+
+
+def _rates(cumulative: np.ndarray, total: float, clip: bool) -> np.ndarray:
+    """cumulative / total, np.clip'ed to [0, 1] if `clip`: the same values from one C++ pass
+    (macros/event_sums.h rates) instead of numpy's division and clip."""
+    c = np.ascontiguousarray(cumulative, dtype=np.float64)
+    out = np.empty(c.size)
+    kernels().rates(c, c.size, float(total), int(bool(clip)), out)
+    return out
 
 
 def non_decreasing(values: np.ndarray) -> bool:
@@ -224,13 +256,10 @@ def precision_recall(curve: BinaryCurve) -> PrecisionRecall:
     """Precision-recall curve derived from the ROC ingredients (signal positive): the values of
     `_precision` and tps / total, reversed, written in place into their two arrays (16 bytes a
     point; the thresholds a reversed view of the curve's)."""
-    n = curve.tps.size - 1
-    tps, fps = curve.tps[:0:-1], curve.fps[:0:-1]
-    precision, recall = np.zeros(n + 1), np.empty(n + 1)
-    selected = np.add(tps, fps, out=recall[:n])  # recall's buffer holds the selected weight first
-    np.divide(tps, selected, out=precision[:n], where=selected != 0)
-    np.divide(tps, curve.total_signal, out=recall[:n])
-    precision[n], recall[n] = 1.0, 0.0
+    m = curve.tps.size
+    precision, recall = np.empty(m), np.empty(m)  # numpy's divisions of the reversed views, in one C++ pass (event_sums.h)
+    kernels().precision_recall(np.ascontiguousarray(curve.tps), np.ascontiguousarray(curve.fps), m, curve.total_signal,
+                               precision, recall)  # fmt: skip
     return PrecisionRecall(precision=precision, recall=recall, thresholds=curve.thresholds[:0:-1])
 
 

@@ -10,6 +10,7 @@ ntuple is the output of the model the JSON describes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -28,14 +29,37 @@ def recompute(label: np.ndarray, probs: np.ndarray, test: np.ndarray) -> tuple[f
     return float(-np.mean(np.log(np.maximum(p_true, TINY)))), float(np.mean(np.argmax(p, axis=1) == y))
 
 
+def recompute_binary(label: np.ndarray, signal: np.ndarray) -> tuple[float, float]:
+    """recompute(label, np.column_stack([signal, 1 - signal]), every event), the same two numbers,
+    without the (events, 2) copies: P(true class) is signal for label 0, 1 - signal (in the
+    scores' dtype, as the stacked column) for label 1, widened to float64; the argmax is class 0
+    where signal >= 1 - signal or signal is NaN (numpy's argmax: the first of equal maxima, NaN
+    the maximum)."""
+    y, s = np.asarray(label), np.asarray(signal)
+    if y.size == 0:
+        return math.nan, math.nan
+    other = 1 - s
+    is_zero = y == 0
+    p_true = np.where(is_zero, s, other).astype(np.float64, copy=False)
+    loss = float(-np.mean(np.log(np.maximum(p_true, TINY))))
+    del p_true
+    predicted_zero = (s >= other) | np.isnan(s)
+    return loss, float(np.count_nonzero(predicted_zero == is_zero) / y.size)
+
+
 def cross_check(label: np.ndarray, probs: np.ndarray, test: np.ndarray, summary: dict) -> tuple[dict, list[str]]:
     """The report's `trainer_check` section ({} without the trainer's numbers) and a note per
     number that differs beyond its tolerance."""
+    return check_numbers(summary, lambda: recompute(label, probs, test))
+
+
+def check_numbers(summary: dict, numbers: Callable[[], tuple[float, float]]) -> tuple[dict, list[str]]:
+    """cross_check with pnetviz's (loss, accuracy) from `numbers()`, called only when the trainer has either."""
     trainer = {k: summary.get(k) for k in ("test_loss", "test_accuracy")}
     trainer = {k: float(v) for k, v in trainer.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if not trainer:
         return {}, []
-    mine = dict(zip(("test_loss", "test_accuracy"), recompute(label, probs, test)))
+    mine = dict(zip(("test_loss", "test_accuracy"), numbers()))
     out, notes = {"definition": "unweighted, every test event: mean -ln P(true class); fraction with argmax = true class"}, []
     for key, theirs in trainer.items():
         diff = mine[key] - theirs

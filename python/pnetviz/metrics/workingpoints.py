@@ -31,7 +31,7 @@ import numpy as np
 
 from pnetviz.errors import InputError
 from pnetviz.metrics import hep, pairsweeps
-from pnetviz.metrics.evaluate import BinarySample
+from pnetviz.metrics.evaluate import BinarySample, gather
 from pnetviz.metrics.roc import BinaryCurve
 from pnetviz.io.kernels import kernels
 
@@ -171,30 +171,43 @@ def _significances(signal_yield: float, background_yield: float, eps_s: np.ndarr
     """Purity, S/sqrt(S+B) and Asimov of cuts with efficiencies (eps_s, eps_b), S and B the yields
     times the efficiencies; NaN where a cut selects nothing (Asimov: no background)."""
     s, b = signal_yield * np.asarray(eps_s, float), background_yield * np.asarray(eps_b, float)
+    # the same operations as np.where(s + b > 0, s / (s + b), nan) and s / sqrt(s + b), with s + b made once
+    total = s + b
+    empty = ~(total > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return {"purity": np.where(s + b > 0, s / (s + b), np.nan),
-                "s_over_sqrt_s_plus_b": np.where(s + b > 0, s / np.sqrt(s + b), np.nan),
-                "asimov": hep.asimov(s, b)}  # fmt: skip
+        purity = np.divide(s, total)
+        purity[empty] = np.nan
+        root = np.sqrt(total, out=total)
+        significance = np.divide(s, root, out=root)
+        significance[empty] = np.nan
+        return {"purity": purity, "s_over_sqrt_s_plus_b": significance, "asimov": hep.asimov(s, b)}
 
 
 CUT_SCAN_MIN_EVENTS = 10.0  # --cut-scan-min-events: optima only where the passing background has N_eff >= this
 
 
 def passing_background_events(scores: np.ndarray, is_signal: np.ndarray, weights: np.ndarray,
-                              thresholds: np.ndarray) -> np.ndarray:  # fmt: skip
-    """N_eff = (sum w)^2 / sum w^2 of the background events with score >= t, for each t."""
+                              thresholds: np.ndarray, curve: BinaryCurve | None = None) -> np.ndarray:  # fmt: skip
+    """N_eff = (sum w)^2 / sum w^2 of the background events with score >= t, for each t. `curve`: the
+    events' ROC (roc.binary_clf_curve of the same scores, flags and weights) when `thresholds` are its
+    thresholds[1:]: its fps are the passing background's sum w (the same cumulative sums, added in
+    the same order), and only the sums of w^2 are made (one sort of the background instead of two)."""
     bkg = ~np.asarray(is_signal, bool)
-    scores, w = np.asarray(scores)[bkg], np.asarray(weights, float)[bkg]
+    scores, w = gather(bkg, scores, np.asarray(weights, float))  # arrays[bkg] (C++ compress)
     queries = np.asarray(thresholds, float)
-    if bkg.any():  # the cumulative sums by decreasing score: the ROC kernel's sort and sweep of the background alone
-        ranked, sw = background_sums(scores, w)
-        sw2 = background_sums(scores, w * w)[1]
+    reuse = curve is not None and curve.fps.size == queries.size + 1
+    if scores.size:  # the cumulative sums by decreasing score: the ROC kernel's sort and sweep of the background alone
+        ranked, sw2 = background_sums(scores, w * w)
+        sw = None if reuse else background_sums(scores, w)[1]
         k = (pairsweeps.last_at_least(ranked, queries) if np.all(queries[1:] <= queries[:-1]) and queries[:1] <= ranked[:1]
              else np.searchsorted(-ranked, -queries, side="right") - 1)  # fmt: skip
     else:
         sw, sw2, k = np.zeros(1), np.zeros(1), np.zeros(queries.size, dtype=np.int64)
+    del scores, w
+    passing = curve.fps[1:] if reuse and sw is None else sw[k]
+    sw2 = sw2[k]
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(sw2[k] > 0, sw[k] ** 2 / np.where(sw2[k] > 0, sw2[k], 1.0), 0.0)
+        return np.where(sw2 > 0, passing**2 / np.where(sw2 > 0, sw2, 1.0), 0.0)
 
 
 def background_sums(scores: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
