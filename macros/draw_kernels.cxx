@@ -5,6 +5,7 @@
 #include "THashList.h"  // root_store.h counts an axis's labels (cling knows the class, the compiler needs it)
 #include "canvas_colors.h"
 #include "frame_canvas.h"
+#include "stored_style.h"
 #include "occupancy_items.h"
 #include "root_keys.h"
 #include "root_store.h"
@@ -133,5 +134,8 @@ void pnetviz_c_canvas_shape(void* canvas, int width, bool logy, bool logx) {
 void* pnetviz_c_frame_histogram(double xmin, double ymin, double xmax, double ymax, const char* title,
                                 const double* edges) {
    return static_cast<TObject*>(pnetviz_frame::frame_histogram(xmin, ymin, xmax, ymax, title, edges));
+}
+void* pnetviz_c_load_style(const char* path, bool defined_colors) {
+   return static_cast<TObject*>(pnetviz_style::load_style(path, defined_colors));
 }
 }

@@ -100,6 +100,7 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "painted_frame": (None, (_P, _D, _D, _D, _D)),
     "canvas_shape": (None, (_P, ctypes.c_int, ctypes.c_bool, ctypes.c_bool)),
     "frame_histogram": (_P, (_D, _D, _D, _D, ctypes.c_char_p, _P)),
+    "load_style": (_P, (ctypes.c_char_p, ctypes.c_bool)),
 }
 
 
