@@ -138,4 +138,8 @@ void* pnetviz_c_frame_histogram(double xmin, double ymin, double xmax, double ym
 void* pnetviz_c_load_style(const char* path, bool defined_colors) {
    return static_cast<TObject*>(pnetviz_style::load_style(path, defined_colors));
 }
+void pnetviz_c_place_palette(void* hist, void* pad, double x1, double x2, double y1, double y2, double u1, double u2,
+                             double v1, double v2) {
+   pnetviz_frame::place_palette(as<TH1>(hist), as<TPad>(pad), x1, x2, y1, y2, u1, u2, v1, v2);
+}
 }

@@ -10,6 +10,7 @@
 #include "TFrame.h"
 #include "TH1.h"
 #include "TList.h"
+#include "TPaletteAxis.h"
 
 namespace pnetviz_frame {
 constexpr int kFrameBins = 1000;  // TPad::DrawFrame's (figures.FRAME_BINS)
@@ -88,6 +89,28 @@ inline void canvas_shape(TCanvas* canvas, int width, bool logy, bool logx) {
    canvas->SetCanvasSize(width, 600);
    canvas->SetLogy(logy);
    canvas->SetLogx(logx);
+}
+// matrices.place_palette after the CMS label: the COLZ histogram's palette (made as THistPainter
+// makes it, first among its functions, where it has none) placed at (x1, y1, x2, y2) in the pad's
+// coordinates and at (u1, v1, u2, v2) in NDC, the pad marked modified.
+inline void place_palette(TH1* hist, TPad* pad, double x1, double x2, double y1, double y2, double u1, double u2,
+                          double v1, double v2) {
+   TList* functions = hist->GetListOfFunctions();
+   TObject* found = functions->FindObject("palette");
+   TPaletteAxis* palette = static_cast<TPaletteAxis*>(found);
+   if (!found) {
+      palette = new TPaletteAxis(0.0, 0.0, 0.0, 0.0, hist);
+      functions->AddFirst(palette);
+   }
+   palette->SetX1(x1);
+   palette->SetX2(x2);
+   palette->SetY1(y1);
+   palette->SetY2(y2);
+   palette->SetX1NDC(u1);
+   palette->SetX2NDC(u2);
+   palette->SetY1NDC(v1);
+   palette->SetY2NDC(v2);
+   pad->Modified();
 }
 }  // namespace pnetviz_frame
 

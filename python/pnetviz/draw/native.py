@@ -101,6 +101,7 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "canvas_shape": (None, (_P, ctypes.c_int, ctypes.c_bool, ctypes.c_bool)),
     "frame_histogram": (_P, (_D, _D, _D, _D, ctypes.c_char_p, _P)),
     "load_style": (_P, (ctypes.c_char_p, ctypes.c_bool)),
+    "place_palette": (None, (_P, _P, _D, _D, _D, _D, _D, _D, _D, _D)),
 }
 
 
