@@ -142,4 +142,5 @@ void pnetviz_c_place_palette(void* hist, void* pad, double x1, double x2, double
                              double v1, double v2) {
    pnetviz_frame::place_palette(as<TH1>(hist), as<TPad>(pad), x1, x2, y1, y2, u1, u2, v1, v2);
 }
+void pnetviz_c_reframe_top(void* pad, double ymin, double ymax) { pnetviz_frame::reframe_top(as<TPad>(pad), ymin, ymax); }
 }

@@ -10,6 +10,8 @@
 #include "TFrame.h"
 #include "TH1.h"
 #include "TList.h"
+#include "TBox.h"
+#include <cstring>
 #include "TPaletteAxis.h"
 
 namespace pnetviz_frame {
@@ -111,6 +113,22 @@ inline void place_palette(TH1* hist, TPad* pad, double x1, double x2, double y1,
    palette->SetY1NDC(v1);
    palette->SetY2NDC(v2);
    pad->Modified();
+}
+// figures.reframe once its frames are found movable: the frame histogram and its axis copies given
+// the new y range, the TFrame's top and the pad's ranges as the paint of the new frame sets them.
+inline void reframe_top(TPad* pad, double ymin, double ymax) {
+   TIter next(pad->GetListOfPrimitives());
+   while (TObject* obj = next()) {
+      if (obj->InheritsFrom("TH1") && (!std::strcmp(obj->GetName(), "hframe") || !std::strcmp(obj->GetName(), "hframe_copy"))) {
+         static_cast<TH1*>(obj)->SetMaximum(ymax);
+         static_cast<TH1*>(obj)->GetYaxis()->SetLimits(ymin, ymax);
+      }
+   }
+   TBox* tframe = dynamic_cast<TBox*>(pad->GetListOfPrimitives()->FindObject("TFrame"));
+   if (!tframe)  // a plain_figure: its pad's ranges are the paint's
+      return;
+   tframe->SetY2(ymax);
+   paint_ranges(pad, pad->GetUxmin(), ymin, pad->GetUxmax(), ymax);
 }
 }  // namespace pnetviz_frame
 

@@ -78,3 +78,19 @@ def test_matrix_palette_is_the_python_paths(monkeypatch) -> None:
     fast, slow = _both(monkeypatch, make)
     assert fast == slow
     assert "TPaletteAxis" in fast
+
+
+@pytest.mark.parametrize("logy", [False, True])
+def test_reframed_figure_is_the_python_paths(monkeypatch, logy) -> None:
+    low, top = (1.0, 3e3) if logy else (0.0, 1.05)
+    old = Frame((0.0, 1.0), (low, top), "Signal efficiency", "Background rejection", logy=logy)
+    new = Frame((0.0, 1.0), (low, top * 10 if logy else 1.3), "Signal efficiency", "Background rejection", logy=logy)
+
+    def make(tag: str):
+        fig = figures.figure(f"fc_{tag}", old, extra_space=0.03, cms_pos=0)
+        assert figures.reframe(fig, old, new)
+        return fig
+
+    fast, slow = _both(monkeypatch, make)
+    assert fast == slow
+    assert f'"fMaximum" : {new.y[1]:g}' in fast

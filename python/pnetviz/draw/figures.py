@@ -149,6 +149,10 @@ def reframe(fig: Figure, old: Frame, new: Frame) -> bool:
         return False
     pad = fig.pads[0]
     ymin, ymax = new.y
+    compiled = native.kernels()
+    if compiled is not None:  # the calls below in C++ (frame_canvas.h reframe_top)
+        compiled.reframe_top(pad, ymin, ymax)
+        return True
     for obj in pad.GetListOfPrimitives():
         if obj.InheritsFrom("TH1") and obj.GetName() in ("hframe", "hframe_copy"):
             obj.SetMaximum(ymax)

@@ -102,6 +102,7 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "frame_histogram": (_P, (_D, _D, _D, _D, ctypes.c_char_p, _P)),
     "load_style": (_P, (ctypes.c_char_p, ctypes.c_bool)),
     "place_palette": (None, (_P, _P, _D, _D, _D, _D, _D, _D, _D, _D)),
+    "reframe_top": (None, (_P, _D, _D)),
 }
 
 
