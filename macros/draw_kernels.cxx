@@ -4,6 +4,8 @@
 
 #include "THashList.h"  // root_store.h counts an axis's labels (cling knows the class, the compiler needs it)
 #include "canvas_colors.h"
+#include "frame_canvas.h"
+#include "stored_style.h"
 #include "occupancy_items.h"
 #include "root_keys.h"
 #include "root_store.h"
@@ -116,4 +118,29 @@ std::size_t pnetviz_c_unreadable(void* dir, long long size, char* out, std::size
    }
    return need;
 }
+void* pnetviz_c_cms_canvas_start(const char* name, int width, double left, double right, double top, double bottom,
+                                 double xmin, double ymin, double xmax, double ymax, const char* xtitle,
+                                 const char* ytitle, double y_offset) {
+   return static_cast<TObject*>(pnetviz_frame::cms_canvas_start(name, width, left, right, top, bottom, xmin, ymin, xmax,
+                                                                ymax, xtitle, ytitle, y_offset));
+}
+void pnetviz_c_cms_canvas_finish(void* canvas) { pnetviz_frame::cms_canvas_finish(as<TCanvas>(canvas)); }
+void pnetviz_c_painted_frame(void* pad, double x1, double y1, double x2, double y2) {
+   pnetviz_frame::painted_frame(as<TPad>(pad), x1, y1, x2, y2);
+}
+void pnetviz_c_canvas_shape(void* canvas, int width, bool logy, bool logx) {
+   pnetviz_frame::canvas_shape(as<TCanvas>(canvas), width, logy, logx);
+}
+void* pnetviz_c_frame_histogram(double xmin, double ymin, double xmax, double ymax, const char* title,
+                                const double* edges) {
+   return static_cast<TObject*>(pnetviz_frame::frame_histogram(xmin, ymin, xmax, ymax, title, edges));
+}
+void* pnetviz_c_load_style(const char* path, bool defined_colors) {
+   return static_cast<TObject*>(pnetviz_style::load_style(path, defined_colors));
+}
+void pnetviz_c_place_palette(void* hist, void* pad, double x1, double x2, double y1, double y2, double u1, double u2,
+                             double v1, double v2) {
+   pnetviz_frame::place_palette(as<TH1>(hist), as<TPad>(pad), x1, x2, y1, y2, u1, u2, v1, v2);
+}
+void pnetviz_c_reframe_top(void* pad, double ymin, double ymax) { pnetviz_frame::reframe_top(as<TPad>(pad), ymin, ymax); }
 }

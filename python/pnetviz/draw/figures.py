@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pnetviz.rootenv import root
+from pnetviz.draw import native
 from pnetviz.draw.style import cmsstyle, unpainted
 from pnetviz.draw.geometry import Figure, Frame, Margins, TITLE_EDGE_PX, fit_y_title_offset, tick_labels, unique, visible_length, y_title_far_px
 
@@ -28,9 +29,13 @@ def figure(name: str, frame: Frame, square: bool = True, extra_space: float = 0.
     ndivisions, fitted, extra_space = fit(frame)
     canvas = cms_canvas(unique(name), frame, square, cms_pos, extra_space, fitted)
     painted_frame(canvas, frame)
-    canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
-    canvas.SetLogy(frame.logy)
-    canvas.SetLogx(frame.logx)
+    compiled = native.kernels()
+    if compiled is not None:  # the same three calls, compiled (frame_canvas.h canvas_shape)
+        compiled.canvas_shape(canvas, 600 if square else 800, frame.logy, frame.logx)
+    else:
+        canvas.SetCanvasSize(600 if square else 800, 600)  # the image itself square or 4:3 (cmsCanvas's includes decorations)
+        canvas.SetLogy(frame.logy)
+        canvas.SetLogx(frame.logx)
     unit_axis_ticks(cms.GetCmsCanvasHist(canvas), frame)
     fit_x_title(cms.GetCmsCanvasHist(canvas).GetXaxis(), canvas, frame.xtitle)
     if ndivisions != style.GetNdivisions("Y"):
@@ -48,9 +53,22 @@ def cms_canvas(name: str, frame: Frame, square: bool, cms_pos: int, extra_space:
     (0.4 ms of its 0.7): the same canvas, object for object (tests/draw/test_cms_canvas.py compares
     ROOT's JSON of both). That paint's traces are the pad's ranges, set here as it sets them (a
     linear frame: the canvas's log flags come after); the TFrame it makes is deleted by cmsCanvas's
-    h.Draw("AXIS") (which clears the pad), the hframe drawn once with that option here."""
+    h.Draw("AXIS") (which clears the pad), the hframe drawn once with that option here. With the
+    compiled drawing kernels (draw.native) the ROOT calls before and after the CMS label are made
+    in C++ (macros/frame_canvas.h: the same calls in the same order), which spares their first-use
+    wrappers in cling (~40, ~5 ms each)."""
     ROOT, cms = root(), cmsstyle()
     width, left = (600 if square else 800), _cms_left_px(y_offset)
+    (xmin, xmax), (ymin, ymax) = frame.x, frame.y
+    compiled = native.kernels()
+    if compiled is not None:
+        margins = (left / width + extra_space, 0.05 * 600 / width, 0.07 * 600 / 600, 0.125 * 600 / 600 + 0.02)
+        canvas = ROOT.bind_object(compiled.cms_canvas_start(name, width, *margins, xmin, ymin, xmax, ymax, frame.xtitle,
+                                                            frame.ytitle, y_offset), "TCanvas")  # fmt: skip
+        with unpainted():
+            cms.CMS_lumi(canvas, cms_pos, scaleLumi=1)
+        compiled.cms_canvas_finish(canvas)  # cmsCanvas's UpdatePad, unpainted
+        return canvas
     canvas = ROOT.TCanvas(name, name, 50, 50, width, 600)
     canvas.SetFillColor(0)
     canvas.SetBorderMode(0)
@@ -60,7 +78,6 @@ def cms_canvas(name: str, frame: Frame, square: bool, cms_pos: int, extra_space:
     canvas.SetRightMargin(0.05 * 600 / width)
     canvas.SetTopMargin(0.07 * 600 / 600)
     canvas.SetBottomMargin(0.125 * 600 / 600 + 0.02)
-    (xmin, xmax), (ymin, ymax) = frame.x, frame.y
     hframe = frame_histogram(xmin, ymin, xmax, ymax)
     canvas.cd()
     hframe.GetYaxis().SetTitleOffset(y_offset)
@@ -132,6 +149,10 @@ def reframe(fig: Figure, old: Frame, new: Frame) -> bool:
         return False
     pad = fig.pads[0]
     ymin, ymax = new.y
+    compiled = native.kernels()
+    if compiled is not None:  # the calls below in C++ (frame_canvas.h reframe_top)
+        compiled.reframe_top(pad, ymin, ymax)
+        return True
     for obj in pad.GetListOfPrimitives():
         if obj.InheritsFrom("TH1") and obj.GetName() in ("hframe", "hframe_copy"):
             obj.SetMaximum(ymax)
@@ -181,6 +202,10 @@ def _cms_left_px(y_offset: float) -> float:
 def painted_frame(canvas, frame: Frame) -> None:
     """What a paint does to the pad's TFrame (left out: style.unpainted, place_palette): the
     frame's range, and first among the pad's primitives (cmsCanvas draws it last too)."""
+    compiled = native.kernels()
+    if compiled is not None:  # the same calls, compiled (frame_canvas.h)
+        compiled.painted_frame(canvas, frame.x[0], frame.y[0], frame.x[1], frame.y[1])
+        return
     tframe = canvas.GetFrame()
     tframe.SetX1(frame.x[0])
     tframe.SetY1(frame.y[0])
@@ -230,9 +255,14 @@ def frame_histogram(xmin: float, ymin: float, xmax: float, ymax: float, title: s
     and 0 < xmin < xmax), the y range as its minimum, maximum and axis limits, no statistics box,
     owned by the pad it is drawn in (kCanDelete), in no directory."""
     ROOT = root()
+    edges = None
     if logx and 0 < xmin < xmax:
         edges = np.exp(np.log(xmin) + np.arange(FRAME_BINS + 1) * ((np.log(xmax) - np.log(xmin)) / FRAME_BINS))
         edges[0] = xmin
+    compiled = native.kernels()
+    if compiled is not None:  # the same calls, compiled (frame_canvas.h)
+        return ROOT.bind_object(compiled.frame_histogram(xmin, ymin, xmax, ymax, title, edges), "TH1F")
+    if edges is not None:
         hframe = ROOT.TH1F("hframe", title, FRAME_BINS, edges)
     else:
         hframe = ROOT.TH1F("hframe", title, FRAME_BINS, xmin, xmax)

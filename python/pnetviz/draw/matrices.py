@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from pnetviz.rootenv import root
+from pnetviz.draw import native
 from pnetviz.draw.style import cmsstyle, unpainted
 from pnetviz.draw.stored import PALETTE_NAME, palette_command
 from pnetviz.draw.geometry import text_width, Figure, Frame, margins_of, unique, visible_length
@@ -84,6 +85,16 @@ def place_palette(hist, pad) -> None:
     xa, ya = hist.GetXaxis(), hist.GetYaxis()
     if not any(obj.InheritsFrom("TFrame") for obj in pad.GetListOfPrimitives()):
         painted_frame(pad, Frame((xa.GetXmin(), xa.GetXmax()), (ya.GetXmin(), ya.GetXmax()), "", ""))
+    left, right, bottom, top = margins_of(pad)
+    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP * matrix_scale(pad)
+    # in the pad's coordinates (the histogram's axes: the pad is not painted yet), as the painter
+    # reads them, then in NDC (TPave's setters of pad coordinates rewrite the NDC ones)
+    to_x = lambda u: xa.GetXmin() + (u - left) / (1 - left - right) * (xa.GetXmax() - xa.GetXmin())  # noqa: E731
+    to_y = lambda v: ya.GetXmin() + (v - bottom) / (1 - bottom - top) * (ya.GetXmax() - ya.GetXmin())  # noqa: E731
+    compiled = native.kernels()
+    if compiled is not None:  # the calls below in C++ (frame_canvas.h place_palette): no first-use wrappers
+        compiled.place_palette(hist, pad, to_x(x1), to_x(x2), to_y(y1), to_y(y2), x1, x2, y1, y2)
+        return
     functions = hist.GetListOfFunctions()
     palette = functions.FindObject("palette")
     if not palette:  # as THistPainter makes it: the z axis's attributes, first among the functions
@@ -91,12 +102,6 @@ def place_palette(hist, pad) -> None:
         palette = ROOT.TPaletteAxis(0.0, 0.0, 0.0, 0.0, hist)
         ROOT.SetOwnership(palette, False)  # the histogram deletes its functions
         functions.AddFirst(palette)
-    left, right, bottom, top = margins_of(pad)
-    x1, x2, y1, y2 = 1 - right * 0.95, 1 - right * 0.70, bottom, 1 - top - PALETTE_DROP * matrix_scale(pad)
-    # in the pad's coordinates (the histogram's axes: the pad is not painted yet), as the painter
-    # reads them, then in NDC (TPave's setters of pad coordinates rewrite the NDC ones)
-    to_x = lambda u: xa.GetXmin() + (u - left) / (1 - left - right) * (xa.GetXmax() - xa.GetXmin())  # noqa: E731
-    to_y = lambda v: ya.GetXmin() + (v - bottom) / (1 - bottom - top) * (ya.GetXmax() - ya.GetXmin())  # noqa: E731
     palette.SetX1(to_x(x1))
     palette.SetX2(to_x(x2))
     palette.SetY1(to_y(y1))

@@ -95,6 +95,14 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "occupancy_items": (None, (_P, _P, _P, _I64, _P, _P, _I64, _P, _P, _I64, _I64, _P, _P, _P, _I64, _P, _I64, _I64, _P)),
     "occupancy_error_inners": (None, (_P, _P, _I64, _P, _I64, _D, ctypes.c_bool, _P)),
     "unreadable": (_SIZE, (_P, ctypes.c_longlong, _P, _SIZE)),
+    "cms_canvas_start": (_P, (ctypes.c_char_p, ctypes.c_int, _D, _D, _D, _D, _D, _D, _D, _D, ctypes.c_char_p, ctypes.c_char_p, _D)),
+    "cms_canvas_finish": (None, (_P,)),
+    "painted_frame": (None, (_P, _D, _D, _D, _D)),
+    "canvas_shape": (None, (_P, ctypes.c_int, ctypes.c_bool, ctypes.c_bool)),
+    "frame_histogram": (_P, (_D, _D, _D, _D, ctypes.c_char_p, _P)),
+    "load_style": (_P, (ctypes.c_char_p, ctypes.c_bool)),
+    "place_palette": (None, (_P, _P, _D, _D, _D, _D, _D, _D, _D, _D)),
+    "reframe_top": (None, (_P, _D, _D)),
 }
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnetviz.draw import native
 from pnetviz.io.native import _private_dir, cache_dir
 from pnetviz.rootenv import quiet_root, root
 
@@ -200,9 +201,18 @@ def _set_cms_style(module) -> None:
     ~0.45 s a process (each call's first resolution), one read of the stored object ~0.1 s. The
     first process calls the setter and stores its TStyle (a temporary file renamed into place);
     later ones read it and do what the setter does besides (the style made current, forced,
-    cmsstyle's global set, TColor.DefinedColors as it calls it). Any failure: the setter."""
+    cmsstyle's global set, TColor.DefinedColors as it calls it: in one compiled call, macros/stored_style.h,
+    with the drawing kernels of draw.native). Any failure: the setter."""
     ROOT = root()
     path = _style_file(module)
+    colors = module.env_type() != "jupyter" and float(".".join(re.split("\\.|/", ROOT.__version__)[0:2])) >= 6.32
+    compiled = native.kernels()
+    if compiled is not None and path is not None and path.is_file():  # the calls below in C++ (stored_style.h)
+        with quiet_root(), contextlib.suppress(Exception):
+            address = compiled.load_style(str(path), colors)
+            if address:
+                module.cmsStyle = ROOT.bind_object(address, "TStyle")
+                return
     style = None
     if path is not None and path.is_file():
         with quiet_root(), contextlib.suppress(Exception):
@@ -223,7 +233,7 @@ def _set_cms_style(module) -> None:
     ROOT.gROOT.GetListOfStyles().Add(style)
     ROOT.gROOT.SetStyle("cmsStyle")
     ROOT.gROOT.ForceStyle(True)
-    if module.env_type() != "jupyter" and float(".".join(re.split("\\.|/", ROOT.__version__)[0:2])) >= 6.32:
+    if colors:
         ROOT.TColor.DefinedColors(1)
     style.cd()
     module.cmsStyle = style
