@@ -4,8 +4,12 @@ the restructuring changes no byte of the demo round).
 
     python benchmarks/compare_trees.py A B [--show N]
 
-Compared: the same set of files (relative paths; a symbolic link as its target text); PNG and
-every other binary file byte for byte; every `.root` file object by object as ROOT's JSON
+Compared: the same set of files (relative paths; a symbolic link as its target text); PNG files
+by their pixels (`compare_png`: where the bytes differ, every chunk but the compressed image data
+IDAT byte for byte (IHDR: size, bit depth, colour type; bKGD, ...), then both files decoded by
+ROOT's image library (libpng through TASImage) and the pixels compared exactly: since issue 55
+pnetviz deflates the pixels ROOT paints itself (draw.png), so the bytes of two PNGs of the same
+image may differ, the pixels may not); every other binary file byte for byte; every `.root` file object by object as ROOT's JSON
 (`TBufferJSON::ConvertToJSON`), key by key through its directories (a ROOT file's own bytes hold
 its creation time and UUID, so they differ between two writes of the same objects), without the
 global colour table and palette a canvas's JSON carries (`without_colour_table`: ROOT writes
@@ -55,6 +59,7 @@ STAGE = re.compile(rb"\.pnetviz-stage-\d+-[0-9a-f]+")  # output.atomic's staging
 XREF = re.compile(rb"(?m)^\d{10} (\d{5} [nf])")  # a PDF cross-reference entry: offset, generation, kind
 STARTXREF = re.compile(rb"startxref(\s+)\d+")
 NAME = re.compile(rb'"fName": "[^"]*"')
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 UNIQUE = re.compile(rb"_[0-9a-f]{8}(?=_|\"$)")  # draw.geometry.unique's suffix inside a name
 
 
@@ -163,7 +168,7 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
     fa, fb = files(a), files(b)
     side_a, side_b = list(places[0::2]), list(places[1::2])
     out: dict[str, list[str]] = {"only in A": sorted(set(fa) - set(fb)), "only in B": sorted(set(fb) - set(fa)),
-                                 "bytes": [], "text": [], "root": [], "npz": []}  # fmt: skip
+                                 "bytes": [], "text": [], "root": [], "npz": [], "png": []}  # fmt: skip
     for rel in sorted(set(fa) & set(fb)):
         pa, pb = fa[rel], fb[rel]
         if pa.is_symlink() or pb.is_symlink():
@@ -183,6 +188,8 @@ def compare(a: Path, b: Path, places: list[tuple[bytes, bytes]] = ()) -> dict[st
                 out["text"].append(f"{rel}: {first_difference(na, nb)}")
         elif suffix == ".npz":
             out["npz"] += compare_npz(rel, pa, pb)
+        elif suffix == ".png" and da.startswith(PNG_SIGNATURE) and db.startswith(PNG_SIGNATURE):
+            out["png"] += compare_png(rel, pa, pb, da, db)
         elif suffix == ".pdf" and normalised(da, side_a, "pdf") == normalised(db, side_b, "pdf"):
             continue
         else:
@@ -207,6 +214,54 @@ def compare_npz(rel: str, pa: Path, pb: Path) -> list[str]:
             return out
     except (OSError, ValueError) as err:
         return [f"{rel}: not a readable .npz on one side ({err})"]
+
+
+def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(type, data) of each chunk of a PNG file, in order, the IDAT chunks left out (how the
+    compressed stream is cut into chunks is the writer's choice, not the image's)."""
+    out, at = [], len(PNG_SIGNATURE)
+    while at + 8 <= len(data):
+        size, kind = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+        if kind != b"IDAT":
+            out.append((kind, data[at + 8 : at + 8 + size]))
+        at += 12 + size
+    return out
+
+
+def png_pixels(path: Path):
+    """The ARGB words of a PNG file as ROOT's image library decodes it (libpng), or None."""
+    import numpy as np  # noqa: PLC0415 - only for trees that hold PNG files that differ in their bytes
+    from pnetviz.rootenv import root  # noqa: PLC0415
+
+    ROOT = root()
+    image = ROOT.TImage.Open(str(path))
+    if not image or not image.IsValid():
+        return None
+    ROOT.SetOwnership(image, True)
+    width, height = int(image.GetWidth()), int(image.GetHeight())
+    words = image.GetArgbArray()
+    words.reshape((width * height,))
+    return np.frombuffer(words, dtype=np.uint32, count=width * height).reshape(height, width).copy()
+
+
+def compare_png(rel: str, pa: Path, pb: Path, da: bytes, db: bytes) -> list[str]:
+    """Two PNG files with other bytes: the same chunks but IDAT (byte for byte, in order), and the
+    same pixels (both decoded by ROOT, png_pixels; compared exactly)."""
+    import numpy as np  # noqa: PLC0415
+
+    ca, cb = png_chunks(da), png_chunks(db)
+    if ca != cb:
+        return [f"{rel}: chunks differ: {[(k.decode('latin-1'), v.hex()) for k, v in ca]} vs {[(k.decode('latin-1'), v.hex()) for k, v in cb]}"]
+    xa, xb = png_pixels(pa), png_pixels(pb)
+    if xa is None or xb is None:
+        return [f"{rel}: not decoded by ROOT on {'A' if xa is None else 'B'}"]
+    if xa.shape != xb.shape:
+        return [f"{rel}: {xa.shape[1]} x {xa.shape[0]} vs {xb.shape[1]} x {xb.shape[0]} pixels"]
+    if not np.array_equal(xa, xb):
+        row, col = (int(v[0]) for v in np.nonzero(xa != xb))
+        return [f"{rel}: pixels differ ({int(np.count_nonzero(xa != xb))}; first at row {row}, column {col}: "
+                f"{int(xa[row, col]):08x} vs {int(xb[row, col]):08x})"]
+    return []
 
 
 def first_difference(a: bytes, b: bytes) -> str:

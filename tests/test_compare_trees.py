@@ -147,3 +147,34 @@ def test_npz_compared_array_by_array(ct, tmp_path):
                                              "x.npz: array w differs (float64[3] vs float64[3])"]  # fmt: skip
     b.write_bytes(b"PK not a zip")
     assert ct.compare_npz("x.npz", a, b)[0].startswith("x.npz: not a readable .npz on one side")
+
+
+def test_png_compared_by_pixels(ct, tmp_path):
+    """Two PNG files of the same image with other bytes (ROOT's writer; draw.png's) are equal;
+    one pixel changed is a difference naming its place and both values; another chunk (the
+    background) too."""
+    import numpy as np  # noqa: PLC0415
+
+    from pnetviz.draw.png import encode_png  # noqa: PLC0415
+
+    ROOT = root()
+    canvas = ROOT.TCanvas("compare_png", "", 120, 90)
+    ROOT.TLine(0.1, 0.2, 0.9, 0.7).Draw()
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    canvas.SaveAs(str(a))
+    canvas.Close()
+    words = ct.png_pixels(a)
+    rgb = np.stack([(words >> s).astype(np.uint8) for s in (16, 8, 0)], axis=-1)
+    b.write_bytes(encode_png(rgb))
+    assert a.read_bytes() != b.read_bytes()
+    assert ct.compare_png("x.png", a, b, a.read_bytes(), b.read_bytes()) == []
+    rgb[5, 7] = (1, 2, 3)
+    b.write_bytes(encode_png(rgb))
+    assert ct.compare_png("x.png", a, b, a.read_bytes(), b.read_bytes()) == [
+        f"x.png: pixels differ (1; first at row 5, column 7: {int(words[5, 7]):08x} vs ff010203)"]
+    data = bytearray(b.read_bytes())
+    at = data.index(b"bKGD") + 4
+    data[at + 1] = 9  # red background 9, its CRC not checked by the comparison
+    assert ct.compare_png("x.png", a, b, a.read_bytes(), bytes(data))[0].startswith("x.png: chunks differ: ")
+    found = differences(ct, tree(tmp_path / "A", png=a.read_bytes()), tree(tmp_path / "B", png=encode_png(rgb)))
+    assert list(found) == ["png"] and found["png"][0].startswith("set/roc.png: pixels differ (1; ")

@@ -153,6 +153,7 @@ class Figure:
 
     def _export(self, path: Path) -> None:
         """The canvas drawn at its own size into `path` (a plain name ROOT takes literally)."""
+        from pnetviz.draw.png import save_png  # noqa: PLC0415
         from pnetviz.draw.style import cms_style  # noqa: PLC0415
         from pnetviz.rootenv import quiet_root, root  # noqa: PLC0415
 
@@ -162,7 +163,10 @@ class Figure:
                 paint_stored(self.canvas, self._palette)  # a stored canvas: drawn as `pnetviz render` draws it
             else:
                 self._paint()
-            self.canvas.SaveAs(str(path))
+            if path.suffix == ".png":  # ROOT's pixels, encoded by draw.png
+                save_png(self.canvas, path)
+            else:
+                self.canvas.SaveAs(str(path))
         self._unlist()
         if not path.is_file():
             raise InputError(f"{text_line(path)}: ROOT did not write the figure. Fix: check free disk space.")
