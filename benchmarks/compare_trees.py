@@ -251,7 +251,8 @@ def compare_png(rel: str, pa: Path, pb: Path, da: bytes, db: bytes) -> list[str]
 
     ca, cb = png_chunks(da), png_chunks(db)
     if ca != cb:
-        return [f"{rel}: chunks differ: {[(k.decode('latin-1'), v.hex()) for k, v in ca]} vs {[(k.decode('latin-1'), v.hex()) for k, v in cb]}"]
+        shown = [[(kind.decode("latin-1"), data.hex()) for kind, data in side] for side in (ca, cb)]
+        return [f"{rel}: chunks differ: {shown[0]} vs {shown[1]}"]
     xa, xb = png_pixels(pa), png_pixels(pb)
     if xa is None or xb is None:
         return [f"{rel}: not decoded by ROOT on {'A' if xa is None else 'B'}"]

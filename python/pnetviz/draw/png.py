@@ -34,7 +34,8 @@ def encode_png(rgb: np.ndarray) -> bytes:
         raise ValueError(f"encode_png takes a (height, width, 3) uint8 array, not {rgb.shape} {rgb.dtype}")
     rows = np.zeros((height, 1 + 3 * width), dtype=np.uint8)  # each row: its filter byte (0, none), then the pixels
     rows[:, 1:] = rgb.reshape(height, 3 * width)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # bit depth 8, colour type 2 (RGB), deflate, filter set 0, no interlace
+    # bit depth 8, colour type 2 (RGB), deflate, filter set 0, not interlaced
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", header), _chunk(b"bKGD", BACKGROUND),
                      _chunk(b"IDAT", zlib.compress(rows.tobytes(), ZLIB_LEVEL)), _chunk(b"IEND", b"")))  # fmt: skip
 
