@@ -92,3 +92,15 @@ def test_canvas_has_the_pixels_of_saveas(tmp_path):
     assert pa.shape == pb.shape == (canvas_height, canvas_width)
     assert len(np.unique(pa)) > 10  # a drawn figure, not a blank image
     assert np.array_equal(pa, pb)
+
+
+def test_outside_batch_mode_saveas_writes_the_file(tmp_path, monkeypatch):
+    """With graphics on (a session that turned batch mode off), save_png leaves the file to SaveAs."""
+    ROOT = root()
+    canvas = ROOT.TCanvas("png_not_batch", "", 200, 150)
+    calls = []
+    monkeypatch.setattr(ROOT.gROOT, "IsBatch", lambda: False, raising=False)
+    monkeypatch.setattr(canvas, "SaveAs", lambda path: calls.append(path), raising=False)
+    save_png(canvas, tmp_path / "x.png")
+    canvas.Close()
+    assert calls == [str(tmp_path / "x.png")] and not (tmp_path / "x.png").exists()

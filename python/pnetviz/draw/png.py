@@ -53,10 +53,12 @@ def argb_to_rgb(argb: np.ndarray, width: int, height: int) -> np.ndarray:
 
 def painted_rgb(canvas) -> np.ndarray | None:
     """The canvas painted into an image as SaveAs(".png") paints it in batch mode, as an RGB array;
-    None where ROOT has no image library (then SaveAs fails the same way)."""
+    None outside batch mode or where ROOT has no image library (then save_png calls SaveAs)."""
     from pnetviz.rootenv import root  # noqa: PLC0415
 
     ROOT = root()
+    if not ROOT.gROOT.IsBatch():  # a session that turned graphics on: FromPad grabs the window there, SaveAs decides
+        return None
     image = ROOT.TImage.Create()
     if not image:
         return None
