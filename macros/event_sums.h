@@ -255,9 +255,9 @@ inline void class_yields_w32(const float *w, const std::uint8_t *y, const std::u
    detail::class_yields(w, y, has_keep ? keep : nullptr, n, mode, out);
 }
 
-/// pair_sums.h class_totals (signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's
-/// events), the classes' weights pushed through numpy's tree in one pass instead of a compaction pass per class.
-inline void class_totals_pushed(const double *w, const std::uint8_t *y, std::size_t n, double *out)
+/// Signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's events in order: the
+/// classes' weights pushed through numpy's pairwise tree in one pass (no copy of either class).
+inline void class_totals(const double *w, const std::uint8_t *y, std::size_t n, double *out)
 {
    detail::class_totals(w, y, n, out);
 }

@@ -262,10 +262,6 @@ void pnetviz_rates(const double *c, size_t n, double total, int clip, double *ou
 {
    pnetviz::rates(c, n, total, clip, out);
 }
-void pnetviz_class_totals_pushed(const double *w, const uint8_t *y, size_t n, double *out)
-{
-   pnetviz::class_totals_pushed(w, y, n, out);
-}
 void pnetviz_precision_recall(const double *tps, const double *fps, size_t m, double total, double *precision,
                               double *recall)
 {

@@ -9,7 +9,6 @@
 //     rule) the sums np.bincount makes in event order: all w, w per class, w^2 per class, w x,
 //     and the events with non-zero weight;
 //   * cut_w2_sums: per cut s >= t and class, the sums of w^2 of the passing and failing events;
-//     class_totals: per class the sums of w and w^2 (pairwise, as np.sum of the class's events);
 //   * curve_bin_sums: curvesums.curve_sums's chunked searchsorted + bincount + np.sum;
 //   * ks_distance: max |r_a - r_b| of two step curves over the union of their thresholds;
 //   * last_at_least: per query threshold (decreasing) the last index of a decreasing array >= it;
@@ -66,77 +65,6 @@ inline double pairwise_sum(const double *a, std::size_t n)
 {
    return 0. + detail::pairwise_block(a, n);
 }
-
-namespace detail {
-
-// The weights of one class's events, in event order, handed out one at a time: compacted a chunk
-// of events at a time into a small buffer, without a branch per event (classes alternate at random).
-class ClassStream {
-public:
-   ClassStream(const double *w, const std::uint8_t *y, std::size_t n, bool signal) : w_(w), y_(y), n_(n), signal_(signal)
-   {
-   }
-   double next()
-   {
-      if (at_ == have_) refill();
-      return buf_[at_++];
-   }
-   // The next n values into out (n of them are left).
-   void take(double *out, std::size_t n)
-   {
-      while (n > 0) {
-         if (at_ == have_) refill();
-         const std::size_t k = std::min(n, have_ - at_);
-         std::copy(buf_ + at_, buf_ + at_ + k, out);
-         at_ += k, out += k, n -= k;
-      }
-   }
-
-private:
-   static constexpr std::size_t kChunk = 1024;
-   void refill()
-   {
-      have_ = at_ = 0;
-      while (have_ == 0 && i_ < n_) {
-         const std::size_t stop = std::min(n_, i_ + kChunk);
-         for (; i_ < stop; ++i_) {
-            buf_[have_] = w_[i_];
-            have_ += (y_[i_] != 0) == signal_;
-         }
-      }
-   }
-   const double *w_;
-   const std::uint8_t *y_;
-   std::size_t n_, i_ = 0, have_ = 0, at_ = 0;
-   bool signal_;
-   double buf_[kChunk + 1];
-};
-
-// pairwise_block of the next n values of `src` and of their squares, together (the same tree as
-// np.sum of n contiguous values: leaves of up to 128, halves at multiples of 8).
-template <typename Source>
-void pairwise_stream(Source &src, std::size_t n, double &sum, double &sum2)
-{
-#pragma clang fp contract(off)
-   if (n <= 128) {
-      double a[128], a2[128];
-      src.take(a, n);
-      for (std::size_t i = 0; i < n; ++i)
-         a2[i] = a[i] * a[i];
-      sum = pairwise_block(a, n);
-      sum2 = pairwise_block(a2, n);
-      return;
-   }
-   std::size_t n2 = n / 2;
-   n2 -= n2 % 8;
-   double left, left2, right, right2;
-   pairwise_stream(src, n2, left, left2);
-   pairwise_stream(src, n - n2, right, right2);
-   sum = left + right;
-   sum2 = left2 + right2;
-}
-
-} // namespace detail
 
 namespace detail {
 
@@ -262,25 +190,6 @@ inline void cut_w2_sums_f64(const double *s, const double *w, const std::uint8_t
                             const double *cuts, std::size_t ncuts, double *out)
 {
    detail::cut_w2_sums(s, w, is_signal, n, cuts, ncuts, out);
-}
-
-/// Signal sum w, sum w^2, background sum w, sum w^2, each as np.sum of the class's events in order
-/// (the class's weights streamed through the pairwise tree: no copy of them).
-inline void class_totals(const double *w, const std::uint8_t *is_signal, std::size_t n, double *out)
-{
-   std::size_t signal = 0;
-   for (std::size_t i = 0; i < n; ++i)
-      signal += is_signal[i] != 0;
-   for (int k = 0; k < 2; ++k) {
-      const std::size_t count = k == 0 ? signal : n - signal;
-      double sum = -0., sum2 = -0.;
-      if (count > 0) {
-         detail::ClassStream stream(w, is_signal, n, k == 0);
-         detail::pairwise_stream(stream, count, sum, sum2);
-      }
-      out[2 * k] = 0. + sum;
-      out[2 * k + 1] = 0. + sum2;
-   }
 }
 
 inline void curve_bin_sums_f32(const float *s, const double *w, const std::uint8_t *is_signal, std::size_t n,

@@ -100,7 +100,6 @@ SIGNATURES: dict[str, tuple[str, str]] = {
     "edge_bin_sums_f32": ("v", "f4* f8* u1* z f8* z d f8*"),
     "edge_bin_sums_f64": ("v", "f8* f8* u1* z f8* z d f8*"),
     "rates": ("v", "f8* z d i f8*"),
-    "class_totals_pushed": ("v", "f8* u1* z f8*"),
     "precision_recall": ("v", "f8* f8* z d f8* f8*"),
 }
 

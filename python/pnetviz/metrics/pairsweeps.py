@@ -47,7 +47,7 @@ def class_bin_sums(x: np.ndarray, weights: np.ndarray, is_class: np.ndarray, nbi
 def class_totals(weights: np.ndarray, is_signal: np.ndarray) -> np.ndarray:
     """np.sum(w[sig]), np.sum(w[sig] ** 2), np.sum(w[~sig]), np.sum(w[~sig] ** 2), bit for bit."""
     w, y, out = _weights(weights), _labels(is_signal), np.empty(4)
-    kernels().class_totals_pushed(w, y, w.size, out)  # event_sums.h: both classes in one pass (pair_sums.h's: one each)
+    kernels().class_totals(w, y, w.size, out)  # event_sums.h: both classes in one pass
     return out
 
 
