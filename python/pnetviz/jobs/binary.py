@@ -54,9 +54,8 @@ class BinaryJob(FoldJob):
         return list(dict.fromkeys(b for b in (self.compare_subset, BJET_BRANCH if self.bjet_comparison else None) if b))
 
 
-def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str,
-                    splits: tuple[str, ...] = SPLITS) -> dict[str, SplitResult]:  # fmt: skip
-    masks = {s: preds.masks[s] for s in splits}
+def evaluate_splits(job: BinaryJob, preds: Predictions, keep: np.ndarray | None, what: str) -> dict[str, SplitResult]:
+    masks = {s: preds.masks[s] for s in SPLITS}
     return evaluate_pair(preds.path, preds.scores["signal"], preds.label == 0, preds.weight, masks, keep,
                          what, job.labels, job.hep.weight_mode)  # fmt: skip
 
