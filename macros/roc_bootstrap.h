@@ -228,6 +228,22 @@ void bootstrap_lanes(const Record *recs, std::size_t n, const Poisson1 &first, d
    }
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__) // the lanes spelled out for AVX2 (the generic code scalarises there)
+} // namespace detail
+} // namespace pnetviz
+#include "roc_bootstrap_avx2.h"
+namespace pnetviz {
+namespace detail {
+using avx2::bootstrap_lanes_host;
+#else
+template <typename Record>
+void bootstrap_lanes_host(const Record *recs, std::size_t n, const Poisson1 &first, double eps_s, std::uint8_t *counts,
+                          LaneCheckpoint *checkpoints, double *auc, double *eps_b)
+{
+   bootstrap_lanes(recs, n, first, eps_s, counts, checkpoints, auc, eps_b);
+}
+#endif
+
 // Poisson bootstrap on one sorted run: per replica, every event's weight is multiplied by a
 // Poisson(1) count (replica r takes draws r * n to (r + 1) * n - 1 of one splitmix64 stream);
 // writes each replica's AUC and eps_b at `eps_s` (bootstrap_replica), kLanes replicas at a time.
@@ -243,7 +259,7 @@ void bootstrap(const Record *recs, std::size_t n, std::size_t replicas, std::uin
    std::vector<LaneCheckpoint> checkpoints(monotone && replicas >= kLanes ? n / kStride : 0);
    std::size_t r = 0;
    for (; r + kLanes <= replicas; r += kLanes) {
-      bootstrap_lanes(recs, n, poisson, eps_s, counts.data(), monotone ? checkpoints.data() : nullptr, auc + r, eps_b + r);
+      bootstrap_lanes_host(recs, n, poisson, eps_s, counts.data(), monotone ? checkpoints.data() : nullptr, auc + r, eps_b + r);
       poisson.skip(kLanes * n);
    }
    for (; r < replicas; ++r)
