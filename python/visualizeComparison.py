@@ -7,8 +7,8 @@ installed (`pip install .` or `./run.sh`); kept under the name the analysis and 
 
 import sys
 
-from pnetviz.cli.commands import run_command, unoptimized
+from pnetviz.cli.commands import alone, run_command
 
 if __name__ == "__main__":
-    unoptimized("compare")  # cling at level 0 for this process, as `pnetviz compare`
+    alone("compare")  # cling at level 0 and malloc keeping freed memory for this process, as `pnetviz compare`
     sys.exit(run_command("compare", sys.argv[1:], prog="visualizeComparison.py"))

@@ -87,6 +87,14 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
 
 
+def alone(command: str) -> None:
+    """For a process that runs `command` by itself (the console command, the named scripts), before
+    anything starts ROOT: cling's level for it (unoptimized) and malloc's keeping of freed memory
+    (keep_freed_memory)."""
+    unoptimized(command)
+    keep_freed_memory()
+
+
 def unoptimized(command: str) -> bool:
     """For a process that runs `command` alone (the console command, the named scripts), called before
     anything starts ROOT: cling at optimisation level 0 for the whole process if `command` is in

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from pnetviz import __version__
-from pnetviz.cli.commands import COMMANDS, keep_freed_memory, run_command, unoptimized
+from pnetviz.cli.commands import COMMANDS, alone, run_command
 
 EXAMPLES = """\
 examples:
@@ -43,6 +43,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         top.parse_args(argv[:1])  # --help, --version, or a usage error naming the choices (exit 2)
         return 2
-    unoptimized(argv[0])  # before anything starts ROOT: cling at level 0 for this whole process
-    keep_freed_memory()  # freed memory reused, not faulted in again
+    alone(argv[0])  # before anything starts ROOT: cling's level and malloc's policy for this whole process
     return run_command(argv[0], argv[1:])
