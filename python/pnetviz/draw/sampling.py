@@ -34,15 +34,15 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
     p = fig.pads[pad]
     items: list[tuple] = []
     frame_hist = None  # the address of the pad's first histogram (of any dimension): the frame
-    link = p.GetListOfPrimitives().FirstLink()
-    while link:
-        obj, here = link.GetObject(), link
-        link = link.Next()
+    primitives = p.GetListOfPrimitives()
+    cursor = root().TIter(primitives)  # TIter, not TObjLink: a class cppyy has set up already (~12 ms a new one)
+    for _ in range(len(primitives)):
+        obj = cursor.Next()
         class_name = obj.ClassName()
-        kind = _kind(class_name)
+        kind = _kind(obj, class_name)
         if not kind:  # texts, legends, the TFrame
             continue
-        option = (here.GetOption() or "").upper()
+        option = (cursor.GetOption() or "").upper()  # the option of the object Next returned
         if kind == "hist":
             address = root().addressof(obj)  # two proxies of one object: the same address
             frame_hist = address if frame_hist is None else frame_hist
@@ -64,7 +64,7 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
             ax, nb = obj.GetXaxis(), obj.GetNbinsX()
             edges = _linspace(ax.GetXmin(), ax.GetXmax(), nb + 1) if not ax.IsVariableBinSize() else \
                 np.frombuffer(ax.GetXbins().GetArray(), dtype=np.float64, count=nb + 1).copy()  # fmt: skip
-            c = _bin_contents(obj, class_name, nb)
+            c = bin_contents(obj, class_name, nb)
             if "B" in option:  # bars: filled rectangles, sampled as 12 vertical lines across each
                 start = edges[:-1] + obj.GetBarOffset() * (edges[1:] - edges[:-1])
                 across = np.linspace(start, start + obj.GetBarWidth() * (edges[1:] - edges[:-1]), 12, axis=1).ravel()
@@ -83,15 +83,20 @@ def drawn_items(fig: Figure, pad: int = 0, skip: frozenset[str] = frozenset()) -
 Parts = tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray]
 
 
-@functools.cache
-def _kind(class_name: str) -> str:
-    """What drawn_items reads of an object of this class: "graph" (a TGraph or derived), "hist"
-    (a TH1 of any dimension), "line" (a TLine or derived), "" (nothing: texts, legends, frames)."""
-    cls = root().TClass.GetClass(class_name)
-    for kind, base in (("graph", "TGraph"), ("hist", "TH1"), ("line", "TLine")):
-        if cls and cls.InheritsFrom(base):
-            return kind
-    return ""
+KINDS = (("graph", "TGraph"), ("hist", "TH1"), ("line", "TLine"))
+_KIND_OF: dict[str, str] = {}  # class name -> its kind, read from the first object of the class
+
+
+def _kind(obj, class_name: str) -> str:
+    """What drawn_items reads of `obj`, of class `class_name`: "graph" (a TGraph or derived), "hist"
+    (a TH1 of any dimension), "line" (a TLine or derived), "" (nothing: texts, legends, frames).
+    Once per class, by the object's TObject::InheritsFrom (its own TClass): TClass::GetClass, an
+    overload set that cppyy resolves by compiling a call wrapper for each candidate, cost ~17 ms
+    of CPU at its first call in a process (issue 55)."""
+    kind = _KIND_OF.get(class_name)
+    if kind is None:
+        kind = _KIND_OF[class_name] = next((k for k, base in KINDS if obj.InheritsFrom(base)), "")
+    return kind
 
 
 def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
@@ -264,9 +269,9 @@ def doubles(values: np.ndarray) -> np.ndarray:
 
 def _graph_y_errors(graph, class_name: str, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
     """(low, high) y errors of a TGraphErrors or TGraphAsymmErrors, (None, None) for a TGraph."""
-    if _inherits(class_name, "TGraphAsymmErrors"):
+    if _inherits(graph, class_name, "TGraphAsymmErrors"):
         low, high = graph.GetEYlow(), graph.GetEYhigh()
-    elif _inherits(class_name, "TGraphErrors"):
+    elif _inherits(graph, class_name, "TGraphErrors"):
         low = high = graph.GetEY()
     else:
         return None, None
@@ -276,7 +281,7 @@ def _graph_y_errors(graph, class_name: str, n: int) -> tuple[np.ndarray | None, 
 _BIN_TYPES = {"TH1D": np.float64, "TH1F": np.float32, "TH1I": np.int32, "TH1S": np.int16, "TH1C": np.int8}
 
 
-def _bin_contents(hist, class_name: str, nb: int) -> np.ndarray:
+def bin_contents(hist, class_name: str, nb: int) -> np.ndarray:
     """Contents of bins 1..nb as float64 (from the histogram's array where its type is known)."""
     dtype = _BIN_TYPES.get(class_name)
     if dtype is None or hist.GetBuffer():
@@ -291,7 +296,7 @@ def _bin_errors(hist, class_name: str, nb: int) -> np.ndarray:
     sumw2 = hist.GetSumw2()
     if sumw2.fN:
         return np.sqrt(np.frombuffer(sumw2.GetArray(), dtype=np.float64, count=nb + 2)[1:-1])
-    return np.sqrt(np.abs(_bin_contents(hist, class_name, nb)))
+    return np.sqrt(np.abs(bin_contents(hist, class_name, nb)))
 
 
 @functools.cache
@@ -300,11 +305,16 @@ def _k_normal() -> int:
     return int(root().TH1.kNormal)
 
 
-@functools.cache
-def _inherits(class_name: str, base: str) -> bool:
-    """Whether objects of this class are `base`s (TClass::InheritsFrom, once per pair)."""
-    cls = root().TClass.GetClass(class_name)
-    return bool(cls and cls.InheritsFrom(base))
+_INHERITS: dict[tuple[str, str], bool] = {}  # (class name, base) -> whether the class derives from base
+
+
+def _inherits(obj, class_name: str, base: str) -> bool:
+    """Whether objects of `class_name` (that of `obj`) are `base`s: TObject::InheritsFrom, once per pair."""
+    key = (class_name, base)
+    found = _INHERITS.get(key)
+    if found is None:
+        found = _INHERITS[key] = bool(obj.InheritsFrom(base))
+    return found
 
 
 def _linspace(start: float, stop: float, num: int) -> np.ndarray:
