@@ -202,8 +202,11 @@ def add_matrix(fig: Figure, key: str, matrix: np.ndarray, labels: Sequence[str],
         hist.GetYaxis().SetBinLabel(n - k, label)
     pad_obj = fig.pads[pad]
     scale = matrix_scale(pad_obj)
-    for axis in (hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()):
-        axis.SetLabelSize((BIN_LABEL_SIZE["matrix"] if axis != hist.GetZaxis() else MATRIX_LABEL_SIZE) * scale)
+    # by position, not `axis != hist.GetZaxis()`: comparing two proxies has cppyy look for a C++
+    # operator!= (~14 ms of CPU at its first use in a process)
+    sizes = (BIN_LABEL_SIZE["matrix"], BIN_LABEL_SIZE["matrix"], MATRIX_LABEL_SIZE)  # x, y (the class names), z
+    for axis, label_size in zip((hist.GetXaxis(), hist.GetYaxis(), hist.GetZaxis()), sizes):
+        axis.SetLabelSize(label_size * scale)
         axis.SetTitleSize(MATRIX_LABEL_SIZE * scale)
     hist.SetBit(ROOT.TH1.kNoTitle)  # the title is for TBrowser: no title box when the canvas is redrawn
     hist.GetXaxis().SetTitle("Predicted class")
