@@ -8,6 +8,7 @@ records the colours ROOT starts with (`start_colors`), before anything defines o
 
 from __future__ import annotations
 
+import array
 import contextlib
 import functools
 import importlib.util
@@ -35,7 +36,7 @@ def _macro_dir() -> Path:
 
 
 MACRO_DIR = _macro_dir()
-HEADERS = ("error_guard.h",)  # the numeric kernels: pnetviz.io.kernels (compiled for the host, else cling on first use); column_reader.h: pnetviz.io.native
+HEADERS = ("error_guard.h", "start_colors.h")  # the numeric kernels: pnetviz.io.kernels (compiled for the host, else cling on first use); column_reader.h: pnetviz.io.native
 
 CLING_ARGS = "EXTRA_CLING_ARGS"  # ROOT's variable: extra arguments for cling, read as ROOT starts
 ColorValues = tuple[float, float, float, float]  # red, green, blue, alpha of a TColor
@@ -54,7 +55,6 @@ def root() -> ModuleType:
                           "bindings first (source thisroot.sh, an LCG view, CMSSW's cmsenv, or conda install -c "
                           "conda-forge root), or install the PyPI wheel with: pip install 'pnetviz[root]'.") from None
 
-    _START_COLORS.update((color.GetNumber(), color_values(color)) for color in ROOT.gROOT.GetListOfColors() if color)
     ROOT.gROOT.SetBatch(True)
     ROOT.TH1.AddDirectory(False)
     ROOT.gInterpreter.AddIncludePath(str(MACRO_DIR))
@@ -68,12 +68,22 @@ def root() -> ModuleType:
     # (`start_unoptimized`).
     if start_level() != 0:
         ROOT.gInterpreter.ProcessLine(".O 3")
-    for header in HEADERS:
-        if not ROOT.gInterpreter.Declare(f'#include "{header}"'):
-            raise RuntimeError(f"cling could not compile {MACRO_DIR / header}; see the errors above")
+    if not ROOT.gInterpreter.Declare("\n".join(f'#include "{header}"' for header in HEADERS)):  # one parse
+        raise RuntimeError(f"cling could not compile {', '.join(HEADERS)} (in {MACRO_DIR}); see the errors above")
+    _START_COLORS.update(_color_rows(ROOT))  # before anything defines or changes a colour
     ROOT.pnetviz.install_error_guard()
     release_module_pages()
     return ROOT
+
+
+def _color_rows(ROOT, cap: int = 1024) -> Iterator[tuple[int, ColorValues]]:
+    """(number, RGBA) of each colour of gROOT's list, in its order (macros/start_colors.h: one C++
+    call, not ~5 PyROOT calls a colour; the same values as color_values)."""
+    rows = array.array("d", bytes(8 * 5 * cap))
+    n = int(ROOT.pnetviz.color_rows(rows, cap))
+    if n > cap:
+        return _color_rows(ROOT, n)
+    return ((int(rows[5 * k]), tuple(rows[5 * k + 1:5 * k + 5])) for k in range(n))
 
 
 def start_level() -> int:
@@ -182,7 +192,7 @@ def root_errors() -> Iterator[RootErrors]:
         yield errors
     finally:
         errors.count = int(ROOT.pnetviz.end_capture())
-        errors.text = str(ROOT.pnetviz.captured_messages())
+        errors.text = str(ROOT.pnetviz.captured_messages()) if errors.count else ""  # (no call to compile in a clean run)
 
 
 @contextlib.contextmanager
