@@ -117,3 +117,34 @@ def test_a_command_that_stops_in_its_parser_imports_no_numpy_and_leaves_the_advi
     out = subprocess.run([sys.executable, "-c", PARSER_PROBE], env=clean, capture_output=True, text=True,
                          check=True).stdout.split()  # fmt: skip
     assert out[-4:] == ["0", "False", "0", "False"]
+
+
+BLAS_PROBE = """
+import os, sys
+from pnetviz.cli.commands import run_command
+code = run_command("binary", ["--results-dir", sys.argv[1]])  # a user mistake: exit 2, after numpy's import
+print(code, "numpy" in sys.modules, os.environ.get("OPENBLAS_THREAD_TIMEOUT"))
+"""
+
+
+@pytest.mark.parametrize("env, timeout", [({}, "4"), ({"OPENBLAS_THREAD_TIMEOUT": "28"}, "28")])
+def test_commands_have_openblas_threads_sleep_after_a_call_unless_the_user_set_it(tmp_path, env, timeout):
+    import os
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    out = subprocess.run([sys.executable, "-c", BLAS_PROBE, str(tmp_path / "missing")], env={**clean, **env},
+                         capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    assert out == ["2", "True", timeout]
+
+
+def test_the_blas_spin_is_left_as_it_is_once_numpy_is_imported(monkeypatch):
+    import os
+
+    import numpy  # noqa: F401 - OpenBLAS has read its variables
+
+    from pnetviz.cli.commands import BLAS_SPIN, short_blas_spin
+
+    monkeypatch.delenv(BLAS_SPIN, raising=False)
+    assert not short_blas_spin() and BLAS_SPIN not in os.environ
