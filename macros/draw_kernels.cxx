@@ -7,6 +7,7 @@
 #include "frame_canvas.h"
 #include "stored_style.h"
 #include "occupancy_items.h"
+#include "pdf_write.h"
 #include "png_paint.h"
 #include "root_keys.h"
 #include "root_store.h"
@@ -149,4 +150,6 @@ void* pnetviz_c_png_paint(void* pad, unsigned* width, unsigned* height) {
    return pnetviz_png::paint(as<TPad>(pad), width, height);
 }
 void pnetviz_c_png_rows(void* dump, std::uint8_t* out) { pnetviz_png::rows(static_cast<pnetviz_png::Dump*>(dump), out); }
+// pdf_write.h: the canvas written as a PDF file
+void pnetviz_c_pdf_save(void* canvas, const char* path) { pnetviz_pdf::save(as<TCanvas>(canvas), path); }
 }

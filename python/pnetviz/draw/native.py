@@ -105,6 +105,7 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "reframe_top": (None, (_P, _D, _D)),
     "png_paint": (_P, (_P, _P, _P)),
     "png_rows": (None, (_P, _P)),
+    "pdf_save": (None, (_P, ctypes.c_char_p)),
 }
 
 
