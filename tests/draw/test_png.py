@@ -124,8 +124,9 @@ def _marker_canvas(ROOT, name: str):
     k = np.arange(40)
     x, y = (k * 0.0263) % 1.0, 0.2 + (k * 0.37) % 7.5
     x[:4], y[:4] = [0.0, 1.0, 0.5, 0.999], [4.0, 4.0, 0.0, 8.0]  # on the image's border
-    for style, size, color, alpha in ((20, 1.2, ROOT.kBlue, 1.0), (24, 1.5, ROOT.kRed, 1.0), (20, 2.4, ROOT.kGreen + 2, 0.5),
-                                      (24, 3.0, ROOT.kBlack, 1.0), (8, 0.4, ROOT.kMagenta, 1.0), (4, 0.9, ROOT.kCyan + 2, 1.0)):  # fmt: skip
+    markers = ((20, 1.2, ROOT.kBlue, 1.0), (24, 1.5, ROOT.kRed, 1.0), (20, 2.4, ROOT.kGreen + 2, 0.5),
+               (24, 3.0, ROOT.kBlack, 1.0), (8, 0.4, ROOT.kMagenta, 1.0), (4, 0.9, ROOT.kCyan + 2, 1.0))  # fmt: skip
+    for style, size, color, alpha in markers:
         graph = ROOT.TGraph(k.size, np.ascontiguousarray(x), np.ascontiguousarray(y))
         graph.SetMarkerStyle(style)
         graph.SetMarkerSize(size)

@@ -29,7 +29,9 @@ except ImportError:  # pragma: no cover - a dependency; zlib writes the same pix
     deflater = zlib
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ZLIB_LEVEL = 6  # libpng's default: no row filter at level 6 is smaller than ROOT's files (zlib-ng: 16% over the 61 figures of a multi-class evaluation)
+# libpng's default; no row filter at level 6 is smaller than ROOT's files (zlib-ng: 16% smaller over
+# the 61 figures of a multi-class evaluation, in 0.4x zlib's time; benchmarks/README.md, h62png)
+ZLIB_LEVEL = 6
 BACKGROUND = bytes(6)  # ROOT's bKGD chunk: the RGB background 0, 0, 0 (16 bits a channel)
 
 
@@ -52,7 +54,7 @@ def encode_rows(rows: np.ndarray) -> bytes:
     (0: none), then the row's pixels as R, G, B bytes."""
     height, size = rows.shape
     if rows.dtype != np.uint8 or size % 3 != 1 or not rows.flags.c_contiguous:
-        raise ValueError(f"encode_rows takes a contiguous (height, 1 + 3 * width) uint8 array, not {rows.shape} {rows.dtype}")
+        raise ValueError(f"encode_rows takes a contiguous (height, 1 + 3 * width) uint8 array, not {rows.shape}")
     # bit depth 8, colour type 2 (RGB), deflate, filter set 0, not interlaced
     header = struct.pack(">IIBBBBB", size // 3, height, 8, 2, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", header), _chunk(b"bKGD", BACKGROUND),

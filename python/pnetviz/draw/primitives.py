@@ -240,7 +240,7 @@ def save(fig: Figure, directory: Path, formats: Sequence[str]) -> list[Path]:
         for fmt in formats:
             path = Path(directory) / f"{fig.name}.{fmt}"
             with unpainted():  # SaveAs paints the canvas into the file: the paint cmsstyle adds before it is left out
-                if fmt in ("png", "pdf"):  # SaveCanvas inside unpainted (RedrawAxis, Modified, SaveAs): ROOT's file, written by draw.png, draw.pdf
+                if fmt in ("png", "pdf"):  # SaveCanvas inside unpainted (RedrawAxis, Modified, SaveAs): ROOT's file, by draw.png/pdf
                     fig.canvas.RedrawAxis()
                     fig.canvas.Modified()
                     (save_png if fmt == "png" else save_pdf)(fig.canvas, path)
