@@ -7,6 +7,8 @@
 #include "frame_canvas.h"
 #include "stored_style.h"
 #include "occupancy_items.h"
+#include "pdf_write.h"
+#include "png_paint.h"
 #include "root_keys.h"
 #include "root_store.h"
 #include "rootfile_kernels.h"
@@ -143,4 +145,11 @@ void pnetviz_c_place_palette(void* hist, void* pad, double x1, double x2, double
    pnetviz_frame::place_palette(as<TH1>(hist), as<TPad>(pad), x1, x2, y1, y2, u1, u2, v1, v2);
 }
 void pnetviz_c_reframe_top(void* pad, double ymin, double ymax) { pnetviz_frame::reframe_top(as<TPad>(pad), ymin, ymax); }
+// png_paint.h: the pad painted (the dump, and the image's size into width, height), then its PNG rows
+void* pnetviz_c_png_paint(void* pad, unsigned* width, unsigned* height) {
+   return pnetviz_png::paint(as<TPad>(pad), width, height);
+}
+void pnetviz_c_png_rows(void* dump, std::uint8_t* out) { pnetviz_png::rows(static_cast<pnetviz_png::Dump*>(dump), out); }
+// pdf_write.h: the canvas written as a PDF file
+void pnetviz_c_pdf_save(void* canvas, const char* path) { pnetviz_pdf::save(as<TCanvas>(canvas), path); }
 }

@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = Path(pnetviz.__file__).parent
 # distribution name (as pyproject.toml spells it) -> the module it is imported as
 IMPORT_NAMES = {"numpy": "numpy", "cmsstyle": "cmsstyle", "dask": "dask", "distributed": "distributed", "tqdm": "tqdm",
-                "cryptography": "cryptography", "scipy": "scipy", "cloudpickle": "cloudpickle", "psutil": "psutil"}  # fmt: skip
+                "cryptography": "cryptography", "scipy": "scipy", "cloudpickle": "cloudpickle", "psutil": "psutil",
+                "zlib-ng": "zlib_ng"}  # fmt: skip
 ROOT_EXTRA = {"ROOT", "cppyy"}
 GUARDED = {"dask_jobqueue": "campaign/jobspec.py", "pandas": "api/files.py"}  # module -> the one file it may sit in
 

@@ -10,7 +10,8 @@ import zlib
 import numpy as np
 import pytest
 
-from pnetviz.draw.png import argb_to_rgb, encode_png, save_png
+from pnetviz.draw import native
+from pnetviz.draw.png import argb_to_rgb, encode_png, encode_rows, painted_rgb, painted_rows, save_png
 from pnetviz.rootenv import root
 
 
@@ -104,3 +105,66 @@ def test_outside_batch_mode_saveas_writes_the_file(tmp_path, monkeypatch):
     save_png(canvas, tmp_path / "x.png")
     canvas.Close()
     assert calls == [str(tmp_path / "x.png")] and not (tmp_path / "x.png").exists()
+
+
+def _marker_canvas(ROOT, name: str):
+    """Circle markers (filled, open, translucent; sizes 0.4-3) all over a frame, some on its
+    edges and past the image's border, over a filled histogram and text: every path of
+    png_paint.h's LocalCircles (drawn in a copied square, or on the image where the square
+    would leave it)."""
+    canvas = ROOT.TCanvas(name, "", 300, 240)
+    canvas.SetMargin(0.0, 0.0, 0.0, 0.0)
+    hist = ROOT.TH1D(f"{name}_h", "", 12, 0.0, 1.0)
+    for i in range(1, 13):
+        hist.SetBinContent(i, (i * 5) % 7 + 1)
+    hist.SetStats(False)
+    hist.SetFillColorAlpha(ROOT.kOrange + 1, 0.4)
+    hist.Draw("HIST")
+    keep = [hist]
+    k = np.arange(40)
+    x, y = (k * 0.0263) % 1.0, 0.2 + (k * 0.37) % 7.5
+    x[:4], y[:4] = [0.0, 1.0, 0.5, 0.999], [4.0, 4.0, 0.0, 8.0]  # on the image's border
+    markers = ((20, 1.2, ROOT.kBlue, 1.0), (24, 1.5, ROOT.kRed, 1.0), (20, 2.4, ROOT.kGreen + 2, 0.5),
+               (24, 3.0, ROOT.kBlack, 1.0), (8, 0.4, ROOT.kMagenta, 1.0), (4, 0.9, ROOT.kCyan + 2, 1.0))  # fmt: skip
+    for style, size, color, alpha in markers:
+        graph = ROOT.TGraph(k.size, np.ascontiguousarray(x), np.ascontiguousarray(y))
+        graph.SetMarkerStyle(style)
+        graph.SetMarkerSize(size)
+        graph.SetMarkerColorAlpha(color, alpha)
+        graph.Draw("P SAME")
+        keep.append(graph)
+        x, y = (x + 0.011) % 1.0, y * 0.97 + 0.1
+    text = ROOT.TLatex(0.3, 6.5, "#sqrt{s} = 13 TeV")
+    text.Draw()
+    keep.append(text)
+    canvas.Modified()
+    return canvas, keep
+
+
+def test_painted_rows_are_frompads_pixels():
+    """The compiled painter (macros/png_paint.h) gives FromPad's pixels, circle markers included."""
+    if native.kernels() is None:
+        pytest.skip("no C++ compiler here: save_png paints with FromPad")
+    ROOT = root()
+    canvas, keep = _marker_canvas(ROOT, "png_rows_markers")
+    width, height = canvas.GetWw(), canvas.GetWh()
+    rows = painted_rows(canvas)
+    canvas.Modified()
+    rgb = painted_rgb(canvas)
+    canvas.Close()
+    assert rows is not None and rgb is not None
+    assert rows.shape == (height, 1 + 3 * width) and not rows[:, 0].any()
+    assert len(np.unique(rgb.reshape(-1, 3), axis=0)) > 20  # markers of several colours, blended
+    assert np.array_equal(rows[:, 1:].reshape(rgb.shape), rgb)
+
+
+def test_encode_rows_takes_png_rows_only():
+    with pytest.raises(ValueError, match="1 \\+ 3 \\* width"):
+        encode_rows(np.zeros((2, 6), dtype=np.uint8))
+    with pytest.raises(ValueError, match="contiguous"):
+        encode_rows(np.zeros((2, 14), dtype=np.uint8)[:, :7])
+    rows = np.arange(14, dtype=np.uint8).reshape(2, 7)
+    rows[:, 0] = 0
+    kinds = chunks(encode_rows(rows))
+    assert kinds[0] == (b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+    assert zlib.decompress(kinds[2][1]) == rows.tobytes()

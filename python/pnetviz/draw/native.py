@@ -30,7 +30,7 @@ from pnetviz.io.native import _private_dir, built, cache_dir, source_key
 from pnetviz.rootenv import MACRO_DIR, root
 
 SOURCE, HEADER = "draw_kernels.cxx", "draw_kernels.h"
-LIBRARIES = ("Core", "RIO", "Hist", "Graf", "Gpad", "HistPainter")
+LIBRARIES = ("Core", "RIO", "Hist", "Graf", "Gpad", "HistPainter", "ASImage", "Postscript")
 
 
 def _command(target: Path) -> list[str]:
@@ -103,6 +103,9 @@ _SIGNATURES = {  # name: (result, arguments) of pnetviz_c_<name> (macros/draw_ke
     "load_style": (_P, (ctypes.c_char_p, ctypes.c_bool)),
     "place_palette": (None, (_P, _P, _D, _D, _D, _D, _D, _D, _D, _D)),
     "reframe_top": (None, (_P, _D, _D)),
+    "png_paint": (_P, (_P, _P, _P)),
+    "png_rows": (None, (_P, _P)),
+    "pdf_save": (None, (_P, ctypes.c_char_p)),
 }
 
 

@@ -14,6 +14,7 @@ from pnetviz.draw.style import STYLE, cmsstyle, color, unpainted
 from pnetviz.draw.geometry import Figure, Frame, unique
 from pnetviz.draw.simplify import canvas_values, drawn_points
 from pnetviz.draw.matrices import BIN_LABEL_SIZE, palette_set
+from pnetviz.draw.pdf import save_pdf
 from pnetviz.draw.png import save_png
 from pnetviz.metrics.roc import vertices
 
@@ -239,10 +240,10 @@ def save(fig: Figure, directory: Path, formats: Sequence[str]) -> list[Path]:
         for fmt in formats:
             path = Path(directory) / f"{fig.name}.{fmt}"
             with unpainted():  # SaveAs paints the canvas into the file: the paint cmsstyle adds before it is left out
-                if fmt == "png":  # SaveCanvas inside unpainted (RedrawAxis, Modified, SaveAs): ROOT's pixels, written by draw.png
+                if fmt in ("png", "pdf"):  # SaveCanvas inside unpainted (RedrawAxis, Modified, SaveAs): ROOT's file, by draw.png/pdf
                     fig.canvas.RedrawAxis()
                     fig.canvas.Modified()
-                    save_png(fig.canvas, path)
+                    (save_png if fmt == "png" else save_pdf)(fig.canvas, path)
                 else:
                     cms.SaveCanvas(fig.canvas, str(path), close=False)
             written.append(path)
