@@ -132,6 +132,19 @@ struct LaneCheckpoint {
    vd8 tp, fp, tp_prev, fp_prev;
 };
 
+// Each lane's AUC and background efficiency from its totals, area and crossing (indexable by
+// lane: vd8 or double arrays), NaN where a class of the replica has no weight.
+template <typename Lanes>
+inline void lane_results(const Lanes &total_tp, const Lanes &total_fp, const Lanes &area, const double *fp_at, double *auc,
+                         double *eps_b)
+{
+   for (std::size_t l = 0; l < kLanes; ++l) {
+      const bool ok = total_tp[l] != 0. && total_fp[l] != 0.;
+      auc[l] = ok ? 0.5 * area[l] / (total_tp[l] * total_fp[l]) : std::numeric_limits<double>::quiet_NaN();
+      eps_b[l] = ok ? fp_at[l] / total_fp[l] : std::numeric_limits<double>::quiet_NaN();
+   }
+}
+
 // kLanes replicas at once, each exactly as bootstrap_replica computes it (the same draws, the
 // same operations in the same order, lane by lane): lane l's generator is `first` skipped by
 // l * n draws. The splitmix64 draws, the Poisson table look-up (k < 4, 98% of draws; the rest
@@ -221,11 +234,7 @@ void bootstrap_lanes(const Record *recs, std::size_t n, const Poisson1 &first, d
          fp_prev = fp;
       }
    }
-   for (std::size_t l = 0; l < kLanes; ++l) {
-      const bool ok = total_tp[l] != 0. && total_fp[l] != 0.;
-      auc[l] = ok ? 0.5 * area[l] / (total_tp[l] * total_fp[l]) : std::numeric_limits<double>::quiet_NaN();
-      eps_b[l] = ok ? fp_at[l] / total_fp[l] : std::numeric_limits<double>::quiet_NaN();
-   }
+   lane_results(total_tp, total_fp, area, fp_at, auc, eps_b);
 }
 
 #if defined(__AVX2__) && !defined(__AVX512F__) // the lanes spelled out for AVX2 (the generic code scalarises there)

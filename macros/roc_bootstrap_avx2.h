@@ -184,11 +184,7 @@ void bootstrap_lanes_host(const Record *recs, std::size_t n, const Poisson1 &fir
          fp_prev = fp;
       }
    }
-   for (std::size_t l = 0; l < kLanes; ++l) {
-      const bool ok = total_tp[l] != 0. && total_fp[l] != 0.;
-      auc[l] = ok ? 0.5 * area_l[l] / (total_tp[l] * total_fp[l]) : std::numeric_limits<double>::quiet_NaN();
-      eps_b[l] = ok ? fp_at[l] / total_fp[l] : std::numeric_limits<double>::quiet_NaN();
-   }
+   lane_results(total_tp, total_fp, area_l, fp_at, auc, eps_b);
 }
 
 } // namespace avx2
