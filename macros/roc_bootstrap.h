@@ -132,6 +132,22 @@ struct LaneCheckpoint {
    vd8 tp, fp, tp_prev, fp_prev;
 };
 
+// The lanes in `hit` (bit l: lane l's tp reached its target at this point): their fp at the
+// target, interpolated linearly from the point before (indexable by lane: vd8 or double arrays);
+// returns the bits of the lanes whose value is a number.
+template <typename Lanes>
+inline unsigned crossings(unsigned hit, const Lanes &target, const Lanes &tp, const Lanes &tp_prev, const Lanes &fp,
+                          const Lanes &fp_prev, double *fp_at)
+{
+   unsigned found = 0;
+   for (std::size_t l = 0; l < kLanes; ++l)
+      if (hit >> l & 1u) {
+         fp_at[l] = fp_prev[l] + (target[l] - tp_prev[l]) / (tp[l] - tp_prev[l]) * (fp[l] - fp_prev[l]);
+         found |= unsigned(fp_at[l] == fp_at[l]) << l;
+      }
+   return found;
+}
+
 // Each lane's AUC and background efficiency from its totals, area and crossing (indexable by
 // lane: vd8 or double arrays), NaN where a class of the replica has no weight.
 template <typename Lanes>
@@ -223,13 +239,8 @@ void bootstrap_lanes(const Record *recs, std::size_t n, const Poisson1 &first, d
       tp += s * cw;
       fp += (1. - s) * cw;
       if (i + 1 == n || recs[i + 1].key != recs[i].key) {
-         if (unsigned hit = lane_bits((tp >= target) & (tp > tp_prev)) & ~found) {
-            for (std::size_t l = 0; l < kLanes; ++l)
-               if (hit >> l & 1u) {
-                  fp_at[l] = fp_prev[l] + (target[l] - tp_prev[l]) / (tp[l] - tp_prev[l]) * (fp[l] - fp_prev[l]);
-                  found |= unsigned(fp_at[l] == fp_at[l]) << l;
-               }
-         }
+         if (unsigned hit = lane_bits((tp >= target) & (tp > tp_prev)) & ~found)
+            found |= crossings(hit, target, tp, tp_prev, fp, fp_prev, fp_at);
          tp_prev = tp;
          fp_prev = fp;
       }

@@ -174,11 +174,7 @@ void bootstrap_lanes_host(const Record *recs, std::size_t n, const Poisson1 &fir
             alignas(64) double tp_l[kLanes], fp_l[kLanes], tpp[kLanes], fpp[kLanes];
             std::memcpy(tp_l, &tp, sizeof tp_l), std::memcpy(fp_l, &fp, sizeof fp_l);
             std::memcpy(tpp, &tp_prev, sizeof tpp), std::memcpy(fpp, &fp_prev, sizeof fpp);
-            for (std::size_t l = 0; l < kLanes; ++l)
-               if (hit >> l & 1u) {
-                  fp_at[l] = fpp[l] + (target[l] - tpp[l]) / (tp_l[l] - tpp[l]) * (fp_l[l] - fpp[l]);
-                  found |= unsigned(fp_at[l] == fp_at[l]) << l;
-               }
+            found |= crossings(hit, target, tp_l, tpp, fp_l, fpp, fp_at);
          }
          tp_prev = tp;
          fp_prev = fp;
