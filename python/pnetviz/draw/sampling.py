@@ -84,19 +84,15 @@ Parts = tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray,
 
 
 KINDS = (("graph", "TGraph"), ("hist", "TH1"), ("line", "TLine"))
-_KIND_OF: dict[str, str] = {}  # class name -> its kind, read from the first object of the class
 
 
 def _kind(obj, class_name: str) -> str:
     """What drawn_items reads of `obj`, of class `class_name`: "graph" (a TGraph or derived), "hist"
     (a TH1 of any dimension), "line" (a TLine or derived), "" (nothing: texts, legends, frames).
-    Once per class, by the object's TObject::InheritsFrom (its own TClass): TClass::GetClass, an
+    By the object's TObject::InheritsFrom, once per class and base (_inherits): TClass::GetClass, an
     overload set that cppyy resolves by compiling a call wrapper for each candidate, cost ~17 ms
     of CPU at its first call in a process (issue 55)."""
-    kind = _KIND_OF.get(class_name)
-    if kind is None:
-        kind = _KIND_OF[class_name] = next((k for k, base in KINDS if obj.InheritsFrom(base)), "")
-    return kind
+    return next((kind for kind, base in KINDS if _inherits(obj, class_name, base)), "")
 
 
 def drawn_points(fig: Figure | None, frame: Frame, pad: int = 0, items: list[tuple] | None = None,
